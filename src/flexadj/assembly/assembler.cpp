@@ -1,0 +1,293 @@
+#include "flexadj/assembly/assembler.hpp"
+
+#include <Tpetra_FECrsGraph.hpp>
+#include <Tpetra_FECrsMatrix.hpp>
+#include <Teuchos_CommHelpers.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+namespace flexadj::assembly {
+namespace {
+
+RCP<const Map> make_map(const std::vector<long long>& gids, const RCP<const Comm>& comm) {
+  const auto invalid = Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid();
+  std::vector<GlobalOrdinal> ids(gids.begin(), gids.end());
+  return rcp(new Map(invalid, Teuchos::ArrayView<const GlobalOrdinal>(ids.data(), ids.size()), 0, comm));
+}
+
+}  // namespace
+
+Assembler::Assembler(const model::Model& model, RCP<const Comm> comm)
+    : model_(model), comm_(comm), dofs_(model, comm->getRank(), comm->getSize()) {
+  const auto& owned = dofs_.owned_coordinates();
+  const auto& multipliers = dofs_.owned_multipliers();
+  const auto& ghosts = dofs_.ghost_coordinates();
+  const int owned_count = static_cast<int>(owned.size());
+  const int multiplier_count = static_cast<int>(multipliers.size());
+
+  std::vector<long long> ghosted_coordinates(owned);
+  ghosted_coordinates.insert(ghosted_coordinates.end(), ghosts.begin(), ghosts.end());
+  std::vector<long long> system(owned);
+  system.insert(system.end(), multipliers.begin(), multipliers.end());
+  std::vector<long long> ghosted_system(system);
+  ghosted_system.insert(ghosted_system.end(), ghosts.begin(), ghosts.end());
+
+  coordinate_map_ = make_map(owned, comm_);
+  ghosted_coordinate_map_ = make_map(ghosted_coordinates, comm_);
+  system_map_ = make_map(system, comm_);
+  ghosted_system_map_ = make_map(ghosted_system, comm_);
+  coordinate_import_ = rcp(new Import(coordinate_map_, ghosted_coordinate_map_));
+  residual_export_ = rcp(new Export(ghosted_system_map_, system_map_));
+  owned_state_ = rcp(new MultiVector(coordinate_map_, 3));
+  ghosted_state_ = rcp(new MultiVector(ghosted_coordinate_map_, 3));
+  residual_ = rcp(new Vector(system_map_));
+  ghosted_residual_ = rcp(new Vector(ghosted_system_map_));
+
+  // Ghosted coordinate entry k is system row k (owned) or k + multiplier_count (ghost).
+  std::map<long long, int> entry_of;
+  for (int k = 0; k < static_cast<int>(ghosted_coordinates.size()); ++k) entry_of[ghosted_coordinates[k]] = k;
+  auto system_row = [&](int entry) { return entry < owned_count ? entry : entry + multiplier_count; };
+
+  std::size_t max_coordinates = 1, max_equations = 1;
+  auto describe = [&](const model::Component& component, int index) {
+    LocalComponent c;
+    c.index = index;
+    for (long long gid : dofs_.coordinates_of(component)) {
+      c.state_entries.push_back(entry_of.at(gid));
+      c.rows.push_back(system_row(c.state_entries.back()));
+    }
+    max_coordinates = std::max<std::size_t>(max_coordinates, c.rows.size());
+    return c;
+  };
+  for (int i : dofs_.local_force_elements()) forces_.push_back(describe(*model_.force_elements()[i], i));
+  int first_multiplier = 0;
+  for (int i : dofs_.local_constraints()) {
+    const auto& constraint = *model_.constraints()[i];
+    LocalComponent c = describe(constraint, i);
+    c.first_multiplier = first_multiplier;
+    for (int k = 0; k < constraint.equation_count(); ++k) c.multiplier_rows.push_back(owned_count + first_multiplier + k);
+    first_multiplier += constraint.equation_count();
+    max_equations = std::max<std::size_t>(max_equations, c.multiplier_rows.size());
+    constraints_.push_back(std::move(c));
+  }
+
+  // Graph: every row's diagonal, each force element's coordinate block, each constraint's
+  // [H C_q^T; C_q 0] blocks. Built once.
+  std::vector<std::vector<GlobalOrdinal>> pattern(ghosted_system.size());
+  auto gid = [&](int row) { return static_cast<GlobalOrdinal>(ghosted_system[row]); };
+  for (std::size_t row = 0; row < pattern.size(); ++row) pattern[row].push_back(gid(static_cast<int>(row)));
+  for (const auto& c : forces_)
+    for (int row : c.rows)
+      for (int col : c.rows) pattern[row].push_back(gid(col));
+  for (const auto& c : constraints_) {
+    for (int row : c.rows) {
+      for (int col : c.rows) pattern[row].push_back(gid(col));
+      for (int col : c.multiplier_rows) pattern[row].push_back(gid(col));
+    }
+    for (int row : c.multiplier_rows)
+      for (int col : c.rows) pattern[row].push_back(gid(col));
+  }
+  std::size_t max_entries = 1;
+  for (auto& row : pattern) {
+    std::sort(row.begin(), row.end());
+    row.erase(std::unique(row.begin(), row.end()), row.end());
+    max_entries = std::max(max_entries, row.size());
+  }
+  // Rows of ghost coordinates may collect entries from several ranks: bound them by the owner's count.
+  max_entries = static_cast<std::size_t>(Teuchos::as<int>(max_entries));
+  int local_max = static_cast<int>(max_entries), global_max = 0;
+  Teuchos::reduceAll(*comm_, Teuchos::REDUCE_MAX, local_max, Teuchos::outArg(global_max));
+
+  graph_ = rcp(new FEGraph(system_map_, ghosted_system_map_, static_cast<std::size_t>(global_max)));
+  graph_->beginAssembly();
+  for (std::size_t row = 0; row < pattern.size(); ++row)
+    graph_->insertGlobalIndices(gid(static_cast<int>(row)),
+                                Teuchos::ArrayView<const GlobalOrdinal>(pattern[row].data(), pattern[row].size()));
+  graph_->endAssembly();
+  matrix_ = rcp(new FEMatrix(graph_));
+
+  const auto column_map = graph_->getColMap();
+  auto columns_of = [&](LocalComponent& c) {
+    for (int row : c.rows) c.columns.push_back(column_map->getLocalElement(gid(row)));
+    for (int row : c.multiplier_rows) c.columns.push_back(column_map->getLocalElement(gid(row)));
+  };
+  for (auto& c : forces_) columns_of(c);
+  for (auto& c : constraints_) columns_of(c);
+
+  const std::size_t n = max_coordinates, m = max_equations;
+  q_.resize(n); v_.resize(n); a_.resize(n); r_.resize(n);
+  jacobian_.resize(n * n); hessian_.resize(n * n);
+  c_.resize(m * std::max(n, std::size_t(1))); c_dot_.resize(m); c_ddot_.resize(m);
+  row_.resize(n + m);
+}
+
+Assembler::~Assembler() = default;
+
+RCP<const CrsMatrix> Assembler::matrix() const { return matrix_; }
+
+State Assembler::make_state() const {
+  State s;
+  const std::size_t n = dofs_.owned_coordinates().size();
+  s.q.assign(n, 0.0); s.v.assign(n, 0.0); s.a.assign(n, 0.0); s.aux.assign(n, 0.0);
+  s.lambda.assign(dofs_.owned_multipliers().size(), 0.0);
+  return s;
+}
+
+void Assembler::scatter_global(const std::vector<double>& q, const std::vector<double>& v, State& state) const {
+  const auto& owned = dofs_.owned_coordinates();
+  for (std::size_t i = 0; i < owned.size(); ++i) {
+    state.q[i] = q.at(owned[i]);
+    state.v[i] = v.at(owned[i]);
+  }
+}
+
+void Assembler::import_state(const State& state, bool velocities, bool accelerations) {
+  {
+    auto q = owned_state_->getDataNonConst(0);
+    auto v = owned_state_->getDataNonConst(1);
+    auto a = owned_state_->getDataNonConst(2);
+    for (std::size_t i = 0; i < state.q.size(); ++i) {
+      q[i] = state.q[i];
+      v[i] = velocities ? state.v[i] : 0.0;
+      a[i] = accelerations ? state.a[i] : 0.0;
+    }
+  }
+  ghosted_state_->doImport(*owned_state_, *coordinate_import_, Tpetra::INSERT);
+}
+
+void Assembler::gather(const LocalComponent& c, int column, double* values) const {
+  const auto data = ghosted_state_->getData(column);
+  for (std::size_t i = 0; i < c.state_entries.size(); ++i) values[i] = data[c.state_entries[i]];
+}
+
+void Assembler::assemble(const State& state, double t, ConstraintLevel level, double scale,
+                         const model::JacobianCoefficients* coefficients) {
+  import_state(state, true, true);
+  ghosted_residual_->putScalar(0.0);
+  if (coefficients) {
+    matrix_->beginAssembly();
+    matrix_->setAllToScalar(0.0);
+  }
+  {
+    auto residual = ghosted_residual_->getDataNonConst(0);
+    const auto q_all = ghosted_state_->getData(0), v_all = ghosted_state_->getData(1), a_all = ghosted_state_->getData(2);
+    auto load = [&](const LocalComponent& c) {
+      for (std::size_t i = 0; i < c.state_entries.size(); ++i) {
+        q_[i] = q_all[c.state_entries[i]];
+        v_[i] = v_all[c.state_entries[i]];
+        a_[i] = a_all[c.state_entries[i]];
+      }
+    };
+    for (const auto& c : forces_) {
+      const auto& element = *model_.force_elements()[c.index];
+      const int n = static_cast<int>(c.rows.size());
+      load(c);
+      if (coefficients) {
+        element.residual_jacobian(q_.data(), v_.data(), a_.data(), t, *coefficients, r_.data(), jacobian_.data());
+        for (int i = 0; i < n; ++i) {
+          for (int j = 0; j < n; ++j) row_[j] = scale * jacobian_[i * n + j];
+          matrix_->sumIntoLocalValues(c.rows[i], Teuchos::ArrayView<const LocalOrdinal>(c.columns.data(), n),
+                                      Teuchos::ArrayView<const double>(row_.data(), n));
+        }
+      } else {
+        element.residual(q_.data(), v_.data(), a_.data(), t, r_.data());
+      }
+      for (int i = 0; i < n; ++i) residual[c.rows[i]] += scale * r_[i];
+    }
+    for (const auto& c : constraints_) {
+      const auto& constraint = *model_.constraints()[c.index];
+      const int n = static_cast<int>(c.rows.size()), m = constraint.equation_count();
+      load(c);
+      const double* lambda = state.lambda.data() + c.first_multiplier;
+      double* Cq = jacobian_.data();  // m x n fits: m <= n for every constraint with coordinates
+      constraint.jacobian(q_.data(), t, c_.data(), Cq);
+      if (level != ConstraintLevel::Position) {
+        constraint.time_derivatives(q_.data(), v_.data(), a_.data(), t, c_.data(), c_dot_.data(), c_ddot_.data());
+        const double* level_value = level == ConstraintLevel::Velocity ? c_dot_.data() : c_ddot_.data();
+        for (int k = 0; k < m; ++k) c_[k] = level_value[k];
+      }
+      for (int k = 0; k < m; ++k) residual[c.multiplier_rows[k]] += c_[k];
+      for (int i = 0; i < n; ++i) {
+        double force = 0.0;
+        for (int k = 0; k < m; ++k) force += Cq[k * n + i] * lambda[k];
+        residual[c.rows[i]] += scale * force;
+      }
+      if (!coefficients) continue;
+      const bool with_hessian = coefficients->q != 0.0;
+      if (with_hessian) constraint.multiplier_hessian(q_.data(), lambda, t, hessian_.data());
+      for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) row_[j] = with_hessian ? scale * coefficients->q * hessian_[i * n + j] : 0.0;
+        for (int k = 0; k < m; ++k) row_[n + k] = Cq[k * n + i];
+        matrix_->sumIntoLocalValues(c.rows[i], Teuchos::ArrayView<const LocalOrdinal>(c.columns.data(), n + m),
+                                    Teuchos::ArrayView<const double>(row_.data(), n + m));
+      }
+      for (int k = 0; k < m; ++k)
+        matrix_->sumIntoLocalValues(c.multiplier_rows[k], Teuchos::ArrayView<const LocalOrdinal>(c.columns.data(), n),
+                                    Teuchos::ArrayView<const double>(Cq + k * n, n));
+    }
+  }
+  residual_->putScalar(0.0);
+  residual_->doExport(*ghosted_residual_, *residual_export_, Tpetra::ADD);
+  if (coefficients) matrix_->endAssembly();
+}
+
+double Assembler::dynamic_residual_norm() const {
+  const auto r = residual_->getData(0);
+  double local = 0.0, global = 0.0;
+  for (std::size_t i = 0; i < dofs_.owned_coordinates().size(); ++i) local = std::max(local, std::abs(r[i]));
+  Teuchos::reduceAll(*comm_, Teuchos::REDUCE_MAX, local, Teuchos::outArg(global));
+  return global;
+}
+
+double Assembler::constraint_residual_norm() const { return worst_constraint().second; }
+
+std::pair<int, double> Assembler::worst_constraint() const {
+  const auto r = residual_->getData(0);
+  const std::size_t offset = dofs_.owned_coordinates().size();
+  double local = -1.0;
+  int worst = -1;
+  for (const auto& c : constraints_)
+    for (int k = 0; k < static_cast<int>(c.multiplier_rows.size()); ++k) {
+      const double value = std::abs(r[offset + c.first_multiplier + k]);
+      if (value > local || std::isnan(value)) { local = value; worst = c.index; }
+    }
+  // Max over ranks, keeping the index of the worst constraint.
+  const int ranks = comm_->getSize();
+  std::vector<double> values(ranks);
+  std::vector<int> indices(ranks);
+  Teuchos::gatherAll(*comm_, 1, &local, ranks, values.data());
+  Teuchos::gatherAll(*comm_, 1, &worst, ranks, indices.data());
+  int best = 0;
+  for (int k = 1; k < ranks; ++k)
+    if (values[k] > values[best] || std::isnan(values[k])) best = k;
+  return {indices[best], std::max(values[best], 0.0)};
+}
+
+double Assembler::energy(const State& state, double t) {
+  import_state(state, true, false);
+  double local = 0.0, global = 0.0;
+  for (const auto& c : forces_) {
+    const auto& element = *model_.force_elements()[c.index];
+    gather(c, 0, q_.data());
+    gather(c, 1, v_.data());
+    local += element.kinetic_energy(q_.data(), v_.data()) + element.potential_energy(q_.data(), t);
+  }
+  Teuchos::reduceAll(*comm_, Teuchos::REDUCE_SUM, local, Teuchos::outArg(global));
+  return global;
+}
+
+void Assembler::visit_local_constraints(
+    const State& state, double t,
+    const std::function<void(int, const double* q, const double* lambda, const double* Cq)>& visit) {
+  import_state(state, false, false);
+  for (const auto& c : constraints_) {
+    const auto& constraint = *model_.constraints()[c.index];
+    gather(c, 0, q_.data());
+    constraint.jacobian(q_.data(), t, c_.data(), jacobian_.data());
+    visit(c.index, q_.data(), state.lambda.data() + c.first_multiplier, jacobian_.data());
+  }
+}
+
+}  // namespace flexadj::assembly

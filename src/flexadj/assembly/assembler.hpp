@@ -1,0 +1,100 @@
+#pragma once
+// Global assembly of the index-3 saddle-point system over MPI ranks.
+//
+//   residual = [ s (M a - Q + C_q^T lambda) ]      matrix = [ s (c_q (K + H) + c_v D + c_a M)   C_q^T ]
+//              [ constraint at the chosen level ]             [ C_q                                0     ]
+//
+// with K = dR/dq, D = dR/dv, M = dR/da, H = d(C_q^T lambda)/dq and s a row scale chosen by the
+// integrator (Arnold and Bruls 2007, sec. 4 / Bottasso et al. 2008: s = beta h^2 makes the blocks
+// of the generalized-alpha iteration matrix O(1)); the multiplier part of a solution of this matrix
+// is s times the multiplier increment. The matrix graph is built once; each assembly only
+// refills values (Tpetra FECrsMatrix: contributions to rows of other ranks are added by Export).
+#include <functional>
+#include <memory>
+#include <vector>
+
+#include "flexadj/assembly/dof_map.hpp"
+#include "flexadj/core/tpetra_types.hpp"
+#include "flexadj/model/model.hpp"
+
+namespace Tpetra {
+template <class LO, class GO, class N> class FECrsGraph;
+template <class S, class LO, class GO, class N> class FECrsMatrix;
+}  // namespace Tpetra
+
+namespace flexadj::assembly {
+
+enum class ConstraintLevel { Position, Velocity, Acceleration };
+
+// The state of this rank: owned coordinates in DofMap::owned_coordinates() order, owned multipliers
+// in DofMap::owned_multipliers() order; aux is the auxiliary acceleration of generalized-alpha.
+struct State {
+  std::vector<double> q, v, a, aux, lambda;
+};
+
+class Assembler {
+ public:
+  Assembler(const model::Model& model, RCP<const Comm> comm);
+  ~Assembler();
+
+  const model::Model& model() const { return model_; }
+  const DofMap& dofs() const { return dofs_; }
+  RCP<const Comm> comm() const { return comm_; }
+  RCP<const Map> system_map() const { return system_map_; }
+  // Owned system matrix (rows: owned coordinates, then owned multipliers) and residual.
+  RCP<const CrsMatrix> matrix() const;
+  const Vector& residual() const { return *residual_; }
+
+  State make_state() const;
+  // Sets the state of this rank from vectors in global numbering.
+  void scatter_global(const std::vector<double>& q, const std::vector<double>& v, State& state) const;
+
+  // Fills residual() and, if coefficients is given, matrix().
+  void assemble(const State& state, double t, ConstraintLevel level, double scale,
+                const model::JacobianCoefficients* coefficients);
+
+  // Norms over all ranks of the last residual: dynamic rows and constraint rows (max norm).
+  double dynamic_residual_norm() const;
+  double constraint_residual_norm() const;
+  // Index of the constraint with the largest residual in the last assembly (model order), and that residual.
+  std::pair<int, double> worst_constraint() const;
+
+  // Kinetic plus potential energy (collective).
+  double energy(const State& state, double t);
+
+  // Calls visit(constraint index, local q, local lambda, C_q) for each constraint evaluated on this rank,
+  // in DofMap::local_constraints() order (collective: imports ghost coordinates first).
+  void visit_local_constraints(
+      const State& state, double t,
+      const std::function<void(int, const double* q, const double* lambda, const double* Cq)>& visit);
+
+ private:
+  struct LocalComponent {
+    int index = 0;                        // in the model's force element or constraint list
+    std::vector<int> state_entries;       // into the ghosted coordinate vectors
+    std::vector<int> rows;                // its coordinate rows, local in the ghosted system map
+    std::vector<int> columns;             // its coordinate and multiplier columns, local in the column map
+    int first_multiplier = 0;             // into State::lambda
+    std::vector<int> multiplier_rows;     // local in the ghosted system map
+  };
+  void import_state(const State& state, bool velocities, bool accelerations);
+  void gather(const LocalComponent& c, int column, double* values) const;
+
+  const model::Model& model_;
+  RCP<const Comm> comm_;
+  DofMap dofs_;
+  RCP<const Map> coordinate_map_, ghosted_coordinate_map_, system_map_, ghosted_system_map_;
+  RCP<const Import> coordinate_import_;
+  RCP<const Export> residual_export_;
+  RCP<MultiVector> owned_state_, ghosted_state_;  // columns q, v, a
+  RCP<Vector> residual_, ghosted_residual_;
+  using FEGraph = Tpetra::FECrsGraph<LocalOrdinal, GlobalOrdinal, Node>;
+  using FEMatrix = Tpetra::FECrsMatrix<double, LocalOrdinal, GlobalOrdinal, Node>;
+  RCP<FEGraph> graph_;
+  RCP<FEMatrix> matrix_;
+  std::vector<LocalComponent> forces_, constraints_;
+  // Work arrays sized for the largest component: no allocation during assembly.
+  std::vector<double> q_, v_, a_, r_, jacobian_, hessian_, c_, c_dot_, c_ddot_, row_;
+};
+
+}  // namespace flexadj::assembly

@@ -1,0 +1,235 @@
+// Lower-pair joints as algebraic constraints (Nikravesh 1988, ch. 7 and 11; Shabana 2005, ch. 3 and 7).
+#include <cmath>
+#include <stdexcept>
+
+#include "flexadj/constraints/constraints.hpp"
+#include "flexadj/model/component_ad.hpp"
+
+namespace flexadj::constraints {
+namespace {
+
+using model::Vec3;
+
+bool is_planar(BodyKind kind) { return kind == BodyKind::PointMass2D || kind == BodyKind::PlanarRigid; }
+
+template <class S> std::array<S, 4> orientation(BodyKind kind, const S* q) {
+  if (kind == BodyKind::SpatialRigid) return {q[3], q[4], q[5], q[6]};
+  return {S(1.0), S(0.0), S(0.0), S(0.0)};
+}
+
+class UnitQuaternion final : public model::ConstraintAD<UnitQuaternion, 7, 1> {
+ public:
+  UnitQuaternion(const std::string& body_name, int body)
+      : ConstraintAD(body_name + ".unit_quaternion", {body}, {BodyKind::SpatialRigid}, 1) {}
+  const char* type() const override { return "unit_quaternion"; }
+  template <class S, class P> void evaluate(const S* q, const S&, const P*, S* c) const {
+    c[0] = 0.5 * (q[3] * q[3] + q[4] * q[4] + q[5] * q[5] + q[6] * q[6] - 1.0);
+  }
+};
+
+class Joint final : public model::ConstraintAD<Joint, 14, 6> {
+ public:
+  enum : int { kPointA = 0, kPointB = 3, kAxis = 6, kNormal1 = 9, kNormal2 = 12, kRest = 15 };
+
+  Joint(const std::string& name, JointKind kind, std::array<int, 2> bodies, std::array<BodyKind, 2> kinds,
+        const JointGeometry& g)
+      : ConstraintAD(name, {bodies[0], bodies[1]}, {kinds[0], kinds[1]}, joint_equation_count(kind, kinds[0], kinds[1])),
+        kind_(kind),
+        planar_(is_planar(kinds[0]) || is_planar(kinds[1])),
+        lock_rotation_(model::has_orientation(kinds[1])) {
+    auto add_point = [this](const char* name, const Point& x) {
+      for (int i = 0; i < 3; ++i) add_parameter(std::string(name) + "_" + "xyz"[i], x[i]);
+    };
+    add_point("point_a", g.point_a);
+    add_point("point_b", g.point_b);
+    add_point("axis", g.axis_a);
+    add_point("normal_1", g.normal_1);
+    add_point("normal_2", g.normal_2);
+    if (planar_) {
+      add_parameter("rest_angle", g.rest_angle);
+    } else {
+      for (int i = 0; i < 4; ++i) add_parameter("rest_rotation_" + std::to_string(i), g.rest_rotation[i]);
+    }
+    offset_b_ = local_offset(1);
+  }
+  const char* type() const override {
+    switch (kind_) {
+      case JointKind::Spherical: return "spherical";
+      case JointKind::Revolute: return "revolute";
+      case JointKind::Prismatic: return "prismatic";
+      case JointKind::Fixed: return "fixed";
+    }
+    return "joint";
+  }
+
+  template <class S, class P> void evaluate(const S* q, const S&, const P* p, S* c) const {
+    const BodyKind ka = kinds()[0], kb = kinds()[1];
+    const S* qb = q + offset_b_;
+    const Vec3<P> sa = vec(p, kPointA), sb = vec(p, kPointB);
+    const Vec3<S> d = model::subtract(model::point_position(kb, qb, sb), model::point_position(ka, q, sa));
+    const int dim = planar_ ? 2 : 3;
+    int k = 0;
+    if (kind_ == JointKind::Prismatic) {
+      const auto Ra = model::body_rotation(ka, q);
+      c[k++] = model::dot(model::multiply(Ra, vec(p, kNormal1)), d);
+      if (!planar_) c[k++] = model::dot(model::multiply(Ra, vec(p, kNormal2)), d);
+    } else {
+      for (int i = 0; i < dim; ++i) c[k++] = d[i];
+    }
+    if (kind_ == JointKind::Revolute && !planar_) {
+      const Vec3<S> axis = model::multiply(model::body_rotation(ka, q), vec(p, kAxis));
+      const auto Rb = model::body_rotation(kb, qb);
+      c[k++] = model::dot(axis, model::multiply(Rb, vec(p, kNormal1)));
+      c[k++] = model::dot(axis, model::multiply(Rb, vec(p, kNormal2)));
+    }
+    if ((kind_ == JointKind::Prismatic || kind_ == JointKind::Fixed) && lock_rotation_) {
+      if (planar_) {
+        const S angle_a = ka == BodyKind::PlanarRigid ? q[2] : S(0.0);
+        c[k++] = qb[2] - angle_a - p[kRest];
+      } else {
+        // Vector part of conj(e_a) e_b conj(e_rest): zero when the relative rotation equals its rest value.
+        const std::array<S, 4> rest{S(p[kRest]), S(-p[kRest + 1]), S(-p[kRest + 2]), S(-p[kRest + 3])};
+        const auto relative = model::quaternion_product(
+            model::quaternion_product(model::quaternion_conjugate(orientation(ka, q)), orientation(kb, qb)), rest);
+        for (int i = 1; i <= 3; ++i) c[k++] = relative[i];
+      }
+    }
+  }
+
+ private:
+  template <class P> static Vec3<P> vec(const P* p, int at) { return {p[at], p[at + 1], p[at + 2]}; }
+  JointKind kind_;
+  bool planar_, lock_rotation_;
+  int offset_b_ = 0;
+};
+
+class Distance final : public model::ConstraintAD<Distance, 14, 1> {
+ public:
+  enum : int { kPointA = 0, kPointB = 3, kLength = 6 };
+  Distance(const std::string& name, std::array<int, 2> bodies, std::array<BodyKind, 2> kinds, const Point& a,
+           const Point& b, double length)
+      : ConstraintAD(name, {bodies[0], bodies[1]}, {kinds[0], kinds[1]}, 1) {
+    for (int i = 0; i < 3; ++i) add_parameter(std::string("point_a_") + "xyz"[i], a[i]);
+    for (int i = 0; i < 3; ++i) add_parameter(std::string("point_b_") + "xyz"[i], b[i]);
+    add_parameter("length", length);
+    offset_b_ = local_offset(1);
+  }
+  const char* type() const override { return "distance"; }
+  template <class S, class P> void evaluate(const S* q, const S&, const P* p, S* c) const {
+    const Vec3<P> sa{p[kPointA], p[kPointA + 1], p[kPointA + 2]}, sb{p[kPointB], p[kPointB + 1], p[kPointB + 2]};
+    const Vec3<S> d = model::subtract(model::point_position(kinds()[1], q + offset_b_, sb), model::point_position(kinds()[0], q, sa));
+    c[0] = (model::dot(d, d) - p[kLength] * p[kLength]) / (2.0 * p[kLength]);
+  }
+
+ private:
+  int offset_b_ = 0;
+};
+
+class Winch final : public model::ConstraintAD<Winch, 21, 1> {
+ public:
+  enum : int { kPointA = 0, kPointB = 3, kLength = 6, kRadius, kDrumAngle };
+  Winch(const std::string& name, std::array<int, 3> bodies, std::array<BodyKind, 3> kinds, const Point& a,
+        const Point& b, double length, double radius, double drum_angle)
+      : ConstraintAD(name, {bodies[0], bodies[1], bodies[2]}, {kinds[0], kinds[1], kinds[2]}, 1) {
+    for (int i = 0; i < 3; ++i) add_parameter(std::string("point_a_") + "xyz"[i], a[i]);
+    for (int i = 0; i < 3; ++i) add_parameter(std::string("point_b_") + "xyz"[i], b[i]);
+    add_parameter("initial_length", length);
+    add_parameter("radius", radius);
+    add_parameter("initial_drum_angle", drum_angle);
+    offset_b_ = local_offset(1);
+    offset_drum_ = local_offset(2);
+  }
+  const char* type() const override { return "winch"; }
+  template <class S, class P> void evaluate(const S* q, const S&, const P* p, S* c) const {
+    const Vec3<P> sa{p[kPointA], p[kPointA + 1], p[kPointA + 2]}, sb{p[kPointB], p[kPointB + 1], p[kPointB + 2]};
+    const Vec3<S> d = model::subtract(model::point_position(kinds()[1], q + offset_b_, sb), model::point_position(kinds()[0], q, sa));
+    const S length = p[kLength] + p[kRadius] * (q[offset_drum_ + 2] - p[kDrumAngle]);
+    c[0] = (model::dot(d, d) - length * length) / (2.0 * p[kLength]);
+  }
+
+ private:
+  int offset_b_ = 0, offset_drum_ = 0;
+};
+
+class PrescribedMotion final : public model::ConstraintAD<PrescribedMotion, 7, 3> {
+ public:
+  PrescribedMotion(const std::string& name, int body, BodyKind kind, const Point& point,
+                   const std::array<functions::Expression, 3>& path, const std::array<bool, 3>& axes, int equations)
+      : ConstraintAD(name, {body}, {kind}, equations), path_(path), axes_(axes) {
+    for (int i = 0; i < 3; ++i) add_parameter(std::string("point_") + "xyz"[i], point[i]);
+  }
+  const char* type() const override { return "prescribed_motion"; }
+  bool rheonomic() const override { return true; }
+  template <class S, class P> void evaluate(const S* q, const S& t, const P* p, S* c) const {
+    const Vec3<P> s{p[0], p[1], p[2]};
+    const Vec3<S> x = model::point_position(kinds()[0], q, s);
+    int k = 0;
+    for (int i = 0; i < 3; ++i)
+      if (axes_[i]) c[k++] = x[i] - path_[i].evaluate<S>(t);
+  }
+
+ private:
+  std::array<functions::Expression, 3> path_;
+  std::array<bool, 3> axes_;
+};
+
+class PrescribedCoordinate final : public model::ConstraintAD<PrescribedCoordinate, 7, 1> {
+ public:
+  PrescribedCoordinate(const std::string& name, int body, BodyKind kind, int coordinate,
+                       const functions::Expression& value)
+      : ConstraintAD(name, {body}, {kind}, 1), coordinate_(coordinate), value_(value) {}
+  const char* type() const override { return "prescribed_coordinate"; }
+  bool rheonomic() const override { return !value_.is_constant(); }
+  template <class S, class P> void evaluate(const S* q, const S& t, const P*, S* c) const {
+    c[0] = q[coordinate_] - value_.evaluate<S>(t);
+  }
+
+ private:
+  int coordinate_;
+  functions::Expression value_;
+};
+
+}  // namespace
+
+int joint_equation_count(JointKind kind, BodyKind a, BodyKind b) {
+  const bool planar = is_planar(a) || is_planar(b);
+  const bool lock = model::has_orientation(b);
+  switch (kind) {
+    case JointKind::Spherical: return planar ? 2 : 3;
+    case JointKind::Revolute: return planar ? 2 : 5;
+    case JointKind::Prismatic: return planar ? 1 + (lock ? 1 : 0) : 2 + (lock ? 3 : 0);
+    case JointKind::Fixed: return planar ? 2 + (lock ? 1 : 0) : 3 + (lock ? 3 : 0);
+  }
+  return 0;
+}
+
+std::unique_ptr<model::Constraint> make_unit_quaternion(const std::string& body_name, int body) {
+  return std::make_unique<UnitQuaternion>(body_name, body);
+}
+std::unique_ptr<model::Constraint> make_joint(const std::string& name, JointKind kind, std::array<int, 2> bodies,
+                                              std::array<BodyKind, 2> kinds, const JointGeometry& geometry) {
+  return std::make_unique<Joint>(name, kind, bodies, kinds, geometry);
+}
+std::unique_ptr<model::Constraint> make_distance(const std::string& name, std::array<int, 2> bodies,
+                                                 std::array<BodyKind, 2> kinds, const Point& a, const Point& b,
+                                                 double length) {
+  return std::make_unique<Distance>(name, bodies, kinds, a, b, length);
+}
+std::unique_ptr<model::Constraint> make_winch(const std::string& name, std::array<int, 3> bodies,
+                                              std::array<BodyKind, 3> kinds, const Point& a, const Point& b,
+                                              double length, double radius, double drum_angle) {
+  return std::make_unique<Winch>(name, bodies, kinds, a, b, length, radius, drum_angle);
+}
+std::unique_ptr<model::Constraint> make_prescribed_motion(const std::string& name, int body, BodyKind kind,
+                                                          const Point& point,
+                                                          const std::array<functions::Expression, 3>& path,
+                                                          const std::array<bool, 3>& axes) {
+  const int equations = int(axes[0]) + int(axes[1]) + int(axes[2]);
+  return std::make_unique<PrescribedMotion>(name, body, kind, point, path, axes, equations);
+}
+std::unique_ptr<model::Constraint> make_prescribed_coordinate(const std::string& name, int body, BodyKind kind,
+                                                              int coordinate, const functions::Expression& value) {
+  return std::make_unique<PrescribedCoordinate>(name, body, kind, coordinate, value);
+}
+
+}  // namespace flexadj::constraints

@@ -1,0 +1,76 @@
+// Inertia and weight of a body.
+// Spatial rigid body with Euler parameters: projecting the Newton-Euler equations
+// J alpha' + w' x J w' = n' with w' = 2 G e_dot, alpha' = 2 G e_ddot onto the Euler parameters by 2 G^T
+// (Nikravesh 1988, eqs. (11.20)-(11.24)) gives  2 G^T (J alpha' + w' x J w') - 2 G^T n' = 0; the mass
+// matrix 4 G^T J G is singular along e and is completed by the UnitQuaternion constraint.
+#include "flexadj/elements/elements.hpp"
+#include "flexadj/model/component_ad.hpp"
+
+namespace flexadj::elements {
+namespace {
+
+using model::Vec3;
+
+class BodyInertia final : public model::ForceElementAD<BodyInertia, 7> {
+ public:
+  enum : int { kMass, kIxx, kIyy, kIzz, kIxy, kIxz, kIyz, kGx, kGy, kGz };
+
+  BodyInertia(const model::Body& body, int index, const Point& gravity)
+      : ForceElementAD(body.name, {index}, {body.kind}) {
+    add_parameter("mass", body.mass);
+    const char* names[6] = {"inertia_xx", "inertia_yy", "inertia_zz", "inertia_xy", "inertia_xz", "inertia_yz"};
+    for (int i = 0; i < 6; ++i) add_parameter(names[i], body.inertia[i]);
+    add_parameter("gravity_x", gravity[0]);
+    add_parameter("gravity_y", gravity[1]);
+    add_parameter("gravity_z", gravity[2]);
+  }
+  const char* type() const override { return "body"; }
+
+  template <class S, class P> void evaluate(const S* q, const S* v, const S* a, const P* p, double, S* r) const {
+    const BodyKind kind = kinds()[0];
+    const int translations = model::translation_count(kind);
+    for (int i = 0; i < translations; ++i) r[i] += p[kMass] * (a[i] - p[kGx + i]);
+    if (kind == BodyKind::PlanarRigid) r[2] += p[kIzz] * a[2];
+    if (kind == BodyKind::SpatialRigid) {
+      const Vec3<S> w = model::body_angular_velocity(q + 3, v + 3);
+      const Vec3<S> alpha = model::body_angular_velocity(q + 3, a + 3);
+      const Vec3<S> moment = add(inertia_times(p, alpha), model::cross(w, inertia_times(p, w)));
+      const auto Qe = model::euler_parameter_map_transposed(q + 3, moment);
+      for (int i = 0; i < 4; ++i) r[3 + i] += 2.0 * Qe[i];
+    }
+  }
+
+  double kinetic_energy(const double* q, const double* v) const override {
+    const BodyKind kind = kinds()[0];
+    const double* p = parameters().data();
+    double energy = 0.0;
+    for (int i = 0; i < model::translation_count(kind); ++i) energy += 0.5 * p[kMass] * v[i] * v[i];
+    if (kind == BodyKind::PlanarRigid) energy += 0.5 * p[kIzz] * v[2] * v[2];
+    if (kind == BodyKind::SpatialRigid) {
+      const Vec3<double> w = model::body_angular_velocity(q + 3, v + 3);
+      energy += 0.5 * model::dot(w, inertia_times(p, w));
+    }
+    return energy;
+  }
+  double potential_energy(const double* q, double) const override {
+    const double* p = parameters().data();
+    double energy = 0.0;
+    for (int i = 0; i < model::translation_count(kinds()[0]); ++i) energy -= p[kMass] * p[kGx + i] * q[i];
+    return energy;
+  }
+
+ private:
+  template <class S, class P> static Vec3<S> inertia_times(const P* p, const Vec3<S>& x) {
+    return {p[kIxx] * x[0] + p[kIxy] * x[1] + p[kIxz] * x[2], p[kIxy] * x[0] + p[kIyy] * x[1] + p[kIyz] * x[2],
+            p[kIxz] * x[0] + p[kIyz] * x[1] + p[kIzz] * x[2]};
+  }
+  template <class S> static Vec3<S> add(const Vec3<S>& x, const Vec3<S>& y) { return model::add(x, y); }
+};
+
+}  // namespace
+
+std::unique_ptr<model::ForceElement> make_body_inertia(const model::Body& body, int body_index, const Point& gravity) {
+  return std::make_unique<BodyInertia>(body, body_index, gravity);
+}
+
+}  // namespace flexadj::elements

@@ -1,0 +1,61 @@
+#pragma once
+// Force elements. Each factory returns a component whose kernel lives in the matching .cpp file.
+#include <array>
+#include <memory>
+#include <string>
+
+#include "flexadj/functions/control_signal.hpp"
+#include "flexadj/functions/expression.hpp"
+#include "flexadj/model/component.hpp"
+
+namespace flexadj::elements {
+
+using model::BodyKind;
+using Point = std::array<double, 3>;
+
+// Inertia and weight of one body: M a + (gyroscopic terms) - m g.
+std::unique_ptr<model::ForceElement> make_body_inertia(const model::Body& body, int body_index, const Point& gravity);
+
+// Linear spring and viscous damper between body points: tension k (L - L0) + c dL/dt.
+struct SpringDamperData {
+  double stiffness = 0.0, damping = 0.0, free_length = 0.0;
+  Point point_a{}, point_b{};  // body-frame attachment points (global for ground)
+};
+std::unique_ptr<model::ForceElement> make_spring_damper(const std::string& name, std::array<int, 2> bodies,
+                                                        std::array<BodyKind, 2> kinds, const SpringDamperData& data);
+
+// Rotational spring and viscous damper on a planar relative rotation (also viscous joint friction):
+//   moment on b = -(k (theta_b - theta_a - theta_0) + c (omega_b - omega_a)).
+// For spatial rigid bodies the damper acts on the relative angular velocity about `axis`
+// (given in the body frame of a, global if a is ground); the stiffness must then be zero.
+struct RotationalSpringDamperData {
+  double stiffness = 0.0, damping = 0.0, rest_angle = 0.0;
+  Point axis{0.0, 0.0, 1.0};
+};
+std::unique_ptr<model::ForceElement> make_rotational_spring_damper(const std::string& name, std::array<int, 2> bodies,
+                                                                   std::array<BodyKind, 2> kinds,
+                                                                   const RotationalSpringDamperData& data);
+
+// Planar spring on the direction of the line from point a to point b (a torsional spring at a pivot
+// acting on a rod, as in Held and Seifried's pendulum): V = k/2 phi^2, phi the angle of the line
+// measured from the rest direction (angle rest_angle from the x axis); damping on dphi/dt.
+struct AngleSpringDamperData {
+  double stiffness = 0.0, damping = 0.0, rest_angle = 0.0;
+  Point point_a{}, point_b{};
+};
+std::unique_ptr<model::ForceElement> make_angle_spring_damper(const std::string& name, std::array<int, 2> bodies,
+                                                              std::array<BodyKind, 2> kinds,
+                                                              const AngleSpringDamperData& data);
+
+// Applied force at a body point and applied moment: components given as time functions plus,
+// optionally, a named control signal times a direction. `body_frame` rotates both with the body.
+struct LoadData {
+  Point point{};
+  std::array<functions::Expression, 3> force, moment;
+  std::shared_ptr<const functions::ControlSignal> control;
+  Point control_force_direction{}, control_moment_direction{};
+  bool body_frame = false;
+};
+std::unique_ptr<model::ForceElement> make_load(const std::string& name, int body, BodyKind kind, const LoadData& data);
+
+}  // namespace flexadj::elements

@@ -1,0 +1,51 @@
+// Applied force and moment: time functions plus a control signal times a direction.
+#include "flexadj/elements/elements.hpp"
+#include "flexadj/model/component_ad.hpp"
+
+namespace flexadj::elements {
+namespace {
+
+using model::Vec3;
+
+class Load final : public model::ForceElementAD<Load, 7> {
+ public:
+  enum : int { kPoint };
+
+  Load(const std::string& name, int body, BodyKind kind, const LoadData& data)
+      : ForceElementAD(name, {body}, {kind}), data_(data) {
+    for (int i = 0; i < 3; ++i) add_parameter(std::string("point_") + "xyz"[i], data.point[i]);
+  }
+  const char* type() const override { return "load"; }
+  bool conservative() const override { return false; }
+
+  template <class S, class P> void evaluate(const S* q, const S*, const S*, const P* p, double t, S* r) const {
+    const BodyKind kind = kinds()[0];
+    const double u = data_.control ? data_.control->value(t) : 0.0;
+    Vec3<double> force, moment;
+    for (int i = 0; i < 3; ++i) {
+      force[i] = data_.force[i](t) + u * data_.control_force_direction[i];
+      moment[i] = data_.moment[i](t) + u * data_.control_moment_direction[i];
+    }
+    const Vec3<P> point{p[kPoint], p[kPoint + 1], p[kPoint + 2]};
+    std::array<S, 7> Q;
+    for (int i = 0; i < coordinate_count(); ++i) Q[i] = 0.0;
+    if (data_.body_frame) {
+      const auto R = model::body_rotation(kind, q);
+      model::add_generalized_force(kind, q, point, model::multiply(R, force), model::multiply(R, moment), Q.data());
+    } else {
+      model::add_generalized_force(kind, q, point, model::lift<S>(force), model::lift<S>(moment), Q.data());
+    }
+    for (int i = 0; i < coordinate_count(); ++i) r[i] -= Q[i];
+  }
+
+ private:
+  LoadData data_;
+};
+
+}  // namespace
+
+std::unique_ptr<model::ForceElement> make_load(const std::string& name, int body, BodyKind kind, const LoadData& data) {
+  return std::make_unique<Load>(name, body, kind, data);
+}
+
+}  // namespace flexadj::elements

@@ -1,0 +1,46 @@
+#include "flexadj/integrators/simulation.hpp"
+
+#include <chrono>
+#include <cmath>
+
+#include "flexadj/core/progress.hpp"
+
+namespace flexadj::integrators {
+
+SimulationSummary simulate(assembly::Assembler& assembler, GeneralizedAlpha& integrator, assembly::State& state,
+                           const SimulationOptions& options, const std::vector<StepObserver>& observers) {
+  const auto start = std::chrono::steady_clock::now();
+  const auto& model = assembler.model();
+  const auto& settings = model.integrator;
+  const long long steps = settings.step_count();
+  SimulationSummary summary;
+  summary.energy_tracked = options.track_energy && model.conservative();
+
+  double t = settings.start_time;
+  integrator.initialize(state, t);
+  if (summary.energy_tracked) summary.initial_energy = assembler.energy(state, t);
+  for (const auto& observer : observers) observer(0, t, state);
+
+  Progress progress(options.progress, assembler.comm()->getRank(), steps);
+  for (long long n = 1; n <= steps; ++n) {
+    // The last step lands exactly on end_time.
+    const double t_next = n == steps ? settings.end_time : settings.start_time + double(n) * settings.step_size;
+    const StepStatistics statistics = integrator.step(state, t, t_next - t, n);
+    t = t_next;
+    summary.newton_iterations += statistics.newton_iterations;
+    summary.max_newton_iterations = std::max(summary.max_newton_iterations, statistics.newton_iterations);
+    summary.max_constraint_residual = std::max(summary.max_constraint_residual, statistics.constraint_residual);
+    if (summary.energy_tracked)
+      summary.max_energy_deviation =
+          std::max(summary.max_energy_deviation, std::abs(assembler.energy(state, t) - summary.initial_energy));
+    for (const auto& observer : observers) observer(n, t, state);
+    progress.update(n, t, statistics.newton_iterations);
+  }
+  progress.finish();
+  summary.steps = steps;
+  summary.end_time = t;
+  summary.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return summary;
+}
+
+}  // namespace flexadj::integrators

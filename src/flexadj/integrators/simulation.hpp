@@ -1,0 +1,32 @@
+#pragma once
+// The forward time loop: initial conditions, steps, observers (output, tests), progress and summary.
+#include <functional>
+#include <vector>
+
+#include "flexadj/integrators/generalized_alpha.hpp"
+
+namespace flexadj::integrators {
+
+struct SimulationSummary {
+  long long steps = 0;
+  double end_time = 0.0;
+  long long newton_iterations = 0;
+  int max_newton_iterations = 0;
+  double max_constraint_residual = 0.0;  // ||C(q_n)||_inf over all steps
+  bool energy_tracked = false;           // only for conservative, scleronomic models
+  double initial_energy = 0.0, max_energy_deviation = 0.0;
+  double wall_seconds = 0.0;
+};
+
+struct SimulationOptions {
+  bool progress = true;
+  bool track_energy = true;
+};
+
+// Observer called after initialization (step 0) and after every step: (step, t, state).
+using StepObserver = std::function<void(long long, double, const assembly::State&)>;
+
+SimulationSummary simulate(assembly::Assembler& assembler, GeneralizedAlpha& integrator, assembly::State& state,
+                           const SimulationOptions& options, const std::vector<StepObserver>& observers);
+
+}  // namespace flexadj::integrators

@@ -1,0 +1,578 @@
+#include "flexadj/io/hdf5_results_file.hpp"
+
+#include <hdf5.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <stdexcept>
+#include <utility>
+
+#include "flexadj/core/error.hpp"
+
+namespace flexadj::io {
+namespace {
+
+constexpr hsize_t kMaxChunkBytes = 4u << 20;  // 4 MiB
+constexpr hsize_t kTimeChunk = 512;
+
+// Owns one HDF5 identifier and closes it with the matching H5?close.
+class Handle {
+ public:
+  using Closer = herr_t (*)(hid_t);
+  Handle() = default;
+  Handle(hid_t id, Closer close) : id_(id), close_(close) {}
+  Handle(Handle&& o) noexcept : id_(std::exchange(o.id_, H5I_INVALID_HID)), close_(o.close_) {}
+  Handle& operator=(Handle&& o) noexcept {
+    if (this != &o) {
+      close();
+      id_ = std::exchange(o.id_, H5I_INVALID_HID);
+      close_ = o.close_;
+    }
+    return *this;
+  }
+  ~Handle() { close(); }
+  hid_t get() const { return id_; }
+  bool valid() const { return id_ >= 0; }
+  herr_t close() { return id_ >= 0 ? close_(std::exchange(id_, H5I_INVALID_HID)) : 0; }
+
+ private:
+  hid_t id_ = H5I_INVALID_HID;
+  Closer close_ = nullptr;
+};
+
+// The innermost message on the HDF5 error stack (empty if none).
+std::string hdf5_detail() {
+  std::string text;
+  H5Ewalk2(H5E_DEFAULT, H5E_WALK_DOWNWARD,
+           [](unsigned, const H5E_error2_t* e, void* out) -> herr_t {
+             if (e->desc && *e->desc) *static_cast<std::string*>(out) = e->desc;
+             return 0;
+           },
+           &text);
+  return text.empty() ? text : " (" + text + ")";
+}
+
+// Turns off HDF5's error printing where a failure is expected and reported by us.
+class QuietErrors {
+ public:
+  QuietErrors() {
+    H5Eget_auto2(H5E_DEFAULT, &func_, &data_);
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+  }
+  ~QuietErrors() { H5Eset_auto2(H5E_DEFAULT, func_, data_); }
+  QuietErrors(const QuietErrors&) = delete;
+  QuietErrors& operator=(const QuietErrors&) = delete;
+
+ private:
+  H5E_auto2_t func_ = nullptr;
+  void* data_ = nullptr;
+};
+
+// Checks HDF5 return codes; failures become std::runtime_error naming the file and the object.
+struct Check {
+  const std::string& file;
+  std::string object;
+  [[noreturn]] void fail(const std::string& what) const {
+    throw std::runtime_error("HDF5 error in " + file + ", " + object + ": cannot " + what + hdf5_detail());
+  }
+  template <class T>
+  T operator()(T status, const char* what) const {
+    if (status < 0) fail(what);
+    return status;
+  }
+  Handle handle(hid_t id, Handle::Closer close, const char* what) const { return Handle((*this)(id, what), close); }
+};
+
+std::string absolute(const std::string& path) { return !path.empty() && path[0] == '/' ? path : "/" + path; }
+
+// Contiguous runs (first, count) of strictly increasing indices.
+std::vector<std::pair<hsize_t, hsize_t>> runs_of(const std::vector<long long>& items) {
+  std::vector<std::pair<hsize_t, hsize_t>> runs;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i > 0 && items[i] == items[i - 1] + 1)
+      ++runs.back().second;
+    else
+      runs.emplace_back(hsize_t(items[i]), 1);
+  }
+  return runs;
+}
+
+// Selects rows `runs` of one step in a file space of rank 2 ([steps, items]) or 3 ([steps, items, comps]).
+void select_rows(const Check& ck, hid_t space, hsize_t step,
+                 const std::vector<std::pair<hsize_t, hsize_t>>& runs, hsize_t comps) {
+  if (runs.empty()) {
+    ck(H5Sselect_none(space), "select nothing");
+    return;
+  }
+  for (std::size_t r = 0; r < runs.size(); ++r) {
+    const hsize_t start[3] = {step, runs[r].first, 0}, count[3] = {1, runs[r].second, comps};
+    ck(H5Sselect_hyperslab(space, r == 0 ? H5S_SELECT_SET : H5S_SELECT_OR, start, nullptr, count, nullptr),
+       "select rows");
+  }
+}
+
+// A 1-D memory space of n elements (selection none if n == 0).
+Handle memory_space(const Check& ck, hsize_t n) {
+  const hsize_t dim = std::max<hsize_t>(n, 1);
+  Handle space = ck.handle(H5Screate_simple(1, &dim, nullptr), H5Sclose, "create memory space");
+  if (n == 0) ck(H5Sselect_none(space.get()), "select nothing");
+  return space;
+}
+
+Handle fixed_string_type(const Check& ck, std::size_t length) {
+  Handle type = ck.handle(H5Tcopy(H5T_C_S1), H5Tclose, "create string type");
+  ck(H5Tset_size(type.get(), length + 1), "set string size");
+  ck(H5Tset_strpad(type.get(), H5T_STR_NULLTERM), "set string padding");
+  ck(H5Tset_cset(type.get(), H5T_CSET_UTF8), "set string encoding");
+  return type;
+}
+
+// Whether an object exists at an absolute path (every link on the way must exist and lead to a group).
+bool object_exists(const Check& ck, hid_t file, const std::string& path) {
+  if (path == "/") return true;
+  for (std::size_t pos = path.find('/', 1);; pos = path.find('/', pos + 1)) {
+    const std::string prefix = path.substr(0, pos);
+    if (ck(H5Lexists(file, prefix.c_str(), H5P_DEFAULT), "look up link") <= 0) return false;
+    if (ck(H5Oexists_by_name(file, prefix.c_str(), H5P_DEFAULT), "look up object") <= 0) return false;
+    if (pos == std::string::npos) return true;
+    Handle object = ck.handle(H5Oopen(file, prefix.c_str(), H5P_DEFAULT), H5Oclose, "open object");
+    if (H5Iget_type(object.get()) != H5I_GROUP) return false;  // e.g. "/dataset/x"
+  }
+}
+
+// Reads n strings (fixed or variable length) from a dataset or attribute.
+template <class Read>
+std::vector<std::string> read_string_values(const Check& ck, hid_t file_type, std::size_t n, Read read) {
+  std::vector<std::string> out(n);
+  if (n == 0) return out;
+  if (ck(H5Tget_class(file_type), "query type") != H5T_STRING) ck.fail("read strings: not a string type");
+  // The memory type keeps the file's character set: HDF5 does not convert between ASCII and UTF-8.
+  Handle type = ck.handle(H5Tcopy(file_type), H5Tclose, "copy string type");
+  if (ck(H5Tis_variable_str(file_type), "query string type") > 0) {
+    std::vector<char*> buffer(n, nullptr);
+    ck(read(type.get(), buffer.data()), "read strings");
+    for (std::size_t i = 0; i < n; ++i) {
+      if (buffer[i]) out[i] = buffer[i];
+      H5free_memory(buffer[i]);
+    }
+    return out;
+  }
+  const std::size_t size = H5Tget_size(file_type);
+  if (size == 0) ck.fail("query string size");
+  const bool space_padded = H5Tget_strpad(file_type) == H5T_STR_SPACEPAD;
+  std::vector<char> buffer(n * size, '\0');
+  ck(read(type.get(), buffer.data()), "read strings");
+  for (std::size_t i = 0; i < n; ++i) {
+    const char* s = buffer.data() + i * size;
+    out[i].assign(s, strnlen(s, size));
+    if (space_padded) out[i].erase(out[i].find_last_not_of(' ') + 1);
+  }
+  return out;
+}
+
+struct Field {
+  std::string path;
+  Handle dataset;
+  hsize_t items = 0, comps = 1;
+  int rank = 2;
+  std::vector<std::pair<hsize_t, hsize_t>> runs;
+  hsize_t local_values = 0;  // local items * components
+  long long extent = 0;      // steps allocated
+};
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------------------
+// ResultsFile
+
+struct ResultsFile::Impl {
+  MPI_Comm comm = MPI_COMM_NULL;
+  int rank = 0;
+  std::string path;
+  Handle file, dxpl, lcpl, time;  // file first: destroyed last
+  long long time_extent = 0, steps = 0;
+  std::vector<Field> fields;
+
+  void require_open() const {
+    if (!file.valid()) throw std::logic_error(path + ": results file is closed");
+  }
+  Handle create_dataset(const Check& ck, hid_t type, const std::vector<hsize_t>& dims,
+                        const std::vector<hsize_t>& max_dims = {}, const std::vector<hsize_t>& chunk = {}) {
+    Handle space = ck.handle(H5Screate_simple(int(dims.size()), dims.data(), max_dims.empty() ? nullptr : max_dims.data()),
+                             H5Sclose, "create dataspace");
+    Handle dcpl = ck.handle(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "create dataset properties");
+    if (!chunk.empty()) ck(H5Pset_chunk(dcpl.get(), int(chunk.size()), chunk.data()), "set chunking");
+    return ck.handle(H5Dcreate2(file.get(), ck.object.c_str(), type, space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT),
+                     H5Dclose, "create dataset");
+  }
+  // Writes a whole static dataset from rank 0 (others select nothing), collectively.
+  void write_from_root(const Check& ck, hid_t dataset, hid_t type, hsize_t n, const void* data) {
+    Handle file_space = ck.handle(H5Dget_space(dataset), H5Sclose, "get dataspace");
+    if (rank != 0) ck(H5Sselect_none(file_space.get()), "select nothing");
+    Handle mem_space = memory_space(ck, rank == 0 ? n : 0);
+    static const char dummy[16] = {};
+    ck(H5Dwrite(dataset, type, mem_space.get(), file_space.get(), dxpl.get(), rank == 0 && n ? data : dummy),
+       "write dataset");
+  }
+  // Grows a time series dataset to at least step + 1 steps (collective).
+  void extend(const Check& ck, hid_t dataset, long long& extent, long long step, const std::vector<hsize_t>& row) {
+    if (step < extent) return;
+    std::vector<hsize_t> dims{hsize_t(step + 1)};
+    dims.insert(dims.end(), row.begin(), row.end());
+    ck(H5Dset_extent(dataset, dims.data()), "extend dataset");
+    extent = step + 1;
+  }
+};
+
+ResultsFile::ResultsFile(MPI_Comm comm, const std::string& path) : impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  m.comm = comm;
+  m.path = path;
+  MPI_Comm_rank(comm, &m.rank);
+  const Check ck{m.path, "/"};
+  Handle fapl = ck.handle(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "create file access properties");
+  ck(H5Pset_fapl_mpio(fapl.get(), comm, MPI_INFO_NULL), "select the MPI-IO driver");
+  ck(H5Pset_coll_metadata_write(fapl.get(), true), "enable collective metadata writes");
+  {
+    QuietErrors quiet;
+    const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get());
+    if (file < 0)
+      throw InputError(path, "", "cannot create the HDF5 results file (does the directory exist and is it writable?)" +
+                                     hdf5_detail());
+    m.file = Handle(file, H5Fclose);
+  }
+  m.dxpl = ck.handle(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "create transfer properties");
+  ck(H5Pset_dxpl_mpio(m.dxpl.get(), H5FD_MPIO_COLLECTIVE), "select collective transfers");
+  m.lcpl = ck.handle(H5Pcreate(H5P_LINK_CREATE), H5Pclose, "create link properties");
+  ck(H5Pset_create_intermediate_group(m.lcpl.get(), 1), "enable intermediate groups");
+  m.time = m.create_dataset(Check{m.path, "/time"}, H5T_NATIVE_DOUBLE, {0}, {H5S_UNLIMITED}, {kTimeChunk});
+}
+
+ResultsFile::~ResultsFile() {
+  try {
+    if (impl_) close();
+  } catch (...) {
+  }
+}
+
+ResultsFile::ResultsFile(ResultsFile&&) noexcept = default;
+ResultsFile& ResultsFile::operator=(ResultsFile&&) noexcept = default;
+
+int ResultsFile::define_field(const std::string& path, long long global_items, int components,
+                              const std::vector<long long>& local_items) {
+  Impl& m = *impl_;
+  m.require_open();
+  const Check ck{m.path, absolute(path)};
+  bool bad = global_items < 1 || components < 1;
+  for (std::size_t i = 0; i < local_items.size() && !bad; ++i)
+    bad = local_items[i] < 0 || local_items[i] >= global_items || (i > 0 && local_items[i] <= local_items[i - 1]);
+  // Agree on validity and shape before any collective HDF5 call.
+  long long local[5] = {global_items, -global_items, components, -components, bad}, all[5];
+  MPI_Allreduce(local, all, 5, MPI_LONG_LONG, MPI_MAX, m.comm);
+  if (all[4] || all[0] != -all[1] || all[2] != -all[3])
+    throw std::invalid_argument(m.path + ", " + ck.object +
+                                ": bad field definition (need global_items >= 1, components >= 1, the same on all "
+                                "ranks, and strictly increasing local items in [0, global_items))");
+
+  Field f;
+  f.path = ck.object;
+  f.items = hsize_t(global_items);
+  f.comps = hsize_t(components);
+  f.rank = components == 1 ? 2 : 3;
+  f.runs = runs_of(local_items);
+  f.local_values = local_items.size() * f.comps;
+  const hsize_t chunk_items = std::clamp<hsize_t>(kMaxChunkBytes / (sizeof(double) * f.comps), 1, f.items);
+  std::vector<hsize_t> dims{0, f.items}, max_dims{H5S_UNLIMITED, f.items}, chunk{1, chunk_items};
+  if (f.rank == 3) {
+    dims.push_back(f.comps);
+    max_dims.push_back(f.comps);
+    chunk.push_back(f.comps);
+  }
+  f.dataset = m.create_dataset(ck, H5T_NATIVE_DOUBLE, dims, max_dims, chunk);
+  m.fields.push_back(std::move(f));
+  return int(m.fields.size() - 1);
+}
+
+void ResultsFile::write_time(long long step, double t) {
+  Impl& m = *impl_;
+  m.require_open();
+  const Check ck{m.path, "/time"};
+  if (step < 0) throw std::invalid_argument(m.path + ", /time: negative step");
+  m.extend(ck, m.time.get(), m.time_extent, step, {});
+  Handle file_space = ck.handle(H5Dget_space(m.time.get()), H5Sclose, "get dataspace");
+  const hsize_t start = hsize_t(step), count = 1;
+  if (m.rank == 0)
+    ck(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &start, nullptr, &count, nullptr), "select step");
+  else
+    ck(H5Sselect_none(file_space.get()), "select nothing");
+  Handle mem_space = memory_space(ck, m.rank == 0 ? 1 : 0);
+  ck(H5Dwrite(m.time.get(), H5T_NATIVE_DOUBLE, mem_space.get(), file_space.get(), m.dxpl.get(), &t), "write time");
+  m.steps = std::max(m.steps, step + 1);
+}
+
+void ResultsFile::write(int field, long long step, const double* data) {
+  Impl& m = *impl_;
+  m.require_open();
+  if (field < 0 || std::size_t(field) >= m.fields.size())
+    throw std::out_of_range(m.path + ": no field with id " + std::to_string(field));
+  Field& f = m.fields[std::size_t(field)];
+  const Check ck{m.path, f.path};
+  if (step < 0) throw std::invalid_argument(m.path + ", " + f.path + ": negative step");
+  if (!data && f.local_values) throw std::invalid_argument(m.path + ", " + f.path + ": no data");
+  std::vector<hsize_t> row{f.items};
+  if (f.rank == 3) row.push_back(f.comps);
+  m.extend(ck, f.dataset.get(), f.extent, step, row);
+  Handle file_space = ck.handle(H5Dget_space(f.dataset.get()), H5Sclose, "get dataspace");
+  select_rows(ck, file_space.get(), hsize_t(step), f.runs, f.comps);
+  Handle mem_space = memory_space(ck, f.local_values);
+  const double dummy = 0;
+  ck(H5Dwrite(f.dataset.get(), H5T_NATIVE_DOUBLE, mem_space.get(), file_space.get(), m.dxpl.get(),
+              f.local_values ? data : &dummy),
+     "write step");
+  m.steps = std::max(m.steps, step + 1);
+}
+
+namespace {
+// Opens the object at `path`, creating a group (with intermediate groups) if nothing exists there.
+Handle open_or_create(const Check& ck, hid_t file, hid_t lcpl, const std::string& path) {
+  if (!object_exists(ck, file, path))
+    ck.handle(H5Gcreate2(file, path.c_str(), lcpl, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, "create group");
+  return ck.handle(H5Oopen(file, path.c_str(), H5P_DEFAULT), H5Oclose, "open object");
+}
+
+void write_scalar_attribute(const Check& ck, hid_t object, const std::string& name, hid_t type, const void* value) {
+  if (ck(H5Aexists(object, name.c_str()), "look up attribute") > 0)
+    ck(H5Adelete(object, name.c_str()), "replace attribute");
+  Handle space = ck.handle(H5Screate(H5S_SCALAR), H5Sclose, "create dataspace");
+  Handle attribute = ck.handle(H5Acreate2(object, name.c_str(), type, space.get(), H5P_DEFAULT, H5P_DEFAULT),
+                               H5Aclose, "create attribute");
+  ck(H5Awrite(attribute.get(), type, value), "write attribute");
+}
+}  // namespace
+
+void ResultsFile::write_attribute(const std::string& object_path, const std::string& name, const std::string& value) {
+  Impl& m = *impl_;
+  m.require_open();
+  const Check ck{m.path, absolute(object_path) + " attribute " + name};
+  Handle object = open_or_create(ck, m.file.get(), m.lcpl.get(), absolute(object_path));
+  Handle type = fixed_string_type(ck, value.size());
+  write_scalar_attribute(ck, object.get(), name, type.get(), value.c_str());
+}
+
+void ResultsFile::write_attribute(const std::string& object_path, const std::string& name, double value) {
+  Impl& m = *impl_;
+  m.require_open();
+  const Check ck{m.path, absolute(object_path) + " attribute " + name};
+  Handle object = open_or_create(ck, m.file.get(), m.lcpl.get(), absolute(object_path));
+  write_scalar_attribute(ck, object.get(), name, H5T_NATIVE_DOUBLE, &value);
+}
+
+namespace {
+std::vector<hsize_t> checked_dims(const std::string& file, const std::string& path, const std::vector<long long>& dims,
+                                  std::size_t size) {
+  std::vector<hsize_t> out;
+  hsize_t product = 1;
+  for (long long d : dims) {
+    if (d < 0) throw std::invalid_argument(file + ", " + path + ": negative dimension");
+    out.push_back(hsize_t(d));
+    product *= hsize_t(d);
+  }
+  if (dims.empty() || product != size)
+    throw std::invalid_argument(file + ", " + path + ": dims do not match the number of values");
+  return out;
+}
+}  // namespace
+
+void ResultsFile::write_static(const std::string& path, const std::vector<double>& data,
+                               const std::vector<long long>& dims) {
+  Impl& m = *impl_;
+  m.require_open();
+  const Check ck{m.path, absolute(path)};
+  Handle dataset = m.create_dataset(ck, H5T_NATIVE_DOUBLE, checked_dims(m.path, ck.object, dims, data.size()));
+  m.write_from_root(ck, dataset.get(), H5T_NATIVE_DOUBLE, data.size(), data.data());
+}
+
+void ResultsFile::write_static_int64(const std::string& path, const std::vector<long long>& data,
+                                     const std::vector<long long>& dims) {
+  Impl& m = *impl_;
+  m.require_open();
+  const Check ck{m.path, absolute(path)};
+  Handle dataset = m.create_dataset(ck, H5T_STD_I64LE, checked_dims(m.path, ck.object, dims, data.size()));
+  m.write_from_root(ck, dataset.get(), H5T_NATIVE_LLONG, data.size(), data.data());
+}
+
+void ResultsFile::write_strings(const std::string& path, const std::vector<std::string>& values) {
+  Impl& m = *impl_;
+  m.require_open();
+  const Check ck{m.path, absolute(path)};
+  std::size_t length = 0;
+  for (const auto& v : values) length = std::max(length, v.size());
+  Handle type = fixed_string_type(ck, length);
+  std::vector<char> buffer(values.size() * (length + 1), '\0');
+  for (std::size_t i = 0; i < values.size(); ++i) std::memcpy(&buffer[i * (length + 1)], values[i].data(), values[i].size());
+  Handle dataset = m.create_dataset(ck, type.get(), {hsize_t(values.size())});
+  m.write_from_root(ck, dataset.get(), type.get(), values.size(), buffer.data());
+}
+
+void ResultsFile::flush() {
+  Impl& m = *impl_;
+  m.require_open();
+  Check{m.path, "/"}(H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL), "flush file");
+}
+
+void ResultsFile::close() {
+  Impl& m = *impl_;
+  if (!m.file.valid()) return;
+  m.fields.clear();  // datasets and property lists first: the MPI-IO driver refuses to close with open objects
+  m.time.close();
+  m.dxpl.close();
+  m.lcpl.close();
+  Check{m.path, "/"}(m.file.close(), "close file");
+}
+
+bool ResultsFile::is_open() const { return impl_->file.valid(); }
+long long ResultsFile::steps_written() const { return impl_->steps; }
+const std::string& ResultsFile::path() const { return impl_->path; }
+
+// ---------------------------------------------------------------------------------------------------------
+// ResultsReader
+
+struct ResultsReader::Impl {
+  std::string path;
+  Handle file, dxpl;
+
+  Handle open_dataset(const Check& ck) const {
+    if (!object_exists(ck, file.get(), ck.object)) throw InputError(path, ck.object, "no such dataset");
+    return ck.handle(H5Dopen2(file.get(), ck.object.c_str(), H5P_DEFAULT), H5Dclose, "open dataset");
+  }
+  static std::vector<hsize_t> extent(const Check& ck, hid_t dataset) {
+    Handle space = ck.handle(H5Dget_space(dataset), H5Sclose, "get dataspace");
+    std::vector<hsize_t> dims(std::size_t(ck(H5Sget_simple_extent_ndims(space.get()), "query rank")));
+    ck(H5Sget_simple_extent_dims(space.get(), dims.data(), nullptr), "query dimensions");
+    return dims;
+  }
+  Handle open_attribute(const Check& ck, const std::string& object, const std::string& name) const {
+    if (!object_exists(ck, file.get(), object) ||
+        ck(H5Aexists_by_name(file.get(), object.c_str(), name.c_str(), H5P_DEFAULT), "look up attribute") <= 0)
+      throw InputError(path, object + "@" + name, "no such attribute");
+    return ck.handle(H5Aopen_by_name(file.get(), object.c_str(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT), H5Aclose,
+                     "open attribute");
+  }
+};
+
+ResultsReader::ResultsReader(const std::string& path, MPI_Comm comm) : impl_(std::make_unique<Impl>()) {
+  Impl& m = *impl_;
+  m.path = path;
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec)) throw InputError(path, "", "results file does not exist");
+  const Check ck{m.path, "/"};
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  Handle fapl = ck.handle(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "create file access properties");
+  m.dxpl = ck.handle(H5Pcreate(H5P_DATASET_XFER), H5Pclose, "create transfer properties");
+  if (size > 1) {
+    ck(H5Pset_fapl_mpio(fapl.get(), comm, MPI_INFO_NULL), "select the MPI-IO driver");
+    ck(H5Pset_dxpl_mpio(m.dxpl.get(), H5FD_MPIO_COLLECTIVE), "select collective transfers");
+  }
+  QuietErrors quiet;
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get());
+  if (file < 0) throw InputError(path, "", "cannot open as an HDF5 file" + hdf5_detail());
+  m.file = Handle(file, H5Fclose);
+}
+
+ResultsReader ResultsReader::open(const std::string& path, MPI_Comm comm) { return ResultsReader(path, comm); }
+ResultsReader::~ResultsReader() = default;
+ResultsReader::ResultsReader(ResultsReader&&) noexcept = default;
+ResultsReader& ResultsReader::operator=(ResultsReader&&) noexcept = default;
+
+bool ResultsReader::exists(const std::string& object_path) const {
+  return object_exists(Check{impl_->path, absolute(object_path)}, impl_->file.get(), absolute(object_path));
+}
+
+std::vector<long long> ResultsReader::dims(const std::string& dataset) const {
+  const Check ck{impl_->path, absolute(dataset)};
+  Handle d = impl_->open_dataset(ck);
+  const auto dims = Impl::extent(ck, d.get());
+  return {dims.begin(), dims.end()};
+}
+
+std::vector<double> ResultsReader::read_all(const std::string& dataset) const {
+  const Check ck{impl_->path, absolute(dataset)};
+  Handle d = impl_->open_dataset(ck);
+  hsize_t n = 1;
+  for (hsize_t e : Impl::extent(ck, d.get())) n *= e;
+  std::vector<double> out(std::max<hsize_t>(n, 1));
+  ck(H5Dread(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, impl_->dxpl.get(), out.data()), "read dataset");
+  out.resize(n);
+  return out;
+}
+
+std::vector<double> ResultsReader::read_step(const std::string& dataset, long long step,
+                                             const std::vector<long long>& items) const {
+  const Check ck{impl_->path, absolute(dataset)};
+  Handle d = impl_->open_dataset(ck);
+  const auto dims = Impl::extent(ck, d.get());
+  if (dims.size() != 2 && dims.size() != 3)
+    throw InputError(impl_->path, ck.object, "not a time series (rank must be 2 or 3)");
+  const hsize_t comps = dims.size() == 3 ? dims[2] : 1;
+  if (step < 0 || hsize_t(step) >= dims[0])
+    throw std::out_of_range(impl_->path + ", " + ck.object + ": step " + std::to_string(step) + " not stored");
+  std::vector<long long> unique = items;
+  std::sort(unique.begin(), unique.end());
+  unique.erase(std::unique(unique.begin(), unique.end()), unique.end());
+  if (!unique.empty() && (unique.front() < 0 || hsize_t(unique.back()) >= dims[1]))
+    throw std::out_of_range(impl_->path + ", " + ck.object + ": item index out of range");
+
+  Handle file_space = ck.handle(H5Dget_space(d.get()), H5Sclose, "get dataspace");
+  select_rows(ck, file_space.get(), hsize_t(step), runs_of(unique), comps);
+  Handle mem_space = memory_space(ck, unique.size() * comps);
+  std::vector<double> rows(std::max<std::size_t>(unique.size() * comps, 1));
+  ck(H5Dread(d.get(), H5T_NATIVE_DOUBLE, mem_space.get(), file_space.get(), impl_->dxpl.get(), rows.data()),
+     "read step");
+  std::vector<double> out;
+  out.reserve(items.size() * comps);
+  for (long long item : items) {
+    const auto row = std::size_t(std::lower_bound(unique.begin(), unique.end(), item) - unique.begin());
+    out.insert(out.end(), rows.begin() + long(row * comps), rows.begin() + long((row + 1) * comps));
+  }
+  return out;
+}
+
+std::vector<std::string> ResultsReader::read_strings(const std::string& dataset) const {
+  const Check ck{impl_->path, absolute(dataset)};
+  Handle d = impl_->open_dataset(ck);
+  hsize_t n = 1;
+  for (hsize_t e : Impl::extent(ck, d.get())) n *= e;
+  Handle type = ck.handle(H5Dget_type(d.get()), H5Tclose, "get type");
+  return read_string_values(ck, type.get(), n, [&](hid_t mem_type, void* buffer) {
+    return H5Dread(d.get(), mem_type, H5S_ALL, H5S_ALL, impl_->dxpl.get(), buffer);
+  });
+}
+
+std::string ResultsReader::read_string_attribute(const std::string& object_path, const std::string& name) const {
+  const Check ck{impl_->path, absolute(object_path) + " attribute " + name};
+  Handle a = impl_->open_attribute(ck, absolute(object_path), name);
+  Handle space = ck.handle(H5Aget_space(a.get()), H5Sclose, "get dataspace");
+  if (ck(H5Sget_simple_extent_npoints(space.get()), "query size") != 1) ck.fail("read attribute: not a single value");
+  Handle type = ck.handle(H5Aget_type(a.get()), H5Tclose, "get type");
+  return read_string_values(ck, type.get(), 1, [&](hid_t mem_type, void* buffer) {
+    return H5Aread(a.get(), mem_type, buffer);
+  })[0];
+}
+
+double ResultsReader::read_double_attribute(const std::string& object_path, const std::string& name) const {
+  const Check ck{impl_->path, absolute(object_path) + " attribute " + name};
+  Handle a = impl_->open_attribute(ck, absolute(object_path), name);
+  Handle space = ck.handle(H5Aget_space(a.get()), H5Sclose, "get dataspace");
+  if (ck(H5Sget_simple_extent_npoints(space.get()), "query size") != 1) ck.fail("read attribute: not a single value");
+  double value = 0;
+  ck(H5Aread(a.get(), H5T_NATIVE_DOUBLE, &value), "read attribute");
+  return value;
+}
+
+std::vector<double> ResultsReader::times() const { return read_all("/time"); }
+long long ResultsReader::steps() const { return dims("/time").at(0); }
+const std::string& ResultsReader::path() const { return impl_->path; }
+
+}  // namespace flexadj::io

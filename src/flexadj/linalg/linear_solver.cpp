@@ -1,0 +1,184 @@
+#include "flexadj/linalg/linear_solver.hpp"
+
+#include <Amesos2.hpp>
+#include <Teuchos_DefaultMpiComm.hpp>
+#include <mpi.h>
+
+#include <numeric>
+#include <stdexcept>
+
+#include "flexadj/core/error.hpp"
+
+namespace flexadj::linalg {
+namespace {
+
+MPI_Comm raw_comm(const Comm& comm) {
+  const auto* mpi = dynamic_cast<const Teuchos::MpiComm<int>*>(&comm);
+  if (!mpi) throw std::logic_error("flexadj needs an MPI communicator");
+  return (*mpi->getRawMpiComm())();
+}
+
+// KLU2 on rank 0 of a matrix gathered from all ranks (the same code path at any rank count).
+class GatheredDirectSolver final : public LinearSolver {
+ public:
+  explicit GatheredDirectSolver(RCP<const CrsMatrix> matrix) : matrix_(std::move(matrix)) {
+    const auto& comm = *matrix_->getComm();
+    mpi_comm_ = raw_comm(comm);
+    rank_ = comm.getRank();
+    ranks_ = comm.getSize();
+    const auto row_map = matrix_->getRowMap();
+    const auto col_map = matrix_->getColMap();
+    const int rows = static_cast<int>(row_map->getNodeNumElements());
+
+    // This rank's structure: row ids, entries per row, column ids (global).
+    std::vector<long long> row_ids(rows), column_ids;
+    std::vector<int> row_lengths(rows);
+    for (int r = 0; r < rows; ++r) {
+      row_ids[r] = row_map->getGlobalElement(r);
+      CrsMatrix::local_inds_host_view_type columns;
+      CrsMatrix::values_host_view_type values;
+      matrix_->getLocalRowView(r, columns, values);
+      row_lengths[r] = static_cast<int>(columns.extent(0));
+      for (std::size_t k = 0; k < columns.extent(0); ++k) column_ids.push_back(col_map->getGlobalElement(columns(k)));
+    }
+    local_entries_ = static_cast<int>(column_ids.size());
+    local_rows_ = rows;
+    value_buffer_.resize(local_entries_);
+
+    row_counts_ = gather_counts(rows);
+    entry_counts_ = gather_counts(local_entries_);
+    row_displacements_ = displacements(row_counts_);
+    entry_displacements_ = displacements(entry_counts_);
+    const int total_rows = rank_ == 0 ? std::accumulate(row_counts_.begin(), row_counts_.end(), 0) : 0;
+    const int total_entries = rank_ == 0 ? std::accumulate(entry_counts_.begin(), entry_counts_.end(), 0) : 0;
+    all_row_ids_.resize(total_rows);
+    all_row_lengths_.resize(total_rows);
+    std::vector<long long> all_columns(total_entries);
+    MPI_Gatherv(row_ids.data(), rows, MPI_LONG_LONG, all_row_ids_.data(), row_counts_.data(), row_displacements_.data(),
+                MPI_LONG_LONG, 0, mpi_comm_);
+    MPI_Gatherv(row_lengths.data(), rows, MPI_INT, all_row_lengths_.data(), row_counts_.data(),
+                row_displacements_.data(), MPI_INT, 0, mpi_comm_);
+    MPI_Gatherv(column_ids.data(), local_entries_, MPI_LONG_LONG, all_columns.data(), entry_counts_.data(),
+                entry_displacements_.data(), MPI_LONG_LONG, 0, mpi_comm_);
+    if (rank_ != 0) return;
+
+    // Rank 0: a serial matrix with global ids as local ids.
+    serial_comm_ = rcp(new Teuchos::MpiComm<int>(MPI_COMM_SELF));
+    serial_map_ = rcp(new Map(static_cast<Tpetra::global_size_t>(total_rows), 0, serial_comm_));
+    all_values_.resize(total_entries);
+    all_columns_.assign(all_columns.begin(), all_columns.end());
+    std::vector<std::size_t> lengths_by_row(total_rows);
+    for (int r = 0; r < total_rows; ++r) lengths_by_row[all_row_ids_[r]] = all_row_lengths_[r];
+    serial_matrix_ = rcp(new CrsMatrix(serial_map_, serial_map_,
+                                       Teuchos::ArrayView<const std::size_t>(lengths_by_row.data(), total_rows)));
+    std::size_t offset = 0;
+    for (int r = 0; r < total_rows; ++r) {
+      const int n = all_row_lengths_[r];
+      std::vector<double> zeros(n, 0.0);
+      serial_matrix_->insertLocalValues(static_cast<LocalOrdinal>(all_row_ids_[r]),
+                                        Teuchos::ArrayView<const LocalOrdinal>(all_columns_.data() + offset, n),
+                                        Teuchos::ArrayView<const double>(zeros.data(), n));
+      offset += n;
+    }
+    serial_matrix_->fillComplete();
+    serial_x_ = rcp(new MultiVector(serial_map_, 1));
+    serial_b_ = rcp(new MultiVector(serial_map_, 1));
+    solver_ = Amesos2::create<CrsMatrix, MultiVector>("KLU2", serial_matrix_, serial_x_, serial_b_);
+    solver_->symbolicFactorization();
+  }
+
+  void update() override {
+    for (int r = 0, k = 0; r < local_rows_; ++r) {
+      CrsMatrix::local_inds_host_view_type columns;
+      CrsMatrix::values_host_view_type values;
+      matrix_->getLocalRowView(r, columns, values);
+      for (std::size_t j = 0; j < values.extent(0); ++j) value_buffer_[k++] = values(j);
+    }
+    MPI_Gatherv(value_buffer_.data(), local_entries_, MPI_DOUBLE, all_values_.data(), entry_counts_.data(),
+                entry_displacements_.data(), MPI_DOUBLE, 0, mpi_comm_);
+    int failed = 0;
+    if (rank_ == 0) {
+      serial_matrix_->resumeFill();
+      std::size_t offset = 0;
+      for (std::size_t r = 0; r < all_row_ids_.size(); ++r) {
+        const int n = all_row_lengths_[r];
+        serial_matrix_->replaceLocalValues(static_cast<LocalOrdinal>(all_row_ids_[r]),
+                                           Teuchos::ArrayView<const LocalOrdinal>(all_columns_.data() + offset, n),
+                                           Teuchos::ArrayView<const double>(all_values_.data() + offset, n));
+        offset += n;
+      }
+      serial_matrix_->fillComplete();
+      try {
+        solver_->numericFactorization();
+      } catch (const std::exception&) {
+        failed = 1;
+      }
+    }
+    MPI_Bcast(&failed, 1, MPI_INT, 0, mpi_comm_);
+    if (failed) throw SolverError("the saddle-point matrix is singular (KLU2 factorization failed)");
+  }
+
+  void solve(const Vector& b, Vector& x) override {
+    const auto local_b = b.getData(0);
+    std::vector<double>& send = value_buffer_;
+    for (int r = 0; r < local_rows_; ++r) send[r] = local_b[r];
+    if (rank_ == 0) rhs_.resize(all_row_ids_.size());
+    MPI_Gatherv(send.data(), local_rows_, MPI_DOUBLE, rhs_.data(), row_counts_.data(), row_displacements_.data(),
+                MPI_DOUBLE, 0, mpi_comm_);
+    if (rank_ == 0) {
+      {
+        auto serial_b = serial_b_->getDataNonConst(0);
+        for (std::size_t r = 0; r < all_row_ids_.size(); ++r) serial_b[all_row_ids_[r]] = rhs_[r];
+      }
+      solver_->solve(serial_x_.ptr(), serial_b_.ptr());
+      const auto serial_x = serial_x_->getData(0);
+      for (std::size_t r = 0; r < all_row_ids_.size(); ++r) rhs_[r] = serial_x[all_row_ids_[r]];
+    }
+    MPI_Scatterv(rhs_.data(), row_counts_.data(), row_displacements_.data(), MPI_DOUBLE, send.data(), local_rows_,
+                 MPI_DOUBLE, 0, mpi_comm_);
+    auto local_x = x.getDataNonConst(0);
+    for (int r = 0; r < local_rows_; ++r) local_x[r] = send[r];
+  }
+
+  std::string description() const override {
+    return ranks_ == 1 ? "direct (Amesos2 KLU2)" : "direct (Amesos2 KLU2 on rank 0, gathered)";
+  }
+
+ private:
+  std::vector<int> gather_counts(int local) const {
+    std::vector<int> counts(ranks_);
+    MPI_Gather(&local, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, mpi_comm_);
+    return counts;
+  }
+  static std::vector<int> displacements(const std::vector<int>& counts) {
+    std::vector<int> d(counts.size(), 0);
+    for (std::size_t k = 1; k < counts.size(); ++k) d[k] = d[k - 1] + counts[k - 1];
+    return d;
+  }
+
+  RCP<const CrsMatrix> matrix_;
+  MPI_Comm mpi_comm_;
+  int rank_ = 0, ranks_ = 1, local_rows_ = 0, local_entries_ = 0;
+  std::vector<int> row_counts_, entry_counts_, row_displacements_, entry_displacements_;
+  std::vector<double> value_buffer_, all_values_, rhs_;
+  std::vector<long long> all_row_ids_;
+  std::vector<int> all_row_lengths_;
+  std::vector<LocalOrdinal> all_columns_;
+  RCP<const Comm> serial_comm_;
+  RCP<const Map> serial_map_;
+  RCP<CrsMatrix> serial_matrix_;
+  RCP<MultiVector> serial_x_, serial_b_;
+  RCP<Amesos2::Solver<CrsMatrix, MultiVector>> solver_;
+};
+
+}  // namespace
+
+std::unique_ptr<LinearSolver> make_linear_solver(RCP<const CrsMatrix> matrix, const LinearSolverOptions& options) {
+  const long long size = static_cast<long long>(matrix->getGlobalNumRows());
+  const bool direct = options.kind == "direct" || (options.kind == "auto" && size <= options.gather_limit);
+  if (direct) return std::make_unique<GatheredDirectSolver>(std::move(matrix));
+  throw InputError("", "integrator.linear_solver",
+                   "the iterative solver is not available yet; use 'direct' (system size " + std::to_string(size) + ")");
+}
+
+}  // namespace flexadj::linalg

@@ -1,0 +1,36 @@
+#pragma once
+// One facade for the linear solves of the saddle-point systems.
+//   direct:    Amesos2 KLU2 on rank 0. On several ranks the matrix values and right-hand sides are
+//              gathered to rank 0 and the solution scattered back: Debian's KLU2 returns wrong
+//              solutions on a distributed matrix (shared/notes/platform.md), and the gathered
+//              system is the same for any rank count, so results agree across rank counts.
+//   iterative: Belos GMRES preconditioned by Ifpack2 additive Schwarz with KLU2 subdomain solves,
+//              for systems too large to gather (true residual checked after the solve).
+#include <memory>
+#include <string>
+
+#include "flexadj/core/tpetra_types.hpp"
+
+namespace flexadj::linalg {
+
+struct LinearSolverOptions {
+  std::string kind = "auto";          // auto | direct | iterative
+  long long gather_limit = 2000000;   // auto: direct up to this many unknowns
+  double tolerance = 1e-12;           // iterative: relative residual
+  int max_iterations = 500;
+  int restart = 100;
+};
+
+class LinearSolver {
+ public:
+  virtual ~LinearSolver() = default;
+  // Takes the current values of the matrix (same graph as at creation) and factorizes/preconditions.
+  virtual void update() = 0;
+  // Solves A x = b (b, x on the matrix's row map).
+  virtual void solve(const Vector& b, Vector& x) = 0;
+  virtual std::string description() const = 0;
+};
+
+std::unique_ptr<LinearSolver> make_linear_solver(RCP<const CrsMatrix> matrix, const LinearSolverOptions& options);
+
+}  // namespace flexadj::linalg

@@ -1,0 +1,175 @@
+#pragma once
+// Bodies and their kinematics, templated on the scalar type so that Sacado can differentiate them.
+//
+// Coordinates per kind (Nikravesh 1988, ch. 6 and 11; Shabana, Dynamics of Multibody Systems, ch. 7):
+//   PointMass2D   (x, y)
+//   PointMass3D   (x, y, z)
+//   PlanarRigid   (x, y, theta)            centre of mass and rotation angle about z
+//   SpatialRigid  (x, y, z, e0, e1, e2, e3) centre of mass and Euler parameters, with e.e = 1 enforced
+//                                           by a UnitQuaternion constraint
+//   Ground        no coordinates; its "points" are fixed global positions
+#include <array>
+#include <string>
+#include <vector>
+
+namespace flexadj::model {
+
+enum class BodyKind { Ground, PointMass2D, PointMass3D, PlanarRigid, SpatialRigid };
+
+constexpr int coordinate_count(BodyKind kind) {
+  switch (kind) {
+    case BodyKind::Ground: return 0;
+    case BodyKind::PointMass2D: return 2;
+    case BodyKind::PointMass3D: return 3;
+    case BodyKind::PlanarRigid: return 3;
+    case BodyKind::SpatialRigid: return 7;
+  }
+  return 0;
+}
+constexpr int translation_count(BodyKind kind) {
+  return (kind == BodyKind::PointMass2D || kind == BodyKind::PlanarRigid) ? 2 : kind == BodyKind::Ground ? 0 : 3;
+}
+constexpr bool has_orientation(BodyKind kind) {
+  return kind == BodyKind::PlanarRigid || kind == BodyKind::SpatialRigid;
+}
+const char* to_string(BodyKind kind);
+
+struct Body {
+  std::string name;
+  BodyKind kind = BodyKind::PointMass3D;
+  double mass = 0.0;
+  // Inertia tensor about the centre of mass in body axes: Ixx, Iyy, Izz, Ixy, Ixz, Iyz (tensor entries,
+  // so Ixy = -integral of x y dm). Planar bodies use Izz only.
+  std::array<double, 6> inertia{};
+  std::vector<double> initial_coordinates;  // coordinate_count(kind) values
+  std::vector<double> initial_velocities;   // time derivatives of the coordinates
+};
+
+// ---- small fixed-size vector algebra ------------------------------------------------------------
+template <class S> using Vec3 = std::array<S, 3>;
+
+// Returns S, never auto: a Sacado expression must not outlive its operands.
+template <class S> S dot(const Vec3<S>& a, const Vec3<S>& b) { return a[0] * b[0] + a[1] * b[1] + a[2] * b[2]; }
+template <class S> Vec3<S> cross(const Vec3<S>& a, const Vec3<S>& b) {
+  return {a[1] * b[2] - a[2] * b[1], a[2] * b[0] - a[0] * b[2], a[0] * b[1] - a[1] * b[0]};
+}
+template <class S> Vec3<S> add(const Vec3<S>& a, const Vec3<S>& b) { return {a[0] + b[0], a[1] + b[1], a[2] + b[2]}; }
+template <class S> Vec3<S> subtract(const Vec3<S>& a, const Vec3<S>& b) { return {a[0] - b[0], a[1] - b[1], a[2] - b[2]}; }
+template <class S, class F> Vec3<S> scaled(const Vec3<S>& a, const F& f) { return {a[0] * f, a[1] * f, a[2] * f}; }
+template <class S, class P> Vec3<S> lift(const Vec3<P>& p) { return {S(p[0]), S(p[1]), S(p[2])}; }
+
+// Rotation matrix (row-major) of Euler parameters e = (e0, e1, e2, e3); Nikravesh 1988, eq. (6.19).
+template <class S> std::array<S, 9> rotation_from_euler_parameters(const S* e) {
+  const S &e0 = e[0], &e1 = e[1], &e2 = e[2], &e3 = e[3];
+  return {e0 * e0 + e1 * e1 - e2 * e2 - e3 * e3, 2.0 * (e1 * e2 - e0 * e3), 2.0 * (e1 * e3 + e0 * e2),
+          2.0 * (e1 * e2 + e0 * e3), e0 * e0 - e1 * e1 + e2 * e2 - e3 * e3, 2.0 * (e2 * e3 - e0 * e1),
+          2.0 * (e1 * e3 - e0 * e2), 2.0 * (e2 * e3 + e0 * e1), e0 * e0 - e1 * e1 - e2 * e2 + e3 * e3};
+}
+template <class S, class V> Vec3<S> multiply(const std::array<S, 9>& R, const Vec3<V>& x) {
+  return {R[0] * x[0] + R[1] * x[1] + R[2] * x[2], R[3] * x[0] + R[4] * x[1] + R[5] * x[2],
+          R[6] * x[0] + R[7] * x[1] + R[8] * x[2]};
+}
+template <class S, class V> Vec3<S> multiply_transposed(const std::array<S, 9>& R, const Vec3<V>& x) {
+  return {R[0] * x[0] + R[3] * x[1] + R[6] * x[2], R[1] * x[0] + R[4] * x[1] + R[7] * x[2],
+          R[2] * x[0] + R[5] * x[1] + R[8] * x[2]};
+}
+// Body angular velocity w' = 2 G(e) de/dt; Nikravesh 1988, eqs. (6.97), (6.104).
+template <class S> Vec3<S> body_angular_velocity(const S* e, const S* de) {
+  return {2.0 * (-e[1] * de[0] + e[0] * de[1] + e[3] * de[2] - e[2] * de[3]),
+          2.0 * (-e[2] * de[0] - e[3] * de[1] + e[0] * de[2] + e[1] * de[3]),
+          2.0 * (-e[3] * de[0] + e[2] * de[1] - e[1] * de[2] + e[0] * de[3])};
+}
+// G(e)^T y, the map of body-frame moments onto Euler-parameter coordinates.
+template <class S, class Y> std::array<S, 4> euler_parameter_map_transposed(const S* e, const Vec3<Y>& y) {
+  return {-e[1] * y[0] - e[2] * y[1] - e[3] * y[2], e[0] * y[0] - e[3] * y[1] + e[2] * y[2],
+          e[3] * y[0] + e[0] * y[1] - e[1] * y[2], -e[2] * y[0] + e[1] * y[1] + e[0] * y[2]};
+}
+// Hamilton product of quaternions (scalar first).
+template <class S> std::array<S, 4> quaternion_product(const std::array<S, 4>& a, const std::array<S, 4>& b) {
+  return {a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3], a[0] * b[1] + a[1] * b[0] + a[2] * b[3] - a[3] * b[2],
+          a[0] * b[2] - a[1] * b[3] + a[2] * b[0] + a[3] * b[1], a[0] * b[3] + a[1] * b[2] - a[2] * b[1] + a[3] * b[0]};
+}
+template <class S> std::array<S, 4> quaternion_conjugate(const std::array<S, 4>& a) { return {a[0], -a[1], -a[2], -a[3]}; }
+
+// ---- body kinematics ---------------------------------------------------------------------------
+// Rotation of the body frame (identity for points and ground).
+template <class S> std::array<S, 9> body_rotation(BodyKind kind, const S* q) {
+  using std::cos;
+  using std::sin;
+  if (kind == BodyKind::SpatialRigid) return rotation_from_euler_parameters(q + 3);
+  if (kind == BodyKind::PlanarRigid) {
+    const S c = cos(q[2]), s = sin(q[2]);
+    return {c, -s, S(0.0), s, c, S(0.0), S(0.0), S(0.0), S(1.0)};
+  }
+  return {S(1.0), S(0.0), S(0.0), S(0.0), S(1.0), S(0.0), S(0.0), S(0.0), S(1.0)};
+}
+
+// Global position of the body point with body-frame coordinates s: r + R s. For ground, s itself.
+template <class S, class P> Vec3<S> point_position(BodyKind kind, const S* q, const Vec3<P>& s) {
+  switch (kind) {
+    case BodyKind::Ground: return lift<S>(s);
+    case BodyKind::PointMass2D: return {q[0], q[1], S(0.0)};
+    case BodyKind::PointMass3D: return {q[0], q[1], q[2]};
+    case BodyKind::PlanarRigid: {
+      const auto rs = multiply(body_rotation(kind, q), s);
+      return {q[0] + rs[0], q[1] + rs[1], S(0.0)};
+    }
+    case BodyKind::SpatialRigid: {
+      const auto rs = multiply(body_rotation(kind, q), s);
+      return {q[0] + rs[0], q[1] + rs[1], q[2] + rs[2]};
+    }
+  }
+  return {S(0.0), S(0.0), S(0.0)};
+}
+
+// Global angular velocity.
+template <class S> Vec3<S> angular_velocity(BodyKind kind, const S* q, const S* v) {
+  if (kind == BodyKind::PlanarRigid) return {S(0.0), S(0.0), v[2]};
+  if (kind == BodyKind::SpatialRigid) return multiply(body_rotation(kind, q), body_angular_velocity(q + 3, v + 3));
+  return {S(0.0), S(0.0), S(0.0)};
+}
+
+// Global velocity of a body point: dr/dt + w x (R s).
+template <class S, class P> Vec3<S> point_velocity(BodyKind kind, const S* q, const S* v, const Vec3<P>& s) {
+  switch (kind) {
+    case BodyKind::Ground: return {S(0.0), S(0.0), S(0.0)};
+    case BodyKind::PointMass2D: return {v[0], v[1], S(0.0)};
+    case BodyKind::PointMass3D: return {v[0], v[1], v[2]};
+    case BodyKind::PlanarRigid:
+    case BodyKind::SpatialRigid: {
+      const auto arm = multiply(body_rotation(kind, q), s);
+      const auto w = cross(angular_velocity(kind, q, v), arm);
+      return {v[0] + w[0], v[1] + w[1], kind == BodyKind::SpatialRigid ? v[2] + w[2] : S(0.0)};
+    }
+  }
+  return {S(0.0), S(0.0), S(0.0)};
+}
+
+// Adds the generalized force of a global force F at body point s and a global moment n to Q.
+// Spatial: Q_e = 2 G^T (s x F' + n'), primes in body axes; Nikravesh 1988, eq. (11.23).
+template <class S, class P, class F> void add_generalized_force(BodyKind kind, const S* q, const Vec3<P>& s,
+                                                                const Vec3<F>& force, const Vec3<F>& moment, S* Q) {
+  switch (kind) {
+    case BodyKind::Ground: return;
+    case BodyKind::PointMass2D: Q[0] += force[0]; Q[1] += force[1]; return;
+    case BodyKind::PointMass3D: Q[0] += force[0]; Q[1] += force[1]; Q[2] += force[2]; return;
+    case BodyKind::PlanarRigid: {
+      const auto arm = multiply(body_rotation(kind, q), s);
+      Q[0] += force[0];
+      Q[1] += force[1];
+      Q[2] += arm[0] * force[1] - arm[1] * force[0] + moment[2];
+      return;
+    }
+    case BodyKind::SpatialRigid: {
+      const auto R = body_rotation(kind, q);
+      const Vec3<S> force_body = multiply_transposed(R, force);
+      const Vec3<S> moment_body = add(cross(lift<S>(s), force_body), multiply_transposed(R, moment));
+      const auto Qe = euler_parameter_map_transposed(q + 3, moment_body);
+      for (int i = 0; i < 3; ++i) Q[i] += force[i];
+      for (int i = 0; i < 4; ++i) Q[3 + i] += 2.0 * Qe[i];
+      return;
+    }
+  }
+}
+
+}  // namespace flexadj::model

@@ -1,0 +1,99 @@
+#pragma once
+// Components of a model: force elements (inertia, gravity, springs, loads) contribute to the
+// dynamic residual M a - Q; constraints contribute C(q, t) = 0 and C_q^T lambda.
+// A component sees only the coordinates of the bodies it connects, concatenated in the order of
+// bodies(); ground contributes no coordinates. Implementations are templated kernels differentiated
+// by Sacado (component_ad.hpp); the virtual interface below works on plain doubles.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "flexadj/model/body.hpp"
+
+namespace flexadj::model {
+
+constexpr int kGround = -1;
+
+// The assembled matrix is coefficient_q dR/dq + coefficient_v dR/dv + coefficient_a dR/da.
+struct JacobianCoefficients {
+  double q = 1.0, v = 0.0, a = 0.0;
+};
+
+class Component {
+ public:
+  Component(std::string name, std::vector<int> bodies, std::vector<BodyKind> kinds)
+      : name_(std::move(name)), bodies_(std::move(bodies)), kinds_(std::move(kinds)) {
+    for (BodyKind kind : kinds_) coordinate_count_ += model::coordinate_count(kind);
+  }
+  virtual ~Component() = default;
+  virtual const char* type() const = 0;
+
+  const std::string& name() const { return name_; }
+  const std::vector<int>& bodies() const { return bodies_; }  // model body indices, kGround for ground
+  const std::vector<BodyKind>& kinds() const { return kinds_; }
+  int coordinate_count() const { return coordinate_count_; }
+  // Offset of body slot k in the component's local coordinates.
+  int local_offset(int slot) const {
+    int offset = 0;
+    for (int k = 0; k < slot; ++k) offset += model::coordinate_count(kinds_[k]);
+    return offset;
+  }
+
+  // Named scalar parameters the kernel reads (stiffness, attachment points, ...).
+  const std::vector<std::string>& parameter_names() const { return parameter_names_; }
+  const std::vector<double>& parameters() const { return parameters_; }
+  void set_parameter(int index, double value) { parameters_.at(index) = value; }
+
+ protected:
+  int add_parameter(const std::string& name, double value) {
+    parameter_names_.push_back(name);
+    parameters_.push_back(value);
+    return static_cast<int>(parameters_.size()) - 1;
+  }
+
+ private:
+  std::string name_;
+  std::vector<int> bodies_;
+  std::vector<BodyKind> kinds_;
+  int coordinate_count_ = 0;
+  std::vector<std::string> parameter_names_;
+  std::vector<double> parameters_;
+};
+
+class ForceElement : public Component {
+ public:
+  using Component::Component;
+  // r = local contribution to M a - Q.
+  virtual void residual(const double* q, const double* v, const double* a, double t, double* r) const = 0;
+  // r and J = c.q dr/dq + c.v dr/dv + c.a dr/da, J row-major n x n.
+  virtual void residual_jacobian(const double* q, const double* v, const double* a, double t,
+                                 const JacobianCoefficients& c, double* r, double* J) const = 0;
+  virtual double kinetic_energy(const double* /*q*/, const double* /*v*/) const { return 0.0; }
+  virtual double potential_energy(const double* /*q*/, double /*t*/) const { return 0.0; }
+  // False if the element dissipates energy or does work on the system (dampers, loads).
+  virtual bool conservative() const { return true; }
+};
+
+class Constraint : public Component {
+ public:
+  Constraint(std::string name, std::vector<int> bodies, std::vector<BodyKind> kinds, int equations)
+      : Component(std::move(name), std::move(bodies), std::move(kinds)), equation_count_(equations) {}
+  int equation_count() const { return equation_count_; }
+  // True if C depends on time explicitly (prescribed motion): then no energy is conserved.
+  virtual bool rheonomic() const { return false; }
+
+  virtual void value(const double* q, double t, double* c) const = 0;
+  // c and Cq = dC/dq (equation_count x n, row-major).
+  virtual void jacobian(const double* q, double t, double* c, double* Cq) const = 0;
+  // Along the path q(s) = q + v s + a s^2/2 at time t + s: c, dc/ds = Cq v + Ct and
+  // d2c/ds2 = Cq a + (Cq v)_q v + 2 Cqt v + Ctt, all at s = 0.
+  virtual void time_derivatives(const double* q, const double* v, const double* a, double t, double* c,
+                                double* c_dot, double* c_ddot) const = 0;
+  // H = d(Cq^T lambda)/dq (n x n, row-major).
+  virtual void multiplier_hessian(const double* q, const double* lambda, double t, double* H) const = 0;
+
+ private:
+  int equation_count_;
+};
+
+}  // namespace flexadj::model

@@ -1,0 +1,121 @@
+#pragma once
+// Sacado adaptors that turn a templated kernel into the double-valued interfaces of component.hpp.
+// Include only in the .cpp files that define components: Sacado headers are heavy.
+//
+// Force kernels provide
+//   template <class S, class P> void evaluate(const S* q, const S* v, const S* a, const P* p, double t, S* r) const;
+// Constraint kernels provide
+//   template <class S, class P> void evaluate(const S* q, const S& t, const P* p, S* c) const;
+// where p are the component's parameters. Static-length Fad types: no heap allocation per evaluation.
+#include <Sacado_No_Kokkos.hpp>
+
+#include <array>
+#include <cassert>
+
+#include "flexadj/model/component.hpp"
+
+namespace flexadj::model {
+
+template <class Derived, int MaxCoordinates>
+class ForceElementAD : public ForceElement {
+ public:
+  using ForceElement::ForceElement;
+  using Fad = Sacado::Fad::SLFad<double, MaxCoordinates>;
+
+  void residual(const double* q, const double* v, const double* a, double t, double* r) const override {
+    const int n = coordinate_count();
+    for (int i = 0; i < n; ++i) r[i] = 0.0;
+    derived().template evaluate<double, double>(q, v, a, parameters().data(), t, r);
+  }
+
+  // One Fad evaluation: slot j carries c.q in q_j, c.v in v_j and c.a in a_j (the combined matrix of
+  // Kiefer and Kennedy's TACS: alpha dR/dq + beta dR/dv + gamma dR/da).
+  void residual_jacobian(const double* q, const double* v, const double* a, double t, const JacobianCoefficients& c,
+                         double* r, double* J) const override {
+    const int n = coordinate_count();
+    assert(n <= MaxCoordinates);
+    std::array<Fad, MaxCoordinates> qf, vf, af, rf;
+    for (int i = 0; i < n; ++i) {
+      qf[i] = Fad(n, i, q[i]);
+      qf[i].fastAccessDx(i) = c.q;
+      vf[i] = Fad(n, i, v[i]);
+      vf[i].fastAccessDx(i) = c.v;
+      af[i] = Fad(n, i, a[i]);
+      af[i].fastAccessDx(i) = c.a;
+      rf[i] = Fad(n, 0.0);
+    }
+    derived().template evaluate<Fad, double>(qf.data(), vf.data(), af.data(), parameters().data(), t, rf.data());
+    for (int i = 0; i < n; ++i) {
+      r[i] = rf[i].val();
+      for (int j = 0; j < n; ++j) J[i * n + j] = rf[i].hasFastAccess() ? rf[i].fastAccessDx(j) : 0.0;
+    }
+  }
+
+ private:
+  const Derived& derived() const { return static_cast<const Derived&>(*this); }
+};
+
+template <class Derived, int MaxCoordinates, int MaxEquations>
+class ConstraintAD : public Constraint {
+ public:
+  using Constraint::Constraint;
+  using Fad = Sacado::Fad::SLFad<double, MaxCoordinates>;
+  using Fad2 = Sacado::Fad::SLFad<Fad, MaxCoordinates>;
+  using PathFad = Sacado::Fad::SFad<Sacado::Fad::SFad<double, 1>, 1>;
+
+  void value(const double* q, double t, double* c) const override {
+    derived().template evaluate<double, double>(q, t, parameters().data(), c);
+  }
+
+  void jacobian(const double* q, double t, double* c, double* Cq) const override {
+    const int n = coordinate_count(), m = equation_count();
+    std::array<Fad, MaxCoordinates> qf;
+    std::array<Fad, MaxEquations> cf;
+    for (int i = 0; i < n; ++i) qf[i] = Fad(n, i, q[i]);
+    derived().template evaluate<Fad, double>(qf.data(), Fad(t), parameters().data(), cf.data());
+    for (int k = 0; k < m; ++k) {
+      c[k] = cf[k].val();
+      for (int j = 0; j < n; ++j) Cq[k * n + j] = cf[k].hasFastAccess() ? cf[k].fastAccessDx(j) : 0.0;
+    }
+  }
+
+  void time_derivatives(const double* q, const double* v, const double* a, double t, double* c, double* c_dot,
+                        double* c_ddot) const override {
+    const int n = coordinate_count(), m = equation_count();
+    using Inner = Sacado::Fad::SFad<double, 1>;
+    // s carries d/ds at both levels; q(s) = q + v s + a s^2/2, t(s) = t + s.
+    const PathFad s(1, 0, Inner(1, 0, 0.0));
+    std::array<PathFad, MaxCoordinates> qs;
+    std::array<PathFad, MaxEquations> cs;
+    for (int i = 0; i < n; ++i) qs[i] = q[i] + v[i] * s + 0.5 * a[i] * s * s;
+    const PathFad ts = t + s;
+    derived().template evaluate<PathFad, double>(qs.data(), ts, parameters().data(), cs.data());
+    for (int k = 0; k < m; ++k) {
+      c[k] = cs[k].val().val();
+      c_dot[k] = cs[k].dx(0).val();
+      c_ddot[k] = cs[k].dx(0).dx(0);
+    }
+  }
+
+  void multiplier_hessian(const double* q, const double* lambda, double t, double* H) const override {
+    const int n = coordinate_count(), m = equation_count();
+    std::array<Fad2, MaxCoordinates> qf;
+    std::array<Fad2, MaxEquations> cf;
+    for (int i = 0; i < n; ++i) qf[i] = Fad2(n, i, Fad(n, i, q[i]));
+    derived().template evaluate<Fad2, double>(qf.data(), Fad2(Fad(t)), parameters().data(), cf.data());
+    for (int i = 0; i < n * n; ++i) H[i] = 0.0;
+    for (int k = 0; k < m; ++k) {
+      if (!cf[k].hasFastAccess()) continue;
+      for (int i = 0; i < n; ++i) {
+        const Fad& row = cf[k].fastAccessDx(i);
+        if (!row.hasFastAccess()) continue;
+        for (int j = 0; j < n; ++j) H[i * n + j] += lambda[k] * row.fastAccessDx(j);
+      }
+    }
+  }
+
+ private:
+  const Derived& derived() const { return static_cast<const Derived&>(*this); }
+};
+
+}  // namespace flexadj::model

@@ -1,0 +1,88 @@
+#pragma once
+// A multibody model: bodies, force elements, constraints, control signals and run settings.
+// Coordinates are numbered body by body in model order, multipliers constraint by constraint in
+// model order, so the global numbering does not depend on the number of MPI ranks.
+#include <array>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "flexadj/constraints/constraints.hpp"
+#include "flexadj/functions/control_signal.hpp"
+#include "flexadj/model/body.hpp"
+#include "flexadj/model/component.hpp"
+
+namespace flexadj::model {
+
+using Point = std::array<double, 3>;
+
+struct IntegratorSettings {
+  double start_time = 0.0;
+  double end_time = 1.0;
+  double step_size = 1e-3;
+  double spectral_radius = 0.9;     // rho_infinity of generalized-alpha; 1 = no numerical damping
+  int max_newton_iterations = 25;
+  double newton_tolerance = 1e-10;  // on the scaled residual and the relative increment
+  std::string linear_solver = "auto";  // auto | direct | iterative
+  long long step_count() const;
+};
+
+struct OutputSettings {
+  std::string path;  // empty: <model file stem>.h5 in the working directory
+  int every = 1;     // write every n-th step (the last step is always written)
+  bool xdmf = true;
+};
+
+class Model {
+ public:
+  std::string source_file;  // for messages
+  std::string title;
+  int dimension = 3;        // 2: planar model, 3: spatial model
+  Point gravity{0.0, 0.0, 0.0};
+  IntegratorSettings integrator;
+  OutputSettings output;
+
+  // Adds a body with its inertia element (and the unit-quaternion constraint of a spatial rigid body).
+  // Set gravity before adding bodies: each body element takes its weight from it.
+  int add_body(const Body& body);
+  void add_force_element(std::unique_ptr<ForceElement> element);
+  void add_constraint(std::unique_ptr<Constraint> constraint);
+  void add_control(std::shared_ptr<functions::ControlSignal> control);
+
+  const std::vector<Body>& bodies() const { return bodies_; }
+  const Body& body(int index) const { return bodies_.at(index); }
+  BodyKind body_kind(int index) const { return index == kGround ? BodyKind::Ground : bodies_.at(index).kind; }
+  int find_body(const std::string& name) const;  // kGround for "ground", -2 if unknown
+  const std::vector<std::unique_ptr<ForceElement>>& force_elements() const { return force_elements_; }
+  const std::vector<std::unique_ptr<Constraint>>& constraints() const { return constraints_; }
+  std::shared_ptr<const functions::ControlSignal> find_control(const std::string& name) const;
+  const std::map<std::string, std::shared_ptr<functions::ControlSignal>>& controls() const { return controls_; }
+
+  int coordinate_count() const { return coordinate_count_; }
+  int multiplier_count() const { return multiplier_count_; }
+  int body_offset(int body) const { return body_offsets_.at(body); }               // first coordinate
+  int constraint_offset(int constraint) const { return constraint_offsets_.at(constraint); }  // first multiplier
+  bool conservative() const;  // no dampers, loads or rheonomic constraints
+
+  // Initial coordinates and velocities of all bodies, in global numbering.
+  std::vector<double> initial_coordinates() const;
+  std::vector<double> initial_velocities() const;
+
+  // Body-frame coordinates of a global point / direction at the initial configuration.
+  Point to_body_point(int body, const Point& global) const;
+  Point to_body_vector(int body, const Point& global) const;
+  // Joint geometry from its global point and axis at t = 0.
+  constraints::JointGeometry joint_geometry(constraints::JointKind kind, int body_a, int body_b, const Point& point,
+                                            const Point& axis) const;
+
+ private:
+  std::vector<Body> bodies_;
+  std::vector<std::unique_ptr<ForceElement>> force_elements_;
+  std::vector<std::unique_ptr<Constraint>> constraints_;
+  std::map<std::string, std::shared_ptr<functions::ControlSignal>> controls_;
+  std::vector<int> body_offsets_, constraint_offsets_;
+  int coordinate_count_ = 0, multiplier_count_ = 0;
+};
+
+}  // namespace flexadj::model

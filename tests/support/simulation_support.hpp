@@ -1,0 +1,57 @@
+#pragma once
+// Helpers for tests: run a model in memory and collect the global trajectory on every rank.
+#include <Teuchos_DefaultMpiComm.hpp>
+#include <mpi.h>
+
+#include <memory>
+#include <vector>
+
+#include "flexadj/integrators/simulation.hpp"
+
+namespace flexadj::testing {
+
+struct Trajectory {
+  std::vector<double> times;
+  std::vector<std::vector<double>> q, v, lambda;  // global numbering, one entry per step
+  integrators::SimulationSummary summary;
+};
+
+inline RCP<const Comm> world() { return rcp(new Teuchos::MpiComm<int>(MPI_COMM_WORLD)); }
+inline RCP<const Comm> self() { return rcp(new Teuchos::MpiComm<int>(MPI_COMM_SELF)); }
+
+// Gathers owned values with their global ids into a global vector on every rank.
+inline std::vector<double> gather_global(const std::vector<double>& values, const std::vector<long long>& ids,
+                                         long long size, const Comm& comm) {
+  std::vector<double> local(size, 0.0), global(size, 0.0);
+  for (std::size_t i = 0; i < ids.size(); ++i) local[ids[i]] = values[i];
+  const MPI_Comm raw = (*dynamic_cast<const Teuchos::MpiComm<int>&>(comm).getRawMpiComm())();
+  MPI_Allreduce(local.data(), global.data(), static_cast<int>(size), MPI_DOUBLE, MPI_SUM, raw);
+  return global;
+}
+
+inline Trajectory run(const model::Model& model, RCP<const Comm> comm, bool record = true,
+                      const std::string& solver = "direct") {
+  assembly::Assembler assembler(model, comm);
+  linalg::LinearSolverOptions options;
+  options.kind = solver;
+  integrators::GeneralizedAlpha integrator(assembler, model.integrator, options);
+  assembly::State state = assembler.make_state();
+  assembler.scatter_global(model.initial_coordinates(), model.initial_velocities(), state);
+  Trajectory trajectory;
+  const auto& dofs = assembler.dofs();
+  std::vector<long long> multiplier_ids;
+  for (long long id : dofs.owned_multipliers()) multiplier_ids.push_back(id - dofs.coordinate_count());
+  integrators::StepObserver observer = [&](long long, double t, const assembly::State& s) {
+    trajectory.times.push_back(t);
+    if (!record) return;
+    trajectory.q.push_back(gather_global(s.q, dofs.owned_coordinates(), dofs.coordinate_count(), *comm));
+    trajectory.v.push_back(gather_global(s.v, dofs.owned_coordinates(), dofs.coordinate_count(), *comm));
+    trajectory.lambda.push_back(gather_global(s.lambda, multiplier_ids, dofs.multiplier_count(), *comm));
+  };
+  integrators::SimulationOptions simulation_options;
+  simulation_options.progress = false;
+  trajectory.summary = integrators::simulate(assembler, integrator, state, simulation_options, {observer});
+  return trajectory;
+}
+
+}  // namespace flexadj::testing
