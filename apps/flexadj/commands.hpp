@@ -1,0 +1,15 @@
+#pragma once
+#include <string>
+#include <vector>
+
+#include "flexadj/core/tpetra_types.hpp"
+
+namespace flexadj::app {
+
+// Exit codes of the program.
+enum ExitCode : int { kSuccess = 0, kInternalError = 1, kInputError = 2, kSolverError = 3 };
+
+int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> comm);
+std::string simulate_help();
+
+}  // namespace flexadj::app

@@ -1,0 +1,55 @@
+// flexadj: the command-line program.
+#include <Tpetra_Core.hpp>
+
+#include <cstdio>
+#include <iostream>
+#include <string>
+#include <vector>
+
+#include "commands.hpp"
+#include "flexadj/core/error.hpp"
+
+namespace {
+
+const char* kUsage =
+    "usage: flexadj COMMAND [options]\n"
+    "\n"
+    "Flexible multibody dynamics with adjoint gradients.\n"
+    "\n"
+    "commands:\n"
+    "  simulate MODEL.yaml   forward dynamics; writes HDF5 + XDMF for ParaView\n"
+    "\n"
+    "Run 'flexadj COMMAND --help' for the options of a command. Under MPI: mpirun -np N flexadj ...\n"
+    "Exit codes: 0 success, 2 bad input (model file or options), 3 the solver failed, 1 internal error.\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  Tpetra::ScopeGuard scope(&argc, &argv);
+  auto comm = Tpetra::getDefaultComm();
+  const bool root = comm->getRank() == 0;
+  std::vector<std::string> arguments(argv + 1, argv + argc);
+  if (arguments.empty() || arguments[0] == "--help" || arguments[0] == "-h" || arguments[0] == "help") {
+    if (root) std::cout << kUsage;
+    return arguments.empty() ? flexadj::app::kInputError : flexadj::app::kSuccess;
+  }
+  if (arguments[0] == "--version") {
+    if (root) std::cout << "flexadj 0.1.0\n";
+    return flexadj::app::kSuccess;
+  }
+  const std::string command = arguments[0];
+  arguments.erase(arguments.begin());
+  try {
+    if (command == "simulate") return flexadj::app::simulate_command(arguments, comm);
+    throw flexadj::InputError("", "", "unknown command '" + command + "' (expected: simulate); see 'flexadj --help'");
+  } catch (const flexadj::InputError& error) {
+    if (root) std::cerr << "flexadj: error: " << error.what() << "\n";
+    return flexadj::app::kInputError;
+  } catch (const flexadj::SolverError& error) {
+    if (root) std::cerr << "flexadj: solver failed: " << error.what() << "\n";
+    return flexadj::app::kSolverError;
+  } catch (const std::exception& error) {
+    std::cerr << "flexadj: internal error on rank " << comm->getRank() << ": " << error.what() << "\n";
+    return flexadj::app::kInternalError;
+  }
+}

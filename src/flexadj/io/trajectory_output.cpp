@@ -1,0 +1,199 @@
+#include "flexadj/io/trajectory_output.hpp"
+
+#include <Teuchos_DefaultMpiComm.hpp>
+
+#include "flexadj/io/hdf5_results_file.hpp"
+#include "flexadj/io/xdmf_writer.hpp"
+
+namespace flexadj::io {
+namespace {
+
+MPI_Comm raw_comm(const Comm& comm) {
+  return (*dynamic_cast<const Teuchos::MpiComm<int>&>(comm).getRawMpiComm())();
+}
+
+std::vector<std::string> coordinate_names(const model::Model& model) {
+  std::vector<std::string> names;
+  for (const auto& body : model.bodies()) {
+    static const char* point2[] = {"x", "y"};
+    static const char* point3[] = {"x", "y", "z"};
+    static const char* planar[] = {"x", "y", "theta"};
+    static const char* spatial[] = {"x", "y", "z", "e0", "e1", "e2", "e3"};
+    const char** suffix = body.kind == model::BodyKind::PointMass2D   ? point2
+                          : body.kind == model::BodyKind::PointMass3D ? point3
+                          : body.kind == model::BodyKind::PlanarRigid ? planar
+                                                                      : spatial;
+    for (int i = 0; i < model::coordinate_count(body.kind); ++i) names.push_back(body.name + "." + suffix[i]);
+  }
+  return names;
+}
+
+int find_parameter(const model::Component& component, const std::string& name) {
+  const auto& names = component.parameter_names();
+  for (std::size_t i = 0; i < names.size(); ++i)
+    if (names[i] == name) return static_cast<int>(i);
+  return -1;
+}
+
+}  // namespace
+
+TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const std::string& path, int every, bool xdmf)
+    : assembler_(assembler), path_(path), every_(std::max(every, 1)), xdmf_(xdmf),
+      last_step_(assembler.model().integrator.step_count()) {
+  const auto& model = assembler_.model();
+  const auto& dofs = assembler_.dofs();
+  file_ = std::make_unique<ResultsFile>(raw_comm(*assembler_.comm()), path_);
+
+  joint_of_constraint_.assign(model.constraints().size(), -1);
+  for (std::size_t i = 0; i < model.constraints().size(); ++i) {
+    if (std::string(model.constraints()[i]->type()) == "unit_quaternion") continue;
+    joint_of_constraint_[i] = static_cast<int>(joints_.size());
+    joints_.push_back(static_cast<int>(i));
+  }
+  for (int i : dofs.local_constraints())
+    if (joint_of_constraint_[i] >= 0) local_joints_.push_back(joint_of_constraint_[i]);
+
+  std::vector<long long> multiplier_items;
+  for (long long gid : dofs.owned_multipliers()) multiplier_items.push_back(gid - dofs.coordinate_count());
+  std::vector<long long> body_items(dofs.owned_bodies().begin(), dofs.owned_bodies().end());
+  const long long bodies = static_cast<long long>(model.bodies().size());
+  const long long joints = static_cast<long long>(joints_.size());
+
+  q_field_ = file_->define_field("/state/q", dofs.coordinate_count(), 1, dofs.owned_coordinates());
+  v_field_ = file_->define_field("/state/v", dofs.coordinate_count(), 1, dofs.owned_coordinates());
+  a_field_ = file_->define_field("/state/a", dofs.coordinate_count(), 1, dofs.owned_coordinates());
+  lambda_field_ = file_->define_field("/state/lambda", dofs.multiplier_count(), 1, multiplier_items);
+  position_field_ = file_->define_field("/bodies/position", bodies, 3, body_items);
+  const char* axes[3] = {"/bodies/axis_x", "/bodies/axis_y", "/bodies/axis_z"};
+  for (int k = 0; k < 3; ++k) axis_fields_[k] = file_->define_field(axes[k], bodies, 3, body_items);
+  velocity_field_ = file_->define_field("/bodies/velocity", bodies, 3, body_items);
+  joint_position_field_ = file_->define_field("/joints/position", joints, 3, local_joints_);
+  joint_force_field_ = file_->define_field("/joints/force", joints, 3, local_joints_);
+
+  std::vector<std::string> body_names, body_types, joint_names, joint_types, multiplier_names;
+  for (const auto& body : model.bodies()) {
+    body_names.push_back(body.name);
+    body_types.push_back(model::to_string(body.kind));
+  }
+  for (int i : joints_) {
+    joint_names.push_back(model.constraints()[i]->name());
+    joint_types.push_back(model.constraints()[i]->type());
+  }
+  for (const auto& constraint : model.constraints())
+    for (int k = 0; k < constraint->equation_count(); ++k)
+      multiplier_names.push_back(constraint->name() + "[" + std::to_string(k) + "]");
+  file_->write_strings("/model/body_names", body_names);
+  file_->write_strings("/model/body_types", body_types);
+  file_->write_strings("/model/joint_names", joint_names);
+  file_->write_strings("/model/joint_types", joint_types);
+  file_->write_strings("/model/coordinate_names", coordinate_names(model));
+  file_->write_strings("/model/multiplier_names", multiplier_names);
+  file_->write_attribute("/", "program", "flexadj");
+  file_->write_attribute("/", "model_file", model.source_file);
+  file_->write_attribute("/", "title", model.title);
+  file_->write_attribute("/", "dimension", double(model.dimension));
+  file_->write_attribute("/", "step_size", model.integrator.step_size);
+  file_->write_attribute("/", "spectral_radius", model.integrator.spectral_radius);
+  file_->write_attribute("/", "output_every", double(every_));
+}
+
+TrajectoryOutput::~TrajectoryOutput() = default;
+
+std::string TrajectoryOutput::xdmf_path() const {
+  const auto dot = path_.rfind('.');
+  const auto slash = path_.rfind('/');
+  const bool has_extension = dot != std::string::npos && (slash == std::string::npos || dot > slash);
+  return (has_extension ? path_.substr(0, dot) : path_) + ".xmf";
+}
+
+void TrajectoryOutput::observe(long long step, double t, const assembly::State& state) {
+  if (step % every_ != 0 && step != last_step_) return;
+  const auto& model = assembler_.model();
+  const auto& dofs = assembler_.dofs();
+  const long long k = written_++;
+  times_.push_back(t);
+  file_->write_time(k, t);
+  file_->write(q_field_, k, state.q.data());
+  file_->write(v_field_, k, state.v.data());
+  file_->write(a_field_, k, state.a.data());
+  file_->write(lambda_field_, k, state.lambda.data());
+
+  // Bodies: centre of mass, frame axes, velocity.
+  const auto& owned = dofs.owned_bodies();
+  buffer_.assign(owned.size() * 3 * 5, 0.0);
+  double* position = buffer_.data();
+  double* axes[3] = {position + owned.size() * 3, position + owned.size() * 6, position + owned.size() * 9};
+  double* velocity = position + owned.size() * 12;
+  const int first_offset = owned.empty() ? 0 : model.body_offset(owned.front());
+  for (std::size_t i = 0; i < owned.size(); ++i) {
+    const auto kind = model.body(owned[i]).kind;
+    const double* q = state.q.data() + (model.body_offset(owned[i]) - first_offset);
+    const double* v = state.v.data() + (model.body_offset(owned[i]) - first_offset);
+    const model::Vec3<double> origin{0.0, 0.0, 0.0};
+    const auto x = model::point_position(kind, q, origin);
+    const auto u = model::point_velocity(kind, q, v, origin);
+    const auto R = model::body_rotation(kind, q);
+    for (int c = 0; c < 3; ++c) {
+      position[3 * i + c] = x[c];
+      velocity[3 * i + c] = u[c];
+      for (int axis = 0; axis < 3; ++axis) axes[axis][3 * i + c] = R[3 * c + axis];
+    }
+  }
+  file_->write(position_field_, k, position);
+  for (int axis = 0; axis < 3; ++axis) file_->write(axis_fields_[axis], k, axes[axis]);
+  file_->write(velocity_field_, k, velocity);
+
+  // Joints: point on the first body and constraint force on the translation of the first moving body.
+  std::vector<double> joint_data(local_joints_.size() * 6, 0.0);
+  std::size_t j = 0;
+  assembler_.visit_local_constraints(state, t, [&](int index, const double* q, const double* lambda, const double* Cq) {
+    if (joint_of_constraint_[index] < 0) return;
+    const auto& constraint = *model.constraints()[index];
+    int point = find_parameter(constraint, "point_a_x");
+    if (point < 0) point = find_parameter(constraint, "point_x");
+    const auto& p = constraint.parameters();
+    const model::Vec3<double> s = point >= 0 ? model::Vec3<double>{p[point], p[point + 1], p[point + 2]}
+                                             : model::Vec3<double>{0.0, 0.0, 0.0};
+    const auto x = model::point_position(constraint.kinds()[0], q, s);
+    int slot = 0;
+    while (constraint.kinds()[slot] == model::BodyKind::Ground) ++slot;
+    const int offset = constraint.local_offset(slot), n = constraint.coordinate_count();
+    for (int c = 0; c < 3; ++c) {
+      joint_data[6 * j + c] = x[c];
+      if (c >= model::translation_count(constraint.kinds()[slot])) continue;
+      double force = 0.0;
+      for (int e = 0; e < constraint.equation_count(); ++e) force -= Cq[e * n + offset + c] * lambda[e];
+      joint_data[6 * j + 3 + c] = force;
+    }
+    ++j;
+  });
+  std::vector<double> joint_position(local_joints_.size() * 3), joint_force(local_joints_.size() * 3);
+  for (std::size_t i = 0; i < local_joints_.size(); ++i)
+    for (int c = 0; c < 3; ++c) {
+      joint_position[3 * i + c] = joint_data[6 * i + c];
+      joint_force[3 * i + c] = joint_data[6 * i + 3 + c];
+    }
+  file_->write(joint_position_field_, k, joint_position.data());
+  file_->write(joint_force_field_, k, joint_force.data());
+}
+
+void TrajectoryOutput::finish() {
+  if (!file_) return;
+  file_->close();
+  file_.reset();
+  if (!xdmf_) return;
+  const auto& model = assembler_.model();
+  XdmfWriter xdmf(raw_comm(*assembler_.comm()));
+  xdmf.add_point_set("bodies", "/bodies/position", static_cast<long long>(model.bodies().size()));
+  xdmf.add_attribute("bodies", "velocity", "/bodies/velocity", 3);
+  xdmf.add_attribute("bodies", "axis_x", "/bodies/axis_x", 3);
+  xdmf.add_attribute("bodies", "axis_y", "/bodies/axis_y", 3);
+  xdmf.add_attribute("bodies", "axis_z", "/bodies/axis_z", 3);
+  if (!joints_.empty()) {
+    xdmf.add_point_set("joints", "/joints/position", static_cast<long long>(joints_.size()));
+    xdmf.add_attribute("joints", "force", "/joints/force", 3);
+  }
+  xdmf.write(xdmf_path(), path_, times_);
+}
+
+}  // namespace flexadj::io

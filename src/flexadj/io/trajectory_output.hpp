@@ -1,0 +1,51 @@
+#pragma once
+// Writes a simulation to one HDF5 file (collectively, each rank its own rows) and an XDMF file next
+// to it that ParaView opens as a time series:
+//   /time                       [steps]
+//   /state/q, /state/v, /state/a [steps, coordinates]      /state/lambda [steps, multipliers]
+//   /bodies/position            [steps, bodies, 3]  centre of mass
+//   /bodies/axis_x|y|z          [steps, bodies, 3]  body-frame axes in global coordinates
+//   /bodies/velocity            [steps, bodies, 3]
+//   /joints/position            [steps, joints, 3]  the joint point on its first body
+//   /joints/force               [steps, joints, 3]  constraint force on the translation of that body
+//   /model/...                  names of bodies, joints, coordinates and multipliers; attributes with
+//                               the model file, title, dimension and integrator settings
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "flexadj/assembly/assembler.hpp"
+
+namespace flexadj::io {
+
+class ResultsFile;
+
+class TrajectoryOutput {
+ public:
+  TrajectoryOutput(assembly::Assembler& assembler, const std::string& path, int every, bool xdmf);
+  ~TrajectoryOutput();
+  // Writes step n if n is a multiple of `every` or the last step (collective).
+  void observe(long long step, double t, const assembly::State& state);
+  // Closes the HDF5 file and writes the XDMF description (collective).
+  void finish();
+  const std::string& path() const { return path_; }
+  std::string xdmf_path() const;
+
+ private:
+  assembly::Assembler& assembler_;
+  std::string path_;
+  int every_;
+  bool xdmf_;
+  long long last_step_;
+  long long written_ = 0;
+  std::vector<double> times_;
+  std::unique_ptr<ResultsFile> file_;
+  int q_field_, v_field_, a_field_, lambda_field_, position_field_, axis_fields_[3], velocity_field_,
+      joint_position_field_, joint_force_field_;
+  std::vector<int> joints_;             // constraint indices shown as joints (all but unit quaternions)
+  std::vector<int> joint_of_constraint_;  // constraint index -> joint index or -1
+  std::vector<long long> local_joints_;
+  std::vector<double> buffer_;
+};
+
+}  // namespace flexadj::io
