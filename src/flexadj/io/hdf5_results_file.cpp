@@ -100,13 +100,13 @@ std::vector<std::pair<hsize_t, hsize_t>> runs_of(const std::vector<long long>& i
 
 // Selects rows `runs` of one step in a file space of rank 2 ([steps, items]) or 3 ([steps, items, comps]).
 void select_rows(const Check& ck, hid_t space, hsize_t step,
-                 const std::vector<std::pair<hsize_t, hsize_t>>& runs, hsize_t comps) {
+                 const std::vector<std::pair<hsize_t, hsize_t>>& runs, hsize_t comps, hsize_t steps = 1) {
   if (runs.empty()) {
     ck(H5Sselect_none(space), "select nothing");
     return;
   }
   for (std::size_t r = 0; r < runs.size(); ++r) {
-    const hsize_t start[3] = {step, runs[r].first, 0}, count[3] = {1, runs[r].second, comps};
+    const hsize_t start[3] = {step, runs[r].first, 0}, count[3] = {steps, runs[r].second, comps};
     ck(H5Sselect_hyperslab(space, r == 0 ? H5S_SELECT_SET : H5S_SELECT_OR, start, nullptr, count, nullptr),
        "select rows");
   }
@@ -309,6 +309,50 @@ void ResultsFile::write_time(long long step, double t) {
   Handle mem_space = memory_space(ck, m.rank == 0 ? 1 : 0);
   ck(H5Dwrite(m.time.get(), H5T_NATIVE_DOUBLE, mem_space.get(), file_space.get(), m.dxpl.get(), &t), "write time");
   m.steps = std::max(m.steps, step + 1);
+}
+
+void ResultsFile::write_times(long long first_step, const std::vector<double>& times) {
+  Impl& m = *impl_;
+  m.require_open();
+  const Check ck{m.path, "/time"};
+  if (first_step < 0) throw std::invalid_argument(m.path + ", /time: negative step");
+  if (times.empty()) return;
+  const long long last = first_step + static_cast<long long>(times.size()) - 1;
+  m.extend(ck, m.time.get(), m.time_extent, last, {});
+  Handle file_space = ck.handle(H5Dget_space(m.time.get()), H5Sclose, "get dataspace");
+  const hsize_t start = hsize_t(first_step), count = times.size();
+  if (m.rank == 0)
+    ck(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &start, nullptr, &count, nullptr), "select steps");
+  else
+    ck(H5Sselect_none(file_space.get()), "select nothing");
+  Handle mem_space = memory_space(ck, m.rank == 0 ? count : 0);
+  ck(H5Dwrite(m.time.get(), H5T_NATIVE_DOUBLE, mem_space.get(), file_space.get(), m.dxpl.get(), times.data()),
+     "write times");
+  m.steps = std::max(m.steps, last + 1);
+}
+
+void ResultsFile::write_steps(int field, long long first_step, long long step_count, const double* data) {
+  Impl& m = *impl_;
+  m.require_open();
+  if (field < 0 || std::size_t(field) >= m.fields.size())
+    throw std::out_of_range(m.path + ": no field with id " + std::to_string(field));
+  Field& f = m.fields[std::size_t(field)];
+  const Check ck{m.path, f.path};
+  if (first_step < 0 || step_count < 1) throw std::invalid_argument(m.path + ", " + f.path + ": bad step range");
+  if (!data && f.local_values) throw std::invalid_argument(m.path + ", " + f.path + ": no data");
+  std::vector<hsize_t> row{f.items};
+  if (f.rank == 3) row.push_back(f.comps);
+  const long long last = first_step + step_count - 1;
+  m.extend(ck, f.dataset.get(), f.extent, last, row);
+  Handle file_space = ck.handle(H5Dget_space(f.dataset.get()), H5Sclose, "get dataspace");
+  select_rows(ck, file_space.get(), hsize_t(first_step), f.runs, f.comps, hsize_t(step_count));
+  // Memory holds the steps one after the other, each in item-major order.
+  Handle mem_space = memory_space(ck, f.local_values * hsize_t(step_count));
+  const double dummy = 0;
+  ck(H5Dwrite(f.dataset.get(), H5T_NATIVE_DOUBLE, mem_space.get(), file_space.get(), m.dxpl.get(),
+              f.local_values ? data : &dummy),
+     "write steps");
+  m.steps = std::max(m.steps, last + 1);
 }
 
 void ResultsFile::write(int field, long long step, const double* data) {

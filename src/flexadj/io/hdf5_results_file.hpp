@@ -34,6 +34,10 @@ class ResultsFile {
   // Collective. Writes this rank's rows of one step: local_items.size() * components doubles, item-major.
   // Steps may be written in any order; the dataset grows to step + 1 as needed.
   void write(int field, long long step, const double* data);
+  // Block writes of consecutive steps (one collective call): times[k] is step first_step + k; data holds
+  // step_count steps one after the other, each local_items.size()*components values in item-major order.
+  void write_times(long long first_step, const std::vector<double>& times);
+  void write_steps(int field, long long first_step, long long step_count, const double* data);
 
   // Collective; values must be identical on all ranks. A missing object is created as a group.
   // An existing attribute of the same name is replaced. object_path "/" is the root group.

@@ -95,6 +95,23 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const std::st
   file_->write_attribute("/", "step_size", model.integrator.step_size);
   file_->write_attribute("/", "spectral_radius", model.integrator.spectral_radius);
   file_->write_attribute("/", "output_every", double(every_));
+
+  const std::size_t coordinates = dofs.owned_coordinates().size(), multipliers = dofs.owned_multipliers().size();
+  const std::size_t body_values = 3 * dofs.owned_bodies().size(), joint_values = 3 * local_joints_.size();
+  buffers_ = {{q_field_, coordinates, {}},          {v_field_, coordinates, {}},
+              {a_field_, coordinates, {}},          {lambda_field_, multipliers, {}},
+              {position_field_, body_values, {}},   {axis_fields_[0], body_values, {}},
+              {axis_fields_[1], body_values, {}},   {axis_fields_[2], body_values, {}},
+              {velocity_field_, body_values, {}},   {joint_position_field_, joint_values, {}},
+              {joint_force_field_, joint_values, {}}};
+  // Blocks of up to 64 steps, at most about 8 MB of buffers per rank.
+  std::size_t per_step = 0;
+  for (const auto& buffer : buffers_) per_step += buffer.values_per_step;
+  block_steps_ = std::max<long long>(1, std::min<long long>(64, (1LL << 20) / std::max<std::size_t>(per_step, 1)));
+  for (auto& buffer : buffers_) buffer.data.reserve(buffer.values_per_step * block_steps_);
+  pending_times_.reserve(block_steps_);
+  body_data_.resize(5 * body_values);
+  joint_data_.resize(2 * joint_values);
 }
 
 TrajectoryOutput::~TrajectoryOutput() = default;
@@ -110,20 +127,17 @@ void TrajectoryOutput::observe(long long step, double t, const assembly::State& 
   if (step % every_ != 0 && step != last_step_) return;
   const auto& model = assembler_.model();
   const auto& dofs = assembler_.dofs();
-  const long long k = written_++;
+  if (pending_times_.empty()) first_pending_ = written_;
+  ++written_;
   times_.push_back(t);
-  file_->write_time(k, t);
-  file_->write(q_field_, k, state.q.data());
-  file_->write(v_field_, k, state.v.data());
-  file_->write(a_field_, k, state.a.data());
-  file_->write(lambda_field_, k, state.lambda.data());
+  pending_times_.push_back(t);
 
   // Bodies: centre of mass, frame axes, velocity.
   const auto& owned = dofs.owned_bodies();
-  buffer_.assign(owned.size() * 3 * 5, 0.0);
-  double* position = buffer_.data();
-  double* axes[3] = {position + owned.size() * 3, position + owned.size() * 6, position + owned.size() * 9};
-  double* velocity = position + owned.size() * 12;
+  const std::size_t n = owned.size() * 3;
+  double* position = body_data_.data();
+  double* axes[3] = {position + n, position + 2 * n, position + 3 * n};
+  double* velocity = position + 4 * n;
   const int first_offset = owned.empty() ? 0 : model.body_offset(owned.front());
   for (std::size_t i = 0; i < owned.size(); ++i) {
     const auto kind = model.body(owned[i]).kind;
@@ -139,12 +153,10 @@ void TrajectoryOutput::observe(long long step, double t, const assembly::State& 
       for (int axis = 0; axis < 3; ++axis) axes[axis][3 * i + c] = R[3 * c + axis];
     }
   }
-  file_->write(position_field_, k, position);
-  for (int axis = 0; axis < 3; ++axis) file_->write(axis_fields_[axis], k, axes[axis]);
-  file_->write(velocity_field_, k, velocity);
 
   // Joints: point on the first body and constraint force on the translation of the first moving body.
-  std::vector<double> joint_data(local_joints_.size() * 6, 0.0);
+  const std::size_t m = local_joints_.size() * 3;
+  std::fill(joint_data_.begin(), joint_data_.end(), 0.0);
   std::size_t j = 0;
   assembler_.visit_local_constraints(state, t, [&](int index, const double* q, const double* lambda, const double* Cq) {
     if (joint_of_constraint_[index] < 0) return;
@@ -157,28 +169,39 @@ void TrajectoryOutput::observe(long long step, double t, const assembly::State& 
     const auto x = model::point_position(constraint.kinds()[0], q, s);
     int slot = 0;
     while (constraint.kinds()[slot] == model::BodyKind::Ground) ++slot;
-    const int offset = constraint.local_offset(slot), n = constraint.coordinate_count();
+    const int offset = constraint.local_offset(slot), coordinates = constraint.coordinate_count();
     for (int c = 0; c < 3; ++c) {
-      joint_data[6 * j + c] = x[c];
+      joint_data_[3 * j + c] = x[c];
       if (c >= model::translation_count(constraint.kinds()[slot])) continue;
       double force = 0.0;
-      for (int e = 0; e < constraint.equation_count(); ++e) force -= Cq[e * n + offset + c] * lambda[e];
-      joint_data[6 * j + 3 + c] = force;
+      for (int e = 0; e < constraint.equation_count(); ++e) force -= Cq[e * coordinates + offset + c] * lambda[e];
+      joint_data_[m + 3 * j + c] = force;
     }
     ++j;
   });
-  std::vector<double> joint_position(local_joints_.size() * 3), joint_force(local_joints_.size() * 3);
-  for (std::size_t i = 0; i < local_joints_.size(); ++i)
-    for (int c = 0; c < 3; ++c) {
-      joint_position[3 * i + c] = joint_data[6 * i + c];
-      joint_force[3 * i + c] = joint_data[6 * i + 3 + c];
-    }
-  file_->write(joint_position_field_, k, joint_position.data());
-  file_->write(joint_force_field_, k, joint_force.data());
+
+  const double* sources[] = {state.q.data(), state.v.data(), state.a.data(), state.lambda.data(),
+                             position, axes[0], axes[1], axes[2], velocity,
+                             joint_data_.data(), joint_data_.data() + m};
+  for (std::size_t k = 0; k < buffers_.size(); ++k)
+    buffers_[k].data.insert(buffers_[k].data.end(), sources[k], sources[k] + buffers_[k].values_per_step);
+  if (static_cast<long long>(pending_times_.size()) >= block_steps_) flush();
+}
+
+void TrajectoryOutput::flush() {
+  if (pending_times_.empty()) return;
+  const long long count = static_cast<long long>(pending_times_.size());
+  file_->write_times(first_pending_, pending_times_);
+  for (auto& buffer : buffers_) {
+    file_->write_steps(buffer.field, first_pending_, count, buffer.data.data());
+    buffer.data.clear();
+  }
+  pending_times_.clear();
 }
 
 void TrajectoryOutput::finish() {
   if (!file_) return;
+  flush();
   file_->close();
   file_.reset();
   if (!xdmf_) return;

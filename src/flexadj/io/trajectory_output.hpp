@@ -26,7 +26,7 @@ class TrajectoryOutput {
   ~TrajectoryOutput();
   // Writes step n if n is a multiple of `every` or the last step (collective).
   void observe(long long step, double t, const assembly::State& state);
-  // Closes the HDF5 file and writes the XDMF description (collective).
+  // Writes buffered steps, closes the HDF5 file and writes the XDMF description (collective).
   void finish();
   const std::string& path() const { return path_; }
   std::string xdmf_path() const;
@@ -45,7 +45,18 @@ class TrajectoryOutput {
   std::vector<int> joints_;             // constraint indices shown as joints (all but unit quaternions)
   std::vector<int> joint_of_constraint_;  // constraint index -> joint index or -1
   std::vector<long long> local_joints_;
-  std::vector<double> buffer_;
+  // Steps are buffered and written in blocks: one collective write per field per block.
+  void flush();
+  struct Buffer {
+    int field;
+    std::size_t values_per_step;
+    std::vector<double> data;
+  };
+  std::vector<Buffer> buffers_;  // q, v, a, lambda, position, axis_x, axis_y, axis_z, velocity, joint position, force
+  std::vector<double> pending_times_;
+  long long first_pending_ = 0;
+  long long block_steps_ = 64;
+  std::vector<double> body_data_, joint_data_;
 };
 
 }  // namespace flexadj::io
