@@ -60,7 +60,9 @@ class ConstraintAD : public Constraint {
  public:
   using Constraint::Constraint;
   using Fad = Sacado::Fad::SLFad<double, MaxCoordinates>;
-  using Fad2 = Sacado::Fad::SLFad<Fad, MaxCoordinates>;
+  // Second derivatives: fixed-length SFad, whose unrolled loops are several times faster than SLFad's.
+  using Fad2Inner = Sacado::Fad::SFad<double, MaxCoordinates>;
+  using Fad2 = Sacado::Fad::SFad<Fad2Inner, MaxCoordinates>;
   using PathFad = Sacado::Fad::SFad<Sacado::Fad::SFad<double, 1>, 1>;
 
   void value(const double* q, double t, double* c) const override {
@@ -101,17 +103,14 @@ class ConstraintAD : public Constraint {
     const int n = coordinate_count(), m = equation_count();
     std::array<Fad2, MaxCoordinates> qf;
     std::array<Fad2, MaxEquations> cf;
-    for (int i = 0; i < n; ++i) qf[i] = Fad2(n, i, Fad(n, i, q[i]));
-    derived().template evaluate<Fad2, double>(qf.data(), Fad2(Fad(t)), parameters().data(), cf.data());
+    for (int i = 0; i < n; ++i) qf[i] = Fad2(MaxCoordinates, i, Fad2Inner(MaxCoordinates, i, q[i]));
+    derived().template evaluate<Fad2, double>(qf.data(), Fad2(Fad2Inner(t)), parameters().data(), cf.data());
     for (int i = 0; i < n * n; ++i) H[i] = 0.0;
-    for (int k = 0; k < m; ++k) {
-      if (!cf[k].hasFastAccess()) continue;
+    for (int k = 0; k < m; ++k)
       for (int i = 0; i < n; ++i) {
-        const Fad& row = cf[k].fastAccessDx(i);
-        if (!row.hasFastAccess()) continue;
+        const Fad2Inner& row = cf[k].fastAccessDx(i);
         for (int j = 0; j < n; ++j) H[i * n + j] += lambda[k] * row.fastAccessDx(j);
       }
-    }
   }
 
  private:

@@ -1,0 +1,211 @@
+// The model files in meshes/: each is read with the model reader, run in memory and checked against its
+// closed form, its equilibrium or a conservation law (see the comment block at the top of each file).
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <exception>
+#include <filesystem>
+#include <set>
+#include <string>
+#include <vector>
+
+#include "flexadj/io/model_reader.hpp"
+#include "flexadj/model/body.hpp"
+#include "simulation_support.hpp"
+
+namespace flexadj::testing {
+namespace {
+
+const std::string kMeshes = FLEXADJ_SOURCE_DIR "/meshes/";
+
+// Reads meshes/<file> with the overrides and runs it; a failure to read or to integrate fails the test.
+struct ModelRun {
+  std::unique_ptr<model::Model> model;
+  Trajectory trajectory;
+};
+
+ModelRun run_file(const std::string& file, const std::vector<std::string>& overrides = {}) {
+  ModelRun result;
+  try {
+    result.model = io::read_model_file(kMeshes + file, overrides);
+    result.trajectory = run(*result.model, world());
+  } catch (const std::exception& e) {
+    ADD_FAILURE() << file << ": " << e.what();
+  }
+  return result;
+}
+
+double max_deviation_from_initial(const Trajectory& trajectory) {
+  double worst = 0.0;
+  for (const auto& q : trajectory.q)
+    for (std::size_t i = 0; i < q.size(); ++i) worst = std::max(worst, std::abs(q[i] - trajectory.q.front()[i]));
+  return worst;
+}
+
+// Every file in meshes/ must be covered by a test below; every file reads, runs a few steps and keeps its
+// constraints.
+TEST(Meshes, EveryModelFileReadsAndRuns) {
+  const std::set<std::string> covered{"oscillator.yaml",         "torsional_pendulum.yaml",  "overhead_crane.yaml",
+                                      "hanging_rigid_body.yaml", "triple_pendulum_cart.yaml", "double_pendulum_cart.yaml",
+                                      "spherical_pendulum_spin.yaml", "rigid_chain.yaml"};
+  std::set<std::string> found;
+  for (const auto& entry : std::filesystem::directory_iterator(kMeshes))
+    if (entry.path().extension() == ".yaml") found.insert(entry.path().filename().string());
+  EXPECT_EQ(found, covered) << "a model file in meshes/ has no test here (or a tested one is missing)";
+  for (const std::string& file : found) {
+    SCOPED_TRACE(file);
+    const ModelRun r = run_file(file, {"integrator.end_time=0.1"});
+    ASSERT_TRUE(r.model);
+    EXPECT_GE(r.trajectory.summary.steps, 1);
+    EXPECT_NEAR(r.trajectory.times.back(), 0.1, 1e-12);
+    EXPECT_LE(r.trajectory.summary.max_constraint_residual, 1e-10);
+  }
+}
+
+// Bestle and Eberhard 1992: x(pi/2) = z0/w sin(w pi/2) = 0.5 for m = c = 1, z0 = 0.5.
+TEST(Meshes, OscillatorMatchesTheClosedForm) {
+  const ModelRun r = run_file("oscillator.yaml");
+  ASSERT_TRUE(r.model);
+  const Trajectory& t = r.trajectory;
+  EXPECT_NEAR(t.times.back(), M_PI / 2, 1e-14);
+  EXPECT_NEAR(t.q.back()[0], 0.5, 1e-5);
+  for (const auto& q : t.q) EXPECT_NEAR(q[1], 0.0, 1e-14);  // on the rail
+  EXPECT_LE(t.summary.max_constraint_residual, 1e-10);
+}
+
+// Held and Seifried: z2(t) = l sin(alpha0 cos(w t)), w = sqrt(c_r/(m l^2)); m = 1, l = 1.2, c_r = 2,
+// alpha0 = 0.4 (the file's RECON values).
+TEST(Meshes, TorsionalPendulumMatchesTheClosedForm) {
+  const ModelRun r = run_file("torsional_pendulum.yaml", {"integrator.end_time=2"});
+  ASSERT_TRUE(r.model);
+  const double m = r.model->body(0).mass, l = 1.2, c_r = 2.0, alpha0 = 0.4;
+  const auto& q0 = r.model->body(0).initial_coordinates;
+  ASSERT_NEAR(std::hypot(q0[0], q0[1]), l, 1e-14);
+  ASSERT_NEAR(std::atan2(q0[1], q0[0]), alpha0, 1e-14);
+  const double omega = std::sqrt(c_r / (m * l * l)), t1 = r.trajectory.times.back();
+  EXPECT_NEAR(t1, 2.0, 1e-12);
+  EXPECT_NEAR(r.trajectory.q.back()[1], l * std::sin(alpha0 * std::cos(omega * t1)), 1e-4);
+  EXPECT_NEAR(r.trajectory.q.back()[0], l * std::cos(alpha0 * std::cos(omega * t1)), 1e-4);
+  EXPECT_LE(r.trajectory.summary.max_constraint_residual, 1e-10);
+}
+
+// Nachbagauer et al. 2015, sec. 5.1, with the initial-guess controls F = 0, M = 98.1: at rest.
+TEST(Meshes, OverheadCraneStaysAtRestWithTheInitialGuess) {
+  const ModelRun r = run_file("overhead_crane.yaml");
+  ASSERT_TRUE(r.model);
+  const Trajectory& t = r.trajectory;
+  EXPECT_NEAR(t.times.back(), 3.0, 1e-12);
+  EXPECT_LT(max_deviation_from_initial(t), 1e-8);
+  // Coordinates: trolley (x, y, theta), load (x, y).
+  for (const auto& q : t.q) {
+    EXPECT_NEAR(q[3], 0.0, 1e-9);
+    EXPECT_NEAR(q[4], -4.0, 1e-9);
+  }
+  EXPECT_LE(t.summary.max_constraint_residual, 1e-10);
+}
+
+// Without the holding torque (M = 0) the load falls: the winch is really loaded by the weight.
+TEST(Meshes, OverheadCraneDropsTheLoadWithoutTheHoldingTorque) {
+  const ModelRun r = run_file("overhead_crane.yaml", {"controls[1].value=0", "integrator.end_time=0.5"});
+  ASSERT_TRUE(r.model);
+  // Free fall of the load (the drum's inertia is small against the load): y(0.5) well below -4.
+  EXPECT_LT(r.trajectory.q.back()[4], -4.5);
+}
+
+// Nachbagauer et al. 2015, sec. 5.2 with the true inertia: S follows the prescribed path; unit Euler
+// parameters.
+TEST(Meshes, HangingRigidBodyFollowsThePrescribedPath) {
+  const ModelRun r = run_file("hanging_rigid_body.yaml");
+  ASSERT_TRUE(r.model);
+  const Trajectory& t = r.trajectory;
+  EXPECT_NEAR(t.times.back(), 3.0, 1e-12);
+  const auto s_body = r.model->to_body_point(0, {0.0, 0.0, 0.0});
+  EXPECT_NEAR(s_body[2], 0.916, 1e-14);
+  const auto s = [](double time) { return 0.05 * (1.0 + std::sin(2.0 * M_PI * (time - 0.25))); };
+  double worst_path = 0.0, worst_norm = 0.0, travel = 0.0;
+  for (std::size_t n = 0; n < t.times.size(); ++n) {
+    const double time = t.times[n];
+    const auto& q = t.q[n];
+    const model::Vec3<double> x = model::point_position(model::BodyKind::SpatialRigid, q.data(), s_body);
+    const double path[3] = {(time < 1) * s(time), (time >= 1) * (time < 2) * s(time), (time >= 2) * s(time)};
+    for (int i = 0; i < 3; ++i) worst_path = std::max(worst_path, std::abs(x[i] - path[i]));
+    worst_norm = std::max(worst_norm, std::abs(std::sqrt(q[3] * q[3] + q[4] * q[4] + q[5] * q[5] + q[6] * q[6]) - 1.0));
+    travel = std::max(travel, std::abs(q[0]) + std::abs(q[1]));
+  }
+  EXPECT_LT(worst_path, 1e-10);
+  EXPECT_LT(worst_norm, 1e-10);
+  EXPECT_GT(travel, 1e-2);  // the body really swings
+  EXPECT_LE(t.summary.max_constraint_residual, 1e-10);
+}
+
+// Nachbagauer et al. 2015, sec. 5.3 set-up with F = 0: hangs at rest.
+TEST(Meshes, TriplePendulumOnACartStaysAtRestWithoutForce) {
+  const ModelRun r = run_file("triple_pendulum_cart.yaml");
+  ASSERT_TRUE(r.model);
+  EXPECT_NEAR(r.trajectory.times.back(), 3.0, 1e-12);
+  EXPECT_LT(max_deviation_from_initial(r.trajectory), 1e-8);
+  EXPECT_LE(r.trajectory.summary.max_constraint_residual, 1e-10);
+}
+
+// Maciag et al. 2022, sec. 5.1 set-up with u = 0: hangs at rest.
+TEST(Meshes, DoublePendulumOnACartStaysAtRestWithoutForce) {
+  const ModelRun r = run_file("double_pendulum_cart.yaml");
+  ASSERT_TRUE(r.model);
+  EXPECT_NEAR(r.trajectory.times.back(), 2.0, 1e-12);
+  EXPECT_LT(max_deviation_from_initial(r.trajectory), 1e-8);
+  EXPECT_LE(r.trajectory.summary.max_constraint_residual, 1e-10);
+}
+
+// The cart damper acts: pushed by F = 1 N for 2 s, the cart moves right (and the pendulum lags behind).
+TEST(Meshes, DoublePendulumOnACartMovesWithAForce) {
+  const ModelRun r = run_file("double_pendulum_cart.yaml", {"controls[0].value=1"});
+  ASSERT_TRUE(r.model);
+  EXPECT_GT(r.trajectory.q.back()[0], 0.1);
+  EXPECT_LE(r.trajectory.summary.max_constraint_residual, 1e-10);
+}
+
+// Conservative 3D case with off-axis spin: energy kept, unit Euler parameters, the joint point fixed.
+TEST(Meshes, SpinningSphericalPendulumKeepsItsEnergy) {
+  const ModelRun r = run_file("spherical_pendulum_spin.yaml");
+  ASSERT_TRUE(r.model);
+  const Trajectory& t = r.trajectory;
+  EXPECT_NEAR(t.times.back(), 2.0, 1e-12);
+  ASSERT_TRUE(t.summary.energy_tracked);
+  EXPECT_LT(t.summary.max_energy_deviation, 1e-4 * std::abs(t.summary.initial_energy));
+  const auto joint = r.model->to_body_point(0, {0.0, 0.0, 0.0});
+  EXPECT_NEAR(joint[2], 0.5, 1e-14);
+  double worst_norm = 0.0, worst_joint = 0.0;
+  for (const auto& q : t.q) {
+    worst_norm = std::max(worst_norm, std::abs(std::sqrt(q[3] * q[3] + q[4] * q[4] + q[5] * q[5] + q[6] * q[6]) - 1.0));
+    const auto x = model::point_position(model::BodyKind::SpatialRigid, q.data(), joint);
+    for (int i = 0; i < 3; ++i) worst_joint = std::max(worst_joint, std::abs(x[i]));
+  }
+  EXPECT_LT(worst_norm, 1e-10);
+  EXPECT_LT(worst_joint, 1e-10);
+  // The initial velocities are consistent with the joint: the joint point is at rest at t = 0.
+  const auto& v0 = t.v.front();
+  const auto& q0 = t.q.front();
+  const auto u = model::point_velocity(model::BodyKind::SpatialRigid, q0.data(), v0.data(), joint);
+  for (int i = 0; i < 3; ++i) EXPECT_NEAR(u[i], 0.0, 1e-12);
+  const auto w = model::angular_velocity(model::BodyKind::SpatialRigid, q0.data(), v0.data());
+  EXPECT_NEAR(w[0], 1.0, 1e-12);
+  EXPECT_NEAR(w[1], -2.0, 1e-12);
+  EXPECT_NEAR(w[2], 5.0, 1e-12);
+}
+
+TEST(Meshes, RigidChainRunsWithThreeLinks) {
+  const ModelRun r = run_file("rigid_chain.yaml", {"chain.count=3"});
+  ASSERT_TRUE(r.model);
+  EXPECT_EQ(r.model->bodies().size(), 3u);
+  EXPECT_EQ(r.model->coordinate_count(), 21);
+  EXPECT_NEAR(r.trajectory.times.back(), 0.5, 1e-12);
+  EXPECT_LE(r.trajectory.summary.max_constraint_residual, 1e-10);
+  ASSERT_TRUE(r.trajectory.summary.energy_tracked);
+  EXPECT_LT(r.trajectory.summary.max_energy_deviation, 1e-4 * std::abs(r.trajectory.summary.initial_energy));
+  // It swings: the last link's centre moves down.
+  EXPECT_LT(r.trajectory.q.back()[16], r.trajectory.q.front()[16] - 1e-2);
+}
+
+}  // namespace
+}  // namespace flexadj::testing
