@@ -125,12 +125,14 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   if (root && !options.quiet) {
     std::printf("flexadj simulate %s%s%s\n", options.model_path.c_str(), model->title.empty() ? "" : "  -- ",
                 model->title.c_str());
-    std::printf("  model       %s, %zu bodies, %d coordinates, %d multipliers\n",
-                model->dimension == 2 ? "planar" : "spatial", model->bodies().size(), model->coordinate_count(),
+    std::printf("  model       %s, %zu %s, %d coordinates, %d multipliers\n",
+                model->dimension == 2 ? "planar" : "spatial", model->bodies().size(),
+                model->bodies().size() == 1 ? "body" : "bodies", model->coordinate_count(),
                 model->multiplier_count());
     const auto& c = integrator.coefficients();
-    std::printf("  integrator  generalized-alpha, rho_inf = %g (alpha_m = %.4g, alpha_f = %.4g), h = %g s, %lld steps\n",
-                model->integrator.spectral_radius, c.alpha_m, c.alpha_f, model->integrator.step_size,
+    std::printf("  integrator  %s, rho_inf = %g (alpha_m = %.4g, alpha_f = %.4g), h = %g s, %lld steps\n",
+                model->integrator.scheme == "hht" ? "HHT" : "generalized-alpha", model->integrator.spectral_radius,
+                c.alpha_m, c.alpha_f, model->integrator.step_size,
                 model->integrator.step_count());
     std::printf("  parallel    %d rank(s), linear solver %s\n", comm->getSize(),
                 integrator.linear_solver().description().c_str());

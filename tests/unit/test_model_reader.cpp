@@ -602,3 +602,17 @@ TEST(ModelReaderErrors, Files) {
 }
 
 }  // namespace
+
+namespace flexadj::io {
+namespace {
+TEST(ModelReader, IntegratorSchemes) {
+  EXPECT_EQ(read(kPlanar)->integrator.scheme, "generalized_alpha");
+  const auto hht = read(kPlanar, {"integrator.type=hht", "integrator.spectral_radius=0.6"});
+  EXPECT_EQ(hht->integrator.scheme, "hht");
+  EXPECT_DOUBLE_EQ(hht->integrator.spectral_radius, 0.6);
+  // HHT covers spectral radii in [1/2, 1] only.
+  expect_error(kPlanar, "integrator.spectral_radius", "0.3", {"integrator.type=hht", "integrator.spectral_radius=0.3"});
+  expect_error(kPlanar, "integrator.type", "newmark", {"integrator.type=newmark"});
+}
+}  // namespace
+}  // namespace flexadj::io

@@ -10,8 +10,9 @@ namespace flexadj::testing {
 namespace {
 
 // Bestle and Eberhard 1992 oscillator: m = 1, c = 1, y(0) = 0, z(0) = 0.5, t1 = pi/2: y(t1) = 0.5.
-double oscillator_error(long long steps) {
+double oscillator_error(long long steps, const std::string& scheme = "generalized_alpha") {
   auto model = oscillator(1.0, 1.0, 0.0, 0.5, M_PI / 2, steps);
+  model->integrator.scheme = scheme;
   const Trajectory trajectory = run(*model, world());
   return std::abs(trajectory.q.back()[0] - 0.5);
 }
@@ -26,6 +27,17 @@ TEST(ClosedForm, OscillatorConvergesAtSecondOrder) {
     EXPECT_LT(order, 2.1) << "steps " << steps << " error " << error;
     previous = error;
   }
+}
+
+TEST(ClosedForm, HhtConvergesAtSecondOrder) {
+  double previous = oscillator_error(50, "hht");
+  for (long long steps : {100, 200, 400}) {
+    const double error = oscillator_error(steps, "hht");
+    EXPECT_GT(std::log2(previous / error), 1.9) << "steps " << steps << " error " << error;
+    previous = error;
+  }
+  // A different scheme: its error differs from generalized-alpha's at the same step.
+  EXPECT_GT(std::abs(oscillator_error(400, "hht") - oscillator_error(400)), 1e-12);
 }
 
 TEST(ClosedForm, OscillatorTrajectoryFollowsTheSolutionEveryStep) {

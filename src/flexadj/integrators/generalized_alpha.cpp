@@ -35,11 +35,24 @@ GeneralizedAlphaCoefficients GeneralizedAlphaCoefficients::from_spectral_radius(
   return c;
 }
 
+GeneralizedAlphaCoefficients GeneralizedAlphaCoefficients::hht(double rho) {
+  GeneralizedAlphaCoefficients c;
+  c.alpha_m = 0.0;
+  c.alpha_f = (1.0 - rho) / (1.0 + rho);
+  c.gamma = 0.5 + c.alpha_f;
+  c.beta = 0.25 * (1.0 + c.alpha_f) * (1.0 + c.alpha_f);
+  return c;
+}
+
+GeneralizedAlphaCoefficients GeneralizedAlphaCoefficients::for_scheme(const std::string& scheme, double rho) {
+  return scheme == "hht" ? hht(rho) : from_spectral_radius(rho);
+}
+
 GeneralizedAlpha::GeneralizedAlpha(assembly::Assembler& assembler, const model::IntegratorSettings& settings,
                                    const linalg::LinearSolverOptions& solver_options)
     : assembler_(assembler),
       settings_(settings),
-      coefficients_(GeneralizedAlphaCoefficients::from_spectral_radius(settings.spectral_radius)) {
+      coefficients_(GeneralizedAlphaCoefficients::for_scheme(settings.scheme, settings.spectral_radius)) {
   // A first assembly fixes the matrix values' layout before the solver reads the structure.
   assembly::State state = assembler_.make_state();
   const model::JacobianCoefficients unit{1.0, 1.0, 1.0};

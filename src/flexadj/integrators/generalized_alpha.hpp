@@ -5,7 +5,9 @@
 //   v_{n+1} = v_n + h (1 - gamma) aux_n + h gamma aux_{n+1},
 //   (1 - alpha_m) aux_{n+1} + alpha_m aux_n = (1 - alpha_f) a_{n+1} + alpha_f a_n,
 // with alpha_m = (2 rho - 1)/(rho + 1), alpha_f = rho/(rho + 1), gamma = 1/2 + alpha_f - alpha_m,
-// beta = (gamma + 1/2)^2 / 4 (Chung and Hulbert 1993). alpha_m = 0 gives an HHT-type scheme.
+// beta = (gamma + 1/2)^2 / 4 (Chung and Hulbert 1993). The HHT coefficients (Hilber, Hughes and Taylor
+// 1977) are the special case alpha_m = 0, alpha_f = (1 - rho)/(1 + rho), gamma = 1/2 + alpha_f,
+// beta = (1 + alpha_f)^2 / 4, for rho in [1/2, 1] (Arnold and Bruls 2007, sec. 2).
 // Newton iterates on (q, beta h^2 lambda) with the scaled matrix of assembler.hpp.
 #include <memory>
 
@@ -17,6 +19,8 @@ namespace flexadj::integrators {
 struct GeneralizedAlphaCoefficients {
   double alpha_m, alpha_f, beta, gamma;
   static GeneralizedAlphaCoefficients from_spectral_radius(double rho_infinity);
+  static GeneralizedAlphaCoefficients hht(double rho_infinity);
+  static GeneralizedAlphaCoefficients for_scheme(const std::string& scheme, double rho_infinity);
 };
 
 struct StepStatistics {
