@@ -37,14 +37,11 @@ class Joint final : public model::ConstraintAD<Joint, 14, 6> {
         kind_(kind),
         planar_(is_planar(kinds[0]) || is_planar(kinds[1])),
         lock_rotation_(model::has_orientation(kinds[1])) {
-    auto add_point = [this](const char* name, const Point& x) {
-      for (int i = 0; i < 3; ++i) add_parameter(std::string(name) + "_" + "xyz"[i], x[i]);
-    };
-    add_point("point_a", g.point_a);
-    add_point("point_b", g.point_b);
-    add_point("axis", g.axis_a);
-    add_point("normal_1", g.normal_1);
-    add_point("normal_2", g.normal_2);
+    add_vector_parameter("point_a", g.point_a);
+    add_vector_parameter("point_b", g.point_b);
+    add_vector_parameter("axis", g.axis_a);
+    add_vector_parameter("normal_1", g.normal_1);
+    add_vector_parameter("normal_2", g.normal_2);
     if (planar_) {
       add_parameter("rest_angle", g.rest_angle);
     } else {
@@ -109,8 +106,8 @@ class Distance final : public model::ConstraintAD<Distance, 14, 1> {
   Distance(const std::string& name, std::array<int, 2> bodies, std::array<BodyKind, 2> kinds, const Point& a,
            const Point& b, double length)
       : ConstraintAD(name, {bodies[0], bodies[1]}, {kinds[0], kinds[1]}, 1) {
-    for (int i = 0; i < 3; ++i) add_parameter(std::string("point_a_") + "xyz"[i], a[i]);
-    for (int i = 0; i < 3; ++i) add_parameter(std::string("point_b_") + "xyz"[i], b[i]);
+    add_vector_parameter("point_a", a);
+    add_vector_parameter("point_b", b);
     add_parameter("length", length);
     offset_b_ = local_offset(1);
   }
@@ -131,8 +128,8 @@ class Winch final : public model::ConstraintAD<Winch, 21, 1> {
   Winch(const std::string& name, std::array<int, 3> bodies, std::array<BodyKind, 3> kinds, const Point& a,
         const Point& b, double length, double radius, double drum_angle)
       : ConstraintAD(name, {bodies[0], bodies[1], bodies[2]}, {kinds[0], kinds[1], kinds[2]}, 1) {
-    for (int i = 0; i < 3; ++i) add_parameter(std::string("point_a_") + "xyz"[i], a[i]);
-    for (int i = 0; i < 3; ++i) add_parameter(std::string("point_b_") + "xyz"[i], b[i]);
+    add_vector_parameter("point_a", a);
+    add_vector_parameter("point_b", b);
     add_parameter("initial_length", length);
     add_parameter("radius", radius);
     add_parameter("initial_drum_angle", drum_angle);
@@ -156,7 +153,7 @@ class PrescribedMotion final : public model::ConstraintAD<PrescribedMotion, 7, 3
   PrescribedMotion(const std::string& name, int body, BodyKind kind, const Point& point,
                    const std::array<functions::Expression, 3>& path, const std::array<bool, 3>& axes, int equations)
       : ConstraintAD(name, {body}, {kind}, equations), path_(path), axes_(axes) {
-    for (int i = 0; i < 3; ++i) add_parameter(std::string("point_") + "xyz"[i], point[i]);
+    add_vector_parameter("point", point);
   }
   const char* type() const override { return "prescribed_motion"; }
   bool rheonomic() const override { return true; }

@@ -13,7 +13,7 @@ class Load final : public model::ForceElementAD<Load, 7> {
 
   Load(const std::string& name, int body, BodyKind kind, const LoadData& data)
       : ForceElementAD(name, {body}, {kind}), data_(data) {
-    for (int i = 0; i < 3; ++i) add_parameter(std::string("point_") + "xyz"[i], data.point[i]);
+    add_vector_parameter("point", data.point);
   }
   const char* type() const override { return "load"; }
   bool conservative() const override { return false; }

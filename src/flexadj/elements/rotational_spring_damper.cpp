@@ -2,6 +2,7 @@
 #include <cmath>
 
 #include "flexadj/elements/elements.hpp"
+#include "flexadj/elements/point_pair.hpp"
 #include "flexadj/model/component_ad.hpp"
 
 namespace flexadj::elements {
@@ -21,7 +22,7 @@ class RotationalSpringDamper final : public model::ForceElementAD<RotationalSpri
     add_parameter("stiffness", data.stiffness);
     add_parameter("damping", data.damping);
     add_parameter("rest_angle", data.rest_angle);
-    for (int i = 0; i < 3; ++i) add_parameter(std::string("axis_") + "xyz"[i], axis_in_a[i]);
+    add_vector_parameter("axis", axis_in_a);
     offset_b_ = local_offset(1);
   }
   const char* type() const override { return "rotational_spring_damper"; }
@@ -74,37 +75,31 @@ class AngleSpringDamper final : public model::ForceElementAD<AngleSpringDamper, 
     add_parameter("stiffness", data.stiffness);
     add_parameter("damping", data.damping);
     add_parameter("rest_angle", data.rest_angle);
-    for (int i = 0; i < 3; ++i) add_parameter(std::string("point_a_") + "xyz"[i], data.point_a[i]);
-    for (int i = 0; i < 3; ++i) add_parameter(std::string("point_b_") + "xyz"[i], data.point_b[i]);
+    add_vector_parameter("point_a", data.point_a);
+    add_vector_parameter("point_b", data.point_b);
     offset_b_ = local_offset(1);
   }
   const char* type() const override { return "angle_spring_damper"; }
   bool conservative() const override { return parameters()[kDamping] == 0.0; }
 
   template <class S, class P> void evaluate(const S* q, const S* v, const S*, const P* p, double, S* r) const {
-    const BodyKind ka = kinds()[0], kb = kinds()[1];
-    const Vec3<P> sa{p[kPointA], p[kPointA + 1], p[kPointA + 2]}, sb{p[kPointB], p[kPointB + 1], p[kPointB + 2]};
-    const Vec3<S> d = model::subtract(model::point_position(kb, q + offset_b_, sb), model::point_position(ka, q, sa));
-    const Vec3<S> d_dot = model::subtract(model::point_velocity(kb, q + offset_b_, v + offset_b_, sb), model::point_velocity(ka, q, v, sa));
+    const Vec3<P> sa = vector_at(p, kPointA), sb = vector_at(p, kPointB);
+    const PointPair<S> pair = point_pair(kinds()[0], kinds()[1], q, v, offset_b_, sa, sb);
+    const Vec3<S>& d = pair.separation;
+    const Vec3<S>& d_dot = pair.separation_rate;
     const S length_squared = d[0] * d[0] + d[1] * d[1];
     const S phi = angle(d, p[kRestAngle]);
     const S phi_dot = (d[0] * d_dot[1] - d[1] * d_dot[0]) / length_squared;
     // Force on b: -(k phi + c phi_dot) dphi/dd, dphi/dd = (-d_y, d_x) / |d|^2.
     const S factor = -(p[kStiffness] * phi + p[kDamping] * phi_dot) / length_squared;
     const Vec3<S> force_on_b{-d[1] * factor, d[0] * factor, S(0.0)};
-    const Vec3<S> force_on_a = model::scaled(force_on_b, -1.0);
-    const Vec3<S> zero{S(0.0), S(0.0), S(0.0)};
-    std::array<S, 14> Q;
-    for (int i = 0; i < coordinate_count(); ++i) Q[i] = 0.0;
-    model::add_generalized_force(ka, q, sa, force_on_a, zero, Q.data());
-    model::add_generalized_force(kb, q + offset_b_, sb, force_on_b, zero, Q.data() + offset_b_);
-    for (int i = 0; i < coordinate_count(); ++i) r[i] -= Q[i];
+    subtract_force_pair<S, P, 14>(kinds()[0], kinds()[1], q, offset_b_, coordinate_count(), sa, sb, force_on_b, r);
   }
 
   double potential_energy(const double* q, double) const override {
     const double* p = parameters().data();
-    const Vec3<double> sa{p[kPointA], p[kPointA + 1], p[kPointA + 2]}, sb{p[kPointB], p[kPointB + 1], p[kPointB + 2]};
-    const Vec3<double> d = model::subtract(model::point_position(kinds()[1], q + offset_b_, sb), model::point_position(kinds()[0], q, sa));
+    const Vec3<double> d = model::subtract(model::point_position(kinds()[1], q + offset_b_, vector_at(p, kPointB)),
+                                           model::point_position(kinds()[0], q, vector_at(p, kPointA)));
     const double phi = angle(d, p[kRestAngle]);
     return 0.5 * p[kStiffness] * phi * phi;
   }

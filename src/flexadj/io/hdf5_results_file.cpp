@@ -294,23 +294,6 @@ int ResultsFile::define_field(const std::string& path, long long global_items, i
   return int(m.fields.size() - 1);
 }
 
-void ResultsFile::write_time(long long step, double t) {
-  Impl& m = *impl_;
-  m.require_open();
-  const Check ck{m.path, "/time"};
-  if (step < 0) throw std::invalid_argument(m.path + ", /time: negative step");
-  m.extend(ck, m.time.get(), m.time_extent, step, {});
-  Handle file_space = ck.handle(H5Dget_space(m.time.get()), H5Sclose, "get dataspace");
-  const hsize_t start = hsize_t(step), count = 1;
-  if (m.rank == 0)
-    ck(H5Sselect_hyperslab(file_space.get(), H5S_SELECT_SET, &start, nullptr, &count, nullptr), "select step");
-  else
-    ck(H5Sselect_none(file_space.get()), "select nothing");
-  Handle mem_space = memory_space(ck, m.rank == 0 ? 1 : 0);
-  ck(H5Dwrite(m.time.get(), H5T_NATIVE_DOUBLE, mem_space.get(), file_space.get(), m.dxpl.get(), &t), "write time");
-  m.steps = std::max(m.steps, step + 1);
-}
-
 void ResultsFile::write_times(long long first_step, const std::vector<double>& times) {
   Impl& m = *impl_;
   m.require_open();
@@ -355,27 +338,9 @@ void ResultsFile::write_steps(int field, long long first_step, long long step_co
   m.steps = std::max(m.steps, last + 1);
 }
 
-void ResultsFile::write(int field, long long step, const double* data) {
-  Impl& m = *impl_;
-  m.require_open();
-  if (field < 0 || std::size_t(field) >= m.fields.size())
-    throw std::out_of_range(m.path + ": no field with id " + std::to_string(field));
-  Field& f = m.fields[std::size_t(field)];
-  const Check ck{m.path, f.path};
-  if (step < 0) throw std::invalid_argument(m.path + ", " + f.path + ": negative step");
-  if (!data && f.local_values) throw std::invalid_argument(m.path + ", " + f.path + ": no data");
-  std::vector<hsize_t> row{f.items};
-  if (f.rank == 3) row.push_back(f.comps);
-  m.extend(ck, f.dataset.get(), f.extent, step, row);
-  Handle file_space = ck.handle(H5Dget_space(f.dataset.get()), H5Sclose, "get dataspace");
-  select_rows(ck, file_space.get(), hsize_t(step), f.runs, f.comps);
-  Handle mem_space = memory_space(ck, f.local_values);
-  const double dummy = 0;
-  ck(H5Dwrite(f.dataset.get(), H5T_NATIVE_DOUBLE, mem_space.get(), file_space.get(), m.dxpl.get(),
-              f.local_values ? data : &dummy),
-     "write step");
-  m.steps = std::max(m.steps, step + 1);
-}
+void ResultsFile::write(int field, long long step, const double* data) { write_steps(field, step, 1, data); }
+
+void ResultsFile::write_time(long long step, double t) { write_times(step, std::vector<double>{t}); }
 
 namespace {
 // Opens the object at `path`, creating a group (with intermediate groups) if nothing exists there.

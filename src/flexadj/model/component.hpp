@@ -4,6 +4,7 @@
 // A component sees only the coordinates of the bodies it connects, concatenated in the order of
 // bodies(); ground contributes no coordinates. Implementations are templated kernels differentiated
 // by Sacado (component_ad.hpp); the virtual interface below works on plain doubles.
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -49,6 +50,13 @@ class Component {
     parameter_names_.push_back(name);
     parameters_.push_back(value);
     return static_cast<int>(parameters_.size()) - 1;
+  }
+  // Adds prefix_x, prefix_y, prefix_z; returns the index of the first.
+  int add_vector_parameter(const std::string& prefix, const std::array<double, 3>& value) {
+    const int first = add_parameter(prefix + "_x", value[0]);
+    add_parameter(prefix + "_y", value[1]);
+    add_parameter(prefix + "_z", value[2]);
+    return first;
   }
 
  private:
