@@ -3,7 +3,8 @@
 // runs it at np 1 and np 2 and puts the two side by side.
 //
 //   flexadj_benchmark_forward [--model meshes/rigid_chain.yaml] [--counts 10,100,1000,10000]
-//                             [--step-budget 2000] [--json results/forward_chain_np1.json]
+//                             [--step-budget 2000] [--solver auto|direct|iterative]
+//                             [--json results/forward_chain_np1.json]
 #include <Tpetra_Core.hpp>
 
 #include <chrono>
@@ -42,7 +43,7 @@ int main(int argc, char** argv) {
   auto comm = Tpetra::getDefaultComm();
   const bool root = comm->getRank() == 0;
   std::string model_path = std::string(FLEXADJ_SOURCE_DIR) + "/meshes/rigid_chain.yaml";
-  std::string json_path;
+  std::string json_path, solver = "auto";
   std::vector<int> counts{10, 100, 1000, 10000};
   long long step_budget = 2000;  // link-steps per run are about step_budget * 10
   for (int i = 1; i < argc; ++i) {
@@ -51,8 +52,9 @@ int main(int argc, char** argv) {
     else if (a == "--counts" && i + 1 < argc) counts = parse_counts(argv[++i]);
     else if (a == "--json" && i + 1 < argc) json_path = argv[++i];
     else if (a == "--step-budget" && i + 1 < argc) step_budget = std::stoll(argv[++i]);
+    else if (a == "--solver" && i + 1 < argc) solver = argv[++i];
     else {
-      if (root) std::fprintf(stderr, "usage: %s [--model FILE] [--counts 10,100,...] [--step-budget N] [--json FILE]\n", argv[0]);
+      if (root) std::fprintf(stderr, "usage: %s [--model FILE] [--counts 10,100,...] [--step-budget N] [--solver KIND] [--json FILE]\n", argv[0]);
       return 2;
     }
   }
@@ -65,7 +67,8 @@ int main(int argc, char** argv) {
       const double h = 2e-3;
       auto model = flexadj::io::read_model_file(
           model_path, {"chain.count=" + std::to_string(links), "integrator.step_size=" + std::to_string(h),
-                       "integrator.end_time=" + std::to_string(h * double(steps))});
+                       "integrator.end_time=" + std::to_string(h * double(steps)),
+                       "integrator.linear_solver=" + solver});
       Record record;
       record.links = links;
       record.unknowns = model->coordinate_count() + model->multiplier_count();
@@ -99,7 +102,8 @@ int main(int argc, char** argv) {
   }
   if (root && !json_path.empty()) {
     std::ofstream out(json_path);
-    out << "{\n  \"benchmark\": \"forward_chain\",\n  \"ranks\": " << comm->getSize() << ",\n  \"runs\": [\n";
+    out << "{\n  \"benchmark\": \"forward_chain\",\n  \"ranks\": " << comm->getSize() << ",\n  \"linear_solver\": \""
+        << solver << "\",\n  \"runs\": [\n";
     for (std::size_t k = 0; k < records.size(); ++k) {
       const Record& r = records[k];
       out << "    {\"links\": " << r.links << ", \"unknowns\": " << r.unknowns << ", \"steps\": " << r.steps

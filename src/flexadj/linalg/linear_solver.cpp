@@ -8,7 +8,9 @@
 #include <Teuchos_DefaultMpiComm.hpp>
 #include <mpi.h>
 
+#include <algorithm>
 #include <numeric>
+#include <sstream>
 #include <stdexcept>
 
 #include "flexadj/core/error.hpp"
@@ -175,8 +177,98 @@ class GatheredDirectSolver final : public LinearSolver {
   RCP<Amesos2::Solver<CrsMatrix, MultiVector>> solver_;
 };
 
-// Belos GMRES, right-preconditioned by Ifpack2 additive Schwarz (overlap 1) whose subdomain problems
-// are solved by KLU2 on one rank each (safe with Debian's KLU2, see shared/notes/platform.md).
+// The matrix the preconditioner factorizes: the rank-local diagonal block of the saddle-point matrix
+// with every "cut" constraint decoupled. A multiplier row with entries in another rank's columns is a
+// cut constraint; restricted to this rank it would act as if the other body were fixed, which can make
+// the local block singular (a link held at both ends may spin about its axis). Its row and column are
+// replaced by the identity. What is left differs from the full matrix by a term of rank about twice the
+// number of cut constraints, so GMRES needs few iterations.
+class DecoupledBlockMatrix {
+ public:
+  // Local rows from first_multiplier_row on are multiplier rows.
+  DecoupledBlockMatrix(const CrsMatrix& matrix, int first_multiplier_row)
+      : matrix_(matrix), first_multiplier_row_(first_multiplier_row) {
+    const auto row_map = matrix.getRowMap();
+    const auto col_map = matrix.getColMap();
+    const int rows = static_cast<int>(row_map->getNodeNumElements());
+    // Local column of each matrix column, or -1 if another rank owns it.
+    local_column_.resize(col_map->getNodeNumElements());
+    for (std::size_t c = 0; c < local_column_.size(); ++c)
+      local_column_[c] = row_map->getLocalElement(col_map->getGlobalElement(static_cast<LocalOrdinal>(c)));
+    std::vector<char> cut(rows, 0);
+    for (int r = 0; r < rows; ++r) {
+      CrsMatrix::local_inds_host_view_type columns;
+      CrsMatrix::values_host_view_type values;
+      matrix.getLocalRowView(r, columns, values);
+      bool remote = false;
+      for (std::size_t k = 0; k < columns.extent(0); ++k) remote = remote || local_column_[columns(k)] < 0;
+      cut[r] = remote && r >= first_multiplier_row_ ? 1 : 0;
+    }
+    // Entries kept per row: (position in the matrix row, local column).
+    kept_.resize(rows);
+    std::vector<std::size_t> lengths(rows);
+    for (int r = 0; r < rows; ++r) {
+      CrsMatrix::local_inds_host_view_type columns;
+      CrsMatrix::values_host_view_type values;
+      matrix.getLocalRowView(r, columns, values);
+      if (cut[r]) {
+        kept_[r].push_back({-1, r});  // unit diagonal
+      } else {
+        for (std::size_t k = 0; k < columns.extent(0); ++k) {
+          const int local = local_column_[columns(k)];
+          if (local >= 0 && !cut[local]) kept_[r].push_back({static_cast<int>(k), local});
+        }
+      }
+      lengths[r] = kept_[r].size();
+    }
+    cut_count_ = static_cast<int>(std::count(cut.begin(), cut.end(), 1));
+    block_ = rcp(new CrsMatrix(row_map, row_map, Teuchos::ArrayView<const std::size_t>(lengths.data(), rows)));
+    for (int r = 0; r < rows; ++r) {
+      std::vector<LocalOrdinal> columns;
+      for (const auto& entry : kept_[r]) columns.push_back(entry.second);
+      const std::vector<double> zeros(columns.size(), 0.0);
+      block_->insertLocalValues(r, Teuchos::ArrayView<const LocalOrdinal>(columns.data(), columns.size()),
+                                Teuchos::ArrayView<const double>(zeros.data(), zeros.size()));
+    }
+    block_->fillComplete(row_map, row_map);
+  }
+
+  // Copies the current values of the matrix into the block.
+  void update() {
+    block_->resumeFill();
+    std::vector<LocalOrdinal> columns;
+    std::vector<double> values;
+    for (int r = 0; r < static_cast<int>(kept_.size()); ++r) {
+      CrsMatrix::local_inds_host_view_type matrix_columns;
+      CrsMatrix::values_host_view_type matrix_values;
+      matrix_.getLocalRowView(r, matrix_columns, matrix_values);
+      columns.clear();
+      values.clear();
+      for (const auto& [position, column] : kept_[r]) {
+        columns.push_back(column);
+        values.push_back(position < 0 ? 1.0 : matrix_values(position));
+      }
+      block_->replaceLocalValues(r, Teuchos::ArrayView<const LocalOrdinal>(columns.data(), columns.size()),
+                                 Teuchos::ArrayView<const double>(values.data(), values.size()));
+    }
+    block_->fillComplete(matrix_.getRowMap(), matrix_.getRowMap());
+  }
+
+  RCP<const CrsMatrix> matrix() const { return block_; }
+  int cut_count() const { return cut_count_; }
+
+ private:
+  const CrsMatrix& matrix_;
+  int first_multiplier_row_;
+  std::vector<int> local_column_;
+  std::vector<std::vector<std::pair<int, int>>> kept_;
+  RCP<CrsMatrix> block_;
+  int cut_count_ = 0;
+};
+
+// Belos GMRES, right-preconditioned by Ifpack2 (additive Schwarz without overlap, KLU2 on each rank's
+// block: single-rank solves, safe with Debian's KLU2, see shared/notes/platform.md) applied to the
+// decoupled block matrix above. The true residual is checked after every solve.
 class IterativeSolver final : public LinearSolver {
  public:
   using Operator = Tpetra::Operator<double, LocalOrdinal, GlobalOrdinal, Node>;
@@ -184,15 +276,17 @@ class IterativeSolver final : public LinearSolver {
 
   IterativeSolver(RCP<const CrsMatrix> matrix, const LinearSolverOptions& options)
       : matrix_(std::move(matrix)), options_(options) {
+    const int rows = static_cast<int>(matrix_->getRowMap()->getNodeNumElements());
+    block_ = std::make_unique<DecoupledBlockMatrix>(
+        *matrix_, options.local_coordinate_rows >= 0 ? options.local_coordinate_rows : rows);
     Teuchos::ParameterList schwarz;
-    schwarz.set("schwarz: overlap level", 1);
-    schwarz.set("schwarz: combine mode", "ADD");
+    schwarz.set("schwarz: overlap level", 0);
     schwarz.set("schwarz: inner preconditioner name", "AMESOS2");
     Teuchos::ParameterList inner;
     inner.set("Amesos2 solver name", "klu2");
     inner.sublist("Amesos2");
     schwarz.set("schwarz: inner preconditioner parameters", inner);
-    preconditioner_ = Ifpack2::Factory::create<RowMatrix>("SCHWARZ", matrix_);
+    preconditioner_ = Ifpack2::Factory::create<RowMatrix>("SCHWARZ", block_->matrix());
     preconditioner_->setParameters(schwarz);
     auto belos = Teuchos::rcp(new Teuchos::ParameterList);
     belos->set("Convergence Tolerance", options.tolerance);
@@ -208,6 +302,7 @@ class IterativeSolver final : public LinearSolver {
   }
 
   void update() override {
+    block_->update();
     try {
       // Ifpack2 13.2's Amesos2 wrapper copies a LocalFilter's values into its own CrsMatrix in
       // initialize() (Ifpack2_Details_Amesos2Wrapper_def.hpp): new values need a new initialize().
@@ -222,24 +317,34 @@ class IterativeSolver final : public LinearSolver {
     x.putScalar(0.0);
     problem_->setProblem(Teuchos::rcpFromRef<MultiVector>(x), Teuchos::rcpFromRef<const MultiVector>(b));
     solver_->solve();
+    iterations_ = solver_->getNumIters();
     // Belos decides convergence on implicit residuals: check the true one.
     matrix_->apply(x, *residual_);
     residual_->update(1.0, b, -1.0);
     const double b_norm = b.norm2(), r_norm = residual_->norm2();
-    if (r_norm > 100.0 * options_.tolerance * std::max(b_norm, 1e-300))
-      throw SolverError("GMRES did not converge: relative true residual " + std::to_string(r_norm / b_norm) + " after " +
-                        std::to_string(solver_->getNumIters()) + " iterations");
+    // Round-off in the preconditioned Arnoldi process leaves the true residual above the implicit one;
+    // accept what a Newton iteration can use.
+    if (!(r_norm <= options_.accepted_residual * std::max(b_norm, 1e-300))) {
+      std::ostringstream message;
+      message << "GMRES did not converge: relative true residual " << std::scientific << r_norm / b_norm << " after "
+              << iterations_ << " iterations (accepted " << options_.accepted_residual << ")";
+      throw SolverError(message.str());
+    }
   }
 
-  std::string description() const override { return "iterative (Belos GMRES + Ifpack2 Schwarz/KLU2)"; }
+  std::string description() const override {
+    return "iterative (Belos GMRES + Ifpack2 block Jacobi/KLU2, cut constraints decoupled)";
+  }
 
  private:
   RCP<const CrsMatrix> matrix_;
   LinearSolverOptions options_;
+  std::unique_ptr<DecoupledBlockMatrix> block_;
   RCP<Ifpack2::Preconditioner<double, LocalOrdinal, GlobalOrdinal, Node>> preconditioner_;
   RCP<Belos::LinearProblem<double, MultiVector, Operator>> problem_;
   RCP<Belos::SolverManager<double, MultiVector, Operator>> solver_;
   RCP<Vector> residual_;
+  int iterations_ = 0;
 };
 
 }  // namespace
@@ -249,13 +354,6 @@ std::unique_ptr<LinearSolver> make_linear_solver(RCP<const CrsMatrix> matrix, co
   const bool direct = options.kind == "direct" || (options.kind == "auto" && size <= options.gather_limit);
   if (direct) return std::make_unique<GatheredDirectSolver>(std::move(matrix));
   if (options.kind == "iterative" || options.kind == "auto") {
-    // On several ranks GMRES with this preconditioner stagnates on the index-3 saddle-point systems
-    // (the true residual stays O(1)); until a saddle-point preconditioner replaces it, refuse rather
-    // than return a wrong answer.
-    if (matrix->getComm()->getSize() > 1)
-      throw InputError("", "integrator.linear_solver",
-                       "the iterative solver is only available on one rank for now; use 'direct' (system size " +
-                           std::to_string(size) + ")");
     return std::make_unique<IterativeSolver>(std::move(matrix), options);
   }
   throw InputError("", "integrator.linear_solver", "expected auto, direct or iterative, got '" + options.kind + "'");

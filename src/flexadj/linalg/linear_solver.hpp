@@ -4,8 +4,9 @@
 //              gathered to rank 0 and the solution scattered back: Debian's KLU2 returns wrong
 //              solutions on a distributed matrix (shared/notes/platform.md), and the gathered
 //              system is the same for any rank count, so results agree across rank counts.
-//   iterative: Belos GMRES preconditioned by Ifpack2 additive Schwarz with KLU2 subdomain solves,
-//              for systems too large to gather (true residual checked after the solve).
+//   iterative: Belos GMRES preconditioned by Ifpack2 block Jacobi with KLU2 on each rank's block, the
+//              constraints cut by the partition decoupled, for systems too large to gather (true
+//              residual checked after every solve).
 #include <memory>
 #include <string>
 
@@ -16,9 +17,13 @@ namespace flexadj::linalg {
 struct LinearSolverOptions {
   std::string kind = "auto";          // auto | direct | iterative
   long long gather_limit = 2000000;   // auto: direct up to this many unknowns
-  double tolerance = 1e-12;           // iterative: relative residual
+  double tolerance = 1e-12;           // iterative: relative residual GMRES aims at
+  double accepted_residual = 1e-8;    // iterative: relative true residual accepted after the solve
   int max_iterations = 500;
   int restart = 100;
+  // Saddle-point layout of the local rows: this many coordinate rows first, then the multiplier rows
+  // (the iterative solver decouples constraints cut by the rank partition); -1: no multipliers.
+  int local_coordinate_rows = -1;
 };
 
 class LinearSolver {
