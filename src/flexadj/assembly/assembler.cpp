@@ -40,6 +40,9 @@ Assembler::Assembler(const model::Model& model, RCP<const Comm> comm)
   ghosted_system_map_ = make_map(ghosted_system, comm_);
   coordinate_import_ = rcp(new Import(coordinate_map_, ghosted_coordinate_map_));
   residual_export_ = rcp(new Export(ghosted_system_map_, system_map_));
+  coordinate_export_ = rcp(new Export(ghosted_coordinate_map_, coordinate_map_));
+  owned_work_ = rcp(new MultiVector(coordinate_map_, 2));
+  ghosted_work_ = rcp(new MultiVector(ghosted_coordinate_map_, 2));
   owned_state_ = rcp(new MultiVector(coordinate_map_, 3));
   ghosted_state_ = rcp(new MultiVector(ghosted_coordinate_map_, 3));
   residual_ = rcp(new Vector(system_map_));
@@ -287,6 +290,74 @@ void Assembler::visit_local_constraints(
     gather(c, 0, q_.data());
     constraint.jacobian(q_.data(), t, c_.data(), jacobian_.data());
     visit(c.index, q_.data(), state.lambda.data() + c.first_multiplier, jacobian_.data());
+  }
+}
+
+void Assembler::apply_transposed(const Vector& x, Vector& y) const { matrix_->apply(x, y, Teuchos::TRANS); }
+
+void Assembler::add_parameter_gradient(const State& state, double t, const Vector& mu, bool acceleration_level,
+                                       const std::vector<int>& force_offsets,
+                                       const std::vector<int>& constraint_offsets, std::vector<double>& gradient) {
+  import_state(state, true, true);
+  const std::size_t owned = dofs_.owned_coordinates().size();
+  {
+    const auto values = mu.getData(0);
+    auto work = owned_work_->getDataNonConst(0);
+    for (std::size_t i = 0; i < owned; ++i) work[i] = values[i];
+  }
+  ghosted_work_->doImport(*owned_work_, *coordinate_import_, Tpetra::INSERT);
+  const auto mu_ghosted = ghosted_work_->getData(0);
+  const auto mu_owned = mu.getData(0);
+  std::vector<double> mu_r(q_.size()), mu_c(c_dot_.size());
+  auto load = [&](const LocalComponent& c) {
+    gather(c, 0, q_.data());
+    gather(c, 1, v_.data());
+    gather(c, 2, a_.data());
+    for (std::size_t i = 0; i < c.state_entries.size(); ++i) mu_r[i] = mu_ghosted[c.state_entries[i]];
+  };
+  for (const auto& c : forces_) {
+    load(c);
+    model_.force_elements()[c.index]->add_parameter_gradient(q_.data(), v_.data(), a_.data(), t, mu_r.data(),
+                                                              gradient.data() + force_offsets[c.index]);
+  }
+  for (const auto& c : constraints_) {
+    load(c);
+    const auto& constraint = *model_.constraints()[c.index];
+    for (int k = 0; k < constraint.equation_count(); ++k) mu_c[k] = mu_owned[owned + c.first_multiplier + k];
+    constraint.add_parameter_gradient(q_.data(), v_.data(), a_.data(), t, state.lambda.data() + c.first_multiplier,
+                                      mu_r.data(), mu_c.data(), acceleration_level,
+                                      gradient.data() + constraint_offsets[c.index]);
+  }
+}
+
+void Assembler::add_acceleration_constraint_transposed(const State& state, double t, const std::vector<double>& mu_c,
+                                                       std::vector<double>& out_q, std::vector<double>& out_v) {
+  import_state(state, true, true);
+  ghosted_work_->putScalar(0.0);
+  {
+    auto sum_q = ghosted_work_->getDataNonConst(0);
+    auto sum_v = ghosted_work_->getDataNonConst(1);
+    std::vector<double> d_dq(jacobian_.size()), d_dv(jacobian_.size());
+    for (const auto& c : constraints_) {
+      const auto& constraint = *model_.constraints()[c.index];
+      const int n = static_cast<int>(c.rows.size()), m = constraint.equation_count();
+      gather(c, 0, q_.data());
+      gather(c, 1, v_.data());
+      gather(c, 2, a_.data());
+      constraint.acceleration_jacobians(q_.data(), v_.data(), a_.data(), t, d_dq.data(), d_dv.data());
+      for (int i = 0; i < n; ++i)
+        for (int e = 0; e < m; ++e) {
+          sum_q[c.state_entries[i]] += d_dq[e * n + i] * mu_c[c.first_multiplier + e];
+          sum_v[c.state_entries[i]] += d_dv[e * n + i] * mu_c[c.first_multiplier + e];
+        }
+    }
+  }
+  owned_work_->putScalar(0.0);
+  owned_work_->doExport(*ghosted_work_, *coordinate_export_, Tpetra::ADD);
+  const auto q_sum = owned_work_->getData(0), v_sum = owned_work_->getData(1);
+  for (std::size_t i = 0; i < out_q.size(); ++i) {
+    out_q[i] += q_sum[i];
+    out_v[i] += v_sum[i];
   }
 }
 

@@ -62,6 +62,21 @@ class Assembler {
   // Kinetic plus potential energy (collective).
   double energy(const State& state, double t);
 
+  // y = A^T x with the last assembled matrix (collective).
+  void apply_transposed(const Vector& x, Vector& y) const;
+
+  // Adjoint sensitivities. mu is a system vector: mu_r on the coordinate rows, mu_c on the multiplier rows.
+  // gradient[parameter_offset + k] += mu_r . dR/dp_k + mu_c . dC/dp_k over the components of this rank,
+  // with R = M a - Q + C_q^T lambda and C the position-level constraint or, with acceleration_level, the
+  // acceleration-level one. Offsets follow ParameterSpace (forces, then constraints). Collective (imports).
+  void add_parameter_gradient(const State& state, double t, const Vector& mu, bool acceleration_level,
+                              const std::vector<int>& force_offsets, const std::vector<int>& constraint_offsets,
+                              std::vector<double>& gradient);
+  // out_q += (d c_acc/dq)^T mu_c and out_v += (d c_acc/dv)^T mu_c for the acceleration-level constraints
+  // (owned coordinates; mu_c owned multipliers). Collective.
+  void add_acceleration_constraint_transposed(const State& state, double t, const std::vector<double>& mu_c,
+                                              std::vector<double>& out_q, std::vector<double>& out_v);
+
   // Calls visit(constraint index, local q, local lambda, C_q) for each constraint evaluated on this rank,
   // in DofMap::local_constraints() order (collective: imports ghost coordinates first).
   void visit_local_constraints(
@@ -85,7 +100,8 @@ class Assembler {
   DofMap dofs_;
   RCP<const Map> coordinate_map_, ghosted_coordinate_map_, system_map_, ghosted_system_map_;
   RCP<const Import> coordinate_import_;
-  RCP<const Export> residual_export_;
+  RCP<const Export> residual_export_, coordinate_export_;
+  RCP<MultiVector> owned_work_, ghosted_work_;  // two coordinate columns for adjoint products
   RCP<MultiVector> owned_state_, ghosted_state_;  // columns q, v, a
   RCP<Vector> residual_, ghosted_residual_;
   using FEGraph = Tpetra::FECrsGraph<LocalOrdinal, GlobalOrdinal, Node>;

@@ -27,7 +27,8 @@ MPI_Comm raw_comm(const Comm& comm) {
 // KLU2 on rank 0 of a matrix gathered from all ranks (the same code path at any rank count).
 class GatheredDirectSolver final : public LinearSolver {
  public:
-  explicit GatheredDirectSolver(RCP<const CrsMatrix> matrix) : matrix_(std::move(matrix)) {
+  GatheredDirectSolver(RCP<const CrsMatrix> matrix, bool transposed)
+      : matrix_(std::move(matrix)), transposed_(transposed) {
     const auto& comm = *matrix_->getComm();
     mpi_comm_ = raw_comm(comm);
     rank_ = comm.getRank();
@@ -68,23 +69,26 @@ class GatheredDirectSolver final : public LinearSolver {
                 entry_displacements_.data(), MPI_LONG_LONG, 0, mpi_comm_);
     if (rank_ != 0) return;
 
-    // Rank 0: a serial matrix with global ids as local ids.
+    // Rank 0: a serial matrix with global ids as local ids (of A, or of A^T with rows and columns swapped).
     serial_comm_ = rcp(new Teuchos::MpiComm<int>(MPI_COMM_SELF));
     serial_map_ = rcp(new Map(static_cast<Tpetra::global_size_t>(total_rows), 0, serial_comm_));
     all_values_.resize(total_entries);
-    all_columns_.assign(all_columns.begin(), all_columns.end());
-    std::vector<std::size_t> lengths_by_row(total_rows);
-    for (int r = 0; r < total_rows; ++r) lengths_by_row[all_row_ids_[r]] = all_row_lengths_[r];
-    serial_matrix_ = rcp(new CrsMatrix(serial_map_, serial_map_,
-                                       Teuchos::ArrayView<const std::size_t>(lengths_by_row.data(), total_rows)));
-    std::size_t offset = 0;
+    serial_rows_.assign(total_rows, {});
+    for (int r = 0, entry = 0; r < total_rows; ++r)
+      for (int k = 0; k < all_row_lengths_[r]; ++k, ++entry) {
+        const auto row = static_cast<LocalOrdinal>(all_row_ids_[r]), column = static_cast<LocalOrdinal>(all_columns[entry]);
+        serial_rows_[transposed_ ? column : row].push_back({transposed_ ? row : column, entry});
+      }
+    std::vector<std::size_t> lengths(total_rows);
+    for (int r = 0; r < total_rows; ++r) lengths[r] = serial_rows_[r].size();
+    serial_matrix_ =
+        rcp(new CrsMatrix(serial_map_, serial_map_, Teuchos::ArrayView<const std::size_t>(lengths.data(), total_rows)));
     for (int r = 0; r < total_rows; ++r) {
-      const int n = all_row_lengths_[r];
-      std::vector<double> zeros(n, 0.0);
-      serial_matrix_->insertLocalValues(static_cast<LocalOrdinal>(all_row_ids_[r]),
-                                        Teuchos::ArrayView<const LocalOrdinal>(all_columns_.data() + offset, n),
-                                        Teuchos::ArrayView<const double>(zeros.data(), n));
-      offset += n;
+      std::vector<LocalOrdinal> columns;
+      for (const auto& entry : serial_rows_[r]) columns.push_back(entry.first);
+      const std::vector<double> zeros(columns.size(), 0.0);
+      serial_matrix_->insertLocalValues(r, Teuchos::ArrayView<const LocalOrdinal>(columns.data(), columns.size()),
+                                        Teuchos::ArrayView<const double>(zeros.data(), zeros.size()));
     }
     serial_matrix_->fillComplete();
     serial_x_ = rcp(new MultiVector(serial_map_, 1));
@@ -105,13 +109,18 @@ class GatheredDirectSolver final : public LinearSolver {
     int failed = 0;
     if (rank_ == 0) {
       serial_matrix_->resumeFill();
-      std::size_t offset = 0;
-      for (std::size_t r = 0; r < all_row_ids_.size(); ++r) {
-        const int n = all_row_lengths_[r];
-        serial_matrix_->replaceLocalValues(static_cast<LocalOrdinal>(all_row_ids_[r]),
-                                           Teuchos::ArrayView<const LocalOrdinal>(all_columns_.data() + offset, n),
-                                           Teuchos::ArrayView<const double>(all_values_.data() + offset, n));
-        offset += n;
+      std::vector<LocalOrdinal>& columns = column_buffer_;
+      std::vector<double>& values = row_buffer_;
+      for (std::size_t r = 0; r < serial_rows_.size(); ++r) {
+        columns.clear();
+        values.clear();
+        for (const auto& [column, entry] : serial_rows_[r]) {
+          columns.push_back(column);
+          values.push_back(all_values_[entry]);
+        }
+        serial_matrix_->replaceLocalValues(static_cast<LocalOrdinal>(r),
+                                           Teuchos::ArrayView<const LocalOrdinal>(columns.data(), columns.size()),
+                                           Teuchos::ArrayView<const double>(values.data(), values.size()));
       }
       serial_matrix_->fillComplete();
       try {
@@ -147,7 +156,8 @@ class GatheredDirectSolver final : public LinearSolver {
   }
 
   std::string description() const override {
-    return ranks_ == 1 ? "direct (Amesos2 KLU2)" : "direct (Amesos2 KLU2 on rank 0, gathered)";
+    return std::string(ranks_ == 1 ? "direct (Amesos2 KLU2)" : "direct (Amesos2 KLU2 on rank 0, gathered)") +
+           (transposed_ ? ", transposed" : "");
   }
 
  private:
@@ -169,12 +179,15 @@ class GatheredDirectSolver final : public LinearSolver {
   std::vector<double> value_buffer_, all_values_, rhs_;
   std::vector<long long> all_row_ids_;
   std::vector<int> all_row_lengths_;
-  std::vector<LocalOrdinal> all_columns_;
+  std::vector<std::vector<std::pair<LocalOrdinal, int>>> serial_rows_;  // (column, gathered entry) per row
+  std::vector<LocalOrdinal> column_buffer_;
+  std::vector<double> row_buffer_;
   RCP<const Comm> serial_comm_;
   RCP<const Map> serial_map_;
   RCP<CrsMatrix> serial_matrix_;
   RCP<MultiVector> serial_x_, serial_b_;
   RCP<Amesos2::Solver<CrsMatrix, MultiVector>> solver_;
+  bool transposed_;
 };
 
 // The matrix the preconditioner factorizes: the rank-local diagonal block of the saddle-point matrix
@@ -352,7 +365,10 @@ class IterativeSolver final : public LinearSolver {
 std::unique_ptr<LinearSolver> make_linear_solver(RCP<const CrsMatrix> matrix, const LinearSolverOptions& options) {
   const long long size = static_cast<long long>(matrix->getGlobalNumRows());
   const bool direct = options.kind == "direct" || (options.kind == "auto" && size <= options.gather_limit);
-  if (direct) return std::make_unique<GatheredDirectSolver>(std::move(matrix));
+  if (direct) return std::make_unique<GatheredDirectSolver>(std::move(matrix), options.transposed);
+  if (options.transposed)
+    throw SolverError("the iterative solver has no transposed mode yet: use integrator.linear_solver = direct "
+                      "for gradients");
   if (options.kind == "iterative" || options.kind == "auto") {
     return std::make_unique<IterativeSolver>(std::move(matrix), options);
   }

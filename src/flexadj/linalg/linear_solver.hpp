@@ -24,6 +24,7 @@ struct LinearSolverOptions {
   // Saddle-point layout of the local rows: this many coordinate rows first, then the multiplier rows
   // (the iterative solver decouples constraints cut by the rank partition); -1: no multipliers.
   int local_coordinate_rows = -1;
+  bool transposed = false;  // factorize and solve with A^T (adjoint sweeps)
 };
 
 class LinearSolver {
@@ -31,7 +32,7 @@ class LinearSolver {
   virtual ~LinearSolver() = default;
   // Takes the current values of the matrix (same graph as at creation) and factorizes/preconditions.
   virtual void update() = 0;
-  // Solves A x = b (b, x on the matrix's row map).
+  // Solves A x = b (b, x on the matrix's row map); A^T x = b for a solver made with `transposed`.
   virtual void solve(const Vector& b, Vector& x) = 0;
   virtual std::string description() const = 0;
 };

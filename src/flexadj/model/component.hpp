@@ -76,6 +76,9 @@ class ForceElement : public Component {
   // r and J = c.q dr/dq + c.v dr/dv + c.a dr/da, J row-major n x n.
   virtual void residual_jacobian(const double* q, const double* v, const double* a, double t,
                                  const JacobianCoefficients& c, double* r, double* J) const = 0;
+  // gradient[k] += mu . dr/dp_k (adjoint sensitivities; mu has one entry per local coordinate).
+  virtual void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* mu,
+                                      double* gradient) const = 0;
   virtual double kinetic_energy(const double* /*q*/, const double* /*v*/) const { return 0.0; }
   virtual double potential_energy(const double* /*q*/, double /*t*/) const { return 0.0; }
   // False if the element dissipates energy or does work on the system (dampers, loads).
@@ -99,6 +102,15 @@ class Constraint : public Component {
                                 double* c_dot, double* c_ddot) const = 0;
   // H = d(Cq^T lambda)/dq (n x n, row-major).
   virtual void multiplier_hessian(const double* q, const double* lambda, double t, double* H) const = 0;
+  // gradient[k] += d/dp_k [ lambda . (Cq mu_r) + mu_c . c ], where c is the position-level constraint or,
+  // with acceleration_level, d2c/ds2 along q + v s + a s^2/2 (adjoint sensitivities).
+  virtual void add_parameter_gradient(const double* q, const double* v, const double* a, double t,
+                                      const double* lambda, const double* mu_r, const double* mu_c,
+                                      bool acceleration_level, double* gradient) const = 0;
+  // Jacobians of the acceleration-level constraint d2c/ds2 (see time_derivatives) with respect to q and v
+  // (equation_count x n each, row-major).
+  virtual void acceleration_jacobians(const double* q, const double* v, const double* a, double t, double* d_dq,
+                                      double* d_dv) const = 0;
 
  private:
   int equation_count_;

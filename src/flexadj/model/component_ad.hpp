@@ -16,6 +16,9 @@
 
 namespace flexadj::model {
 
+// Largest number of parameters of a component (a spatial joint has 19).
+constexpr int kMaxComponentParameters = 24;
+
 template <class Derived, int MaxCoordinates>
 class ForceElementAD : public ForceElement {
  public:
@@ -49,6 +52,26 @@ class ForceElementAD : public ForceElement {
       r[i] = rf[i].val();
       for (int j = 0; j < n; ++j) J[i * n + j] = rf[i].hasFastAccess() ? rf[i].fastAccessDx(j) : 0.0;
     }
+  }
+
+  void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* mu,
+                              double* gradient) const override {
+    using ParameterFad = Sacado::Fad::SLFad<double, kMaxComponentParameters>;
+    const int n = coordinate_count(), np = static_cast<int>(parameters().size());
+    assert(np <= kMaxComponentParameters);
+    std::array<ParameterFad, MaxCoordinates> qf, vf, af, rf;
+    std::array<ParameterFad, kMaxComponentParameters> pf;
+    for (int i = 0; i < n; ++i) {
+      qf[i] = q[i];
+      vf[i] = v[i];
+      af[i] = a[i];
+      rf[i] = ParameterFad(np, 0.0);
+    }
+    for (int k = 0; k < np; ++k) pf[k] = ParameterFad(np, k, parameters()[k]);
+    derived().template evaluate<ParameterFad, ParameterFad>(qf.data(), vf.data(), af.data(), pf.data(), t, rf.data());
+    for (int i = 0; i < n; ++i)
+      if (rf[i].hasFastAccess())
+        for (int k = 0; k < np; ++k) gradient[k] += mu[i] * rf[i].fastAccessDx(k);
   }
 
  private:
@@ -110,6 +133,66 @@ class ConstraintAD : public Constraint {
       for (int i = 0; i < n; ++i) {
         const Fad2Inner& row = cf[k].fastAccessDx(i);
         for (int j = 0; j < n; ++j) H[i * n + j] += lambda[k] * row.fastAccessDx(j);
+      }
+  }
+
+  // lambda . (Cq mu_r) is the derivative along mu_r of lambda . c: an inner one-direction Fad carries it,
+  // an outer Fad the parameters; the acceleration level carries the path parameter s instead.
+  void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* lambda,
+                              const double* mu_r, const double* mu_c, bool acceleration_level,
+                              double* gradient) const override {
+    using Inner = Sacado::Fad::SFad<double, 1>;
+    using Directional = Sacado::Fad::SLFad<Inner, kMaxComponentParameters>;
+    const int n = coordinate_count(), m = equation_count(), np = static_cast<int>(parameters().size());
+    assert(np <= kMaxComponentParameters);
+    std::array<Directional, kMaxComponentParameters> pf;
+    std::array<Directional, MaxCoordinates> qf;
+    std::array<Directional, MaxEquations> cf;
+    for (int k = 0; k < np; ++k) pf[k] = Directional(np, k, Inner(parameters()[k]));
+    // lambda . (Cq mu_r), and mu_c . c at the position level.
+    const Directional epsilon(Inner(1, 0, 0.0));
+    for (int i = 0; i < n; ++i) qf[i] = Directional(Inner(q[i])) + mu_r[i] * epsilon;
+    derived().template evaluate<Directional, Directional>(qf.data(), Directional(Inner(t)), pf.data(), cf.data());
+    for (int e = 0; e < m; ++e) {
+      if (!cf[e].hasFastAccess()) continue;
+      for (int k = 0; k < np; ++k) {
+        const Inner& d = cf[e].fastAccessDx(k);
+        gradient[k] += lambda[e] * d.dx(0) + (acceleration_level ? 0.0 : mu_c[e] * d.val());
+      }
+    }
+    if (!acceleration_level) return;
+    // mu_c . d2c/ds2 along the path q + v s + a s^2/2, t + s.
+    using PathParameterFad = Sacado::Fad::SLFad<PathFad, kMaxComponentParameters>;
+    std::array<PathParameterFad, kMaxComponentParameters> pp;
+    std::array<PathParameterFad, MaxCoordinates> qs;
+    std::array<PathParameterFad, MaxEquations> cs;
+    for (int k = 0; k < np; ++k) pp[k] = PathParameterFad(np, k, PathFad(parameters()[k]));
+    const PathFad s(1, 0, Sacado::Fad::SFad<double, 1>(1, 0, 0.0));
+    for (int i = 0; i < n; ++i) qs[i] = PathParameterFad(PathFad(q[i] + v[i] * s + 0.5 * a[i] * s * s));
+    derived().template evaluate<PathParameterFad, PathParameterFad>(qs.data(), PathParameterFad(PathFad(t + s)),
+                                                                    pp.data(), cs.data());
+    for (int e = 0; e < m; ++e) {
+      if (!cs[e].hasFastAccess()) continue;
+      for (int k = 0; k < np; ++k) gradient[k] += mu_c[e] * cs[e].fastAccessDx(k).dx(0).dx(0);
+    }
+  }
+
+  void acceleration_jacobians(const double* q, const double* v, const double* a, double t, double* d_dq,
+                              double* d_dv) const override {
+    using StateFad = Sacado::Fad::SLFad<PathFad, 2 * MaxCoordinates>;
+    const int n = coordinate_count(), m = equation_count();
+    const PathFad s(1, 0, Sacado::Fad::SFad<double, 1>(1, 0, 0.0));
+    std::array<StateFad, MaxCoordinates> qs;
+    std::array<StateFad, MaxEquations> cs;
+    for (int i = 0; i < n; ++i) {
+      const StateFad qi(2 * n, i, PathFad(q[i])), vi(2 * n, n + i, PathFad(v[i]));
+      qs[i] = qi + vi * StateFad(s) + StateFad(0.5 * a[i] * s * s);
+    }
+    derived().template evaluate<StateFad, double>(qs.data(), StateFad(PathFad(t + s)), parameters().data(), cs.data());
+    for (int e = 0; e < m; ++e)
+      for (int i = 0; i < n; ++i) {
+        d_dq[e * n + i] = cs[e].hasFastAccess() ? cs[e].fastAccessDx(i).dx(0).dx(0) : 0.0;
+        d_dv[e * n + i] = cs[e].hasFastAccess() ? cs[e].fastAccessDx(n + i).dx(0).dx(0) : 0.0;
       }
   }
 

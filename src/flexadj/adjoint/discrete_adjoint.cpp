@@ -1,0 +1,169 @@
+#include "flexadj/adjoint/discrete_adjoint.hpp"
+
+#include <Teuchos_CommHelpers.hpp>
+
+#include "flexadj/integrators/simulation.hpp"
+
+namespace flexadj::adjoint {
+namespace {
+
+// Sum over ranks of a vector in global numbering filled from owned entries.
+std::vector<double> to_global(const std::vector<double>& owned, const std::vector<long long>& ids, long long size,
+                              const Comm& comm) {
+  std::vector<double> local(size, 0.0), global(size, 0.0);
+  for (std::size_t i = 0; i < ids.size(); ++i) local[ids[i]] = owned[i];
+  Teuchos::reduceAll(comm, Teuchos::REDUCE_SUM, static_cast<int>(size), local.data(), global.data());
+  return global;
+}
+
+}  // namespace
+
+StoredTrajectory simulate_and_store(assembly::Assembler& assembler, integrators::GeneralizedAlpha& integrator,
+                                    assembly::State initial_state) {
+  StoredTrajectory trajectory;
+  integrators::SimulationOptions options;
+  options.progress = false;
+  options.track_energy = false;
+  integrators::simulate(assembler, integrator, initial_state, options,
+                        {[&](long long, double t, const assembly::State& s) {
+                          trajectory.times.push_back(t);
+                          trajectory.states.push_back(s);
+                        }});
+  return trajectory;
+}
+
+Gradient discrete_adjoint_gradient(assembly::Assembler& assembler,
+                                   const integrators::GeneralizedAlphaCoefficients& c,
+                                   const StoredTrajectory& trajectory, const objectives::Objective& objective,
+                                   const ParameterSpace& parameters) {
+  using assembly::ConstraintLevel;
+  const Comm& comm = *assembler.comm();
+  const auto& dofs = assembler.dofs();
+  const std::size_t n = dofs.owned_coordinates().size(), m = dofs.owned_multipliers().size();
+  const std::size_t last = trajectory.states.size() - 1;
+  const auto& times = trajectory.times;
+
+  Gradient gradient;
+  gradient.objective = objective.value(assembler, times, trajectory.states);
+  std::vector<double> parameter_gradient(parameters.size(), 0.0);
+
+  // A first assembly fixes the values' layout before the solver reads the structure.
+  const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
+  assembler.assemble(trajectory.states[0], times[0], ConstraintLevel::Acceleration, 1.0, &mass_only);
+  linalg::LinearSolverOptions solver_options;
+  solver_options.kind = "direct";
+  solver_options.transposed = true;
+  auto solver = linalg::make_linear_solver(assembler.matrix(), solver_options);
+
+  Vector rhs(assembler.system_map()), solution(assembler.system_map()), mu(assembler.system_map()),
+      product(assembler.system_map());
+  // Adjoint variables of the step after the current one (zero past the last step).
+  std::vector<double> mu_q_next(n, 0.0), mu_v_next(n, 0.0), mu_aux_next(n, 0.0);
+  std::vector<double> g_q(n), g_v(n), g_a(n), g_aux(n), mu_r(n), mu_c(m), dq(n), dv(n);
+
+  // mu <- [mu_r; mu_c]; y <- A^T mu for the matrix c_q K + c_v D + c_a M assembled at state n.
+  auto transposed_product = [&](const assembly::State& state, double t, ConstraintLevel level,
+                                const model::JacobianCoefficients& coefficients, bool with_mu_c) {
+    assembler.assemble(state, t, level, 1.0, &coefficients);
+    {
+      auto values = mu.getDataNonConst(0);
+      for (std::size_t i = 0; i < n; ++i) values[i] = mu_r[i];
+      for (std::size_t k = 0; k < m; ++k) values[n + k] = with_mu_c ? mu_c[k] : 0.0;
+    }
+    assembler.apply_transposed(mu, product);
+    return product.getData(0);
+  };
+
+  for (std::size_t step = last + 1; step-- > 0;) {
+    const assembly::State& state = trajectory.states[step];
+    const double t = times[step];
+    const double h_next = step < last ? times[step + 1] - times[step] : 0.0;
+    // Partial derivatives of J and of the next step's Newmark relations with respect to this step's state.
+    std::fill(dq.begin(), dq.end(), 0.0);
+    std::fill(dv.begin(), dv.end(), 0.0);
+    objective.add_partials(assembler, times, step, state, dq, dv);
+    for (std::size_t i = 0; i < n; ++i) {
+      g_q[i] = dq[i] - mu_q_next[i];
+      g_v[i] = dv[i] - h_next * mu_q_next[i] - mu_v_next[i];
+      g_a[i] = -c.alpha_f * mu_aux_next[i];
+      g_aux[i] = -h_next * h_next * (0.5 - c.beta) * mu_q_next[i] - h_next * (1.0 - c.gamma) * mu_v_next[i] +
+                 c.alpha_m * mu_aux_next[i];
+    }
+
+    if (step > 0) {
+      // [S^T C_q^T; C_q 0] [mu_r; beta h^2 mu_c] = [-(beta h^2 g_q + gamma h g_v + c_a g_a + g_aux); 0]
+      const double h = t - times[step - 1];
+      const double scale = c.beta * h * h;
+      const double c_a = (1.0 - c.alpha_m) / (1.0 - c.alpha_f);
+      const model::JacobianCoefficients iteration{1.0, c.gamma / (c.beta * h), c_a / scale};
+      assembler.assemble(state, t, ConstraintLevel::Position, scale, &iteration);
+      solver->update();
+      {
+        auto values = rhs.getDataNonConst(0);
+        for (std::size_t i = 0; i < n; ++i)
+          values[i] = -(scale * g_q[i] + c.gamma * h * g_v[i] + c_a * g_a[i] + g_aux[i]);
+        for (std::size_t k = 0; k < m; ++k) values[n + k] = 0.0;
+      }
+      solver->solve(rhs, solution);
+      {
+        const auto x = solution.getData(0);
+        for (std::size_t i = 0; i < n; ++i) mu_r[i] = x[i];
+        for (std::size_t k = 0; k < m; ++k) mu_c[k] = x[n + k] / scale;
+      }
+      // mu_q = -(K^T mu_r + C_q^T mu_c + g_q), mu_v = -(D^T mu_r + g_v), mu_aux = (M^T mu_r + g_a)/(1 - alpha_f)
+      auto y = transposed_product(state, t, ConstraintLevel::Position, {1.0, 0.0, 0.0}, true);
+      for (std::size_t i = 0; i < n; ++i) mu_q_next[i] = -(y[i] + g_q[i]);
+      y = transposed_product(state, t, ConstraintLevel::Position, {0.0, 1.0, 0.0}, false);
+      for (std::size_t i = 0; i < n; ++i) mu_v_next[i] = -(y[i] + g_v[i]);
+      y = transposed_product(state, t, ConstraintLevel::Position, {0.0, 0.0, 1.0}, false);
+      for (std::size_t i = 0; i < n; ++i) mu_aux_next[i] = (y[i] + g_a[i]) / (1.0 - c.alpha_f);
+      {
+        auto values = mu.getDataNonConst(0);
+        for (std::size_t i = 0; i < n; ++i) values[i] = mu_r[i];
+        for (std::size_t k = 0; k < m; ++k) values[n + k] = mu_c[k];
+      }
+      assembler.add_parameter_gradient(state, t, mu, false, parameters.force_offsets(), parameters.constraint_offsets(),
+                                       parameter_gradient);
+      continue;
+    }
+
+    // Start: aux_0 = a_0 (multiplier -g_aux), and [M^T C_q^T; C_q 0] [mu_r; mu_acc] = [-g_aux - g_a; 0]
+    // from the consistent initial accelerations M a + C_q^T lambda = Q, C_acc(q, v, a) = 0.
+    assembler.assemble(state, t, ConstraintLevel::Acceleration, 1.0, &mass_only);
+    solver->update();
+    {
+      auto values = rhs.getDataNonConst(0);
+      for (std::size_t i = 0; i < n; ++i) values[i] = -g_aux[i] - g_a[i];
+      for (std::size_t k = 0; k < m; ++k) values[n + k] = 0.0;
+    }
+    solver->solve(rhs, solution);
+    {
+      const auto x = solution.getData(0);
+      for (std::size_t i = 0; i < n; ++i) mu_r[i] = x[i];
+      for (std::size_t k = 0; k < m; ++k) mu_c[k] = x[n + k];
+    }
+    // dJ/dq_0 = g_q + K^T mu_r + (dC_acc/dq)^T mu_acc, dJ/dv_0 = g_v + D^T mu_r + (dC_acc/dv)^T mu_acc.
+    std::vector<double> dJ_dq(g_q), dJ_dv(g_v);
+    auto y = transposed_product(state, t, ConstraintLevel::Acceleration, {1.0, 0.0, 0.0}, false);
+    for (std::size_t i = 0; i < n; ++i) dJ_dq[i] += y[i];
+    y = transposed_product(state, t, ConstraintLevel::Acceleration, {0.0, 1.0, 0.0}, false);
+    for (std::size_t i = 0; i < n; ++i) dJ_dv[i] += y[i];
+    assembler.add_acceleration_constraint_transposed(state, t, mu_c, dJ_dq, dJ_dv);
+    {
+      auto values = mu.getDataNonConst(0);
+      for (std::size_t i = 0; i < n; ++i) values[i] = mu_r[i];
+      for (std::size_t k = 0; k < m; ++k) values[n + k] = mu_c[k];
+    }
+    assembler.add_parameter_gradient(state, t, mu, true, parameters.force_offsets(), parameters.constraint_offsets(),
+                                     parameter_gradient);
+    gradient.initial_coordinates = to_global(dJ_dq, dofs.owned_coordinates(), dofs.coordinate_count(), comm);
+    gradient.initial_velocities = to_global(dJ_dv, dofs.owned_coordinates(), dofs.coordinate_count(), comm);
+  }
+  gradient.parameters.assign(parameters.size(), 0.0);
+  if (parameters.size() > 0)
+    Teuchos::reduceAll(comm, Teuchos::REDUCE_SUM, parameters.size(), parameter_gradient.data(),
+                       gradient.parameters.data());
+  return gradient;
+}
+
+}  // namespace flexadj::adjoint

@@ -1,0 +1,36 @@
+#pragma once
+// The discrete adjoint of generalized-alpha (DESIGN.md, "The discrete adjoint recipe"): the exact gradient
+// of the discrete objective J(x_0, ..., x_N) with respect to every component parameter and every initial
+// coordinate and velocity, at the cost of one backward sweep. Each backward step solves with the
+// transpose of the converged Newton matrix of that step; the start solves with the transpose of the
+// matrix of the consistent initial accelerations.
+#include <vector>
+
+#include "flexadj/adjoint/parameter_space.hpp"
+#include "flexadj/integrators/generalized_alpha.hpp"
+#include "flexadj/objectives/objective.hpp"
+
+namespace flexadj::adjoint {
+
+// Forward states kept in memory for the backward sweep.
+struct StoredTrajectory {
+  std::vector<double> times;
+  std::vector<assembly::State> states;
+};
+
+StoredTrajectory simulate_and_store(assembly::Assembler& assembler, integrators::GeneralizedAlpha& integrator,
+                                    assembly::State initial_state);
+
+struct Gradient {
+  double objective = 0.0;
+  std::vector<double> parameters;           // dJ/dp in ParameterSpace order
+  std::vector<double> initial_coordinates;  // dJ/dq(t_0), global numbering
+  std::vector<double> initial_velocities;   // dJ/dv(t_0), global numbering
+};
+
+Gradient discrete_adjoint_gradient(assembly::Assembler& assembler,
+                                   const integrators::GeneralizedAlphaCoefficients& coefficients,
+                                   const StoredTrajectory& trajectory, const objectives::Objective& objective,
+                                   const ParameterSpace& parameters);
+
+}  // namespace flexadj::adjoint

@@ -1,0 +1,42 @@
+#include "flexadj/adjoint/parameter_space.hpp"
+
+namespace flexadj::adjoint {
+
+ParameterSpace::ParameterSpace(const model::Model& model) {
+  auto add = [&](const model::Component& component, bool constraint, int index) {
+    for (std::size_t k = 0; k < component.parameters().size(); ++k) {
+      names_.push_back(component.name() + "." + component.parameter_names()[k]);
+      locations_.push_back({constraint, index, static_cast<int>(k)});
+    }
+  };
+  for (std::size_t i = 0; i < model.force_elements().size(); ++i) {
+    force_offsets_.push_back(size());
+    add(*model.force_elements()[i], false, static_cast<int>(i));
+  }
+  for (std::size_t i = 0; i < model.constraints().size(); ++i) {
+    constraint_offsets_.push_back(size());
+    add(*model.constraints()[i], true, static_cast<int>(i));
+  }
+}
+
+int ParameterSpace::find(const std::string& name) const {
+  for (int i = 0; i < size(); ++i)
+    if (names_[i] == name) return i;
+  return -1;
+}
+
+double ParameterSpace::value(const model::Model& model, int index) const {
+  const Location& l = locations_.at(index);
+  const model::Component& c = l.constraint ? static_cast<const model::Component&>(*model.constraints()[l.component])
+                                           : *model.force_elements()[l.component];
+  return c.parameters()[l.parameter];
+}
+
+void ParameterSpace::set_value(model::Model& model, int index, double value) const {
+  const Location& l = locations_.at(index);
+  model::Component& c = l.constraint ? static_cast<model::Component&>(*model.constraints()[l.component])
+                                     : *model.force_elements()[l.component];
+  c.set_parameter(l.parameter, value);
+}
+
+}  // namespace flexadj::adjoint

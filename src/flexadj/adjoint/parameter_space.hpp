@@ -1,0 +1,34 @@
+#pragma once
+// All scalar parameters of a model's components, numbered force elements first, then constraints, each
+// component's parameters in its own order; named "<component>.<parameter>" (e.g. "cart.mass",
+// "rod.length", "spring.stiffness").
+#include <string>
+#include <vector>
+
+#include "flexadj/model/model.hpp"
+
+namespace flexadj::adjoint {
+
+class ParameterSpace {
+ public:
+  explicit ParameterSpace(const model::Model& model);
+  int size() const { return static_cast<int>(names_.size()); }
+  const std::vector<std::string>& names() const { return names_; }
+  const std::vector<int>& force_offsets() const { return force_offsets_; }
+  const std::vector<int>& constraint_offsets() const { return constraint_offsets_; }
+  // Index of a parameter by name, -1 if there is none.
+  int find(const std::string& name) const;
+  double value(const model::Model& model, int index) const;
+  void set_value(model::Model& model, int index, double value) const;
+
+ private:
+  std::vector<std::string> names_;
+  std::vector<int> force_offsets_, constraint_offsets_;
+  struct Location {
+    bool constraint;
+    int component, parameter;
+  };
+  std::vector<Location> locations_;
+};
+
+}  // namespace flexadj::adjoint

@@ -1,0 +1,82 @@
+#pragma once
+// Helpers for gradient tests: J and its discrete-adjoint gradient for a model, finite differences and
+// Taylor remainders of the discrete objective.
+#include <cmath>
+#include <functional>
+#include <vector>
+
+#include "flexadj/adjoint/discrete_adjoint.hpp"
+#include "simulation_support.hpp"
+
+namespace flexadj::testing {
+
+struct Evaluation {
+  double value = 0.0;
+  adjoint::Gradient gradient;
+};
+
+// Runs the forward problem of `model` and, if asked, the discrete adjoint.
+inline Evaluation evaluate(model::Model& model, const objectives::Objective& objective, RCP<const Comm> comm,
+                           bool with_gradient, const std::vector<double>* initial_velocity_shift = nullptr) {
+  assembly::Assembler assembler(model, comm);
+  linalg::LinearSolverOptions options;
+  options.kind = "direct";
+  integrators::GeneralizedAlpha integrator(assembler, model.integrator, options);
+  assembly::State state = assembler.make_state();
+  std::vector<double> v0 = model.initial_velocities();
+  if (initial_velocity_shift)
+    for (std::size_t i = 0; i < v0.size(); ++i) v0[i] += (*initial_velocity_shift)[i];
+  assembler.scatter_global(model.initial_coordinates(), v0, state);
+  const auto trajectory = adjoint::simulate_and_store(assembler, integrator, state);
+  Evaluation e;
+  if (!with_gradient) {
+    e.value = objective.value(assembler, trajectory.times, trajectory.states);
+    return e;
+  }
+  e.gradient = adjoint::discrete_adjoint_gradient(assembler, integrator.coefficients(), trajectory, objective,
+                                                  adjoint::ParameterSpace(model));
+  e.value = e.gradient.objective;
+  return e;
+}
+
+// Central difference of J along parameter `index` with relative step `relative_step`.
+inline double central_difference(model::Model& model, const objectives::Objective& objective, RCP<const Comm> comm,
+                                 int index, double relative_step = 1e-6) {
+  const adjoint::ParameterSpace space(model);
+  const double p = space.value(model, index);
+  const double h = relative_step * std::max(1.0, std::abs(p));
+  space.set_value(model, index, p + h);
+  const double plus = evaluate(model, objective, comm, false).value;
+  space.set_value(model, index, p - h);
+  const double minus = evaluate(model, objective, comm, false).value;
+  space.set_value(model, index, p);
+  return (plus - minus) / (2.0 * h);
+}
+
+// Taylor remainders |J(p + h dp) - J(p) - h dJ.dp| for h = h0, h0/2, h0/4, h0/8 along direction dp
+// over the listed parameters; returns the observed orders log2(r(h)/r(h/2)).
+inline std::vector<double> taylor_orders(model::Model& model, const objectives::Objective& objective,
+                                         RCP<const Comm> comm, const std::vector<int>& indices,
+                                         const std::vector<double>& direction, double h0,
+                                         std::vector<double>* remainders_out = nullptr) {
+  const adjoint::ParameterSpace space(model);
+  const Evaluation base = evaluate(model, objective, comm, true);
+  double slope = 0.0;
+  std::vector<double> p0;
+  for (std::size_t k = 0; k < indices.size(); ++k) {
+    slope += base.gradient.parameters[indices[k]] * direction[k];
+    p0.push_back(space.value(model, indices[k]));
+  }
+  std::vector<double> remainders;
+  for (double h = h0; remainders.size() < 4; h *= 0.5) {
+    for (std::size_t k = 0; k < indices.size(); ++k) space.set_value(model, indices[k], p0[k] + h * direction[k]);
+    remainders.push_back(std::abs(evaluate(model, objective, comm, false).value - base.value - h * slope));
+  }
+  for (std::size_t k = 0; k < indices.size(); ++k) space.set_value(model, indices[k], p0[k]);
+  std::vector<double> orders;
+  for (std::size_t k = 1; k < remainders.size(); ++k) orders.push_back(std::log2(remainders[k - 1] / remainders[k]));
+  if (remainders_out) *remainders_out = remainders;
+  return orders;
+}
+
+}  // namespace flexadj::testing
