@@ -4,6 +4,8 @@
 // coordinate and velocity, at the cost of one backward sweep. Each backward step solves with the
 // transpose of the converged Newton matrix of that step; the start solves with the transpose of the
 // matrix of the consistent initial accelerations.
+#include <map>
+#include <string>
 #include <vector>
 
 #include "flexadj/adjoint/parameter_space.hpp"
@@ -26,6 +28,7 @@ struct Gradient {
   std::vector<double> parameters;           // dJ/dp in ParameterSpace order
   std::vector<double> initial_coordinates;  // dJ/dq(t_0), global numbering
   std::vector<double> initial_velocities;   // dJ/dv(t_0), global numbering
+  std::map<std::string, std::vector<double>> controls;  // dJ/du_k for every value u_k of each control signal
 };
 
 Gradient discrete_adjoint_gradient(assembly::Assembler& assembler,

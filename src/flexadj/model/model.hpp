@@ -12,6 +12,7 @@
 #include "flexadj/functions/control_signal.hpp"
 #include "flexadj/model/body.hpp"
 #include "flexadj/model/component.hpp"
+#include "flexadj/objectives/coordinate_term.hpp"
 
 namespace flexadj::model {
 
@@ -43,6 +44,10 @@ class Model {
   Point gravity{0.0, 0.0, 0.0};
   IntegratorSettings integrator;
   OutputSettings output;
+  // Gradient problems: the objective's terms and the names of the design variables (see
+  // adjoint::DesignSpace); both empty for plain simulations.
+  std::vector<objectives::CoordinateTerm> objective_terms;
+  std::vector<std::string> design_variables;
 
   // Adds a body with its inertia element (and the unit-quaternion constraint of a spatial rigid body).
   // Set gravity before adding bodies: each body element takes its weight from it.

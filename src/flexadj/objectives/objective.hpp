@@ -4,27 +4,14 @@
 #include <vector>
 
 #include "flexadj/assembly/assembler.hpp"
-#include "flexadj/functions/expression.hpp"
+#include "flexadj/objectives/coordinate_term.hpp"
 
 namespace flexadj::objectives {
 
-struct CoordinateTerm {
-  enum class Kind {
-    FinalValue,   // weight * x(t_N)
-    FinalSquare,  // weight/2 * (x(t_N) - target)^2
-    Tracking      // weight/2 * integral of (x(t) - reference(t))^2 dt
-  };
-  enum class Quantity { Position, Velocity };
-  Kind kind = Kind::FinalValue;
-  Quantity quantity = Quantity::Position;
-  long long coordinate = 0;  // global coordinate id
-  double weight = 1.0;
-  double target = 0.0;
-  functions::Expression reference;
-};
-
 class Objective {
  public:
+  Objective() = default;
+  explicit Objective(std::vector<CoordinateTerm> terms) : terms_(std::move(terms)) {}
   void add(const CoordinateTerm& term) { terms_.push_back(term); }
   const std::vector<CoordinateTerm>& terms() const { return terms_; }
 
