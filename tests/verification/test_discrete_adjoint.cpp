@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "flexadj/elements/elements.hpp"
 #include "flexadj/io/model_reader.hpp"
 #include "gradient_support.hpp"
 #include "models.hpp"
@@ -148,6 +149,107 @@ TEST(DiscreteAdjoint, OverheadCraneConstraintParameterMatchesFiniteDifferences) 
       taylor_orders(*model, objective, world(), indices, {0.01, 0.5, 0.01, 2.0, 0.1}, 1e-1, &remainders);
   for (std::size_t k = 0; k < orders.size(); ++k)
     EXPECT_GT(orders[k], 1.9) << "remainders " << remainders[k] << " -> " << remainders[k + 1];
+}
+
+// Every value of a control signal: central differences and a Taylor test on the crane's force and torque.
+TEST(DiscreteAdjoint, CraneControlValuesMatchFiniteDifferencesAndTaylor) {
+  auto model = io::read_model_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/overhead_crane.yaml",
+                                   {"integrator.end_time=0.8", "integrator.newton_tolerance=1e-12",
+                                    "controls[0].value=300", "controls[1].value=80"});
+  objectives::Objective objective;
+  CoordinateTerm load_x;
+  load_x.kind = CoordinateTerm::Kind::Tracking;
+  load_x.coordinate = 3;
+  load_x.reference = functions::Expression::parse("0.5*t^2");
+  objective.add(load_x);
+  CoordinateTerm load_y;
+  load_y.kind = CoordinateTerm::Kind::FinalSquare;
+  load_y.coordinate = 4;
+  load_y.target = -3.5;
+  objective.add(load_y);
+  const Evaluation e = evaluate(*model, objective, world(), true);
+  for (const std::string name : {"F", "M"}) {
+    auto signal = model->controls().at(name);
+    const auto& gradient = e.gradient.controls.at(name);
+    ASSERT_EQ(gradient.size(), signal->size());
+    for (int k : {0, 10, 37, 79, 80, 81, 200}) {
+      std::vector<double> values = signal->values();
+      const double h = 1e-6 * std::max(1.0, std::abs(values[k]));
+      values[k] += h;
+      signal->set_values(values);
+      const double plus = evaluate(*model, objective, world(), false).value;
+      values[k] -= 2 * h;
+      signal->set_values(values);
+      const double minus = evaluate(*model, objective, world(), false).value;
+      values[k] += h;
+      signal->set_values(values);
+      const double fd = (plus - minus) / (2 * h);
+      EXPECT_NEAR(gradient[k], fd, 1e-6 * std::max(1e-3, std::abs(fd))) << name << "[" << k << "]";
+    }
+    // Values after the end time cannot act (t = 0.8 is value 80 of the 0.01 s grid).
+    EXPECT_EQ(gradient[81], 0.0);
+    EXPECT_GT(std::abs(gradient[40]), 1e-8);
+  }
+  // Taylor test along a smooth direction in both signals.
+  auto F = model->controls().at("F");
+  auto M = model->controls().at("M");
+  const auto F0 = F->values(), M0 = M->values();
+  double slope = 0.0;
+  std::vector<double> dF(F0.size()), dM(M0.size());
+  for (std::size_t k = 0; k < F0.size(); ++k) {
+    dF[k] = 50.0 * std::sin(0.05 * double(k));
+    dM[k] = 5.0 * std::cos(0.03 * double(k));
+    slope += e.gradient.controls.at("F")[k] * dF[k] + e.gradient.controls.at("M")[k] * dM[k];
+  }
+  std::vector<double> remainders;
+  for (double h = 0.2; remainders.size() < 4; h *= 0.5) {
+    std::vector<double> f(F0), m(M0);
+    for (std::size_t k = 0; k < f.size(); ++k) {
+      f[k] += h * dF[k];
+      m[k] += h * dM[k];
+    }
+    F->set_values(f);
+    M->set_values(m);
+    remainders.push_back(std::abs(evaluate(*model, objective, world(), false).value - e.value - h * slope));
+  }
+  F->set_values(F0);
+  M->set_values(M0);
+  for (std::size_t k = 1; k < remainders.size(); ++k)
+    EXPECT_GT(std::log2(remainders[k - 1] / remainders[k]), 1.9) << remainders[k - 1] << " -> " << remainders[k];
+}
+
+// Oscillator driven by a control force: x(T) = int_0^T u(t) sin(w (T - t)) / (m w) dt, so
+// dJ/du_k = int phi_k(t) sin(w (T - t)) / (m w) dt for the hat functions phi_k of the control grid.
+TEST(DiscreteAdjoint, ControlGradientMatchesTheClosedForm) {
+  const double m = 2.0, c = 8.0, T = 1.5, omega = std::sqrt(c / m);
+  auto model = oscillator(m, c, 0.0, 0.0, T, 3000);
+  std::vector<double> times, values;
+  for (int k = 0; k <= 10; ++k) {
+    times.push_back(0.15 * k);
+    values.push_back(1.0 + 0.1 * k);
+  }
+  auto signal = std::make_shared<functions::ControlSignal>("u", times, values, functions::Interpolation::PiecewiseLinear);
+  model->add_control(signal);
+  elements::LoadData load;
+  load.control = signal;
+  load.control_force_direction = {1.0, 0.0, 0.0};
+  model->add_force_element(elements::make_load("drive", 0, BodyKind::PointMass2D, load));
+  const Evaluation e = evaluate(*model, final_value(0), world(), true);
+  const auto& gradient = e.gradient.controls.at("u");
+  for (int k = 0; k <= 10; ++k) {
+    // Simpson's rule on the hat function's support.
+    const double a = std::max(0.0, times[k] - 0.15), b = std::min(T, times[k] + 0.15);
+    const int intervals = 2000;
+    double integral = 0.0;
+    for (int i = 0; i <= intervals; ++i) {
+      const double t = a + (b - a) * i / intervals;
+      const double hat = 1.0 - std::abs(t - times[k]) / 0.15;
+      const double weight = (i == 0 || i == intervals) ? 1.0 : (i % 2 ? 4.0 : 2.0);
+      integral += weight * hat * std::sin(omega * (T - t)) / (m * omega);
+    }
+    integral *= (b - a) / (3.0 * intervals);
+    EXPECT_NEAR(gradient[k], integral, 2e-6) << "value " << k;
+  }
 }
 
 }  // namespace

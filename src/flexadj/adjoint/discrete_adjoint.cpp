@@ -46,6 +46,8 @@ Gradient discrete_adjoint_gradient(assembly::Assembler& assembler,
   Gradient gradient;
   gradient.objective = objective.value(assembler, times, trajectory.states);
   std::vector<double> parameter_gradient(parameters.size(), 0.0);
+  std::map<std::string, std::vector<double>> control_gradient;
+  for (const auto& [name, signal] : assembler.model().controls()) control_gradient[name].assign(signal->size(), 0.0);
 
   // A first assembly fixes the values' layout before the solver reads the structure.
   const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
@@ -123,7 +125,7 @@ Gradient discrete_adjoint_gradient(assembly::Assembler& assembler,
         for (std::size_t k = 0; k < m; ++k) values[n + k] = mu_c[k];
       }
       assembler.add_parameter_gradient(state, t, mu, false, parameters.force_offsets(), parameters.constraint_offsets(),
-                                       parameter_gradient);
+                                       parameter_gradient, control_gradient);
       continue;
     }
 
@@ -155,7 +157,7 @@ Gradient discrete_adjoint_gradient(assembly::Assembler& assembler,
       for (std::size_t k = 0; k < m; ++k) values[n + k] = mu_c[k];
     }
     assembler.add_parameter_gradient(state, t, mu, true, parameters.force_offsets(), parameters.constraint_offsets(),
-                                     parameter_gradient);
+                                     parameter_gradient, control_gradient);
     gradient.initial_coordinates = to_global(dJ_dq, dofs.owned_coordinates(), dofs.coordinate_count(), comm);
     gradient.initial_velocities = to_global(dJ_dv, dofs.owned_coordinates(), dofs.coordinate_count(), comm);
   }
@@ -163,6 +165,12 @@ Gradient discrete_adjoint_gradient(assembly::Assembler& assembler,
   if (parameters.size() > 0)
     Teuchos::reduceAll(comm, Teuchos::REDUCE_SUM, parameters.size(), parameter_gradient.data(),
                        gradient.parameters.data());
+  for (auto& [name, values] : control_gradient) {
+    auto& total = gradient.controls[name];
+    total.assign(values.size(), 0.0);
+    if (!values.empty())
+      Teuchos::reduceAll(comm, Teuchos::REDUCE_SUM, static_cast<int>(values.size()), values.data(), total.data());
+  }
   return gradient;
 }
 

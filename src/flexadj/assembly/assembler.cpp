@@ -4,6 +4,8 @@
 #include <Tpetra_FECrsMatrix.hpp>
 #include <Teuchos_CommHelpers.hpp>
 
+#include "flexadj/functions/control_signal.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <map>
@@ -297,7 +299,8 @@ void Assembler::apply_transposed(const Vector& x, Vector& y) const { matrix_->ap
 
 void Assembler::add_parameter_gradient(const State& state, double t, const Vector& mu, bool acceleration_level,
                                        const std::vector<int>& force_offsets,
-                                       const std::vector<int>& constraint_offsets, std::vector<double>& gradient) {
+                                       const std::vector<int>& constraint_offsets, std::vector<double>& gradient,
+                                       std::map<std::string, std::vector<double>>& controls) {
   import_state(state, true, true);
   const std::size_t owned = dofs_.owned_coordinates().size();
   {
@@ -317,8 +320,16 @@ void Assembler::add_parameter_gradient(const State& state, double t, const Vecto
   };
   for (const auto& c : forces_) {
     load(c);
-    model_.force_elements()[c.index]->add_parameter_gradient(q_.data(), v_.data(), a_.data(), t, mu_r.data(),
-                                                              gradient.data() + force_offsets[c.index]);
+    const auto& element = *model_.force_elements()[c.index];
+    element.add_parameter_gradient(q_.data(), v_.data(), a_.data(), t, mu_r.data(),
+                                   gradient.data() + force_offsets[c.index]);
+    if (const functions::ControlSignal* signal = element.control()) {
+      const double sensitivity = element.control_sensitivity(q_.data(), v_.data(), a_.data(), t, mu_r.data());
+      const auto w = signal->weights(t);
+      auto& values = controls.at(signal->name());
+      values[w.k0] += w.w0 * sensitivity;
+      values[w.k1] += w.w1 * sensitivity;
+    }
   }
   for (const auto& c : constraints_) {
     load(c);

@@ -10,6 +10,8 @@
 // is s times the multiplier increment. The matrix graph is built once; each assembly only
 // refills values (Tpetra FECrsMatrix: contributions to rows of other ranks are added by Export).
 #include <functional>
+#include <map>
+#include <string>
 #include <memory>
 #include <vector>
 
@@ -69,9 +71,10 @@ class Assembler {
   // gradient[parameter_offset + k] += mu_r . dR/dp_k + mu_c . dC/dp_k over the components of this rank,
   // with R = M a - Q + C_q^T lambda and C the position-level constraint or, with acceleration_level, the
   // acceleration-level one. Offsets follow ParameterSpace (forces, then constraints). Collective (imports).
+  // Control inputs: controls[signal][k] += (mu_r . dR/du(t)) * (weight of value k at t).
   void add_parameter_gradient(const State& state, double t, const Vector& mu, bool acceleration_level,
                               const std::vector<int>& force_offsets, const std::vector<int>& constraint_offsets,
-                              std::vector<double>& gradient);
+                              std::vector<double>& gradient, std::map<std::string, std::vector<double>>& controls);
   // out_q += (d c_acc/dq)^T mu_c and out_v += (d c_acc/dv)^T mu_c for the acceleration-level constraints
   // (owned coordinates; mu_c owned multipliers). Collective.
   void add_acceleration_constraint_transposed(const State& state, double t, const std::vector<double>& mu_c,

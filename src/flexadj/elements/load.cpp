@@ -19,9 +19,30 @@ class Load final : public model::ForceElementAD<Load, 7> {
   bool conservative() const override { return false; }
 
   template <class S, class P> void evaluate(const S* q, const S*, const S*, const P* p, double t, S* r) const {
+    evaluate_with_control(q, p, S(data_.control ? data_.control->value(t) : 0.0), t, r);
+  }
+
+  const functions::ControlSignal* control() const override { return data_.control.get(); }
+
+  // mu . dr/du with the control value u(t) as the one independent variable.
+  double control_sensitivity(const double* q, const double*, const double*, double t, const double* mu) const override {
+    if (!data_.control) return 0.0;
+    using Fad = Sacado::Fad::SFad<double, 1>;
+    std::array<Fad, 7> qf, rf;
+    for (int i = 0; i < coordinate_count(); ++i) {
+      qf[i] = q[i];
+      rf[i] = 0.0;
+    }
+    evaluate_with_control(qf.data(), parameters().data(), Fad(1, 0, data_.control->value(t)), t, rf.data());
+    double sensitivity = 0.0;
+    for (int i = 0; i < coordinate_count(); ++i) sensitivity += mu[i] * rf[i].dx(0);
+    return sensitivity;
+  }
+
+ private:
+  template <class S, class P> void evaluate_with_control(const S* q, const P* p, const S& u, double t, S* r) const {
     const BodyKind kind = kinds()[0];
-    const double u = data_.control ? data_.control->value(t) : 0.0;
-    Vec3<double> force, moment;
+    Vec3<S> force, moment;
     for (int i = 0; i < 3; ++i) {
       force[i] = data_.force[i](t) + u * data_.control_force_direction[i];
       moment[i] = data_.moment[i](t) + u * data_.control_moment_direction[i];
@@ -33,12 +54,11 @@ class Load final : public model::ForceElementAD<Load, 7> {
       const auto R = model::body_rotation(kind, q);
       model::add_generalized_force(kind, q, point, model::multiply(R, force), model::multiply(R, moment), Q.data());
     } else {
-      model::add_generalized_force(kind, q, point, model::lift<S>(force), model::lift<S>(moment), Q.data());
+      model::add_generalized_force(kind, q, point, force, moment, Q.data());
     }
     for (int i = 0; i < coordinate_count(); ++i) r[i] -= Q[i];
   }
 
- private:
   LoadData data_;
 };
 

@@ -22,11 +22,13 @@
 #include <unordered_set>
 #include <utility>
 
+#include "flexadj/adjoint/design_space.hpp"
 #include "flexadj/constraints/constraints.hpp"
 #include "flexadj/core/error.hpp"
 #include "flexadj/elements/elements.hpp"
 #include "flexadj/functions/control_signal.hpp"
 #include "flexadj/functions/expression.hpp"
+#include "flexadj/model/coordinate_names.hpp"
 
 namespace flexadj::io {
 namespace {
@@ -388,8 +390,8 @@ void apply_override(Context& context, YAML::Node& root, const std::string& text)
 
 // ---- interpretation ------------------------------------------------------------------------------
 
-const Keys kTopKeys = {"title", "dimension", "gravity", "integrator", "output", "controls",
-                       "bodies", "forces", "joints", "chain"};
+const Keys kTopKeys = {"title",  "dimension", "gravity", "integrator", "output",    "controls",
+                       "bodies", "forces",    "joints",  "chain",      "objective", "design_variables"};
 
 class Reader {
  public:
@@ -413,6 +415,8 @@ class Reader {
     if (chain.given()) read_chain(chain);
     read_forces(root.at("forces"));
     read_joints(root.at("joints"));
+    read_objective(root.at("objective"));
+    read_design_variables(root.at("design_variables"));
   }
 
  private:
@@ -1039,6 +1043,76 @@ class Reader {
     const int coordinate = v.at("coordinate").integer(0, model::coordinate_count(kind) - 1);
     model_.add_constraint(
         constraints::make_prescribed_coordinate(name, body, kind, coordinate, v.at("value").expression()));
+  }
+
+  // ---- gradient problems
+  void read_objective(const Value& list) {
+    const std::size_t n = list.list_size("a list of objective terms");
+    if (n == 0 && list.is_list()) list.fail("expected a non-empty list of objective terms, got an empty list");
+    for (std::size_t i = 0; i < n; ++i) model_.objective_terms.push_back(read_objective_term(list.item(i)));
+  }
+
+  objectives::CoordinateTerm read_objective_term(const Value& v) const {
+    using Term = objectives::CoordinateTerm;
+    const std::string type =
+        typed_entry(v, {{"final_value", {"type", "coordinate", "quantity", "weight"}},
+                        {"final_square", {"type", "coordinate", "quantity", "weight", "target"}},
+                        {"tracking", {"type", "coordinate", "quantity", "weight", "reference"}}});
+    Term term;
+    term.kind = type == "final_value"    ? Term::Kind::FinalValue
+                : type == "final_square" ? Term::Kind::FinalSquare
+                                         : Term::Kind::Tracking;
+    term.coordinate = coordinate_ref(v.at("coordinate"));
+    if (v.has("quantity") && v.at("quantity").choice({"position", "velocity"}) == "velocity")
+      term.quantity = Term::Quantity::Velocity;
+    term.weight = v.at("weight").number_or(1.0);
+    term.target = v.at("target").number_or(0.0);
+    term.reference = v.has("reference") ? v.at("reference").expression() : Expression::constant(0.0);
+    return term;
+  }
+
+  // "<body>.<coordinate>" -> global coordinate id.
+  long long coordinate_ref(const Value& v) const {
+    const std::string name = v.name();
+    try {
+      return model::find_coordinate(model_, name);
+    } catch (const InputError& e) {
+      v.fail(e.what());
+    }
+  }
+
+  // Stored as names that adjoint::DesignSpace resolves: "spring.stiffness", "initial_velocity:mass.x", ...
+  void read_design_variables(const Value& list) {
+    const std::size_t n = list.list_size("a list of design variables");
+    if (n == 0 && list.is_list())
+      list.fail("expected a non-empty list of design variables (leave the section out for all component "
+                "parameters), got an empty list");
+    const adjoint::ParameterSpace parameters(model_);
+    std::set<std::string> seen;
+    for (std::size_t i = 0; i < n; ++i) {
+      const auto [at, name] = design_variable(list.item(i));
+      try {
+        adjoint::DesignSpace::resolve(model_, parameters, name);
+      } catch (const InputError& e) {
+        at.fail(e.what());
+      }
+      if (!seen.insert(name).second) at.fail("duplicate design variable '" + name + "'");
+      model_.design_variables.push_back(name);
+    }
+  }
+
+  // A parameter name, {initial_position: <coordinate>}, {initial_velocity: <coordinate>} or {control: <name>}:
+  // the value that names it (for messages) and the design-variable name.
+  static std::pair<Value, std::string> design_variable(const Value& v) {
+    if (v.is_list() || !v.given())
+      v.fail("expected a parameter name such as spring.stiffness, or a map {initial_position: <body>.<coordinate>}, "
+             "{initial_velocity: <body>.<coordinate>} or {control: <name>}; got " + v.describe());
+    if (!v.is_map()) return {v, v.name()};
+    const Keys kinds = {"initial_position", "initial_velocity", "control"};
+    v.expect_map(kinds);
+    const std::string kind = exactly_one_of(v, kinds);
+    const Value named = v.at(kind);
+    return {named, kind + ":" + named.name()};
   }
 
   const Context& context_;

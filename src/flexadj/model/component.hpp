@@ -11,6 +11,10 @@
 
 #include "flexadj/model/body.hpp"
 
+namespace flexadj::functions {
+class ControlSignal;
+}
+
 namespace flexadj::model {
 
 constexpr int kGround = -1;
@@ -79,6 +83,12 @@ class ForceElement : public Component {
   // gradient[k] += mu . dr/dp_k (adjoint sensitivities; mu has one entry per local coordinate).
   virtual void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* mu,
                                       double* gradient) const = 0;
+  // Control input: the signal this element reads (none by default) and mu . dr/du at time t.
+  virtual const functions::ControlSignal* control() const { return nullptr; }
+  virtual double control_sensitivity(const double* /*q*/, const double* /*v*/, const double* /*a*/, double /*t*/,
+                                     const double* /*mu*/) const {
+    return 0.0;
+  }
   virtual double kinetic_energy(const double* /*q*/, const double* /*v*/) const { return 0.0; }
   virtual double potential_energy(const double* /*q*/, double /*t*/) const { return 0.0; }
   // False if the element dissipates energy or does work on the system (dampers, loads).

@@ -1,0 +1,64 @@
+#pragma once
+// The design variables of a gradient problem, named as in the model file's `design_variables`
+// (docs/model-format.md):
+//   "spring.stiffness"         a component parameter "<component>.<parameter>" (ParameterSpace)
+//   "initial_position:mass.x"  the initial value q(t_0) of a coordinate "<body>.<coordinate>"
+//   "initial_velocity:mass.x"  the initial rate v(t_0) of a coordinate
+//   "control:F"                every value u_k of the control signal F
+// A DesignSpace flattens them into one vector of scalars in the order of the names: one per parameter and
+// initial value, one per value of a control signal. It reads and changes these scalars in a model and
+// picks their derivatives out of a discrete-adjoint Gradient.
+#include <string>
+#include <vector>
+
+#include "flexadj/adjoint/parameter_space.hpp"
+#include "flexadj/model/model.hpp"
+
+namespace flexadj::adjoint {
+
+struct Gradient;  // discrete_adjoint.hpp
+
+class DesignSpace {
+ public:
+  enum class Kind { Parameter, InitialPosition, InitialVelocity, Control };
+  struct Entry {
+    Kind kind = Kind::Parameter;
+    std::string name;           // as given, e.g. "initial_velocity:mass.x"
+    int parameter = -1;         // Parameter: index in the ParameterSpace
+    long long coordinate = -1;  // InitialPosition, InitialVelocity: global coordinate id
+    std::string control;        // Control: the signal's name
+    int offset = 0;             // first scalar of the entry
+    int size = 1;               // its scalars: 1, or the number of values of the control signal
+  };
+
+  // Throws InputError(model file, "design_variables", ...) for a name that does not resolve or repeats.
+  DesignSpace(const model::Model& model, const std::vector<std::string>& names);
+  // The model's design_variables; all component parameters if it names none.
+  static DesignSpace of(const model::Model& model);
+  // The entry of one name (offset 0). Throws InputError with the message only (no file, no key path) if the
+  // name does not resolve; the message says what exists and suggests close parameter names.
+  static Entry resolve(const model::Model& model, const ParameterSpace& parameters, const std::string& name);
+
+  int size() const { return size_; }
+  const std::vector<Entry>& entries() const { return entries_; }
+  const ParameterSpace& parameters() const { return parameters_; }
+  // One name per scalar: the entry's name, for control values "control:F[17]".
+  std::vector<std::string> names() const;
+
+  std::vector<double> values(const model::Model& model) const;
+  // Sets parameters, initial coordinates/velocities of the bodies and control values; size() values.
+  void set_values(model::Model& model, const std::vector<double>& values) const;
+  // dJ/d(design scalars) from a gradient computed for the same model with this ParameterSpace's numbering.
+  std::vector<double> gradient(const Gradient& gradient) const;
+
+ private:
+  ParameterSpace parameters_;
+  std::vector<Entry> entries_;
+  int size_ = 0;
+};
+
+// Changes the initial coordinate (velocity = false) or velocity of global coordinate `coordinate` in the
+// body that owns it.
+void set_initial_value(model::Model& model, long long coordinate, bool velocity, double value);
+
+}  // namespace flexadj::adjoint
