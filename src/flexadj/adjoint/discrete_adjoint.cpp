@@ -57,24 +57,10 @@ Gradient discrete_adjoint_gradient(assembly::Assembler& assembler,
   solver_options.transposed = true;
   auto solver = linalg::make_linear_solver(assembler.matrix(), solver_options);
 
-  Vector rhs(assembler.system_map()), solution(assembler.system_map()), mu(assembler.system_map()),
-      product(assembler.system_map());
+  Vector rhs(assembler.system_map()), solution(assembler.system_map()), mu(assembler.system_map());
   // Adjoint variables of the step after the current one (zero past the last step).
   std::vector<double> mu_q_next(n, 0.0), mu_v_next(n, 0.0), mu_aux_next(n, 0.0);
-  std::vector<double> g_q(n), g_v(n), g_a(n), g_aux(n), mu_r(n), mu_c(m), dq(n), dv(n);
-
-  // mu <- [mu_r; mu_c]; y <- A^T mu for the matrix c_q K + c_v D + c_a M assembled at state n.
-  auto transposed_product = [&](const assembly::State& state, double t, ConstraintLevel level,
-                                const model::JacobianCoefficients& coefficients, bool with_mu_c) {
-    assembler.assemble(state, t, level, 1.0, &coefficients);
-    {
-      auto values = mu.getDataNonConst(0);
-      for (std::size_t i = 0; i < n; ++i) values[i] = mu_r[i];
-      for (std::size_t k = 0; k < m; ++k) values[n + k] = with_mu_c ? mu_c[k] : 0.0;
-    }
-    assembler.apply_transposed(mu, product);
-    return product.getData(0);
-  };
+  std::vector<double> g_q(n), g_v(n), g_a(n), g_aux(n), mu_r(n), mu_c(m), dq(n), dv(n), y_k(n), y_d(n), y_m(n);
 
   for (std::size_t step = last + 1; step-- > 0;) {
     const assembly::State& state = trajectory.states[step];
@@ -113,12 +99,12 @@ Gradient discrete_adjoint_gradient(assembly::Assembler& assembler,
         for (std::size_t k = 0; k < m; ++k) mu_c[k] = x[n + k] / scale;
       }
       // mu_q = -(K^T mu_r + C_q^T mu_c + g_q), mu_v = -(D^T mu_r + g_v), mu_aux = (M^T mu_r + g_a)/(1 - alpha_f)
-      auto y = transposed_product(state, t, ConstraintLevel::Position, {1.0, 0.0, 0.0}, true);
-      for (std::size_t i = 0; i < n; ++i) mu_q_next[i] = -(y[i] + g_q[i]);
-      y = transposed_product(state, t, ConstraintLevel::Position, {0.0, 1.0, 0.0}, false);
-      for (std::size_t i = 0; i < n; ++i) mu_v_next[i] = -(y[i] + g_v[i]);
-      y = transposed_product(state, t, ConstraintLevel::Position, {0.0, 0.0, 1.0}, false);
-      for (std::size_t i = 0; i < n; ++i) mu_aux_next[i] = (y[i] + g_a[i]) / (1.0 - c.alpha_f);
+      assembler.adjoint_products(state, t, mu_r, mu_c, y_k, y_d, y_m);
+      for (std::size_t i = 0; i < n; ++i) {
+        mu_q_next[i] = -(y_k[i] + g_q[i]);
+        mu_v_next[i] = -(y_d[i] + g_v[i]);
+        mu_aux_next[i] = (y_m[i] + g_a[i]) / (1.0 - c.alpha_f);
+      }
       {
         auto values = mu.getDataNonConst(0);
         for (std::size_t i = 0; i < n; ++i) values[i] = mu_r[i];
@@ -146,10 +132,11 @@ Gradient discrete_adjoint_gradient(assembly::Assembler& assembler,
     }
     // dJ/dq_0 = g_q + K^T mu_r + (dC_acc/dq)^T mu_acc, dJ/dv_0 = g_v + D^T mu_r + (dC_acc/dv)^T mu_acc.
     std::vector<double> dJ_dq(g_q), dJ_dv(g_v);
-    auto y = transposed_product(state, t, ConstraintLevel::Acceleration, {1.0, 0.0, 0.0}, false);
-    for (std::size_t i = 0; i < n; ++i) dJ_dq[i] += y[i];
-    y = transposed_product(state, t, ConstraintLevel::Acceleration, {0.0, 1.0, 0.0}, false);
-    for (std::size_t i = 0; i < n; ++i) dJ_dv[i] += y[i];
+    assembler.adjoint_products(state, t, mu_r, {}, y_k, y_d, y_m);
+    for (std::size_t i = 0; i < n; ++i) {
+      dJ_dq[i] += y_k[i];
+      dJ_dv[i] += y_d[i];
+    }
     assembler.add_acceleration_constraint_transposed(state, t, mu_c, dJ_dq, dJ_dv);
     {
       auto values = mu.getDataNonConst(0);

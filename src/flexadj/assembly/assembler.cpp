@@ -43,8 +43,10 @@ Assembler::Assembler(const model::Model& model, RCP<const Comm> comm)
   coordinate_import_ = rcp(new Import(coordinate_map_, ghosted_coordinate_map_));
   residual_export_ = rcp(new Export(ghosted_system_map_, system_map_));
   coordinate_export_ = rcp(new Export(ghosted_coordinate_map_, coordinate_map_));
-  owned_work_ = rcp(new MultiVector(coordinate_map_, 2));
-  ghosted_work_ = rcp(new MultiVector(ghosted_coordinate_map_, 2));
+  owned_work_ = rcp(new MultiVector(coordinate_map_, 3));
+  ghosted_work_ = rcp(new MultiVector(ghosted_coordinate_map_, 3));
+  ghosted_mu_ = rcp(new Vector(ghosted_coordinate_map_));
+  owned_mu_ = rcp(new Vector(coordinate_map_));
   owned_state_ = rcp(new MultiVector(coordinate_map_, 3));
   ghosted_state_ = rcp(new MultiVector(ghosted_coordinate_map_, 3));
   residual_ = rcp(new Vector(system_map_));
@@ -369,6 +371,64 @@ void Assembler::add_acceleration_constraint_transposed(const State& state, doubl
   for (std::size_t i = 0; i < out_q.size(); ++i) {
     out_q[i] += q_sum[i];
     out_v[i] += v_sum[i];
+  }
+}
+
+void Assembler::adjoint_products(const State& state, double t, const std::vector<double>& mu_r,
+                                 const std::vector<double>& mu_c, std::vector<double>& out_q,
+                                 std::vector<double>& out_v, std::vector<double>& out_a) {
+  import_state(state, true, true);
+  {
+    auto values = owned_mu_->getDataNonConst(0);
+    for (std::size_t i = 0; i < mu_r.size(); ++i) values[i] = mu_r[i];
+  }
+  ghosted_mu_->doImport(*owned_mu_, *coordinate_import_, Tpetra::INSERT);
+  ghosted_work_->putScalar(0.0);
+  {
+    const auto mu = ghosted_mu_->getData(0);
+    auto sum_q = ghosted_work_->getDataNonConst(0);
+    auto sum_v = ghosted_work_->getDataNonConst(1);
+    auto sum_a = ghosted_work_->getDataNonConst(2);
+    std::vector<double> local_mu(q_.size()), local_q(q_.size()), local_v(q_.size()), local_a(q_.size());
+    std::vector<double> zero(c_dot_.size(), 0.0);
+    auto gather_mu = [&](const LocalComponent& c) {
+      for (std::size_t i = 0; i < c.state_entries.size(); ++i) local_mu[i] = mu[c.state_entries[i]];
+      std::fill(local_q.begin(), local_q.end(), 0.0);
+      std::fill(local_v.begin(), local_v.end(), 0.0);
+      std::fill(local_a.begin(), local_a.end(), 0.0);
+    };
+    auto scatter = [&](const LocalComponent& c) {
+      for (std::size_t i = 0; i < c.state_entries.size(); ++i) {
+        sum_q[c.state_entries[i]] += local_q[i];
+        sum_v[c.state_entries[i]] += local_v[i];
+        sum_a[c.state_entries[i]] += local_a[i];
+      }
+    };
+    for (const auto& c : forces_) {
+      gather(c, 0, q_.data());
+      gather(c, 1, v_.data());
+      gather(c, 2, a_.data());
+      gather_mu(c);
+      model_.force_elements()[c.index]->add_transposed_products(q_.data(), v_.data(), a_.data(), t, local_mu.data(),
+                                                                local_q.data(), local_v.data(), local_a.data());
+      scatter(c);
+    }
+    for (const auto& c : constraints_) {
+      gather(c, 0, q_.data());
+      gather_mu(c);
+      const double* multiplier_mu = mu_c.empty() ? zero.data() : mu_c.data() + c.first_multiplier;
+      model_.constraints()[c.index]->add_transposed_products(
+          q_.data(), t, state.lambda.data() + c.first_multiplier, local_mu.data(), multiplier_mu, local_q.data());
+      scatter(c);
+    }
+  }
+  owned_work_->putScalar(0.0);
+  owned_work_->doExport(*ghosted_work_, *coordinate_export_, Tpetra::ADD);
+  const auto q_sum = owned_work_->getData(0), v_sum = owned_work_->getData(1), a_sum = owned_work_->getData(2);
+  for (std::size_t i = 0; i < out_q.size(); ++i) {
+    out_q[i] = q_sum[i];
+    out_v[i] = v_sum[i];
+    out_a[i] = a_sum[i];
   }
 }
 

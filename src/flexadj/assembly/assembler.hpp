@@ -75,6 +75,11 @@ class Assembler {
   void add_parameter_gradient(const State& state, double t, const Vector& mu, bool acceleration_level,
                               const std::vector<int>& force_offsets, const std::vector<int>& constraint_offsets,
                               std::vector<double>& gradient, std::map<std::string, std::vector<double>>& controls);
+  // Adjoint products on the owned coordinates, element by element (no matrix):
+  //   out_q = K^T mu_r + C_q^T mu_c, out_v = D^T mu_r, out_a = M^T mu_r
+  // with K = dR/dq including d(C_q^T lambda)/dq. mu_c may be empty (then taken as zero). Collective.
+  void adjoint_products(const State& state, double t, const std::vector<double>& mu_r, const std::vector<double>& mu_c,
+                        std::vector<double>& out_q, std::vector<double>& out_v, std::vector<double>& out_a);
   // out_q += (d c_acc/dq)^T mu_c and out_v += (d c_acc/dv)^T mu_c for the acceleration-level constraints
   // (owned coordinates; mu_c owned multipliers). Collective.
   void add_acceleration_constraint_transposed(const State& state, double t, const std::vector<double>& mu_c,
@@ -104,7 +109,8 @@ class Assembler {
   RCP<const Map> coordinate_map_, ghosted_coordinate_map_, system_map_, ghosted_system_map_;
   RCP<const Import> coordinate_import_;
   RCP<const Export> residual_export_, coordinate_export_;
-  RCP<MultiVector> owned_work_, ghosted_work_;  // two coordinate columns for adjoint products
+  RCP<MultiVector> owned_work_, ghosted_work_;  // three coordinate columns for adjoint products
+  RCP<Vector> owned_mu_, ghosted_mu_;
   RCP<MultiVector> owned_state_, ghosted_state_;  // columns q, v, a
   RCP<Vector> residual_, ghosted_residual_;
   using FEGraph = Tpetra::FECrsGraph<LocalOrdinal, GlobalOrdinal, Node>;

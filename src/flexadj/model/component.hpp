@@ -83,6 +83,9 @@ class ForceElement : public Component {
   // gradient[k] += mu . dr/dp_k (adjoint sensitivities; mu has one entry per local coordinate).
   virtual void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* mu,
                                       double* gradient) const = 0;
+  // out_q += (dr/dq)^T mu, out_v += (dr/dv)^T mu, out_a += (dr/da)^T mu (adjoint sweeps).
+  virtual void add_transposed_products(const double* q, const double* v, const double* a, double t,
+                                       const double* mu, double* out_q, double* out_v, double* out_a) const = 0;
   // Control input: the signal this element reads (none by default) and mu . dr/du at time t.
   virtual const functions::ControlSignal* control() const { return nullptr; }
   virtual double control_sensitivity(const double* /*q*/, const double* /*v*/, const double* /*a*/, double /*t*/,
@@ -117,6 +120,9 @@ class Constraint : public Component {
   virtual void add_parameter_gradient(const double* q, const double* v, const double* a, double t,
                                       const double* lambda, const double* mu_r, const double* mu_c,
                                       bool acceleration_level, double* gradient) const = 0;
+  // out += d(C_q^T lambda)/dq^T mu_r + C_q^T mu_c (adjoint sweeps; the first term is symmetric).
+  virtual void add_transposed_products(const double* q, double t, const double* lambda, const double* mu_r,
+                                       const double* mu_c, double* out) const = 0;
   // Jacobians of the acceleration-level constraint d2c/ds2 (see time_derivatives) with respect to q and v
   // (equation_count x n each, row-major).
   virtual void acceleration_jacobians(const double* q, const double* v, const double* a, double t, double* d_dq,

@@ -54,6 +54,29 @@ class ForceElementAD : public ForceElement {
     }
   }
 
+  // One evaluation with q, v and a seeded in separate slots gives all three Jacobians.
+  void add_transposed_products(const double* q, const double* v, const double* a, double t, const double* mu,
+                               double* out_q, double* out_v, double* out_a) const override {
+    using StateFad = Sacado::Fad::SLFad<double, 3 * MaxCoordinates>;
+    const int n = coordinate_count();
+    std::array<StateFad, MaxCoordinates> qf, vf, af, rf;
+    for (int i = 0; i < n; ++i) {
+      qf[i] = StateFad(3 * n, i, q[i]);
+      vf[i] = StateFad(3 * n, n + i, v[i]);
+      af[i] = StateFad(3 * n, 2 * n + i, a[i]);
+      rf[i] = StateFad(3 * n, 0.0);
+    }
+    derived().template evaluate<StateFad, double>(qf.data(), vf.data(), af.data(), parameters().data(), t, rf.data());
+    for (int i = 0; i < n; ++i) {
+      if (!rf[i].hasFastAccess()) continue;
+      for (int j = 0; j < n; ++j) {
+        out_q[j] += mu[i] * rf[i].fastAccessDx(j);
+        out_v[j] += mu[i] * rf[i].fastAccessDx(n + j);
+        out_a[j] += mu[i] * rf[i].fastAccessDx(2 * n + j);
+      }
+    }
+  }
+
   void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* mu,
                               double* gradient) const override {
     using ParameterFad = Sacado::Fad::SLFad<double, kMaxComponentParameters>;
@@ -174,6 +197,27 @@ class ConstraintAD : public Constraint {
     for (int e = 0; e < m; ++e) {
       if (!cs[e].hasFastAccess()) continue;
       for (int k = 0; k < np; ++k) gradient[k] += mu_c[e] * cs[e].fastAccessDx(k).dx(0).dx(0);
+    }
+  }
+
+  // Outer Fad over q, inner one-direction Fad along mu_r: c_k.dx(j).val() = dc_k/dq_j and
+  // c_k.dx(j).dx(0) = (d2c_k/dq2 mu_r)_j, a Hessian-vector product at the cost of two Jacobians.
+  void add_transposed_products(const double* q, double t, const double* lambda, const double* mu_r,
+                               const double* mu_c, double* out) const override {
+    using Inner = Sacado::Fad::SFad<double, 1>;
+    using Outer = Sacado::Fad::SLFad<Inner, MaxCoordinates>;
+    const int n = coordinate_count(), m = equation_count();
+    std::array<Outer, MaxCoordinates> qf;
+    std::array<Outer, MaxEquations> cf;
+    for (int i = 0; i < n; ++i) qf[i] = Outer(n, i, Inner(1, 0, q[i]));
+    for (int i = 0; i < n; ++i) qf[i].val().fastAccessDx(0) = mu_r[i];
+    derived().template evaluate<Outer, double>(qf.data(), Outer(Inner(t)), parameters().data(), cf.data());
+    for (int k = 0; k < m; ++k) {
+      if (!cf[k].hasFastAccess()) continue;
+      for (int j = 0; j < n; ++j) {
+        const Inner& d = cf[k].fastAccessDx(j);
+        out[j] += lambda[k] * d.dx(0) + mu_c[k] * d.val();
+      }
     }
   }
 
