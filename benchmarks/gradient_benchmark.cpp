@@ -47,7 +47,7 @@ Row run(const std::string& problem, const std::string& path, const std::vector<s
   row.design_variables = parameters.size();
   for (const auto& [name, signal] : model->controls()) row.design_variables += static_cast<long long>(signal->size());
   auto start = Clock::now();
-  const auto trajectory = adjoint::simulate_and_store(assembler, integrator, state);
+  auto trajectory = adjoint::simulate_and_store(assembler, integrator, state);
   row.forward = seconds_since(start);
   row.steps = static_cast<long long>(trajectory.states.size()) - 1;
   start = Clock::now();

@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "flexadj/io/trajectory_output.hpp"
 #include "gradient_support.hpp"
 #include "models.hpp"
 
@@ -48,6 +49,44 @@ TEST(AdjointRanks, ChainGradientMatchesTheSingleRankGradient) {
   // A real gradient: the links' masses matter.
   const adjoint::ParameterSpace space(*model);
   EXPECT_GT(std::abs(serial.gradient.parameters[space.find("link3.mass")]), 1e-6);
+}
+
+// The backward sweep reading the forward states from the HDF5 result file gives the gradient of the
+// sweep that keeps them in memory, bit for bit.
+TEST(AdjointRanks, Hdf5TrajectoryGivesTheMemoryGradient) {
+  auto model = rigid_chain(4, 0.1, 50);
+  objectives::Objective objective;
+  objectives::CoordinateTerm term;
+  term.kind = objectives::CoordinateTerm::Kind::FinalSquare;
+  term.coordinate = 21;
+  objective.add(term);
+  auto comm = world();
+  assembly::Assembler assembler(*model, comm);
+  integrators::GeneralizedAlpha integrator(assembler, model->integrator, {});
+  auto state = assembler.make_state();
+  assembler.scatter_global(model->initial_coordinates(), model->initial_velocities(), state);
+  const std::string path = "adjoint_trajectory_np" + std::to_string(comm->getSize()) + ".h5";
+  storage::MemoryTrajectory memory;
+  {
+    io::TrajectoryOutput output(assembler, path, 1, false);
+    integrators::SimulationOptions options;
+    options.progress = false;
+    integrators::simulate(assembler, integrator, state, options,
+                          {[&](long long n, double t, const assembly::State& s) {
+                            output.observe(n, t, s);
+                            memory.times.push_back(t);
+                            memory.states.push_back(s);
+                          }});
+    output.finish();
+  }
+  const adjoint::ParameterSpace space(*model);
+  const auto from_memory =
+      adjoint::discrete_adjoint_gradient(assembler, integrator.coefficients(), memory, objective, space);
+  storage::Hdf5Trajectory file(path, assembler);
+  const auto from_file = adjoint::discrete_adjoint_gradient(assembler, integrator.coefficients(), file, objective, space);
+  EXPECT_EQ(from_file.objective, from_memory.objective);
+  EXPECT_EQ(from_file.parameters, from_memory.parameters);
+  EXPECT_EQ(from_file.initial_velocities, from_memory.initial_velocities);
 }
 
 }  // namespace

@@ -27,7 +27,7 @@ inline Evaluation evaluate(model::Model& model, const objectives::Objective& obj
   if (initial_velocity_shift)
     for (std::size_t i = 0; i < v0.size(); ++i) v0[i] += (*initial_velocity_shift)[i];
   assembler.scatter_global(model.initial_coordinates(), v0, state);
-  const auto trajectory = adjoint::simulate_and_store(assembler, integrator, state);
+  auto trajectory = adjoint::simulate_and_store(assembler, integrator, state);
   Evaluation e;
   if (!with_gradient) {
     e.value = objective.value(assembler, trajectory.times, trajectory.states);

@@ -34,24 +34,24 @@ StoredTrajectory simulate_and_store(assembly::Assembler& assembler, integrators:
 
 Gradient discrete_adjoint_gradient(assembly::Assembler& assembler,
                                    const integrators::GeneralizedAlphaCoefficients& c,
-                                   const StoredTrajectory& trajectory, const objectives::Objective& objective,
+                                   storage::Trajectory& trajectory, const objectives::Objective& objective,
                                    const ParameterSpace& parameters) {
   using assembly::ConstraintLevel;
   const Comm& comm = *assembler.comm();
   const auto& dofs = assembler.dofs();
   const std::size_t n = dofs.owned_coordinates().size(), m = dofs.owned_multipliers().size();
-  const std::size_t last = trajectory.states.size() - 1;
-  const auto& times = trajectory.times;
+  const std::size_t last = trajectory.step_count() - 1;
+  const auto& times = trajectory.step_times();
 
   Gradient gradient;
-  gradient.objective = objective.value(assembler, times, trajectory.states);
+  gradient.objective = objective.value(assembler, trajectory);
   std::vector<double> parameter_gradient(parameters.size(), 0.0);
   std::map<std::string, std::vector<double>> control_gradient;
   for (const auto& [name, signal] : assembler.model().controls()) control_gradient[name].assign(signal->size(), 0.0);
 
   // A first assembly fixes the values' layout before the solver reads the structure.
   const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
-  assembler.assemble(trajectory.states[0], times[0], ConstraintLevel::Acceleration, 1.0, &mass_only);
+  assembler.assemble(trajectory.step(0), times[0], ConstraintLevel::Acceleration, 1.0, &mass_only);
   linalg::LinearSolverOptions solver_options;
   solver_options.kind = "direct";
   solver_options.transposed = true;
@@ -63,7 +63,7 @@ Gradient discrete_adjoint_gradient(assembly::Assembler& assembler,
   std::vector<double> g_q(n), g_v(n), g_a(n), g_aux(n), mu_r(n), mu_c(m), dq(n), dv(n), y_k(n), y_d(n), y_m(n);
 
   for (std::size_t step = last + 1; step-- > 0;) {
-    const assembly::State& state = trajectory.states[step];
+    const assembly::State& state = trajectory.step(step);
     const double t = times[step];
     const double h_next = step < last ? times[step + 1] - times[step] : 0.0;
     // Partial derivatives of J and of the next step's Newmark relations with respect to this step's state.

@@ -11,14 +11,12 @@
 #include "flexadj/adjoint/parameter_space.hpp"
 #include "flexadj/integrators/generalized_alpha.hpp"
 #include "flexadj/objectives/objective.hpp"
+#include "flexadj/storage/trajectory.hpp"
 
 namespace flexadj::adjoint {
 
 // Forward states kept in memory for the backward sweep.
-struct StoredTrajectory {
-  std::vector<double> times;
-  std::vector<assembly::State> states;
-};
+using StoredTrajectory = storage::MemoryTrajectory;
 
 StoredTrajectory simulate_and_store(assembly::Assembler& assembler, integrators::GeneralizedAlpha& integrator,
                                     assembly::State initial_state);
@@ -31,9 +29,10 @@ struct Gradient {
   std::map<std::string, std::vector<double>> controls;  // dJ/du_k for every value u_k of each control signal
 };
 
+// The trajectory must hold every step of the forward run (memory, or HDF5 written with every = 1).
 Gradient discrete_adjoint_gradient(assembly::Assembler& assembler,
                                    const integrators::GeneralizedAlphaCoefficients& coefficients,
-                                   const StoredTrajectory& trajectory, const objectives::Objective& objective,
+                                   storage::Trajectory& trajectory, const objectives::Objective& objective,
                                    const ParameterSpace& parameters);
 
 }  // namespace flexadj::adjoint

@@ -27,27 +27,41 @@ double quadrature_weight(const std::vector<double>& times, std::size_t n) {
 
 double Objective::value(const assembly::Assembler& assembler, const std::vector<double>& times,
                         const std::vector<assembly::State>& states) const {
+  // A view of the vectors as a trajectory, without copying the states.
+  struct View final : storage::Trajectory {
+    const std::vector<double>& times;
+    const std::vector<assembly::State>& states;
+    View(const std::vector<double>& t, const std::vector<assembly::State>& s) : times(t), states(s) {}
+    const std::vector<double>& step_times() const override { return times; }
+    const assembly::State& step(std::size_t n) override { return states.at(n); }
+  } view(times, states);
+  return value(assembler, view);
+}
+
+double Objective::value(const assembly::Assembler& assembler, storage::Trajectory& trajectory) const {
+  // J = sum_n j_n with j_n = the partial-derivative terms integrated: evaluate each step's contribution.
+  const auto& times = trajectory.step_times();
+  const std::size_t last = times.size() - 1;
   double local = 0.0;
-  const std::size_t last = states.size() - 1;
-  for (const auto& term : terms_) {
-    const int i = owned_index(assembler, term.coordinate);
-    if (i < 0) continue;
-    auto x = [&](std::size_t n) {
-      return term.quantity == CoordinateTerm::Quantity::Position ? states[n].q[i] : states[n].v[i];
-    };
-    switch (term.kind) {
-      case CoordinateTerm::Kind::FinalValue: local += term.weight * x(last); break;
-      case CoordinateTerm::Kind::FinalSquare: {
-        const double e = x(last) - term.target;
-        local += 0.5 * term.weight * e * e;
-        break;
-      }
-      case CoordinateTerm::Kind::Tracking:
-        for (std::size_t n = 0; n <= last; ++n) {
-          const double e = x(n) - term.reference(times[n]);
+  for (std::size_t n = 0; n <= last; ++n) {
+    const assembly::State& state = trajectory.step(n);
+    for (const auto& term : terms_) {
+      const int i = owned_index(assembler, term.coordinate);
+      if (i < 0) continue;
+      const double x = term.quantity == CoordinateTerm::Quantity::Position ? state.q[i] : state.v[i];
+      switch (term.kind) {
+        case CoordinateTerm::Kind::FinalValue:
+          if (n == last) local += term.weight * x;
+          break;
+        case CoordinateTerm::Kind::FinalSquare:
+          if (n == last) local += 0.5 * term.weight * (x - term.target) * (x - term.target);
+          break;
+        case CoordinateTerm::Kind::Tracking: {
+          const double e = x - term.reference(times[n]);
           local += 0.5 * term.weight * quadrature_weight(times, n) * e * e;
+          break;
         }
-        break;
+      }
     }
   }
   double global = 0.0;

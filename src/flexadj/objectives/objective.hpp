@@ -5,6 +5,7 @@
 
 #include "flexadj/assembly/assembler.hpp"
 #include "flexadj/objectives/coordinate_term.hpp"
+#include "flexadj/storage/trajectory.hpp"
 
 namespace flexadj::objectives {
 
@@ -18,6 +19,8 @@ class Objective {
   // J of the stored trajectory (collective).
   double value(const assembly::Assembler& assembler, const std::vector<double>& times,
                const std::vector<assembly::State>& states) const;
+  // J of a stored trajectory, read step by step (collective).
+  double value(const assembly::Assembler& assembler, storage::Trajectory& trajectory) const;
   // dq += dJ/dq_n, dv += dJ/dv_n on the owned coordinates.
   void add_partials(const assembly::Assembler& assembler, const std::vector<double>& times, std::size_t n,
                     const assembly::State& state, std::vector<double>& dq, std::vector<double>& dv) const;
