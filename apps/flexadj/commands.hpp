@@ -7,9 +7,13 @@
 namespace flexadj::app {
 
 // Exit codes of the program.
-enum ExitCode : int { kSuccess = 0, kInternalError = 1, kInputError = 2, kSolverError = 3 };
+enum ExitCode : int { kSuccess = 0, kInternalError = 1, kInputError = 2, kSolverError = 3, kCheckFailed = 4 };
 
 int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> comm);
 std::string simulate_help();
+int gradient_command(const std::vector<std::string>& arguments, RCP<const Comm> comm);
+std::string gradient_help();
+int check_command(const std::vector<std::string>& arguments, RCP<const Comm> comm);
+std::string check_help();
 
 }  // namespace flexadj::app

@@ -18,9 +18,12 @@ const char* kUsage =
     "\n"
     "commands:\n"
     "  simulate MODEL.yaml   forward dynamics; writes HDF5 + XDMF for ParaView\n"
+    "  gradient MODEL.yaml   objective and its discrete-adjoint gradient for the design variables\n"
+    "  check MODEL.yaml      verifies that gradient: Taylor test and finite differences\n"
     "\n"
     "Run 'flexadj COMMAND --help' for the options of a command. Under MPI: mpirun -np N flexadj ...\n"
-    "Exit codes: 0 success, 2 bad input (model file or options), 3 the solver failed, 1 internal error.\n";
+    "Exit codes: 0 success, 2 bad input (model file or options), 3 the solver failed, 4 the gradient failed\n"
+    "'flexadj check', 1 internal error.\n";
 
 }  // namespace
 
@@ -41,7 +44,10 @@ int main(int argc, char** argv) {
   arguments.erase(arguments.begin());
   try {
     if (command == "simulate") return flexadj::app::simulate_command(arguments, comm);
-    throw flexadj::InputError("", "", "unknown command '" + command + "' (expected: simulate); see 'flexadj --help'");
+    if (command == "gradient") return flexadj::app::gradient_command(arguments, comm);
+    if (command == "check") return flexadj::app::check_command(arguments, comm);
+    throw flexadj::InputError("", "",
+                              "unknown command '" + command + "' (expected: simulate, gradient, check); see 'flexadj --help'");
   } catch (const flexadj::InputError& error) {
     if (root) std::cerr << "flexadj: error: " << error.what() << "\n";
     return flexadj::app::kInputError;

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Command-line behaviour of `flexadj simulate`: each bad input gives a message naming the file, the
-# key and what was expected, and exit code 2; a solver failure gives exit code 3 and keeps the steps
-# done; a good run gives exit code 0 and its files. Usage: test_cli.sh PATH/TO/flexadj
+# Command-line behaviour of `flexadj simulate`, `gradient` and `check`: each bad input gives a message naming
+# the file, the key and what was expected, and exit code 2; a solver failure gives exit code 3 and keeps the
+# steps done; a good run gives exit code 0 and its files; the gradient of the Bestle-Eberhard oscillator
+# matches its closed form. Usage: test_cli.sh PATH/TO/flexadj
 set -u
 FLEXADJ="$1"
 WORK="$(mktemp -d)"
@@ -78,6 +79,62 @@ expect "help" 0 "usage: flexadj simulate" -- simulate --help
 good_model | sed 's/integrator: {end_time: 0.1, step_size: 1e-3}/integrator: {end_time: 0.1, step_size: 1e-3, max_newton_iterations: 1}/' > newton.yaml
 expect "Newton failure" 3 "Newton iteration failed at step" "t = " -- simulate newton.yaml -o newton.h5
 if [ -s newton.h5 ] && [ -s newton.xmf ]; then passed=$((passed + 1)); echo "ok   partial results kept"; else failed=$((failed + 1)); echo "FAIL partial results missing"; fi
+
+# ---- flexadj gradient and flexadj check
+# Bestle and Eberhard 1992: m = 1, c = 1 on a rail, spring from (-1, 0) with free length 1, x(0) = 0,
+# x'(0) = z0 = 0.5, psi = x(pi/2) = 0.5, dpsi/dc = -0.25, dpsi/dz0 = 1 (400 steps).
+oscillator_model() {
+  cat <<'YAML'
+dimension: 2
+integrator: {end_time: 1.5707963267948966, step_size: 0.003926990816987241}
+bodies:
+  - {name: mass, type: point_mass, mass: 1, position: [0, 0], velocity: [0.5, 0]}
+forces:
+  - {name: spring, type: spring_damper, bodies: [ground, mass], points: [[-1, 0], [0, 0]], stiffness: 1, free_length: 1}
+joints:
+  - {name: rail, type: prismatic, bodies: [ground, mass], axis: [1, 0]}
+objective:
+  - {type: final_value, coordinate: mass.x}
+design_variables:
+  - spring.stiffness
+  - initial_velocity: mass.x
+YAML
+}
+pass_if() {  # pass_if NAME COMMAND...
+  local name="$1"; shift
+  if "$@"; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); echo "FAIL $name"; fi
+}
+
+oscillator_model > oscillator.yaml
+expect "gradient" 0 "J = " "spring.stiffness" "initial_velocity:mass.x" "adjoint/forward" -- gradient oscillator.yaml -o grad.csv --h5 grad.h5
+closed_form() {
+  /usr/bin/python3 - stdout.txt grad.csv <<'PY'
+import csv, sys
+J = float(next(line for line in open(sys.argv[1]) if line.startswith("J = ")).split()[2])
+gradient = {row["name"]: float(row["gradient"]) for row in csv.DictReader(open(sys.argv[2]))}
+dc, dz0 = gradient["spring.stiffness"], gradient["initial_velocity:mass.x"]
+error = max(abs(J - 0.5), abs(dc + 0.25), abs(dz0 - 1.0))
+print("     | psi = %.10f, dpsi/dc = %.10f, dpsi/dz0 = %.10f, largest error %.1e" % (J, dc, dz0, error))
+sys.exit(0 if error <= 1e-4 else 1)
+PY
+}
+pass_if "gradient matches the closed form within 1e-4" closed_form
+pass_if "gradient HDF5 written" test -s grad.h5
+expect "check" 0 "order" "passed: second order" "relative error" "extrapolated FD" "check passed" -- check oscillator.yaml
+expect "gradient without objective" 2 "good.yaml" "objective" "missing" -- gradient good.yaml
+oscillator_model | sed 's/type: final_value/type: final_valu/' > bad_term.yaml
+expect "unknown objective term" 2 "bad_term.yaml" "objective[0].type" "expected one of: final_value, final_square, tracking" -- gradient bad_term.yaml
+oscillator_model | sed 's/coordinate: mass.x/coordinate: mass.theta/' > bad_coordinate.yaml
+expect "unknown coordinate" 2 "objective[0].coordinate" "its coordinates are: x, y" -- gradient bad_coordinate.yaml
+oscillator_model | sed 's/- spring.stiffness/- spring.stifness/' > bad_parameter.yaml
+expect "unknown parameter" 2 "design_variables[0]" "did you mean 'spring.stiffness'" -- gradient bad_parameter.yaml
+oscillator_model | sed 's/- initial_velocity: mass.x/- control: F/' > bad_control.yaml
+expect "unknown control" 2 "design_variables[1].control" "unknown control 'F' (the model has no controls)" -- check bad_control.yaml
+expect "iterative solver refused" 2 "integrator.linear_solver" "direct" -- gradient oscillator.yaml --set integrator.linear_solver=iterative
+expect "check: constrained initial position" 2 "violate constraint 'rail'" "free to move" -- check oscillator.yaml -q --set "design_variables=[{initial_position: mass.y}]"
+expect "check: bad option value" 2 "--directions" "positive integer" -- check oscillator.yaml --directions two
+expect "gradient help" 0 "usage: flexadj gradient" "--h5" -- gradient --help
+expect "check help" 0 "usage: flexadj check" "--relative-step" "Exit codes" -- check --help
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

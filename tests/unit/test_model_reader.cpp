@@ -616,3 +616,84 @@ TEST(ModelReader, IntegratorSchemes) {
 }
 }  // namespace
 }  // namespace flexadj::io
+
+namespace flexadj::io {
+namespace {
+// Gradient problems: the objective's terms on named coordinates and the design-variable names.
+TEST(ModelReader, ObjectiveAndDesignVariables) {
+  const std::string problem = std::string(kPlanar) + R"yaml(
+objective:
+  - {type: final_value, coordinate: cart.x}
+  - {type: final_square, coordinate: pendulum.theta, target: 5, weight: 2, quantity: velocity}
+  - {type: tracking, coordinate: pendulum.y, reference: "-(4-3*t)"}
+design_variables:
+  - spring.stiffness
+  - initial_velocity: cart.x
+  - initial_position: pendulum.theta
+  - control: G
+)yaml";
+  using Term = objectives::CoordinateTerm;
+  const auto model = read(problem);
+  ASSERT_EQ(model->objective_terms.size(), 3u);
+  const Term& final_value = model->objective_terms[0];
+  EXPECT_EQ(final_value.kind, Term::Kind::FinalValue);
+  EXPECT_EQ(final_value.quantity, Term::Quantity::Position);
+  EXPECT_EQ(final_value.coordinate, 0);  // cart (x, y), then pendulum (x, y, theta)
+  EXPECT_EQ(final_value.weight, 1.0);
+  const Term& final_square = model->objective_terms[1];
+  EXPECT_EQ(final_square.kind, Term::Kind::FinalSquare);
+  EXPECT_EQ(final_square.quantity, Term::Quantity::Velocity);
+  EXPECT_EQ(final_square.coordinate, 4);
+  EXPECT_EQ(final_square.weight, 2.0);
+  EXPECT_EQ(final_square.target, 5.0);
+  const Term& tracking = model->objective_terms[2];
+  EXPECT_EQ(tracking.kind, Term::Kind::Tracking);
+  EXPECT_EQ(tracking.coordinate, 3);
+  EXPECT_DOUBLE_EQ(tracking.reference(2.0), 2.0);
+  EXPECT_EQ(model->design_variables, (std::vector<std::string>{"spring.stiffness", "initial_velocity:cart.x",
+                                                               "initial_position:pendulum.theta", "control:G"}));
+  // Plain simulations have neither; an override can add them.
+  EXPECT_TRUE(read(kPlanar)->objective_terms.empty());
+  EXPECT_TRUE(read(kPlanar)->design_variables.empty());
+  const auto added = read(kPlanar, {"objective=[{type: final_value, coordinate: cart.y}]", "design_variables=[cart.mass]"});
+  ASSERT_EQ(added->objective_terms.size(), 1u);
+  EXPECT_EQ(added->objective_terms[0].coordinate, 1);
+  EXPECT_EQ(added->design_variables, std::vector<std::string>{"cart.mass"});
+
+  const std::string one_term = std::string(kPlanar) + "objective:\n  - {type: final_value, coordinate: cart.x}\n";
+  const std::string one_variable = std::string(kPlanar) + "design_variables:\n  - spring.stiffness\n";
+  expect_error(replaced(one_term, "final_value", "final_valu"), "objective[0].type",
+               "expected one of: final_value, final_square, tracking; got 'final_valu'");
+  expect_error(replaced(one_term, "cart.x}", "cart.theta}"), "objective[0].coordinate",
+               "body 'cart' (point_mass (planar)) has no coordinate 'theta' (its coordinates are: x, y)");
+  expect_error(replaced(one_term, "cart.x}", "carts.x}"), "objective[0].coordinate",
+               "unknown body 'carts' in 'carts.x' (bodies are: cart, pendulum)");
+  expect_error(replaced(one_term, "cart.x}", "cart}"), "objective[0].coordinate",
+               "expected a coordinate '<body>.<coordinate>' such as 'cart.x', got 'cart'");
+  expect_error(replaced(one_term, "cart.x}", "cart.x, target: 1}"), "objective[0].target", "unknown key 'target'");
+  expect_error(replaced(one_term, "cart.x}", "cart.x, quantity: acceleration}"), "objective[0].quantity",
+               "expected one of: position, velocity");
+  expect_error(std::string(kPlanar) + "objective: []\n", "objective", "expected a non-empty list of objective terms");
+  expect_error(replaced(one_variable, "spring.stiffness", "spring.stifness"), "design_variables[0]",
+               "unknown parameter 'spring.stifness': component 'spring' has the parameters stiffness, damping");
+  expect_error(replaced(one_variable, "spring.stiffness", "spring.stifness"), "design_variables[0]",
+               "did you mean 'spring.stiffness'?");
+  expect_error(replaced(one_variable, "spring.stiffness", "sprung.stiffness"), "design_variables[0]",
+               "no component 'sprung' (components are: cart, pendulum, spring");
+  expect_error(replaced(one_variable, "spring.stiffness", "stiffness"), "design_variables[0]",
+               "expected '<component>.<parameter>'");
+  expect_error(replaced(one_variable, "spring.stiffness", "{control: H}"), "design_variables[0].control",
+               "unknown control 'H' (controls are: F, G)");
+  expect_error(replaced(one_variable, "spring.stiffness", "{initial_velocity: cart.z}"),
+               "design_variables[0].initial_velocity", "has no coordinate 'z' (its coordinates are: x, y)");
+  expect_error(replaced(one_variable, "spring.stiffness", "{initial_velocity: cart.x, control: F}"),
+               "design_variables[0].control", "'control' cannot be combined with 'initial_velocity'");
+  expect_error(replaced(one_variable, "spring.stiffness", "{initial_speed: cart.x}"),
+               "design_variables[0].initial_speed", "unknown key 'initial_speed'");
+  expect_error(replaced(one_variable, "  - spring.stiffness\n", "  - spring.stiffness\n  - spring.stiffness\n"),
+               "design_variables[1]", "duplicate design variable 'spring.stiffness'");
+  expect_error(std::string(kPlanar) + "design_variables: []\n", "design_variables",
+               "expected a non-empty list of design variables");
+}
+}  // namespace
+}  // namespace flexadj::io

@@ -108,11 +108,7 @@ std::pair<int, int> body_of(const model::Model& model, long long coordinate) {
 
 void set_initial_value(model::Model& model, long long coordinate, bool velocity, double value) {
   const auto [b, i] = body_of(model, coordinate);
-  // Model exposes its bodies read-only; the Model itself is not const here, so writing through the
-  // reference is well defined. Components keep their body-frame data from the configuration the model was
-  // read in: a changed initial state moves the bodies, not the attachment points on them.
-  auto& body = const_cast<model::Body&>(model.body(b));
-  (velocity ? body.initial_velocities : body.initial_coordinates).at(i) = value;
+  model.set_initial_value(b, i, velocity, value);
 }
 
 DesignSpace::Entry DesignSpace::resolve(const model::Model& model, const ParameterSpace& parameters,

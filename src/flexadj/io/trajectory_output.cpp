@@ -4,6 +4,7 @@
 
 #include "flexadj/io/hdf5_results_file.hpp"
 #include "flexadj/io/xdmf_writer.hpp"
+#include "flexadj/model/coordinate_names.hpp"
 
 namespace flexadj::io {
 namespace {
@@ -14,17 +15,7 @@ MPI_Comm raw_comm(const Comm& comm) {
 
 std::vector<std::string> coordinate_names(const model::Model& model) {
   std::vector<std::string> names;
-  for (const auto& body : model.bodies()) {
-    static const char* point2[] = {"x", "y"};
-    static const char* point3[] = {"x", "y", "z"};
-    static const char* planar[] = {"x", "y", "theta"};
-    static const char* spatial[] = {"x", "y", "z", "e0", "e1", "e2", "e3"};
-    const char** suffix = body.kind == model::BodyKind::PointMass2D   ? point2
-                          : body.kind == model::BodyKind::PointMass3D ? point3
-                          : body.kind == model::BodyKind::PlanarRigid ? planar
-                                                                      : spatial;
-    for (int i = 0; i < model::coordinate_count(body.kind); ++i) names.push_back(body.name + "." + suffix[i]);
-  }
+  for (long long id = 0; id < model.coordinate_count(); ++id) names.push_back(model::coordinate_name(model, id));
   return names;
 }
 

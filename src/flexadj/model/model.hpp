@@ -58,6 +58,12 @@ class Model {
 
   const std::vector<Body>& bodies() const { return bodies_; }
   const Body& body(int index) const { return bodies_.at(index); }
+  // Changes an initial coordinate or velocity of body `index` (design variables). Components keep the
+  // body-frame data of the configuration they were built in: the body moves, its attachment points do not.
+  void set_initial_value(int index, int coordinate, bool velocity, double value) {
+    Body& b = bodies_.at(index);
+    (velocity ? b.initial_velocities : b.initial_coordinates).at(coordinate) = value;
+  }
   BodyKind body_kind(int index) const { return index == kGround ? BodyKind::Ground : bodies_.at(index).kind; }
   int find_body(const std::string& name) const;  // kGround for "ground", -2 if unknown
   const std::vector<std::unique_ptr<ForceElement>>& force_elements() const { return force_elements_; }

@@ -1,0 +1,310 @@
+// flexadj check: verifies the discrete-adjoint gradient of a model file's objective with three tests:
+//   (a) a Taylor test along a random direction (the remainder must fall at second order),
+//   (b) central differences along random directions,
+//   (c) the extrapolated forward differences of Bestle and Eberhard (1992) for the first design variables.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <random>
+
+#include "commands.hpp"
+#include "flexadj/core/error.hpp"
+#include "flexadj/io/model_reader.hpp"
+#include "gradient_problem.hpp"
+
+namespace flexadj::app {
+namespace {
+
+constexpr int kTaylorSteps = 5;             // h = step0 * 2^-k, k = 0..4
+constexpr double kRequiredOrder = 1.9;      // over 3 consecutive halvings
+constexpr double kRoundOff = 1e-12;         // remainders below kRoundOff |J| are round-off
+constexpr double kFiniteDifferenceTolerance = 1e-6;
+constexpr int kExtrapolationSteps = 5;      // dp0/(i + 1), i = 0..4
+constexpr int kExtrapolatedVariables = 3;
+const std::string kNewtonTolerance = "integrator.newton_tolerance";
+
+struct CheckOptions {
+  std::string model_path;
+  std::vector<std::string> overrides;
+  int directions = 3;
+  unsigned long seed = 1;
+  double relative_step = 1e-6;
+  double step0 = 1e-2;  // first step of the Taylor test and of the extrapolated differences
+  bool quiet = false;
+};
+
+template <class T>
+T parse_number(const std::string& option, const std::string& text, bool integer) {
+  try {
+    std::size_t used = 0;
+    const double x = std::stod(text, &used);
+    if (used == text.size() && x > 0.0 && std::isfinite(x) && (!integer || x == std::floor(x))) return static_cast<T>(x);
+  } catch (const std::exception&) {
+  }
+  throw InputError("", option, std::string("expected a positive ") + (integer ? "integer" : "number") + ", got '" + text + "'");
+}
+
+CheckOptions parse(const std::vector<std::string>& arguments) {
+  CheckOptions options;
+  auto value_of = [&](std::size_t& i) -> const std::string& {
+    if (i + 1 >= arguments.size()) throw InputError("", arguments[i], "option needs a value; see 'flexadj check --help'");
+    return arguments[++i];
+  };
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    const std::string& a = arguments[i];
+    if (a == "--directions") options.directions = parse_number<int>(a, value_of(i), true);
+    else if (a == "--seed") options.seed = parse_number<unsigned long>(a, value_of(i), true);
+    else if (a == "--relative-step") options.relative_step = parse_number<double>(a, value_of(i), false);
+    else if (a == "--step0") options.step0 = parse_number<double>(a, value_of(i), false);
+    else if (a == "--set") options.overrides.push_back(value_of(i));
+    else if (a == "-q" || a == "--quiet") options.quiet = true;
+    else if (!a.empty() && a[0] == '-') throw InputError("", a, "unknown option; see 'flexadj check --help'");
+    else if (options.model_path.empty()) options.model_path = a;
+    else throw InputError("", a, "unexpected argument (one model file only)");
+  }
+  if (options.model_path.empty()) throw InputError("", "", "missing MODEL.yaml; see 'flexadj check --help'");
+  // Differences of J resolve the gradient only to the accuracy of the converged Newton iterates.
+  const bool tolerance_set = std::any_of(options.overrides.begin(), options.overrides.end(), [](const std::string& o) {
+    return o.compare(0, kNewtonTolerance.size() + 1, kNewtonTolerance + "=") == 0;
+  });
+  if (!tolerance_set) options.overrides.push_back(kNewtonTolerance + "=1e-12");
+  return options;
+}
+
+std::vector<double> axpy(double h, const std::vector<double>& d, const std::vector<double>& p) {
+  std::vector<double> x(p);
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] += h * d[i];
+  return x;
+}
+
+double dot(const std::vector<double>& a, const std::vector<double>& b) {
+  double s = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) s += a[i] * b[i];
+  return s;
+}
+
+double relative_difference(double a, double b) {
+  const double scale = std::max(std::abs(a), std::abs(b));
+  return scale > 0.0 ? std::abs(a - b) / scale : 0.0;
+}
+
+// A random direction over all design scalars, entry i uniform in [-1, 1] max(1, |p_i|) (the same on all
+// ranks: every rank draws from the same seed).
+std::vector<double> random_direction(std::mt19937_64& random, const std::vector<double>& p) {
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  std::vector<double> d(p.size());
+  for (std::size_t i = 0; i < p.size(); ++i) d[i] = uniform(random) * std::max(1.0, std::abs(p[i]));
+  return d;
+}
+
+// Value at h = 0 of the polynomial through the points (h_i, D_i), by the Aitken-Neville scheme
+//   T_{i,k} = T_{i,k-1} + (T_{i,k-1} - T_{i-1,k-1}) h_i / (h_{i-k} - h_i),
+// the extrapolation of forward differences to step zero of Bestle and Eberhard (1992).
+double extrapolate_to_zero(const std::vector<double>& h, std::vector<double> T) {
+  for (std::size_t k = 1; k < h.size(); ++k)
+    for (std::size_t i = h.size() - 1; i >= k; --i) T[i] += (T[i] - T[i - 1]) * h[i] / (h[i - k] - h[i]);
+  return T.back();
+}
+
+// The forward runs of the check, numbered for the progress lines; J at given design values.
+class Runs {
+ public:
+  Runs(GradientProblem& problem, int total, bool show) : problem_(problem), total_(total), show_(show) {}
+
+  Evaluation gradient() {
+    announce("J and its gradient (forward and adjoint)");
+    return problem_.evaluate(true);
+  }
+
+  double objective(const std::vector<double>& p, const std::string& what) {
+    announce(what);
+    problem_.set_values(p);
+    try {
+      return problem_.evaluate(false).objective;
+    } catch (const InputError& e) {
+      throw InputError("", "", std::string(e.what()) + " (in run " + std::to_string(done_) + " of the check, which "
+                                   "perturbs every design variable: initial positions and velocities must be free to "
+                                   "move under the constraints)");
+    }
+  }
+
+ private:
+  void announce(const std::string& what) {
+    ++done_;
+    if (show_) {
+      std::fprintf(stderr, "  run %d of %d: %s\n", done_, total_, what.c_str());
+      std::fflush(stderr);
+    }
+  }
+  GradientProblem& problem_;
+  int done_ = 0, total_;
+  bool show_;
+};
+
+// (a) r(h) = |J(p + h dp) - J(p) - h dJ.dp| = O(h^2) if and only if dJ is the derivative of J.
+bool taylor_test(Runs& runs, const std::vector<double>& p, double J, const std::vector<double>& gradient,
+                 const std::vector<double>& dp, double step0, bool root) {
+  const double slope = dot(gradient, dp), floor = kRoundOff * std::abs(J);
+  std::vector<double> h, r;
+  for (int k = 0; k < kTaylorSteps; ++k) {
+    h.push_back(step0 * std::ldexp(1.0, -k));
+    char what[64];
+    std::snprintf(what, sizeof what, "Taylor test, h = %.4e", h.back());
+    r.push_back(std::abs(runs.objective(axpy(h.back(), dp, p), what) - J - h.back() * slope));
+  }
+  // An order counts if it is >= kRequiredOrder or the remainder has reached round-off.
+  std::vector<bool> ok(kTaylorSteps, false);
+  int consecutive = 0, best = 0;
+  if (root) {
+    std::printf("(a) Taylor test: r(h) = |J(p + h dp) - J(p) - h dJ.dp| along a random dp (|dp_i| <= max(1, |p_i|)), "
+                "dJ.dp = %.10g\n", slope);
+    std::printf("    %-12s %-12s %s\n", "h", "r(h)", "order log2(r(2h)/r(h))");
+  }
+  for (int k = 0; k < kTaylorSteps; ++k) {
+    std::string order;
+    if (k > 0) {
+      const double observed = std::log2(r[k - 1] / r[k]);
+      ok[k] = observed >= kRequiredOrder || r[k] < floor;
+      char text[64];
+      std::snprintf(text, sizeof text, "%.2f%s", observed, r[k] < floor ? " (round-off)" : "");
+      order = text;
+      consecutive = ok[k] ? consecutive + 1 : 0;
+      best = std::max(best, consecutive);
+    }
+    if (root) std::printf("    %-12.4e %-12.4e %s\n", h[k], r[k], order.c_str());
+  }
+  const bool passed = best >= 3;
+  if (root)
+    std::printf("    %s: %s\n", passed ? "passed" : "FAILED",
+                passed ? "second order over 3 consecutive halvings"
+                       : "the remainder does not fall at second order (orders >= 1.9 or round-off < 1e-12 |J| over "
+                         "3 consecutive halvings)");
+  return passed;
+}
+
+// (b) (J(p + h dp) - J(p - h dp)) / 2h against dJ.dp along `count` random directions.
+bool central_differences(Runs& runs, std::mt19937_64& random, const std::vector<double>& p,
+                         const std::vector<double>& gradient, int count, double h, bool root) {
+  if (root)
+    std::printf("(b) central differences (J(p + h dp) - J(p - h dp))/2h, h = %g, along random dp (|dp_i| <= "
+                "max(1, |p_i|)) against dJ.dp\n", h);
+  bool passed = true;
+  for (int d = 1; d <= count; ++d) {
+    const std::vector<double> dp = random_direction(random, p);
+    const std::string what = "central differences, direction " + std::to_string(d) + " of " + std::to_string(count);
+    const double plus = runs.objective(axpy(h, dp, p), what + ", +h");
+    const double minus = runs.objective(axpy(-h, dp, p), what + ", -h");
+    const double fd = (plus - minus) / (2.0 * h), adjoint = dot(gradient, dp);
+    const double error = relative_difference(fd, adjoint);
+    passed = passed && error <= kFiniteDifferenceTolerance;
+    if (root)
+      std::printf("    direction %d: FD %- .12e  adjoint %- .12e  relative error %.2e%s\n", d, fd, adjoint, error,
+                  error <= kFiniteDifferenceTolerance ? "" : "  > 1e-6");
+  }
+  if (root) std::printf("    %s: relative errors %s 1e-6\n", passed ? "passed" : "FAILED", passed ? "<=" : "not all <=");
+  return passed;
+}
+
+// (c) Bestle and Eberhard (1992): forward differences D_i = (J(p + h_i e_j) - J(p))/h_i with h_i = dp0/(i + 1),
+// i = 0..4, dp0 = step0 max(1, |p_j|), extrapolated to h = 0; printed next to the adjoint, not judged.
+void extrapolated_differences(Runs& runs, const std::vector<double>& p, double J, const std::vector<double>& gradient,
+                              const std::vector<std::string>& names, double step0, bool root) {
+  const int count = std::min<int>(kExtrapolatedVariables, static_cast<int>(p.size()));
+  if (root)
+    std::printf("(c) extrapolated forward differences (Bestle and Eberhard 1992): steps dp0/(i+1), i = 0..4, "
+                "dp0 = %g max(1, |p|), Aitken-Neville to step 0; first %d design value(s)\n", step0, count);
+  std::size_t width = 16;
+  for (int j = 0; j < count; ++j) width = std::max(width, names[j].size());
+  for (int j = 0; j < count; ++j) {
+    std::vector<double> h, D;
+    for (int i = 0; i < kExtrapolationSteps; ++i) {
+      h.push_back(step0 * std::max(1.0, std::abs(p[j])) / (i + 1));
+      std::vector<double> x(p);
+      x[j] += h.back();
+      const std::string what = "extrapolated differences, " + names[j] + ", step " + std::to_string(i + 1) + " of " +
+                               std::to_string(kExtrapolationSteps);
+      D.push_back((runs.objective(x, what) - J) / h.back());
+    }
+    const double extrapolated = extrapolate_to_zero(h, D);
+    if (root)
+      std::printf("    %-*s  extrapolated FD %- .12e  adjoint %- .12e  relative difference %.2e\n", int(width),
+                  names[j].c_str(), extrapolated, gradient[j], relative_difference(extrapolated, gradient[j]));
+  }
+}
+
+}  // namespace
+
+std::string check_help() {
+  return "usage: flexadj check MODEL.yaml [options]\n"
+         "\n"
+         "Checks the discrete-adjoint gradient of the objective of MODEL.yaml (as computed by 'flexadj gradient')\n"
+         "against differences of J over all design variables p, each direction entry scaled by max(1, |p_i|):\n"
+         "  (a) Taylor test: r(h) = |J(p + h dp) - J(p) - h dJ.dp| for h = step0 2^-k, k = 0..4, along a random dp;\n"
+         "      passes if the observed orders log2(r(2h)/r(h)) are >= 1.9 over 3 consecutive halvings (an order\n"
+         "      whose remainder is below 1e-12 |J|, round-off, counts as passed);\n"
+         "  (b) central differences of J along random directions; passes if every relative error |FD - dJ.dp| /\n"
+         "      max(|FD|, |dJ.dp|) is <= 1e-6;\n"
+         "  (c) the extrapolated forward differences of Bestle and Eberhard (1992), steps dp0/(i+1), i = 0..4,\n"
+         "      dp0 = step0 max(1, |p|), extrapolated to step 0 (Aitken-Neville), for the first 3 design values,\n"
+         "      printed next to the adjoint values (not judged).\n"
+         "The Newton tolerance is set to 1e-12 unless given with --set integrator.newton_tolerance=...\n"
+         "Initial positions and velocities among the design variables must be free to move under the constraints.\n"
+         "\n"
+         "options:\n"
+         "  --directions N         random directions of test (b) (default 3)\n"
+         "  --seed S               seed of the random directions (default 1)\n"
+         "  --relative-step H      step h of the central differences (default 1e-6)\n"
+         "  --step0 H              first step of tests (a) and (c) (default 1e-2)\n"
+         "  --set KEY=VALUE        override a model-file value (repeatable), as for simulate\n"
+         "  -q, --quiet            no progress lines (\"run k of n\" on stderr)\n"
+         "  -h, --help             this text\n"
+         "\n"
+         "Exit codes: 0 tests (a) and (b) passed, 4 the gradient failed the check, 2 bad input, 3 the solver failed.\n";
+}
+
+int check_command(const std::vector<std::string>& arguments, RCP<const Comm> comm) {
+  const bool root = comm->getRank() == 0;
+  for (const auto& a : arguments)
+    if (a == "-h" || a == "--help") {
+      if (root) std::cout << check_help();
+      return kSuccess;
+    }
+  const CheckOptions options = parse(arguments);
+  GradientProblem problem(io::read_model_file(options.model_path, options.overrides), comm, "check");
+  const std::vector<double> p = problem.values();
+  const std::vector<std::string> names = problem.design().names();
+  const int extrapolated = std::min<int>(kExtrapolatedVariables, static_cast<int>(p.size()));
+  Runs runs(problem, 1 + kTaylorSteps + 2 * options.directions + kExtrapolationSteps * extrapolated,
+            root && !options.quiet);
+  if (root) {
+    const model::Model& m = problem.model();
+    std::printf("flexadj check %s%s%s\n", options.model_path.c_str(), m.title.empty() ? "" : "  -- ", m.title.c_str());
+    std::printf("  objective   J = %s\n", problem.describe_objective().c_str());
+    std::printf("  design      %zu variable(s), %d value(s)%s\n", problem.design().entries().size(),
+                problem.design().size(), m.design_variables.empty() ? " (all component parameters)" : "");
+    std::printf("  settings    Newton tolerance %g, %lld steps, seed %lu\n", m.integrator.newton_tolerance,
+                m.integrator.step_count(), options.seed);
+    std::fflush(stdout);
+  }
+  const Evaluation base = runs.gradient();
+  if (root) std::printf("J = %.15g\n", base.objective);
+
+  std::mt19937_64 random(options.seed);
+  const std::vector<double> dp = random_direction(random, p);
+  const bool taylor = taylor_test(runs, p, base.objective, base.gradient, dp, options.step0, root);
+  const bool differences =
+      central_differences(runs, random, p, base.gradient, options.directions, options.relative_step, root);
+  extrapolated_differences(runs, p, base.objective, base.gradient, names, options.step0, root);
+  problem.set_values(p);
+
+  const bool passed = taylor && differences;
+  if (root) {
+    if (passed) std::printf("check passed: (a) Taylor test and (b) central differences\n");
+    else std::printf("check FAILED:%s%s\n", taylor ? "" : " (a) Taylor test", differences ? "" : " (b) central differences");
+    std::fflush(stdout);
+  }
+  return passed ? kSuccess : kCheckFailed;
+}
+
+}  // namespace flexadj::app

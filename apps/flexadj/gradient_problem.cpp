@@ -1,0 +1,88 @@
+#include "gradient_problem.hpp"
+
+#include <chrono>
+#include <sstream>
+
+#include "flexadj/adjoint/discrete_adjoint.hpp"
+#include "flexadj/core/error.hpp"
+#include "flexadj/model/coordinate_names.hpp"
+
+namespace flexadj::app {
+namespace {
+
+// The model, once it is known to define a gradient problem the adjoint can solve.
+std::unique_ptr<model::Model> checked(std::unique_ptr<model::Model> model, const std::string& command) {
+  if (model->objective_terms.empty())
+    throw InputError(model->source_file, "objective",
+                     "missing; 'flexadj " + command +
+                         "' needs an objective: a list of terms such as {type: final_value, coordinate: mass.x} "
+                         "(docs/model-format.md, section objective)");
+  if (model->integrator.linear_solver == "iterative")
+    throw InputError(model->source_file, "integrator.linear_solver",
+                     "expected auto or direct for 'flexadj " + command +
+                         "' (the adjoint solves with the transposed matrices by the direct solver), got 'iterative'");
+  return model;
+}
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::string format(double x) {
+  std::ostringstream out;
+  out << x;
+  return out.str();
+}
+
+}  // namespace
+
+GradientProblem::GradientProblem(std::unique_ptr<model::Model> model, RCP<const Comm> comm, const std::string& command)
+    : model_(checked(std::move(model), command)), comm_(std::move(comm)), design_(adjoint::DesignSpace::of(*model_)) {}
+
+Evaluation GradientProblem::evaluate(bool with_gradient) {
+  Evaluation e;
+  comm_->barrier();
+  const auto start = std::chrono::steady_clock::now();
+  assembly::Assembler assembler(*model_, comm_);
+  linalg::LinearSolverOptions options;
+  options.kind = "direct";
+  integrators::GeneralizedAlpha integrator(assembler, model_->integrator, options);
+  assembly::State state = assembler.make_state();
+  assembler.scatter_global(model_->initial_coordinates(), model_->initial_velocities(), state);
+  auto trajectory = adjoint::simulate_and_store(assembler, integrator, state);
+  const objectives::Objective objective(model_->objective_terms);
+  comm_->barrier();
+  e.forward_seconds = seconds_since(start);
+  if (!with_gradient) {
+    e.objective = objective.value(assembler, trajectory.times, trajectory.states);
+    return e;
+  }
+  const auto backward = std::chrono::steady_clock::now();
+  const adjoint::Gradient gradient =
+      adjoint::discrete_adjoint_gradient(assembler, integrator.coefficients(), trajectory, objective, design_.parameters());
+  e.objective = gradient.objective;
+  e.gradient = design_.gradient(gradient);
+  comm_->barrier();
+  e.adjoint_seconds = seconds_since(backward);
+  return e;
+}
+
+std::string GradientProblem::describe_objective() const {
+  using Term = objectives::CoordinateTerm;
+  std::string text;
+  for (const Term& term : model_->objective_terms) {
+    const std::string name = model::coordinate_name(*model_, term.coordinate);
+    const std::string x = term.quantity == Term::Quantity::Velocity ? "v(" + name + ")" : name;
+    const std::string w = term.weight == 1.0 ? "" : format(term.weight) + " ";
+    const std::string half = term.weight == 1.0 ? "1/2 " : format(term.weight) + "/2 ";
+    if (!text.empty()) text += " + ";
+    switch (term.kind) {
+      case Term::Kind::FinalValue: text += w + x + "(t_end)"; break;
+      case Term::Kind::FinalSquare: text += half + "(" + x + "(t_end) - " + format(term.target) + ")^2"; break;
+      case Term::Kind::Tracking: text += half + "int (" + x + " - r(t))^2 dt"; break;
+    }
+  }
+  return text;
+}
+
+}  // namespace flexadj::app

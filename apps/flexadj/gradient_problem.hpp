@@ -1,0 +1,46 @@
+#pragma once
+// The gradient problem of a model file, shared by `flexadj gradient` and `flexadj check`: the objective J
+// of the model's `objective` section and its discrete-adjoint gradient with respect to the scalars of the
+// model's design variables (adjoint::DesignSpace). The forward trajectory is kept in memory for the
+// backward sweep.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "flexadj/adjoint/design_space.hpp"
+#include "flexadj/core/tpetra_types.hpp"
+#include "flexadj/model/model.hpp"
+
+namespace flexadj::app {
+
+struct Evaluation {
+  double objective = 0.0;
+  std::vector<double> gradient;  // dJ/d(design scalars); empty for a forward run only
+  double forward_seconds = 0.0, adjoint_seconds = 0.0;
+};
+
+class GradientProblem {
+ public:
+  // InputError (exit code 2) if the model has no objective or asks for the iterative linear solver (the
+  // adjoint solves with the transposed matrices by the direct solver). `command` names the program's command
+  // in messages.
+  GradientProblem(std::unique_ptr<model::Model> model, RCP<const Comm> comm, const std::string& command);
+
+  const model::Model& model() const { return *model_; }
+  const adjoint::DesignSpace& design() const { return design_; }
+  std::vector<double> values() const { return design_.values(*model_); }
+  void set_values(const std::vector<double>& values) { design_.set_values(*model_, values); }
+
+  // J, and with with_gradient dJ/d(design scalars), at the current values (collective).
+  Evaluation evaluate(bool with_gradient);
+
+  // J as a formula, e.g. "mass.x(t_end) + 2/2 (v(load.x)(t_end) - 5)^2", for the report.
+  std::string describe_objective() const;
+
+ private:
+  std::unique_ptr<model::Model> model_;
+  RCP<const Comm> comm_;
+  adjoint::DesignSpace design_;
+};
+
+}  // namespace flexadj::app
