@@ -39,7 +39,9 @@ std::vector<int> parse_counts(const std::string& text) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  Tpetra::ScopeGuard scope(&argc, &argv);
+  int runtime_argc = 1;  // Kokkos would take --help as its own
+  char** runtime_argv = argv;
+  Tpetra::ScopeGuard scope(&runtime_argc, &runtime_argv);
   auto comm = Tpetra::getDefaultComm();
   const bool root = comm->getRank() == 0;
   std::string model_path = std::string(FLEXADJ_SOURCE_DIR) + "/meshes/rigid_chain.yaml";

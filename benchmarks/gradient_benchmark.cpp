@@ -76,7 +76,9 @@ Row run(const std::string& problem, const std::string& path, const std::vector<s
 }  // namespace
 
 int main(int argc, char** argv) {
-  Tpetra::ScopeGuard scope(&argc, &argv);
+  int runtime_argc = 1;  // Kokkos would take --help as its own
+  char** runtime_argv = argv;
+  Tpetra::ScopeGuard scope(&runtime_argc, &runtime_argv);
   auto comm = Tpetra::getDefaultComm();
   const bool root = comm->getRank() == 0;
   std::string json_path;

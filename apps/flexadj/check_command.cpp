@@ -265,11 +265,7 @@ std::string check_help() {
 
 int check_command(const std::vector<std::string>& arguments, RCP<const Comm> comm) {
   const bool root = comm->getRank() == 0;
-  for (const auto& a : arguments)
-    if (a == "-h" || a == "--help") {
-      if (root) std::cout << check_help();
-      return kSuccess;
-    }
+  if (wants_help(arguments, check_help(), root)) return kSuccess;
   const CheckOptions options = parse(arguments);
   GradientProblem problem(io::read_model_file(options.model_path, options.overrides), comm, "check");
   const std::vector<double> p = problem.values();

@@ -1,10 +1,21 @@
 #pragma once
+#include <cstdio>
 #include <string>
 #include <vector>
 
 #include "flexadj/core/tpetra_types.hpp"
 
 namespace flexadj::app {
+
+// True (after printing `help` on rank 0) if the arguments ask for help.
+inline bool wants_help(const std::vector<std::string>& arguments, const std::string& help, bool root) {
+  for (const auto& a : arguments)
+    if (a == "-h" || a == "--help") {
+      if (root) std::fputs(help.c_str(), stdout);
+      return true;
+    }
+  return false;
+}
 
 // Exit codes of the program.
 enum ExitCode : int { kSuccess = 0, kInternalError = 1, kInputError = 2, kSolverError = 3, kCheckFailed = 4 };

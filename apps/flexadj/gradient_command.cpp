@@ -168,11 +168,7 @@ std::string gradient_help() {
 
 int gradient_command(const std::vector<std::string>& arguments, RCP<const Comm> comm) {
   const bool root = comm->getRank() == 0;
-  for (const auto& a : arguments)
-    if (a == "-h" || a == "--help") {
-      if (root) std::cout << gradient_help();
-      return kSuccess;
-    }
+  if (wants_help(arguments, gradient_help(), root)) return kSuccess;
   const GradientOptions options = parse(arguments);
   GradientProblem problem(io::read_model_file(options.model_path, options.overrides), comm, "gradient");
   if (!options.csv_path.empty()) check_writable(options.csv_path, *comm);

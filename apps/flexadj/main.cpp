@@ -28,7 +28,10 @@ const char* kUsage =
 }  // namespace
 
 int main(int argc, char** argv) {
-  Tpetra::ScopeGuard scope(&argc, &argv);
+  // MPI and Kokkos see only the program name: Kokkos would take --help as its own.
+  int runtime_argc = 1;
+  char** runtime_argv = argv;
+  Tpetra::ScopeGuard scope(&runtime_argc, &runtime_argv);
   auto comm = Tpetra::getDefaultComm();
   const bool root = comm->getRank() == 0;
   std::vector<std::string> arguments(argv + 1, argv + argc);

@@ -100,11 +100,7 @@ std::string simulate_help() {
 
 int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> comm) {
   const bool root = comm->getRank() == 0;
-  for (const auto& a : arguments)
-    if (a == "-h" || a == "--help") {
-      if (root) std::cout << simulate_help();
-      return kSuccess;
-    }
+  if (wants_help(arguments, simulate_help(), root)) return kSuccess;
   const SimulateOptions options = parse(arguments);
   auto model = io::read_model_file(options.model_path, options.overrides);
 

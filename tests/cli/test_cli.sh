@@ -74,6 +74,8 @@ expect "output folder missing" 2 "no_such_dir/out.h5" -- simulate good.yaml -o n
 good_model | sed 's/position: \[1, 0\]/position: [1.5, 0]/' > inconsistent.yaml
 expect "inconsistent initial positions" 2 "violate constraint 'rod'" -- simulate inconsistent.yaml
 expect "help" 0 "usage: flexadj simulate" -- simulate --help
+# The program's help only: Kokkos must not take --help as its own.
+if grep -qi "kokkos" stdout.txt stderr.txt; then failed=$((failed + 1)); echo "FAIL help shows Kokkos' options"; else passed=$((passed + 1)); echo "ok   help is the program's own"; fi
 
 # A Newton failure: exit code 3, the message says where, and the steps done so far stay readable.
 good_model | sed 's/integrator: {end_time: 0.1, step_size: 1e-3}/integrator: {end_time: 0.1, step_size: 1e-3, max_newton_iterations: 1}/' > newton.yaml
