@@ -89,8 +89,8 @@ int main(int argc, char** argv) {
   try {
     for (int links : {10, 100, 1000}) {
       flexadj::objectives::Objective objective;
-      flexadj::objectives::CoordinateTerm term;
-      term.kind = flexadj::objectives::CoordinateTerm::Kind::FinalSquare;
+      flexadj::objectives::ObjectiveTerm term;
+      term.kind = flexadj::objectives::ObjectiveTerm::Kind::FinalSquare;
       term.coordinate = 7LL * (links - 1);  // x of the last link
       objective.add(term);
       const long long steps = std::max(10, 20000 / links);
@@ -102,8 +102,8 @@ int main(int argc, char** argv) {
     }
     for (int values : {10, 100, 1000, 10000}) {
       flexadj::objectives::Objective objective;
-      flexadj::objectives::CoordinateTerm term;
-      term.kind = flexadj::objectives::CoordinateTerm::Kind::Tracking;
+      flexadj::objectives::ObjectiveTerm term;
+      term.kind = flexadj::objectives::ObjectiveTerm::Kind::Tracking;
       term.coordinate = 3;  // load.x
       term.reference = flexadj::functions::Expression::parse("5*(t/3)^2");
       objective.add(term);

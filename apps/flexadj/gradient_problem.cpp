@@ -68,7 +68,7 @@ Evaluation GradientProblem::evaluate(bool with_gradient) {
 }
 
 std::string GradientProblem::describe_objective() const {
-  using Term = objectives::CoordinateTerm;
+  using Term = objectives::ObjectiveTerm;
   std::string text;
   for (const Term& term : model_->objective_terms) {
     const std::string name = model::coordinate_name(*model_, term.coordinate);
@@ -80,6 +80,8 @@ std::string GradientProblem::describe_objective() const {
       case Term::Kind::FinalValue: text += w + x + "(t_end)"; break;
       case Term::Kind::FinalSquare: text += half + "(" + x + "(t_end) - " + format(term.target) + ")^2"; break;
       case Term::Kind::Tracking: text += half + "int (" + x + " - r(t))^2 dt"; break;
+      case Term::Kind::Penalty: text += half + "int excess(" + x + ")^2 dt"; break;
+      case Term::Kind::ControlEffort: text += half + "int " + term.control + "(t)^2 dt"; break;
     }
   }
   return text;

@@ -27,15 +27,15 @@ TEST(AdjointRanks, ChainGradientMatchesTheSingleRankGradient) {
   model->integrator.newton_tolerance = 1e-14;
   objectives::Objective objective;
   for (long long coordinate : {0, 9, 30, 37}) {  // positions of links 1, 2, 5, 6 (7 coordinates per link)
-    objectives::CoordinateTerm term;
-    term.kind = objectives::CoordinateTerm::Kind::FinalSquare;
+    objectives::ObjectiveTerm term;
+    term.kind = objectives::ObjectiveTerm::Kind::FinalSquare;
     term.coordinate = coordinate;
     term.target = 0.1;
     objective.add(term);
   }
-  objectives::CoordinateTerm velocity;
-  velocity.kind = objectives::CoordinateTerm::Kind::Tracking;
-  velocity.quantity = objectives::CoordinateTerm::Quantity::Velocity;
+  objectives::ObjectiveTerm velocity;
+  velocity.kind = objectives::ObjectiveTerm::Kind::Tracking;
+  velocity.quantity = objectives::ObjectiveTerm::Quantity::Velocity;
   velocity.coordinate = 23;
   objective.add(velocity);
   const Evaluation distributed = evaluate(*model, objective, world(), true);
@@ -56,8 +56,8 @@ TEST(AdjointRanks, ChainGradientMatchesTheSingleRankGradient) {
 TEST(AdjointRanks, Hdf5TrajectoryGivesTheMemoryGradient) {
   auto model = rigid_chain(4, 0.1, 50);
   objectives::Objective objective;
-  objectives::CoordinateTerm term;
-  term.kind = objectives::CoordinateTerm::Kind::FinalSquare;
+  objectives::ObjectiveTerm term;
+  term.kind = objectives::ObjectiveTerm::Kind::FinalSquare;
   term.coordinate = 21;
   objective.add(term);
   auto comm = world();

@@ -128,7 +128,7 @@ TEST(DesignSpace, PicksTheOscillatorGradient) {
   auto model = testing::oscillator(1.0, 1.0, 0.0, 0.5, M_PI / 2, 400);
   const DesignSpace design(*model, {"spring.stiffness", "initial_velocity:mass.x"});
   objectives::Objective objective;
-  objectives::CoordinateTerm term;
+  objectives::ObjectiveTerm term;
   term.coordinate = model::find_coordinate(*model, "mass.x");
   objective.add(term);
   const auto e = testing::evaluate(*model, objective, testing::world(), true);

@@ -3,6 +3,8 @@
 #include "flexadj/io/model_reader.hpp"
 
 #include <gtest/gtest.h>
+
+#include <limits>
 #include <unistd.h>
 
 #include <cmath>
@@ -632,7 +634,7 @@ design_variables:
   - initial_position: pendulum.theta
   - control: G
 )yaml";
-  using Term = objectives::CoordinateTerm;
+  using Term = objectives::ObjectiveTerm;
   const auto model = read(problem);
   ASSERT_EQ(model->objective_terms.size(), 3u);
   const Term& final_value = model->objective_terms[0];
@@ -663,7 +665,26 @@ design_variables:
   const std::string one_term = std::string(kPlanar) + "objective:\n  - {type: final_value, coordinate: cart.x}\n";
   const std::string one_variable = std::string(kPlanar) + "design_variables:\n  - spring.stiffness\n";
   expect_error(replaced(one_term, "final_value", "final_valu"), "objective[0].type",
-               "expected one of: final_value, final_square, tracking; got 'final_valu'");
+               "expected one of: final_value, final_square, tracking, penalty, control_effort; got 'final_valu'");
+  // Penalty and control effort.
+  const auto more = read(std::string(kPlanar) + R"yaml(
+objective:
+  - {type: penalty, coordinate: cart.x, upper: 0.5, weight: 10}
+  - {type: control_effort, control: G, weight: 0.1}
+)yaml");
+  ASSERT_EQ(more->objective_terms.size(), 2u);
+  EXPECT_EQ(more->objective_terms[0].kind, Term::Kind::Penalty);
+  EXPECT_EQ(more->objective_terms[0].upper, 0.5);
+  EXPECT_EQ(more->objective_terms[0].lower, -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(more->objective_terms[1].kind, Term::Kind::ControlEffort);
+  EXPECT_EQ(more->objective_terms[1].control, "G");
+  expect_error(replaced(one_term, "{type: final_value, coordinate: cart.x}", "{type: penalty, coordinate: cart.x}"),
+               "objective[0]", "a penalty needs 'lower', 'upper' or both");
+  expect_error(replaced(one_term, "{type: final_value, coordinate: cart.x}",
+                        "{type: penalty, coordinate: cart.x, lower: 1, upper: 0}"),
+               "objective[0].upper", "expected upper > lower");
+  expect_error(replaced(one_term, "{type: final_value, coordinate: cart.x}", "{type: control_effort, control: H}"),
+               "objective[0].control", "unknown control 'H'");
   expect_error(replaced(one_term, "cart.x}", "cart.theta}"), "objective[0].coordinate",
                "body 'cart' (point_mass (planar)) has no coordinate 'theta' (its coordinates are: x, y)");
   expect_error(replaced(one_term, "cart.x}", "carts.x}"), "objective[0].coordinate",

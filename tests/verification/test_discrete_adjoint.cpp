@@ -12,12 +12,12 @@
 namespace flexadj::testing {
 namespace {
 
-using objectives::CoordinateTerm;
+using objectives::ObjectiveTerm;
 
 objectives::Objective final_value(long long coordinate) {
   objectives::Objective objective;
-  CoordinateTerm term;
-  term.kind = CoordinateTerm::Kind::FinalValue;
+  ObjectiveTerm term;
+  term.kind = ObjectiveTerm::Kind::FinalValue;
   term.coordinate = coordinate;
   objective.add(term);
   return objective;
@@ -48,15 +48,15 @@ TEST(DiscreteAdjoint, OscillatorMatchesFiniteDifferencesForEveryParameter) {
   const adjoint::ParameterSpace space(*model);
   space.set_value(*model, space.find("spring.damping"), 0.3);
   objectives::Objective objective;
-  CoordinateTerm tracking;
-  tracking.kind = CoordinateTerm::Kind::Tracking;
+  ObjectiveTerm tracking;
+  tracking.kind = ObjectiveTerm::Kind::Tracking;
   tracking.coordinate = 0;
   tracking.weight = 2.0;
   tracking.reference = functions::Expression::parse("0.2*sin(3*t)");
   objective.add(tracking);
-  CoordinateTerm final_velocity;
-  final_velocity.kind = CoordinateTerm::Kind::FinalSquare;
-  final_velocity.quantity = CoordinateTerm::Quantity::Velocity;
+  ObjectiveTerm final_velocity;
+  final_velocity.kind = ObjectiveTerm::Kind::FinalSquare;
+  final_velocity.quantity = ObjectiveTerm::Quantity::Velocity;
   final_velocity.coordinate = 0;
   final_velocity.target = 0.1;
   objective.add(final_velocity);
@@ -87,15 +87,15 @@ TEST(DiscreteAdjoint, SpinningRigidBodyMatchesFiniteDifferencesAndTaylor) {
   space.set_value(*model, space.find("box.inertia_yz"), -0.02);
   objectives::Objective objective;
   for (long long coordinate : {0, 1, 4}) {
-    CoordinateTerm term;
-    term.kind = CoordinateTerm::Kind::FinalSquare;
+    ObjectiveTerm term;
+    term.kind = ObjectiveTerm::Kind::FinalSquare;
     term.coordinate = coordinate;
     term.target = 0.05;
     objective.add(term);
   }
-  CoordinateTerm tracking;
-  tracking.kind = CoordinateTerm::Kind::Tracking;
-  tracking.quantity = CoordinateTerm::Quantity::Velocity;
+  ObjectiveTerm tracking;
+  tracking.kind = ObjectiveTerm::Kind::Tracking;
+  tracking.quantity = ObjectiveTerm::Quantity::Velocity;
   tracking.coordinate = 2;
   tracking.reference = functions::Expression::parse("0.1*t");
   objective.add(tracking);
@@ -124,13 +124,13 @@ TEST(DiscreteAdjoint, OverheadCraneConstraintParameterMatchesFiniteDifferences) 
                                     "controls[0].value=300", "controls[1].value=80"});
   const adjoint::ParameterSpace space(*model);
   objectives::Objective objective;
-  CoordinateTerm load_x;
-  load_x.kind = CoordinateTerm::Kind::FinalSquare;
+  ObjectiveTerm load_x;
+  load_x.kind = ObjectiveTerm::Kind::FinalSquare;
   load_x.coordinate = 3;  // load.x after the trolley's (x, y, theta)
   load_x.target = 1.0;
   objective.add(load_x);
-  CoordinateTerm trolley;
-  trolley.kind = CoordinateTerm::Kind::Tracking;
+  ObjectiveTerm trolley;
+  trolley.kind = ObjectiveTerm::Kind::Tracking;
   trolley.coordinate = 0;
   trolley.reference = functions::Expression::parse("t^2");
   objective.add(trolley);
@@ -157,13 +157,13 @@ TEST(DiscreteAdjoint, CraneControlValuesMatchFiniteDifferencesAndTaylor) {
                                    {"integrator.end_time=0.8", "integrator.newton_tolerance=1e-12",
                                     "controls[0].value=300", "controls[1].value=80"});
   objectives::Objective objective;
-  CoordinateTerm load_x;
-  load_x.kind = CoordinateTerm::Kind::Tracking;
+  ObjectiveTerm load_x;
+  load_x.kind = ObjectiveTerm::Kind::Tracking;
   load_x.coordinate = 3;
   load_x.reference = functions::Expression::parse("0.5*t^2");
   objective.add(load_x);
-  CoordinateTerm load_y;
-  load_y.kind = CoordinateTerm::Kind::FinalSquare;
+  ObjectiveTerm load_y;
+  load_y.kind = ObjectiveTerm::Kind::FinalSquare;
   load_y.coordinate = 4;
   load_y.target = -3.5;
   objective.add(load_y);
@@ -250,6 +250,56 @@ TEST(DiscreteAdjoint, ControlGradientMatchesTheClosedForm) {
     integral *= (b - a) / (3.0 * intervals);
     EXPECT_NEAR(gradient[k], integral, 2e-6) << "value " << k;
   }
+}
+
+// Penalty and control-effort terms: J depends on the control values also explicitly.
+TEST(DiscreteAdjoint, PenaltyAndControlEffortMatchFiniteDifferences) {
+  auto model = oscillator(1.0, 4.0, 0.0, 0.5, 2.0, 400);
+  model->integrator.newton_tolerance = 1e-12;
+  std::vector<double> times, values;
+  for (int k = 0; k <= 20; ++k) {
+    times.push_back(0.1 * k);
+    values.push_back(std::sin(0.7 * k));
+  }
+  auto signal = std::make_shared<functions::ControlSignal>("u", times, values, functions::Interpolation::PiecewiseLinear);
+  model->add_control(signal);
+  elements::LoadData load;
+  load.control = signal;
+  load.control_force_direction = {1.0, 0.0, 0.0};
+  model->add_force_element(elements::make_load("drive", 0, BodyKind::PointMass2D, load));
+  objectives::Objective objective;
+  ObjectiveTerm penalty;  // x(t) stays below 0.15: active on part of the oscillation
+  penalty.kind = ObjectiveTerm::Kind::Penalty;
+  penalty.coordinate = 0;
+  penalty.upper = 0.15;
+  penalty.weight = 50.0;
+  objective.add(penalty);
+  ObjectiveTerm effort;
+  effort.kind = ObjectiveTerm::Kind::ControlEffort;
+  effort.control = "u";
+  effort.weight = 0.3;
+  objective.add(effort);
+  const Evaluation e = evaluate(*model, objective, world(), true);
+  const auto& gradient = e.gradient.controls.at("u");
+  for (int k : {0, 3, 9, 15, 20}) {
+    std::vector<double> v = signal->values();
+    const double h = 1e-6;
+    v[k] += h;
+    signal->set_values(v);
+    const double plus = evaluate(*model, objective, world(), false).value;
+    v[k] -= 2 * h;
+    signal->set_values(v);
+    const double minus = evaluate(*model, objective, world(), false).value;
+    v[k] += h;
+    signal->set_values(v);
+    const double fd = (plus - minus) / (2 * h);
+    EXPECT_NEAR(gradient[k], fd, 1e-6 * std::max(1e-2, std::abs(fd))) << "u[" << k << "]";
+  }
+  const adjoint::ParameterSpace space(*model);
+  const int stiffness = space.find("spring.stiffness");
+  const double fd = central_difference(*model, objective, world(), stiffness);
+  EXPECT_NEAR(e.gradient.parameters[stiffness], fd, 1e-6 * std::max(1.0, std::abs(fd)));
+  EXPECT_GT(std::abs(fd), 1e-6);  // the penalty is active
 }
 
 }  // namespace

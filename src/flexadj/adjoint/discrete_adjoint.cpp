@@ -158,6 +158,7 @@ Gradient discrete_adjoint_gradient(assembly::Assembler& assembler,
     if (!values.empty())
       Teuchos::reduceAll(comm, Teuchos::REDUCE_SUM, static_cast<int>(values.size()), values.data(), total.data());
   }
+  objective.add_control_gradient(assembler.model(), times, gradient.controls);
   return gradient;
 }
 

@@ -1052,16 +1052,33 @@ class Reader {
     for (std::size_t i = 0; i < n; ++i) model_.objective_terms.push_back(read_objective_term(list.item(i)));
   }
 
-  objectives::CoordinateTerm read_objective_term(const Value& v) const {
-    using Term = objectives::CoordinateTerm;
+  objectives::ObjectiveTerm read_objective_term(const Value& v) const {
+    using Term = objectives::ObjectiveTerm;
     const std::string type =
         typed_entry(v, {{"final_value", {"type", "coordinate", "quantity", "weight"}},
                         {"final_square", {"type", "coordinate", "quantity", "weight", "target"}},
-                        {"tracking", {"type", "coordinate", "quantity", "weight", "reference"}}});
+                        {"tracking", {"type", "coordinate", "quantity", "weight", "reference"}},
+                        {"penalty", {"type", "coordinate", "quantity", "weight", "lower", "upper"}},
+                        {"control_effort", {"type", "control", "weight"}}});
     Term term;
-    term.kind = type == "final_value"    ? Term::Kind::FinalValue
-                : type == "final_square" ? Term::Kind::FinalSquare
-                                         : Term::Kind::Tracking;
+    term.kind = type == "final_value"      ? Term::Kind::FinalValue
+                : type == "final_square"   ? Term::Kind::FinalSquare
+                : type == "tracking"       ? Term::Kind::Tracking
+                : type == "penalty"        ? Term::Kind::Penalty
+                                           : Term::Kind::ControlEffort;
+    if (term.kind == Term::Kind::ControlEffort) {
+      const Value control = v.at("control");
+      term.control = control.text();
+      if (!model_.find_control(term.control)) control.fail("unknown control '" + term.control + "'");
+      term.weight = v.at("weight").number_or(1.0);
+      return term;
+    }
+    if (term.kind == Term::Kind::Penalty) {
+      if (!v.has("lower") && !v.has("upper")) v.fail("a penalty needs 'lower', 'upper' or both");
+      if (v.has("lower")) term.lower = v.at("lower").number();
+      if (v.has("upper")) term.upper = v.at("upper").number();
+      if (!(term.lower < term.upper)) v.at("upper").fail("expected upper > lower");
+    }
     term.coordinate = coordinate_ref(v.at("coordinate"));
     if (v.has("quantity") && v.at("quantity").choice({"position", "velocity"}) == "velocity")
       term.quantity = Term::Quantity::Velocity;

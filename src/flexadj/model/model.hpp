@@ -12,7 +12,7 @@
 #include "flexadj/functions/control_signal.hpp"
 #include "flexadj/model/body.hpp"
 #include "flexadj/model/component.hpp"
-#include "flexadj/objectives/coordinate_term.hpp"
+#include "flexadj/objectives/objective_term.hpp"
 
 namespace flexadj::model {
 
@@ -46,7 +46,7 @@ class Model {
   OutputSettings output;
   // Gradient problems: the objective's terms and the names of the design variables (see
   // adjoint::DesignSpace); both empty for plain simulations.
-  std::vector<objectives::CoordinateTerm> objective_terms;
+  std::vector<objectives::ObjectiveTerm> objective_terms;
   std::vector<std::string> design_variables;
 
   // Adds a body with its inertia element (and the unit-quaternion constraint of a spatial rigid body).

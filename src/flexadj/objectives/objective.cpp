@@ -4,6 +4,9 @@
 
 #include <algorithm>
 
+#include "flexadj/functions/control_signal.hpp"
+#include "flexadj/model/model.hpp"
+
 namespace flexadj::objectives {
 namespace {
 
@@ -21,6 +24,13 @@ double quadrature_weight(const std::vector<double>& times, std::size_t n) {
   const double left = n > 0 ? times[n] - times[n - 1] : 0.0;
   const double right = n < last ? times[n + 1] - times[n] : 0.0;
   return 0.5 * (left + right);
+}
+
+// C1 exterior penalty: the excess beyond the bounds (0 inside).
+double excess(const ObjectiveTerm& term, double x) {
+  if (x > term.upper) return x - term.upper;
+  if (x < term.lower) return x - term.lower;
+  return 0.0;
 }
 
 }  // namespace
@@ -46,24 +56,41 @@ double Objective::value(const assembly::Assembler& assembler, storage::Trajector
   for (std::size_t n = 0; n <= last; ++n) {
     const assembly::State& state = trajectory.step(n);
     for (const auto& term : terms_) {
+      if (term.kind == ObjectiveTerm::Kind::ControlEffort) continue;
       const int i = owned_index(assembler, term.coordinate);
       if (i < 0) continue;
-      const double x = term.quantity == CoordinateTerm::Quantity::Position ? state.q[i] : state.v[i];
+      const double x = term.quantity == ObjectiveTerm::Quantity::Position ? state.q[i] : state.v[i];
       switch (term.kind) {
-        case CoordinateTerm::Kind::FinalValue:
+        case ObjectiveTerm::Kind::FinalValue:
           if (n == last) local += term.weight * x;
           break;
-        case CoordinateTerm::Kind::FinalSquare:
+        case ObjectiveTerm::Kind::FinalSquare:
           if (n == last) local += 0.5 * term.weight * (x - term.target) * (x - term.target);
           break;
-        case CoordinateTerm::Kind::Tracking: {
+        case ObjectiveTerm::Kind::Tracking: {
           const double e = x - term.reference(times[n]);
           local += 0.5 * term.weight * quadrature_weight(times, n) * e * e;
           break;
         }
+        case ObjectiveTerm::Kind::Penalty: {
+          const double e = excess(term, x);
+          local += 0.5 * term.weight * quadrature_weight(times, n) * e * e;
+          break;
+        }
+        case ObjectiveTerm::Kind::ControlEffort: break;
       }
     }
   }
+  // Control effort: computed on rank 0 only (it does not depend on the distributed states).
+  if (assembler.comm()->getRank() == 0)
+    for (const auto& term : terms_) {
+      if (term.kind != ObjectiveTerm::Kind::ControlEffort) continue;
+      const auto signal = assembler.model().find_control(term.control);
+      for (std::size_t n = 0; n <= last; ++n) {
+        const double u = signal->value(times[n]);
+        local += 0.5 * term.weight * quadrature_weight(times, n) * u * u;
+      }
+    }
   double global = 0.0;
   Teuchos::reduceAll(*assembler.comm(), Teuchos::REDUCE_SUM, local, Teuchos::outArg(global));
   return global;
@@ -73,19 +100,37 @@ void Objective::add_partials(const assembly::Assembler& assembler, const std::ve
                              const assembly::State& state, std::vector<double>& dq, std::vector<double>& dv) const {
   const std::size_t last = times.size() - 1;
   for (const auto& term : terms_) {
+    if (term.kind == ObjectiveTerm::Kind::ControlEffort) continue;
     const int i = owned_index(assembler, term.coordinate);
     if (i < 0) continue;
-    const bool position = term.quantity == CoordinateTerm::Quantity::Position;
+    const bool position = term.quantity == ObjectiveTerm::Quantity::Position;
     const double x = position ? state.q[i] : state.v[i];
     double derivative = 0.0;
     switch (term.kind) {
-      case CoordinateTerm::Kind::FinalValue: derivative = n == last ? term.weight : 0.0; break;
-      case CoordinateTerm::Kind::FinalSquare: derivative = n == last ? term.weight * (x - term.target) : 0.0; break;
-      case CoordinateTerm::Kind::Tracking:
+      case ObjectiveTerm::Kind::FinalValue: derivative = n == last ? term.weight : 0.0; break;
+      case ObjectiveTerm::Kind::FinalSquare: derivative = n == last ? term.weight * (x - term.target) : 0.0; break;
+      case ObjectiveTerm::Kind::Tracking:
         derivative = term.weight * quadrature_weight(times, n) * (x - term.reference(times[n]));
         break;
+      case ObjectiveTerm::Kind::Penalty: derivative = term.weight * quadrature_weight(times, n) * excess(term, x); break;
+      case ObjectiveTerm::Kind::ControlEffort: break;
     }
     (position ? dq : dv)[i] += derivative;
+  }
+}
+
+void Objective::add_control_gradient(const model::Model& model, const std::vector<double>& times,
+                                     std::map<std::string, std::vector<double>>& controls) const {
+  for (const auto& term : terms_) {
+    if (term.kind != ObjectiveTerm::Kind::ControlEffort) continue;
+    const auto signal = model.find_control(term.control);
+    auto& gradient = controls.at(term.control);
+    for (std::size_t n = 0; n < times.size(); ++n) {
+      const double d = term.weight * quadrature_weight(times, n) * signal->value(times[n]);
+      const auto w = signal->weights(times[n]);
+      gradient[w.k0] += w.w0 * d;
+      gradient[w.k1] += w.w1 * d;
+    }
   }
 }
 

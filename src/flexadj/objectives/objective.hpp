@@ -1,10 +1,12 @@
 #pragma once
 // Objectives as weighted sums of terms on the discrete trajectory, J = sum_n j_n(q_n, v_n), with the
 // trapezoidal rule in time for integrals, so that J is a function of the discrete states.
+#include <map>
+#include <string>
 #include <vector>
 
 #include "flexadj/assembly/assembler.hpp"
-#include "flexadj/objectives/coordinate_term.hpp"
+#include "flexadj/objectives/objective_term.hpp"
 #include "flexadj/storage/trajectory.hpp"
 
 namespace flexadj::objectives {
@@ -12,21 +14,24 @@ namespace flexadj::objectives {
 class Objective {
  public:
   Objective() = default;
-  explicit Objective(std::vector<CoordinateTerm> terms) : terms_(std::move(terms)) {}
-  void add(const CoordinateTerm& term) { terms_.push_back(term); }
-  const std::vector<CoordinateTerm>& terms() const { return terms_; }
+  explicit Objective(std::vector<ObjectiveTerm> terms) : terms_(std::move(terms)) {}
+  void add(const ObjectiveTerm& term) { terms_.push_back(term); }
+  const std::vector<ObjectiveTerm>& terms() const { return terms_; }
 
   // J of the stored trajectory (collective).
   double value(const assembly::Assembler& assembler, const std::vector<double>& times,
                const std::vector<assembly::State>& states) const;
   // J of a stored trajectory, read step by step (collective).
   double value(const assembly::Assembler& assembler, storage::Trajectory& trajectory) const;
+  // controls[name][k] += dJ/du_k of the terms that depend on control values explicitly (control effort).
+  void add_control_gradient(const model::Model& model, const std::vector<double>& times,
+                            std::map<std::string, std::vector<double>>& controls) const;
   // dq += dJ/dq_n, dv += dJ/dv_n on the owned coordinates.
   void add_partials(const assembly::Assembler& assembler, const std::vector<double>& times, std::size_t n,
                     const assembly::State& state, std::vector<double>& dq, std::vector<double>& dv) const;
 
  private:
-  std::vector<CoordinateTerm> terms_;
+  std::vector<ObjectiveTerm> terms_;
 };
 
 }  // namespace flexadj::objectives

@@ -1,0 +1,29 @@
+#pragma once
+// A term of an objective on the discrete trajectory: on one coordinate (or its rate), or on a control signal.
+#include <limits>
+#include <string>
+
+#include "flexadj/functions/expression.hpp"
+
+namespace flexadj::objectives {
+
+struct ObjectiveTerm {
+  enum class Kind {
+    FinalValue,   // weight * x(t_N)
+    FinalSquare,  // weight/2 * (x(t_N) - target)^2
+    Tracking,     // weight/2 * integral of (x(t) - reference(t))^2 dt
+    Penalty,      // weight/2 * integral of (max(0, x - upper)^2 + max(0, lower - x)^2) dt  (C1 exterior penalty)
+    ControlEffort // weight/2 * integral of u(t)^2 dt for the control signal `control`
+  };
+  enum class Quantity { Position, Velocity };
+  Kind kind = Kind::FinalValue;
+  Quantity quantity = Quantity::Position;
+  long long coordinate = 0;  // global coordinate id
+  double weight = 1.0;
+  double target = 0.0;
+  functions::Expression reference;
+  double lower = -std::numeric_limits<double>::infinity(), upper = std::numeric_limits<double>::infinity();
+  std::string control;  // ControlEffort
+};
+
+}  // namespace flexadj::objectives
