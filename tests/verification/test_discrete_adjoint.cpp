@@ -302,5 +302,29 @@ TEST(DiscreteAdjoint, PenaltyAndControlEffortMatchFiniteDifferences) {
   EXPECT_GT(std::abs(fd), 1e-6);  // the penalty is active
 }
 
+// Nachbagauer et al. 2015, sec. 5.1 at the initial guess: the crane rests, and J0 = 102 * 38251/92378
+// (the integral of 34 P(t/3)^2 over [0, 3]); the gradient there matches central differences.
+TEST(DiscreteAdjoint, CraneObjectiveAtTheInitialGuessIsTheClosedForm) {
+  auto model = io::read_model_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/overhead_crane.yaml",
+                                   {"integrator.newton_tolerance=1e-12"});
+  const objectives::Objective objective(model->objective_terms);
+  const Evaluation e = evaluate(*model, objective, world(), true);
+  EXPECT_NEAR(e.value, 102.0 * 38251.0 / 92378.0, 1e-9);
+  auto M = model->controls().at("M");
+  for (int k : {50, 150, 299}) {
+    std::vector<double> values = M->values();
+    values[k] += 1e-4;
+    M->set_values(values);
+    const double plus = evaluate(*model, objective, world(), false).value;
+    values[k] -= 2e-4;
+    M->set_values(values);
+    const double minus = evaluate(*model, objective, world(), false).value;
+    values[k] += 1e-4;
+    M->set_values(values);
+    const double fd = (plus - minus) / 2e-4;
+    EXPECT_NEAR(e.gradient.controls.at("M")[k], fd, 1e-6 * std::max(1e-3, std::abs(fd))) << "M[" << k << "]";
+  }
+}
+
 }  // namespace
 }  // namespace flexadj::testing
