@@ -51,7 +51,7 @@ Row run(const std::string& problem, const std::string& path, const std::vector<s
   row.forward = seconds_since(start);
   row.steps = static_cast<long long>(trajectory.states.size()) - 1;
   start = Clock::now();
-  const auto gradient = adjoint::discrete_adjoint_gradient(assembler, integrator.coefficients(), trajectory, objective,
+  const auto gradient = adjoint::discrete_adjoint_gradient(assembler, integrator, trajectory, objective,
                                                            parameters);
   row.adjoint = seconds_since(start);
   row.measured_fd = row.design_variables <= measured_fd_limit;

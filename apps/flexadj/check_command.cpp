@@ -249,7 +249,7 @@ std::string check_help() {
          "      dp0 = step0 max(1, |p|), extrapolated to step 0 (Aitken-Neville), for the first 3 design values,\n"
          "      printed next to the adjoint values (not judged).\n"
          "The Newton tolerance is set to 1e-12 unless given with --set integrator.newton_tolerance=...\n"
-         "Initial positions and velocities among the design variables must be free to move under the constraints.\n"
+         "Initial positions and velocities are the given ones, projected onto the constraints before integrating.\n"
          "\n"
          "options:\n"
          "  --directions N         random directions of test (b) (default 3)\n"

@@ -59,7 +59,7 @@ Evaluation GradientProblem::evaluate(bool with_gradient) {
   }
   const auto backward = std::chrono::steady_clock::now();
   const adjoint::Gradient gradient =
-      adjoint::discrete_adjoint_gradient(assembler, integrator.coefficients(), trajectory, objective, design_.parameters());
+      adjoint::discrete_adjoint_gradient(assembler, integrator, trajectory, objective, design_.parameters());
   e.objective = gradient.objective;
   e.gradient = design_.gradient(gradient);
   comm_->barrier();

@@ -81,9 +81,9 @@ TEST(AdjointRanks, Hdf5TrajectoryGivesTheMemoryGradient) {
   }
   const adjoint::ParameterSpace space(*model);
   const auto from_memory =
-      adjoint::discrete_adjoint_gradient(assembler, integrator.coefficients(), memory, objective, space);
+      adjoint::discrete_adjoint_gradient(assembler, integrator, memory, objective, space);
   storage::Hdf5Trajectory file(path, assembler);
-  const auto from_file = adjoint::discrete_adjoint_gradient(assembler, integrator.coefficients(), file, objective, space);
+  const auto from_file = adjoint::discrete_adjoint_gradient(assembler, integrator, file, objective, space);
   EXPECT_EQ(from_file.objective, from_memory.objective);
   EXPECT_EQ(from_file.parameters, from_memory.parameters);
   EXPECT_EQ(from_file.initial_velocities, from_memory.initial_velocities);

@@ -33,7 +33,7 @@ inline Evaluation evaluate(model::Model& model, const objectives::Objective& obj
     e.value = objective.value(assembler, trajectory.times, trajectory.states);
     return e;
   }
-  e.gradient = adjoint::discrete_adjoint_gradient(assembler, integrator.coefficients(), trajectory, objective,
+  e.gradient = adjoint::discrete_adjoint_gradient(assembler, integrator, trajectory, objective,
                                                   adjoint::ParameterSpace(model));
   e.value = e.gradient.objective;
   return e;

@@ -326,5 +326,35 @@ TEST(DiscreteAdjoint, CraneObjectiveAtTheInitialGuessIsTheClosedForm) {
   }
 }
 
+// Held and Seifried's torsional spring pendulum: psi = z2(t1) = l sin(alpha0 cos(w t1)), w = sqrt(c_r/m)/l.
+// The rod length l enters the constraint, the spring's force (through the geometry) and the initial
+// condition: the given initial position is projected onto the circle of radius l, radially.
+TEST(DiscreteAdjoint, TorsionalPendulumGradientMatchesTheClosedForm) {
+  const double m = 1.0, l = 1.2, c_r = 2.0, alpha0 = 0.4, t1 = 10.0;
+  auto model = torsional_pendulum(m, l, c_r, alpha0, t1, 4000);
+  model->integrator.newton_tolerance = 1e-12;
+  const adjoint::ParameterSpace space(*model);
+  const Evaluation e = evaluate(*model, final_value(1), world(), true);
+  const double omega = std::sqrt(c_r / m) / l, phase = alpha0 * std::cos(omega * t1);
+  const double dpsi_domega = l * std::cos(phase) * alpha0 * (-std::sin(omega * t1)) * t1;
+  const double dpsi_dl = std::sin(phase) + alpha0 * t1 * omega * std::cos(phase) * std::sin(omega * t1);
+  const double dpsi_dcr = dpsi_domega * omega / (2.0 * c_r);
+  const double dpsi_dm = -dpsi_domega * omega / (2.0 * m);
+  EXPECT_NEAR(e.value, l * std::sin(phase), 1e-5);
+  EXPECT_NEAR(e.gradient.parameters[space.find("rod.length")], dpsi_dl, 1e-4 * std::abs(dpsi_dl));
+  EXPECT_NEAR(e.gradient.parameters[space.find("torsion.stiffness")], dpsi_dcr, 1e-4 * std::abs(dpsi_dcr));
+  EXPECT_NEAR(e.gradient.parameters[space.find("mass.mass")], dpsi_dm, 1e-4 * std::abs(dpsi_dm));
+  // Exact for the discrete objective: central differences, and a Taylor test over (l, c_r, m).
+  const int length = space.find("rod.length");
+  const double fd = central_difference(*model, final_value(1), world(), length);
+  EXPECT_NEAR(e.gradient.parameters[length], fd, 1e-6 * std::abs(fd));
+  std::vector<double> remainders;
+  const auto orders = taylor_orders(*model, final_value(1), world(),
+                                    {length, space.find("torsion.stiffness"), space.find("mass.mass")},
+                                    {0.05, 0.3, 0.2}, 5e-2, &remainders);
+  for (std::size_t k = 0; k < orders.size(); ++k)
+    EXPECT_GT(orders[k], 1.9) << "remainders " << remainders[k] << " -> " << remainders[k + 1];
+}
+
 }  // namespace
 }  // namespace flexadj::testing

@@ -32,10 +32,10 @@ StoredTrajectory simulate_and_store(assembly::Assembler& assembler, integrators:
   return trajectory;
 }
 
-Gradient discrete_adjoint_gradient(assembly::Assembler& assembler,
-                                   const integrators::GeneralizedAlphaCoefficients& c,
+Gradient discrete_adjoint_gradient(assembly::Assembler& assembler, const integrators::GeneralizedAlpha& integrator,
                                    storage::Trajectory& trajectory, const objectives::Objective& objective,
                                    const ParameterSpace& parameters) {
+  const integrators::GeneralizedAlphaCoefficients& c = integrator.coefficients();
   using assembly::ConstraintLevel;
   const Comm& comm = *assembler.comm();
   const auto& dofs = assembler.dofs();
@@ -99,7 +99,7 @@ Gradient discrete_adjoint_gradient(assembly::Assembler& assembler,
         for (std::size_t k = 0; k < m; ++k) mu_c[k] = x[n + k] / scale;
       }
       // mu_q = -(K^T mu_r + C_q^T mu_c + g_q), mu_v = -(D^T mu_r + g_v), mu_aux = (M^T mu_r + g_a)/(1 - alpha_f)
-      assembler.adjoint_products(state, t, mu_r, mu_c, y_k, y_d, y_m);
+      assembler.adjoint_products(state, t, mu_r, mu_c, false, y_k, y_d, y_m);
       for (std::size_t i = 0; i < n; ++i) {
         mu_q_next[i] = -(y_k[i] + g_q[i]);
         mu_v_next[i] = -(y_d[i] + g_v[i]);
@@ -110,8 +110,8 @@ Gradient discrete_adjoint_gradient(assembly::Assembler& assembler,
         for (std::size_t i = 0; i < n; ++i) values[i] = mu_r[i];
         for (std::size_t k = 0; k < m; ++k) values[n + k] = mu_c[k];
       }
-      assembler.add_parameter_gradient(state, t, mu, false, parameters.force_offsets(), parameters.constraint_offsets(),
-                                       parameter_gradient, control_gradient);
+      assembler.add_parameter_gradient(state, t, mu, ConstraintLevel::Position, false, parameters.force_offsets(),
+                                       parameters.constraint_offsets(), parameter_gradient, control_gradient);
       continue;
     }
 
@@ -132,19 +132,59 @@ Gradient discrete_adjoint_gradient(assembly::Assembler& assembler,
     }
     // dJ/dq_0 = g_q + K^T mu_r + (dC_acc/dq)^T mu_acc, dJ/dv_0 = g_v + D^T mu_r + (dC_acc/dv)^T mu_acc.
     std::vector<double> dJ_dq(g_q), dJ_dv(g_v);
-    assembler.adjoint_products(state, t, mu_r, {}, y_k, y_d, y_m);
+    assembler.adjoint_products(state, t, mu_r, {}, false, y_k, y_d, y_m);
     for (std::size_t i = 0; i < n; ++i) {
       dJ_dq[i] += y_k[i];
       dJ_dv[i] += y_d[i];
     }
-    assembler.add_acceleration_constraint_transposed(state, t, mu_c, dJ_dq, dJ_dv);
+    assembler.add_constraint_level_transposed(state, t, ConstraintLevel::Acceleration, mu_c, dJ_dq, dJ_dv);
     {
       auto values = mu.getDataNonConst(0);
       for (std::size_t i = 0; i < n; ++i) values[i] = mu_r[i];
       for (std::size_t k = 0; k < m; ++k) values[n + k] = mu_c[k];
     }
-    assembler.add_parameter_gradient(state, t, mu, true, parameters.force_offsets(), parameters.constraint_offsets(),
-                                     parameter_gradient, control_gradient);
+    assembler.add_parameter_gradient(state, t, mu, ConstraintLevel::Acceleration, false, parameters.force_offsets(),
+                                     parameters.constraint_offsets(), parameter_gradient, control_gradient);
+
+    // Back through the projections of the given initial state (GeneralizedAlpha::initialize), velocities
+    // first: with v0 - v_given + C_q^T nu' = 0, C_q v0 + C_t = 0 and multipliers (rho_v, sigma_v),
+    //   [I C_q^T; C_q 0] [rho_v; sigma_v] = [-dJ/dv0; 0],  dJ/dv_given = -rho_v,
+    //   dJ/dq0 += d(C_q^T nu')/dq^T rho_v + (d(C_q v0 + C_t)/dq)^T sigma_v.
+    const auto& projection = integrator.initial_projection();
+    assembly::State projected = state;
+    auto solve_projection = [&](ConstraintLevel level, const std::vector<double>& multipliers,
+                                const std::vector<double>& target, const std::vector<double>& derivative) {
+      projected.lambda = multipliers;
+      const model::JacobianCoefficients coefficients{level == ConstraintLevel::Position ? 1.0 : 0.0, 0.0, 0.0};
+      assembler.assemble(projected, t, level, 1.0, &coefficients, &target);
+      solver->update();
+      {
+        auto values = rhs.getDataNonConst(0);
+        for (std::size_t i = 0; i < n; ++i) values[i] = -derivative[i];
+        for (std::size_t k = 0; k < m; ++k) values[n + k] = 0.0;
+      }
+      solver->solve(rhs, solution);
+      const auto x = solution.getData(0);
+      for (std::size_t i = 0; i < n; ++i) mu_r[i] = x[i];
+      for (std::size_t k = 0; k < m; ++k) mu_c[k] = x[n + k];
+      auto values = mu.getDataNonConst(0);
+      for (std::size_t i = 0; i < n; ++i) values[i] = mu_r[i];
+      for (std::size_t k = 0; k < m; ++k) values[n + k] = mu_c[k];
+    };
+    solve_projection(ConstraintLevel::Velocity, projection.velocity_multipliers, projection.given_v, dJ_dv);
+    for (std::size_t i = 0; i < n; ++i) dJ_dv[i] = -mu_r[i];
+    assembler.adjoint_products(projected, t, mu_r, {}, true, y_k, y_d, y_m);  // d(C_q^T nu')/dq^T rho_v
+    for (std::size_t i = 0; i < n; ++i) dJ_dq[i] += y_k[i];
+    std::vector<double> unused(n, 0.0);
+    assembler.add_constraint_level_transposed(projected, t, ConstraintLevel::Velocity, mu_c, dJ_dq, unused);
+    assembler.add_parameter_gradient(projected, t, mu, ConstraintLevel::Velocity, true, parameters.force_offsets(),
+                                     parameters.constraint_offsets(), parameter_gradient, control_gradient);
+    // Positions: q0 - q_given + C_q^T nu = 0, C(q0) = 0: [I + d(C_q^T nu)/dq, C_q^T; C_q 0] [rho; sigma] =
+    // [-dJ/dq0; 0], dJ/dq_given = -rho.
+    solve_projection(ConstraintLevel::Position, projection.position_multipliers, projection.given_q, dJ_dq);
+    for (std::size_t i = 0; i < n; ++i) dJ_dq[i] = -mu_r[i];
+    assembler.add_parameter_gradient(projected, t, mu, ConstraintLevel::Position, true, parameters.force_offsets(),
+                                     parameters.constraint_offsets(), parameter_gradient, control_gradient);
     gradient.initial_coordinates = to_global(dJ_dq, dofs.owned_coordinates(), dofs.coordinate_count(), comm);
     gradient.initial_velocities = to_global(dJ_dv, dofs.owned_coordinates(), dofs.coordinate_count(), comm);
   }

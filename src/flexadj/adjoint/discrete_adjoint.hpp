@@ -24,14 +24,14 @@ StoredTrajectory simulate_and_store(assembly::Assembler& assembler, integrators:
 struct Gradient {
   double objective = 0.0;
   std::vector<double> parameters;           // dJ/dp in ParameterSpace order
-  std::vector<double> initial_coordinates;  // dJ/dq(t_0), global numbering
-  std::vector<double> initial_velocities;   // dJ/dv(t_0), global numbering
+  std::vector<double> initial_coordinates;  // dJ/d(given q(t_0)), global numbering
+  std::vector<double> initial_velocities;   // dJ/d(given v(t_0)), global numbering
   std::map<std::string, std::vector<double>> controls;  // dJ/du_k for every value u_k of each control signal
 };
 
-// The trajectory must hold every step of the forward run (memory, or HDF5 written with every = 1).
-Gradient discrete_adjoint_gradient(assembly::Assembler& assembler,
-                                   const integrators::GeneralizedAlphaCoefficients& coefficients,
+// The trajectory must hold every step of the forward run of `integrator` (memory, or HDF5 written with
+// every = 1); the integrator supplies the coefficients and the projection of the initial state.
+Gradient discrete_adjoint_gradient(assembly::Assembler& assembler, const integrators::GeneralizedAlpha& integrator,
                                    storage::Trajectory& trajectory, const objectives::Objective& objective,
                                    const ParameterSpace& parameters);
 

@@ -170,7 +170,8 @@ void Assembler::gather(const LocalComponent& c, int column, double* values) cons
 }
 
 void Assembler::assemble(const State& state, double t, ConstraintLevel level, double scale,
-                         const model::JacobianCoefficients* coefficients) {
+                         const model::JacobianCoefficients* coefficients,
+                         const std::vector<double>* projection_target) {
   import_state(state, true, true);
   ghosted_residual_->putScalar(0.0);
   if (coefficients) {
@@ -187,7 +188,20 @@ void Assembler::assemble(const State& state, double t, ConstraintLevel level, do
         a_[i] = a_all[c.state_entries[i]];
       }
     };
+    if (projection_target) {
+      const std::vector<double>& x = level == ConstraintLevel::Velocity ? state.v : state.q;
+      const double one = 1.0;
+      const auto column_map = graph_->getColMap();
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        residual[i] += x[i] - (*projection_target)[i];
+        if (!coefficients) continue;
+        const LocalOrdinal column = column_map->getLocalElement(ghosted_system_map_->getGlobalElement(static_cast<int>(i)));
+        matrix_->sumIntoLocalValues(static_cast<LocalOrdinal>(i), Teuchos::ArrayView<const LocalOrdinal>(&column, 1),
+                                    Teuchos::ArrayView<const double>(&one, 1));
+      }
+    }
     for (const auto& c : forces_) {
+      if (projection_target) break;
       const auto& element = *model_.force_elements()[c.index];
       const int n = static_cast<int>(c.rows.size());
       load(c);
@@ -299,8 +313,8 @@ void Assembler::visit_local_constraints(
 
 void Assembler::apply_transposed(const Vector& x, Vector& y) const { matrix_->apply(x, y, Teuchos::TRANS); }
 
-void Assembler::add_parameter_gradient(const State& state, double t, const Vector& mu, bool acceleration_level,
-                                       const std::vector<int>& force_offsets,
+void Assembler::add_parameter_gradient(const State& state, double t, const Vector& mu, ConstraintLevel level,
+                                       bool constraints_only, const std::vector<int>& force_offsets,
                                        const std::vector<int>& constraint_offsets, std::vector<double>& gradient,
                                        std::map<std::string, std::vector<double>>& controls) {
   import_state(state, true, true);
@@ -321,6 +335,7 @@ void Assembler::add_parameter_gradient(const State& state, double t, const Vecto
     for (std::size_t i = 0; i < c.state_entries.size(); ++i) mu_r[i] = mu_ghosted[c.state_entries[i]];
   };
   for (const auto& c : forces_) {
+    if (constraints_only) break;
     load(c);
     const auto& element = *model_.force_elements()[c.index];
     element.add_parameter_gradient(q_.data(), v_.data(), a_.data(), t, mu_r.data(),
@@ -338,13 +353,14 @@ void Assembler::add_parameter_gradient(const State& state, double t, const Vecto
     const auto& constraint = *model_.constraints()[c.index];
     for (int k = 0; k < constraint.equation_count(); ++k) mu_c[k] = mu_owned[owned + c.first_multiplier + k];
     constraint.add_parameter_gradient(q_.data(), v_.data(), a_.data(), t, state.lambda.data() + c.first_multiplier,
-                                      mu_r.data(), mu_c.data(), acceleration_level,
+                                      mu_r.data(), mu_c.data(), static_cast<int>(level),
                                       gradient.data() + constraint_offsets[c.index]);
   }
 }
 
-void Assembler::add_acceleration_constraint_transposed(const State& state, double t, const std::vector<double>& mu_c,
-                                                       std::vector<double>& out_q, std::vector<double>& out_v) {
+void Assembler::add_constraint_level_transposed(const State& state, double t, ConstraintLevel level,
+                                                const std::vector<double>& mu_c, std::vector<double>& out_q,
+                                                std::vector<double>& out_v) {
   import_state(state, true, true);
   ghosted_work_->putScalar(0.0);
   {
@@ -357,7 +373,7 @@ void Assembler::add_acceleration_constraint_transposed(const State& state, doubl
       gather(c, 0, q_.data());
       gather(c, 1, v_.data());
       gather(c, 2, a_.data());
-      constraint.acceleration_jacobians(q_.data(), v_.data(), a_.data(), t, d_dq.data(), d_dv.data());
+      constraint.level_jacobians(q_.data(), v_.data(), a_.data(), t, static_cast<int>(level), d_dq.data(), d_dv.data());
       for (int i = 0; i < n; ++i)
         for (int e = 0; e < m; ++e) {
           sum_q[c.state_entries[i]] += d_dq[e * n + i] * mu_c[c.first_multiplier + e];
@@ -375,7 +391,7 @@ void Assembler::add_acceleration_constraint_transposed(const State& state, doubl
 }
 
 void Assembler::adjoint_products(const State& state, double t, const std::vector<double>& mu_r,
-                                 const std::vector<double>& mu_c, std::vector<double>& out_q,
+                                 const std::vector<double>& mu_c, bool constraints_only, std::vector<double>& out_q,
                                  std::vector<double>& out_v, std::vector<double>& out_a) {
   import_state(state, true, true);
   {
@@ -405,6 +421,7 @@ void Assembler::adjoint_products(const State& state, double t, const std::vector
       }
     };
     for (const auto& c : forces_) {
+      if (constraints_only) break;
       gather(c, 0, q_.data());
       gather(c, 1, v_.data());
       gather(c, 2, a_.data());

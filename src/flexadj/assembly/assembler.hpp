@@ -52,8 +52,12 @@ class Assembler {
   void scatter_global(const std::vector<double>& q, const std::vector<double>& v, State& state) const;
 
   // Fills residual() and, if coefficients is given, matrix().
+  // With projection_target, the system of the projection of the initial state onto the constraints instead
+  // (no force elements): residual [x - target + C_q^T lambda; constraint at level] with x = q (Position) or
+  // v (Velocity), matrix [I + coefficients.q d(C_q^T lambda)/dq, C_q^T; C_q, 0].
   void assemble(const State& state, double t, ConstraintLevel level, double scale,
-                const model::JacobianCoefficients* coefficients);
+                const model::JacobianCoefficients* coefficients,
+                const std::vector<double>* projection_target = nullptr);
 
   // Norms over all ranks of the last residual: dynamic rows and constraint rows (max norm).
   double dynamic_residual_norm() const;
@@ -69,21 +73,26 @@ class Assembler {
 
   // Adjoint sensitivities. mu is a system vector: mu_r on the coordinate rows, mu_c on the multiplier rows.
   // gradient[parameter_offset + k] += mu_r . dR/dp_k + mu_c . dC/dp_k over the components of this rank,
-  // with R = M a - Q + C_q^T lambda and C the position-level constraint or, with acceleration_level, the
-  // acceleration-level one. Offsets follow ParameterSpace (forces, then constraints). Collective (imports).
-  // Control inputs: controls[signal][k] += (mu_r . dR/du(t)) * (weight of value k at t).
-  void add_parameter_gradient(const State& state, double t, const Vector& mu, bool acceleration_level,
-                              const std::vector<int>& force_offsets, const std::vector<int>& constraint_offsets,
-                              std::vector<double>& gradient, std::map<std::string, std::vector<double>>& controls);
+  // with R = M a - Q + C_q^T lambda and C the constraint at `level`; constraints_only leaves out the force
+  // elements (R = C_q^T lambda, as in the initial-state projection). Offsets follow ParameterSpace (forces,
+  // then constraints). Control inputs: controls[signal][k] += (mu_r . dR/du(t)) * (weight of value k at t).
+  // Collective (imports).
+  void add_parameter_gradient(const State& state, double t, const Vector& mu, ConstraintLevel level,
+                              bool constraints_only, const std::vector<int>& force_offsets,
+                              const std::vector<int>& constraint_offsets, std::vector<double>& gradient,
+                              std::map<std::string, std::vector<double>>& controls);
   // Adjoint products on the owned coordinates, element by element (no matrix):
   //   out_q = K^T mu_r + C_q^T mu_c, out_v = D^T mu_r, out_a = M^T mu_r
-  // with K = dR/dq including d(C_q^T lambda)/dq. mu_c may be empty (then taken as zero). Collective.
+  // with K = dR/dq including d(C_q^T lambda)/dq. mu_c may be empty (then taken as zero); constraints_only
+  // leaves out the force elements. Collective.
   void adjoint_products(const State& state, double t, const std::vector<double>& mu_r, const std::vector<double>& mu_c,
-                        std::vector<double>& out_q, std::vector<double>& out_v, std::vector<double>& out_a);
-  // out_q += (d c_acc/dq)^T mu_c and out_v += (d c_acc/dv)^T mu_c for the acceleration-level constraints
-  // (owned coordinates; mu_c owned multipliers). Collective.
-  void add_acceleration_constraint_transposed(const State& state, double t, const std::vector<double>& mu_c,
-                                              std::vector<double>& out_q, std::vector<double>& out_v);
+                        bool constraints_only, std::vector<double>& out_q, std::vector<double>& out_v,
+                        std::vector<double>& out_a);
+  // out_q += (dc/dq)^T mu_c and out_v += (dc/dv)^T mu_c for the velocity- or acceleration-level constraints
+  // c (owned coordinates; mu_c owned multipliers). Collective.
+  void add_constraint_level_transposed(const State& state, double t, ConstraintLevel level,
+                                       const std::vector<double>& mu_c, std::vector<double>& out_q,
+                                       std::vector<double>& out_v);
 
   // Calls visit(constraint index, local q, local lambda, C_q) for each constraint evaluated on this rank,
   // in DofMap::local_constraints() order (collective: imports ghost coordinates first).

@@ -3,6 +3,7 @@
 #include <Teuchos_CommHelpers.hpp>
 
 #include <cmath>
+#include <limits>
 #include <sstream>
 
 #include "flexadj/core/error.hpp"
@@ -66,21 +67,66 @@ GeneralizedAlpha::GeneralizedAlpha(assembly::Assembler& assembler, const model::
 
 void GeneralizedAlpha::initialize(assembly::State& state, double t0) {
   const auto& model = assembler_.model();
-  const double length_scale = 1.0 + max_abs(state.q, *assembler_.comm());
-  const double tolerance = 1e-8 * length_scale;
-  auto check = [&](assembly::ConstraintLevel level, const char* what) {
+  const Comm& comm = *assembler_.comm();
+  const std::size_t n = state.q.size();
+  // Given states far off the constraints are mistakes in the model file, not something to project.
+  auto check = [&](assembly::ConstraintLevel level, const char* what, double scale) {
     assembler_.assemble(state, t0, level, 1.0, nullptr);
     const auto [worst, residual] = assembler_.worst_constraint();
+    const double tolerance = 1e-2 * scale;
     if (residual > tolerance) {
       std::ostringstream message;
       message << "the initial " << what << " violate constraint '" << model.constraints()[worst]->name() << "' ("
-              << model.constraints()[worst]->type() << ") by " << residual << " (tolerance " << tolerance
-              << "); give consistent initial " << what;
+              << model.constraints()[worst]->type() << ") by " << residual << " (more than " << tolerance
+              << "; smaller violations are projected onto the constraints); give consistent initial " << what;
       throw InputError(model.source_file, "bodies", message.str());
     }
   };
-  check(assembly::ConstraintLevel::Position, "positions");
-  check(assembly::ConstraintLevel::Velocity, "velocities");
+  projection_.given_q = state.q;
+  projection_.given_v = state.v;
+  check(assembly::ConstraintLevel::Position, "positions", 1.0 + max_abs(state.q, comm));
+
+  // Position projection: Newton on [q - q_given + C_q^T nu; C(q)] = 0.
+  std::fill(state.lambda.begin(), state.lambda.end(), 0.0);
+  const model::JacobianCoefficients with_hessian{1.0, 0.0, 0.0};
+  const double reference = 1.0 + max_abs(state.q, comm);
+  bool converged = false;
+  double previous = std::numeric_limits<double>::infinity();
+  for (int iteration = 0; iteration < settings_.max_newton_iterations && !converged; ++iteration) {
+    assembler_.assemble(state, t0, assembly::ConstraintLevel::Position, 1.0, &with_hessian, &projection_.given_q);
+    solver_->update();
+    right_hand_side_->update(-1.0, assembler_.residual(), 0.0);
+    solver_->solve(*right_hand_side_, *increment_);
+    const auto x = increment_->getData(0);
+    double largest = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      state.q[i] += x[i];
+      largest = std::max(largest, std::abs(x[i]));
+    }
+    for (std::size_t k = 0; k < state.lambda.size(); ++k) state.lambda[k] += x[n + k];
+    double global = 0.0;
+    Teuchos::reduceAll(comm, Teuchos::REDUCE_MAX, largest, Teuchos::outArg(global));
+    // Quadratic convergence down to round-off: stop when tiny, or when no longer decreasing near round-off.
+    converged = global <= 1e-13 * reference || (global <= 1e-9 * reference && global > 0.25 * previous);
+    previous = global;
+  }
+  if (!converged) throw SolverError("the projection of the initial positions onto the constraints did not converge");
+  projection_.position_multipliers = state.lambda;
+
+  // Velocity projection (linear): [v - v_given + C_q^T nu; C_q v + C_t] = 0.
+  check(assembly::ConstraintLevel::Velocity, "velocities", 1.0 + max_abs(state.v, comm));
+  std::fill(state.lambda.begin(), state.lambda.end(), 0.0);
+  const model::JacobianCoefficients without_hessian{0.0, 0.0, 0.0};
+  assembler_.assemble(state, t0, assembly::ConstraintLevel::Velocity, 1.0, &without_hessian, &projection_.given_v);
+  solver_->update();
+  right_hand_side_->update(-1.0, assembler_.residual(), 0.0);
+  solver_->solve(*right_hand_side_, *increment_);
+  {
+    const auto x = increment_->getData(0);
+    for (std::size_t i = 0; i < n; ++i) state.v[i] += x[i];
+    for (std::size_t k = 0; k < state.lambda.size(); ++k) state.lambda[k] = x[n + k];
+  }
+  projection_.velocity_multipliers = state.lambda;
 
   // [M C_q^T; C_q 0] [a; lambda] = -[M 0 - Q; C_q 0 + gamma] at a = 0, lambda = 0.
   std::fill(state.a.begin(), state.a.end(), 0.0);
@@ -91,7 +137,6 @@ void GeneralizedAlpha::initialize(assembly::State& state, double t0) {
   right_hand_side_->update(-1.0, assembler_.residual(), 0.0);
   solver_->solve(*right_hand_side_, *increment_);
   const auto x = increment_->getData(0);
-  const std::size_t n = state.q.size();
   for (std::size_t i = 0; i < n; ++i) state.a[i] = x[i];
   for (std::size_t k = 0; k < state.lambda.size(); ++k) state.lambda[k] = x[n + k];
   state.aux = state.a;

@@ -23,6 +23,12 @@ struct GeneralizedAlphaCoefficients {
   static GeneralizedAlphaCoefficients for_scheme(const std::string& scheme, double rho_infinity);
 };
 
+// The projection of the given initial state onto the constraints (see GeneralizedAlpha::initialize): the
+// given q and v and the multipliers of the two projection problems, kept for the adjoint.
+struct InitialProjection {
+  std::vector<double> given_q, given_v, position_multipliers, velocity_multipliers;
+};
+
 struct StepStatistics {
   int newton_iterations = 0;
   double increment = 0.0;           // last ||dq||_inf
@@ -34,9 +40,13 @@ class GeneralizedAlpha {
   GeneralizedAlpha(assembly::Assembler& assembler, const model::IntegratorSettings& settings,
                    const linalg::LinearSolverOptions& solver_options);
 
-  // Consistent initial accelerations and multipliers from M a + C_q^T lambda = Q, C_q a = -(terms);
-  // checks that q0 and v0 satisfy the position and velocity constraints. Sets aux = a.
+  // Consistent initial state. The given q and v are projected onto the constraints,
+  //   q0 = argmin |q - q_given|^2 subject to C(q, t0) = 0,   v0 = argmin |v - v_given|^2 subject to dC/dt = 0,
+  // so that parameters of the constraints (a rod length) move the initial state consistently; a given
+  // state that violates a constraint by more than 1e-2 (relative) is an input error. Then the accelerations
+  // and multipliers from M a + C_q^T lambda = Q, C_acc = 0; aux = a.
   void initialize(assembly::State& state, double t0);
+  const InitialProjection& initial_projection() const { return projection_; }
   // Advances state from t to t + h; throws SolverError (with step, time and residuals) on failure.
   StepStatistics step(assembly::State& state, double t, double h, long long step_index);
 
@@ -50,6 +60,7 @@ class GeneralizedAlpha {
   std::unique_ptr<linalg::LinearSolver> solver_;
   RCP<Vector> increment_, right_hand_side_;
   std::vector<double> previous_a_, previous_aux_;
+  InitialProjection projection_;
 };
 
 }  // namespace flexadj::integrators

@@ -115,18 +115,19 @@ class Constraint : public Component {
                                 double* c_dot, double* c_ddot) const = 0;
   // H = d(Cq^T lambda)/dq (n x n, row-major).
   virtual void multiplier_hessian(const double* q, const double* lambda, double t, double* H) const = 0;
-  // gradient[k] += d/dp_k [ lambda . (Cq mu_r) + mu_c . c ], where c is the position-level constraint or,
-  // with acceleration_level, d2c/ds2 along q + v s + a s^2/2 (adjoint sensitivities).
+  // gradient[k] += d/dp_k [ lambda . (Cq mu_r) + mu_c . c ], where c is the constraint at `level`: 0 the
+  // position level C, 1 the velocity level dC/ds, 2 the acceleration level d2C/ds2 along q + v s + a s^2/2,
+  // t + s (adjoint sensitivities).
   virtual void add_parameter_gradient(const double* q, const double* v, const double* a, double t,
-                                      const double* lambda, const double* mu_r, const double* mu_c,
-                                      bool acceleration_level, double* gradient) const = 0;
+                                      const double* lambda, const double* mu_r, const double* mu_c, int level,
+                                      double* gradient) const = 0;
   // out += d(C_q^T lambda)/dq^T mu_r + C_q^T mu_c (adjoint sweeps; the first term is symmetric).
   virtual void add_transposed_products(const double* q, double t, const double* lambda, const double* mu_r,
                                        const double* mu_c, double* out) const = 0;
-  // Jacobians of the acceleration-level constraint d2c/ds2 (see time_derivatives) with respect to q and v
-  // (equation_count x n each, row-major).
-  virtual void acceleration_jacobians(const double* q, const double* v, const double* a, double t, double* d_dq,
-                                      double* d_dv) const = 0;
+  // Jacobians of the velocity-level (level 1: dc/ds) or acceleration-level (level 2: d2c/ds2) constraint of
+  // time_derivatives with respect to q and v (equation_count x n each, row-major).
+  virtual void level_jacobians(const double* q, const double* v, const double* a, double t, int level, double* d_dq,
+                               double* d_dv) const = 0;
 
  private:
   int equation_count_;

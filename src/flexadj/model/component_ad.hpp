@@ -162,8 +162,7 @@ class ConstraintAD : public Constraint {
   // lambda . (Cq mu_r) is the derivative along mu_r of lambda . c: an inner one-direction Fad carries it,
   // an outer Fad the parameters; the acceleration level carries the path parameter s instead.
   void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* lambda,
-                              const double* mu_r, const double* mu_c, bool acceleration_level,
-                              double* gradient) const override {
+                              const double* mu_r, const double* mu_c, int level, double* gradient) const override {
     using Inner = Sacado::Fad::SFad<double, 1>;
     using Directional = Sacado::Fad::SLFad<Inner, kMaxComponentParameters>;
     const int n = coordinate_count(), m = equation_count(), np = static_cast<int>(parameters().size());
@@ -180,11 +179,11 @@ class ConstraintAD : public Constraint {
       if (!cf[e].hasFastAccess()) continue;
       for (int k = 0; k < np; ++k) {
         const Inner& d = cf[e].fastAccessDx(k);
-        gradient[k] += lambda[e] * d.dx(0) + (acceleration_level ? 0.0 : mu_c[e] * d.val());
+        gradient[k] += lambda[e] * d.dx(0) + (level == 0 ? mu_c[e] * d.val() : 0.0);
       }
     }
-    if (!acceleration_level) return;
-    // mu_c . d2c/ds2 along the path q + v s + a s^2/2, t + s.
+    if (level == 0) return;
+    // mu_c . dc/ds or d2c/ds2 along the path q + v s + a s^2/2, t + s.
     using PathParameterFad = Sacado::Fad::SLFad<PathFad, kMaxComponentParameters>;
     std::array<PathParameterFad, kMaxComponentParameters> pp;
     std::array<PathParameterFad, MaxCoordinates> qs;
@@ -196,7 +195,10 @@ class ConstraintAD : public Constraint {
                                                                     pp.data(), cs.data());
     for (int e = 0; e < m; ++e) {
       if (!cs[e].hasFastAccess()) continue;
-      for (int k = 0; k < np; ++k) gradient[k] += mu_c[e] * cs[e].fastAccessDx(k).dx(0).dx(0);
+      for (int k = 0; k < np; ++k) {
+        const PathFad& d = cs[e].fastAccessDx(k);
+        gradient[k] += mu_c[e] * (level == 1 ? d.dx(0).val() : d.dx(0).dx(0));
+      }
     }
   }
 
@@ -221,8 +223,8 @@ class ConstraintAD : public Constraint {
     }
   }
 
-  void acceleration_jacobians(const double* q, const double* v, const double* a, double t, double* d_dq,
-                              double* d_dv) const override {
+  void level_jacobians(const double* q, const double* v, const double* a, double t, int level, double* d_dq,
+                       double* d_dv) const override {
     using StateFad = Sacado::Fad::SLFad<PathFad, 2 * MaxCoordinates>;
     const int n = coordinate_count(), m = equation_count();
     const PathFad s(1, 0, Sacado::Fad::SFad<double, 1>(1, 0, 0.0));
@@ -235,8 +237,13 @@ class ConstraintAD : public Constraint {
     derived().template evaluate<StateFad, double>(qs.data(), StateFad(PathFad(t + s)), parameters().data(), cs.data());
     for (int e = 0; e < m; ++e)
       for (int i = 0; i < n; ++i) {
-        d_dq[e * n + i] = cs[e].hasFastAccess() ? cs[e].fastAccessDx(i).dx(0).dx(0) : 0.0;
-        d_dv[e * n + i] = cs[e].hasFastAccess() ? cs[e].fastAccessDx(n + i).dx(0).dx(0) : 0.0;
+        auto derivative = [&](int slot) {
+          if (!cs[e].hasFastAccess()) return 0.0;
+          const PathFad& d = cs[e].fastAccessDx(slot);
+          return level == 1 ? d.dx(0).val() : d.dx(0).dx(0);
+        };
+        d_dq[e * n + i] = derivative(i);
+        d_dv[e * n + i] = derivative(n + i);
       }
   }
 
