@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "flexadj/adjoint/discrete_adjoint.hpp"
+#include "flexadj/functions/control_signal.hpp"
 #include "simulation_support.hpp"
 
 namespace flexadj::testing {
@@ -50,6 +51,23 @@ inline double central_difference(model::Model& model, const objectives::Objectiv
   space.set_value(model, index, p - h);
   const double minus = evaluate(model, objective, comm, false).value;
   space.set_value(model, index, p);
+  return (plus - minus) / (2.0 * h);
+}
+
+// Central difference of J along value k of a control signal, with absolute step h.
+inline double control_central_difference(model::Model& model, const objectives::Objective& objective,
+                                         RCP<const Comm> comm, functions::ControlSignal& signal, std::size_t k,
+                                         double h) {
+  std::vector<double> values = signal.values();
+  const double original = values[k];
+  values[k] = original + h;
+  signal.set_values(values);
+  const double plus = evaluate(model, objective, comm, false).value;
+  values[k] = original - h;
+  signal.set_values(values);
+  const double minus = evaluate(model, objective, comm, false).value;
+  values[k] = original;
+  signal.set_values(values);
   return (plus - minus) / (2.0 * h);
 }
 

@@ -173,17 +173,8 @@ TEST(DiscreteAdjoint, CraneControlValuesMatchFiniteDifferencesAndTaylor) {
     const auto& gradient = e.gradient.controls.at(name);
     ASSERT_EQ(gradient.size(), signal->size());
     for (int k : {0, 10, 37, 79, 80, 81, 200}) {
-      std::vector<double> values = signal->values();
-      const double h = 1e-6 * std::max(1.0, std::abs(values[k]));
-      values[k] += h;
-      signal->set_values(values);
-      const double plus = evaluate(*model, objective, world(), false).value;
-      values[k] -= 2 * h;
-      signal->set_values(values);
-      const double minus = evaluate(*model, objective, world(), false).value;
-      values[k] += h;
-      signal->set_values(values);
-      const double fd = (plus - minus) / (2 * h);
+      const double h = 1e-6 * std::max(1.0, std::abs(signal->values()[k]));
+      const double fd = control_central_difference(*model, objective, world(), *signal, k, h);
       EXPECT_NEAR(gradient[k], fd, 1e-6 * std::max(1e-3, std::abs(fd))) << name << "[" << k << "]";
     }
     // Values after the end time cannot act (t = 0.8 is value 80 of the 0.01 s grid).
@@ -282,17 +273,7 @@ TEST(DiscreteAdjoint, PenaltyAndControlEffortMatchFiniteDifferences) {
   const Evaluation e = evaluate(*model, objective, world(), true);
   const auto& gradient = e.gradient.controls.at("u");
   for (int k : {0, 3, 9, 15, 20}) {
-    std::vector<double> v = signal->values();
-    const double h = 1e-6;
-    v[k] += h;
-    signal->set_values(v);
-    const double plus = evaluate(*model, objective, world(), false).value;
-    v[k] -= 2 * h;
-    signal->set_values(v);
-    const double minus = evaluate(*model, objective, world(), false).value;
-    v[k] += h;
-    signal->set_values(v);
-    const double fd = (plus - minus) / (2 * h);
+    const double fd = control_central_difference(*model, objective, world(), *signal, k, 1e-6);
     EXPECT_NEAR(gradient[k], fd, 1e-6 * std::max(1e-2, std::abs(fd))) << "u[" << k << "]";
   }
   const adjoint::ParameterSpace space(*model);
@@ -312,16 +293,7 @@ TEST(DiscreteAdjoint, CraneObjectiveAtTheInitialGuessIsTheClosedForm) {
   EXPECT_NEAR(e.value, 102.0 * 38251.0 / 92378.0, 1e-9);
   auto M = model->controls().at("M");
   for (int k : {50, 150, 299}) {
-    std::vector<double> values = M->values();
-    values[k] += 1e-4;
-    M->set_values(values);
-    const double plus = evaluate(*model, objective, world(), false).value;
-    values[k] -= 2e-4;
-    M->set_values(values);
-    const double minus = evaluate(*model, objective, world(), false).value;
-    values[k] += 1e-4;
-    M->set_values(values);
-    const double fd = (plus - minus) / 2e-4;
+    const double fd = control_central_difference(*model, objective, world(), *M, k, 1e-4);
     EXPECT_NEAR(e.gradient.controls.at("M")[k], fd, 1e-6 * std::max(1e-3, std::abs(fd))) << "M[" << k << "]";
   }
 }
