@@ -71,7 +71,13 @@ std::string GradientProblem::describe_objective() const {
   using Term = objectives::ObjectiveTerm;
   std::string text;
   for (const Term& term : model_->objective_terms) {
-    const std::string name = model::coordinate_name(*model_, term.coordinate);
+    if (term.kind == Term::Kind::ControlEffort) {
+      if (!text.empty()) text += " + ";
+      text += (term.weight == 1.0 ? std::string("1/2 ") : format(term.weight) + "/2 ") + "int " + term.control + "(t)^2 dt";
+      continue;
+    }
+    std::string name = model::coordinate_name(*model_, term.coordinate);
+    if (term.relative_to >= 0) name = "(" + name + " - " + model::coordinate_name(*model_, term.relative_to) + ")";
     const std::string x = term.quantity == Term::Quantity::Velocity ? "v(" + name + ")" : name;
     const std::string w = term.weight == 1.0 ? "" : format(term.weight) + " ";
     const std::string half = term.weight == 1.0 ? "1/2 " : format(term.weight) + "/2 ";

@@ -33,6 +33,12 @@ TEST(AdjointRanks, ChainGradientMatchesTheSingleRankGradient) {
     term.target = 0.1;
     objective.add(term);
   }
+  objectives::ObjectiveTerm relative;  // links 1 and 6 live on different ranks at np 2
+  relative.kind = objectives::ObjectiveTerm::Kind::FinalSquare;
+  relative.coordinate = 35;  // link6.x
+  relative.relative_to = 0;  // link1.x
+  relative.target = 1.0;
+  objective.add(relative);
   objectives::ObjectiveTerm velocity;
   velocity.kind = objectives::ObjectiveTerm::Kind::Tracking;
   velocity.quantity = objectives::ObjectiveTerm::Quantity::Velocity;

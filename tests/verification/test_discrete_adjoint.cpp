@@ -328,5 +328,32 @@ TEST(DiscreteAdjoint, TorsionalPendulumGradientMatchesTheClosedForm) {
     EXPECT_GT(orders[k], 1.9) << "remainders " << remainders[k] << " -> " << remainders[k + 1];
 }
 
+// Maciag et al. 2022, sec. 5.1: at u = 0 the double pendulum on a cart hangs still and
+// J = 1/2 (alpha1 - pi/2)^2 + 1/2 alpha2^2 = pi^2/2 exactly; the control gradient (with gamma = 0 and 1,
+// the latter adding the rate terms, alpha2 a joint angle) matches central differences.
+TEST(DiscreteAdjoint, DoublePendulumOnACartAtRest) {
+  auto model = io::read_model_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/double_pendulum_cart.yaml",
+                                   {"integrator.end_time=0.5", "integrator.newton_tolerance=1e-12"});
+  for (double gamma : {0.0, 1.0}) {
+    std::vector<ObjectiveTerm> terms = model->objective_terms;
+    for (const ObjectiveTerm& angle : model->objective_terms) {
+      ObjectiveTerm rate = angle;
+      rate.quantity = ObjectiveTerm::Quantity::Velocity;
+      rate.target = 0.0;
+      rate.weight = gamma;
+      if (gamma > 0.0) terms.push_back(rate);
+    }
+    const objectives::Objective objective(terms);
+    const Evaluation e = evaluate(*model, objective, world(), true);
+    EXPECT_NEAR(e.value, M_PI * M_PI / 2.0, 1e-12);
+    auto F = model->controls().at("F");
+    for (int k : {0, 20, 60, 99}) {
+      const double fd = control_central_difference(*model, objective, world(), *F, k, 1e-4);
+      EXPECT_NEAR(e.gradient.controls.at("F")[k], fd, 1e-6 * std::max(1e-3, std::abs(fd))) << "gamma " << gamma << " F[" << k << "]";
+    }
+    EXPECT_GT(std::abs(e.gradient.controls.at("F")[60]), 1e-6);
+  }
+}
+
 }  // namespace
 }  // namespace flexadj::testing

@@ -1055,10 +1055,10 @@ class Reader {
   objectives::ObjectiveTerm read_objective_term(const Value& v) const {
     using Term = objectives::ObjectiveTerm;
     const std::string type =
-        typed_entry(v, {{"final_value", {"type", "coordinate", "quantity", "weight"}},
-                        {"final_square", {"type", "coordinate", "quantity", "weight", "target"}},
-                        {"tracking", {"type", "coordinate", "quantity", "weight", "reference"}},
-                        {"penalty", {"type", "coordinate", "quantity", "weight", "lower", "upper"}},
+        typed_entry(v, {{"final_value", {"type", "coordinate", "relative_to", "quantity", "weight"}},
+                        {"final_square", {"type", "coordinate", "relative_to", "quantity", "weight", "target"}},
+                        {"tracking", {"type", "coordinate", "relative_to", "quantity", "weight", "reference"}},
+                        {"penalty", {"type", "coordinate", "relative_to", "quantity", "weight", "lower", "upper"}},
                         {"control_effort", {"type", "control", "weight"}}});
     Term term;
     term.kind = type == "final_value"      ? Term::Kind::FinalValue
@@ -1080,6 +1080,7 @@ class Reader {
       if (!(term.lower < term.upper)) v.at("upper").fail("expected upper > lower");
     }
     term.coordinate = coordinate_ref(v.at("coordinate"));
+    if (v.has("relative_to")) term.relative_to = coordinate_ref(v.at("relative_to"));
     if (v.has("quantity") && v.at("quantity").choice({"position", "velocity"}) == "velocity")
       term.quantity = Term::Quantity::Velocity;
     term.weight = v.at("weight").number_or(1.0);

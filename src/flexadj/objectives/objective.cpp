@@ -33,6 +33,27 @@ double excess(const ObjectiveTerm& term, double x) {
   return 0.0;
 }
 
+// x of a term at this state on every rank: the owned coordinate, or, for a relative term whose two
+// coordinates may live on different ranks, the difference summed over the ranks (collective then).
+// Returns false if this rank neither owns the coordinate nor the term is relative.
+bool term_value(const assembly::Assembler& assembler, const ObjectiveTerm& term, const assembly::State& state,
+                double& x) {
+  const bool position = term.quantity == ObjectiveTerm::Quantity::Position;
+  const auto entry = [&](long long coordinate) {
+    const int i = owned_index(assembler, coordinate);
+    return i < 0 ? 0.0 : (position ? state.q[i] : state.v[i]);
+  };
+  if (term.relative_to < 0) {
+    const int i = owned_index(assembler, term.coordinate);
+    if (i < 0) return false;
+    x = position ? state.q[i] : state.v[i];
+    return true;
+  }
+  const double local = entry(term.coordinate) - entry(term.relative_to);
+  Teuchos::reduceAll(*assembler.comm(), Teuchos::REDUCE_SUM, local, Teuchos::outArg(x));
+  return true;
+}
+
 }  // namespace
 
 double Objective::value(const assembly::Assembler& assembler, const std::vector<double>& times,
@@ -57,9 +78,10 @@ double Objective::value(const assembly::Assembler& assembler, storage::Trajector
     const assembly::State& state = trajectory.step(n);
     for (const auto& term : terms_) {
       if (term.kind == ObjectiveTerm::Kind::ControlEffort) continue;
-      const int i = owned_index(assembler, term.coordinate);
-      if (i < 0) continue;
-      const double x = term.quantity == ObjectiveTerm::Quantity::Position ? state.q[i] : state.v[i];
+      double x = 0.0;
+      if (!term_value(assembler, term, state, x)) continue;
+      // A relative term is known on every rank: count it on rank 0.
+      if (term.relative_to >= 0 && assembler.comm()->getRank() != 0) continue;
       switch (term.kind) {
         case ObjectiveTerm::Kind::FinalValue:
           if (n == last) local += term.weight * x;
@@ -101,10 +123,9 @@ void Objective::add_partials(const assembly::Assembler& assembler, const std::ve
   const std::size_t last = times.size() - 1;
   for (const auto& term : terms_) {
     if (term.kind == ObjectiveTerm::Kind::ControlEffort) continue;
-    const int i = owned_index(assembler, term.coordinate);
-    if (i < 0) continue;
+    double x = 0.0;
+    if (!term_value(assembler, term, state, x)) continue;
     const bool position = term.quantity == ObjectiveTerm::Quantity::Position;
-    const double x = position ? state.q[i] : state.v[i];
     double derivative = 0.0;
     switch (term.kind) {
       case ObjectiveTerm::Kind::FinalValue: derivative = n == last ? term.weight : 0.0; break;
@@ -115,7 +136,13 @@ void Objective::add_partials(const assembly::Assembler& assembler, const std::ve
       case ObjectiveTerm::Kind::Penalty: derivative = term.weight * quadrature_weight(times, n) * excess(term, x); break;
       case ObjectiveTerm::Kind::ControlEffort: break;
     }
-    (position ? dq : dv)[i] += derivative;
+    std::vector<double>& target = position ? dq : dv;
+    const int i = owned_index(assembler, term.coordinate);
+    if (i >= 0) target[i] += derivative;
+    if (term.relative_to >= 0) {
+      const int j = owned_index(assembler, term.relative_to);
+      if (j >= 0) target[j] -= derivative;
+    }
   }
 }
 

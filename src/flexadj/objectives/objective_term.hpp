@@ -19,6 +19,7 @@ struct ObjectiveTerm {
   Kind kind = Kind::FinalValue;
   Quantity quantity = Quantity::Position;
   long long coordinate = 0;  // global coordinate id
+  long long relative_to = -1;  // if >= 0, the term is on x = q[coordinate] - q[relative_to] (a joint angle)
   double weight = 1.0;
   double target = 0.0;
   functions::Expression reference;
