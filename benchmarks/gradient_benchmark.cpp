@@ -87,7 +87,7 @@ int main(int argc, char** argv) {
   const std::string meshes = std::string(FLEXADJ_SOURCE_DIR) + "/meshes/";
   std::vector<Row> rows;
   try {
-    for (int links : {10, 100, 1000}) {
+    for (int links : {10, 100, 1000, 10000}) {
       flexadj::objectives::Objective objective;
       flexadj::objectives::ObjectiveTerm term;
       term.kind = flexadj::objectives::ObjectiveTerm::Kind::FinalSquare;
