@@ -1,5 +1,5 @@
 #pragma once
-// The discrete adjoint of generalized-alpha (DESIGN.md, "The discrete adjoint recipe"): the exact gradient
+// The discrete adjoint of generalized-alpha (docs/adjoint.md): the exact gradient
 // of the discrete objective J(x_0, ..., x_N) with respect to every component parameter and every initial
 // coordinate and velocity, at the cost of one backward sweep. Each backward step solves with the
 // transpose of the converged Newton matrix of that step; the start solves with the transpose of the

@@ -280,7 +280,7 @@ class DecoupledBlockMatrix {
 };
 
 // Belos GMRES, right-preconditioned by Ifpack2 (additive Schwarz without overlap, KLU2 on each rank's
-// block: single-rank solves, safe with Debian's KLU2, see shared/notes/platform.md) applied to the
+// block: single-rank solves, safe with Debian's KLU2, see docs/platform.md) applied to the
 // decoupled block matrix above. The true residual is checked after every solve.
 class IterativeSolver final : public LinearSolver {
  public:

@@ -2,7 +2,7 @@
 // One facade for the linear solves of the saddle-point systems.
 //   direct:    Amesos2 KLU2 on rank 0. On several ranks the matrix values and right-hand sides are
 //              gathered to rank 0 and the solution scattered back: Debian's KLU2 returns wrong
-//              solutions on a distributed matrix (shared/notes/platform.md), and the gathered
+//              solutions on a distributed matrix (docs/platform.md), and the gathered
 //              system is the same for any rank count, so results agree across rank counts.
 //   iterative: Belos GMRES preconditioned by Ifpack2 block Jacobi with KLU2 on each rank's block, the
 //              constraints cut by the partition decoupled, for systems too large to gather (true
