@@ -5,7 +5,7 @@
 //   flexadj_benchmark_forward [--model meshes/rigid_chain.yaml] [--counts 10,100,1000,10000]
 //                             [--step-budget 2000] [--solver auto|direct|iterative]
 //                             [--json results/forward_chain_np1.json]
-#include <Tpetra_Core.hpp>
+#include "flexadj/core/runtime.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -39,10 +39,8 @@ std::vector<int> parse_counts(const std::string& text) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  int runtime_argc = 1;  // Kokkos would take --help as its own
-  char** runtime_argv = argv;
-  Tpetra::ScopeGuard scope(&runtime_argc, &runtime_argv);
-  auto comm = Tpetra::getDefaultComm();
+  const flexadj::Runtime runtime(argv);
+  auto comm = runtime.comm();
   const bool root = comm->getRank() == 0;
   std::string model_path = std::string(FLEXADJ_SOURCE_DIR) + "/meshes/rigid_chain.yaml";
   std::string json_path, solver = "auto";

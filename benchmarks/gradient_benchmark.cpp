@@ -4,7 +4,7 @@
 // Prints forward and adjoint seconds, their ratio, and the speed-up over central finite differences:
 // measured (2 forward runs per design variable) on the small cases, extrapolated from the forward time by
 // count on the large ones (marked). Writes JSON with --json.
-#include <Tpetra_Core.hpp>
+#include "flexadj/core/runtime.hpp"
 
 #include <chrono>
 #include <cstdio>
@@ -76,10 +76,8 @@ Row run(const std::string& problem, const std::string& path, const std::vector<s
 }  // namespace
 
 int main(int argc, char** argv) {
-  int runtime_argc = 1;  // Kokkos would take --help as its own
-  char** runtime_argv = argv;
-  Tpetra::ScopeGuard scope(&runtime_argc, &runtime_argv);
-  auto comm = Tpetra::getDefaultComm();
+  const flexadj::Runtime runtime(argv);
+  auto comm = runtime.comm();
   const bool root = comm->getRank() == 0;
   std::string json_path;
   for (int i = 1; i < argc; ++i)

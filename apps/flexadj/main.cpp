@@ -1,5 +1,5 @@
 // flexadj: the command-line program.
-#include <Tpetra_Core.hpp>
+#include "flexadj/core/runtime.hpp"
 
 #include <cstdio>
 #include <iostream>
@@ -28,11 +28,8 @@ const char* kUsage =
 }  // namespace
 
 int main(int argc, char** argv) {
-  // MPI and Kokkos see only the program name: Kokkos would take --help as its own.
-  int runtime_argc = 1;
-  char** runtime_argv = argv;
-  Tpetra::ScopeGuard scope(&runtime_argc, &runtime_argv);
-  auto comm = Tpetra::getDefaultComm();
+  const flexadj::Runtime runtime(argv);
+  auto comm = runtime.comm();
   const bool root = comm->getRank() == 0;
   std::vector<std::string> arguments(argv + 1, argv + argc);
   if (arguments.empty() || arguments[0] == "--help" || arguments[0] == "-h" || arguments[0] == "help") {

@@ -14,6 +14,19 @@ namespace {
 
 using objectives::ObjectiveTerm;
 
+// Every observed Taylor order at least 1.9.
+void expect_second_order(const std::vector<double>& orders, const std::vector<double>& remainders) {
+  for (std::size_t k = 0; k < orders.size(); ++k)
+    EXPECT_GT(orders[k], 1.9) << "remainders " << remainders[k] << " -> " << remainders[k + 1];
+}
+
+// The overhead crane of meshes/ in motion: F = 300 N, M = 80 N m for 0.8 s.
+std::unique_ptr<model::Model> moving_crane() {
+  return io::read_model_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/overhead_crane.yaml",
+                             {"integrator.end_time=0.8", "integrator.newton_tolerance=1e-12",
+                              "controls[0].value=300", "controls[1].value=80"});
+}
+
 objectives::Objective final_value(long long coordinate) {
   objectives::Objective objective;
   ObjectiveTerm term;
@@ -112,16 +125,13 @@ TEST(DiscreteAdjoint, SpinningRigidBodyMatchesFiniteDifferencesAndTaylor) {
   const std::vector<double> direction{0.3, 0.05, -0.04, 0.02, 0.01, -0.03, 0.02, 0.5};
   std::vector<double> remainders;
   const auto orders = taylor_orders(*model, objective, world(), indices, direction, 1e-2, &remainders);
-  for (std::size_t k = 0; k < orders.size(); ++k)
-    EXPECT_GT(orders[k], 1.9) << "remainders " << remainders[k] << " -> " << remainders[k + 1];
+  expect_second_order(orders, remainders);
 }
 
 // A constraint parameter (the winch's drum radius) and masses of the overhead crane in motion: the
 // adjoint carries lambda . (dC_q/dp) mu and dC/dp, at the start on the acceleration level.
 TEST(DiscreteAdjoint, OverheadCraneConstraintParameterMatchesFiniteDifferences) {
-  auto model = io::read_model_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/overhead_crane.yaml",
-                                   {"integrator.end_time=0.8", "integrator.newton_tolerance=1e-12",
-                                    "controls[0].value=300", "controls[1].value=80"});
+  auto model = moving_crane();
   const adjoint::ParameterSpace space(*model);
   objectives::Objective objective;
   ObjectiveTerm load_x;
@@ -147,15 +157,12 @@ TEST(DiscreteAdjoint, OverheadCraneConstraintParameterMatchesFiniteDifferences) 
   std::vector<double> remainders;
   const auto orders =
       taylor_orders(*model, objective, world(), indices, {0.01, 0.5, 0.01, 2.0, 0.1}, 1e-1, &remainders);
-  for (std::size_t k = 0; k < orders.size(); ++k)
-    EXPECT_GT(orders[k], 1.9) << "remainders " << remainders[k] << " -> " << remainders[k + 1];
+  expect_second_order(orders, remainders);
 }
 
 // Every value of a control signal: central differences and a Taylor test on the crane's force and torque.
 TEST(DiscreteAdjoint, CraneControlValuesMatchFiniteDifferencesAndTaylor) {
-  auto model = io::read_model_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/overhead_crane.yaml",
-                                   {"integrator.end_time=0.8", "integrator.newton_tolerance=1e-12",
-                                    "controls[0].value=300", "controls[1].value=80"});
+  auto model = moving_crane();
   objectives::Objective objective;
   ObjectiveTerm load_x;
   load_x.kind = ObjectiveTerm::Kind::Tracking;
@@ -324,8 +331,7 @@ TEST(DiscreteAdjoint, TorsionalPendulumGradientMatchesTheClosedForm) {
   const auto orders = taylor_orders(*model, final_value(1), world(),
                                     {length, space.find("torsion.stiffness"), space.find("mass.mass")},
                                     {0.05, 0.3, 0.2}, 5e-2, &remainders);
-  for (std::size_t k = 0; k < orders.size(); ++k)
-    EXPECT_GT(orders[k], 1.9) << "remainders " << remainders[k] << " -> " << remainders[k + 1];
+  expect_second_order(orders, remainders);
 }
 
 // Maciag et al. 2022, sec. 5.1: at u = 0 the double pendulum on a cart hangs still and

@@ -128,6 +128,14 @@ Assembler::Assembler(const model::Model& model, RCP<const Comm> comm)
   jacobian_.resize(n * n); hessian_.resize(n * n);
   c_.resize(m * std::max(n, std::size_t(1))); c_dot_.resize(m); c_ddot_.resize(m);
   row_.resize(n + m);
+  mu_local_.resize(n);
+  out_q_local_.resize(n);
+  out_v_local_.resize(n);
+  out_a_local_.resize(n);
+  mu_multipliers_.resize(m);
+  zero_multipliers_.assign(m, 0.0);
+  d_dq_.resize(n * n);
+  d_dv_.resize(n * n);
 }
 
 Assembler::~Assembler() = default;
@@ -164,9 +172,16 @@ void Assembler::import_state(const State& state, bool velocities, bool accelerat
   ghosted_state_->doImport(*owned_state_, *coordinate_import_, Tpetra::INSERT);
 }
 
-void Assembler::gather(const LocalComponent& c, int column, double* values) const {
-  const auto data = ghosted_state_->getData(column);
-  for (std::size_t i = 0; i < c.state_entries.size(); ++i) values[i] = data[c.state_entries[i]];
+Assembler::GhostedViews Assembler::ghosted_views() const {
+  return {ghosted_state_->getData(0), ghosted_state_->getData(1), ghosted_state_->getData(2)};
+}
+
+void Assembler::load(const LocalComponent& c, const GhostedViews& views) {
+  for (std::size_t i = 0; i < c.state_entries.size(); ++i) {
+    q_[i] = views.q[c.state_entries[i]];
+    v_[i] = views.v[c.state_entries[i]];
+    a_[i] = views.a[c.state_entries[i]];
+  }
 }
 
 void Assembler::assemble(const State& state, double t, ConstraintLevel level, double scale,
@@ -180,14 +195,7 @@ void Assembler::assemble(const State& state, double t, ConstraintLevel level, do
   }
   {
     auto residual = ghosted_residual_->getDataNonConst(0);
-    const auto q_all = ghosted_state_->getData(0), v_all = ghosted_state_->getData(1), a_all = ghosted_state_->getData(2);
-    auto load = [&](const LocalComponent& c) {
-      for (std::size_t i = 0; i < c.state_entries.size(); ++i) {
-        q_[i] = q_all[c.state_entries[i]];
-        v_[i] = v_all[c.state_entries[i]];
-        a_[i] = a_all[c.state_entries[i]];
-      }
-    };
+    const GhostedViews views = ghosted_views();
     if (projection_target) {
       const std::vector<double>& x = level == ConstraintLevel::Velocity ? state.v : state.q;
       const double one = 1.0;
@@ -204,7 +212,7 @@ void Assembler::assemble(const State& state, double t, ConstraintLevel level, do
       if (projection_target) break;
       const auto& element = *model_.force_elements()[c.index];
       const int n = static_cast<int>(c.rows.size());
-      load(c);
+      load(c, views);
       if (coefficients) {
         element.residual_jacobian(q_.data(), v_.data(), a_.data(), t, *coefficients, r_.data(), jacobian_.data());
         for (int i = 0; i < n; ++i) {
@@ -220,10 +228,15 @@ void Assembler::assemble(const State& state, double t, ConstraintLevel level, do
     for (const auto& c : constraints_) {
       const auto& constraint = *model_.constraints()[c.index];
       const int n = static_cast<int>(c.rows.size()), m = constraint.equation_count();
-      load(c);
+      load(c, views);
       const double* lambda = state.lambda.data() + c.first_multiplier;
       double* Cq = jacobian_.data();  // m x n fits: m <= n for every constraint with coordinates
-      constraint.jacobian(q_.data(), t, c_.data(), Cq);
+      // With the Hessian needed, one second-order evaluation gives c, C_q and H together.
+      const bool with_hessian = coefficients && coefficients->q != 0.0;
+      if (with_hessian)
+        constraint.jacobian_and_hessian(q_.data(), lambda, t, c_.data(), Cq, hessian_.data());
+      else
+        constraint.jacobian(q_.data(), t, c_.data(), Cq);
       if (level != ConstraintLevel::Position) {
         constraint.time_derivatives(q_.data(), v_.data(), a_.data(), t, c_.data(), c_dot_.data(), c_ddot_.data());
         const double* level_value = level == ConstraintLevel::Velocity ? c_dot_.data() : c_ddot_.data();
@@ -236,8 +249,6 @@ void Assembler::assemble(const State& state, double t, ConstraintLevel level, do
         residual[c.rows[i]] += scale * force;
       }
       if (!coefficients) continue;
-      const bool with_hessian = coefficients->q != 0.0;
-      if (with_hessian) constraint.multiplier_hessian(q_.data(), lambda, t, hessian_.data());
       for (int i = 0; i < n; ++i) {
         for (int j = 0; j < n; ++j) row_[j] = with_hessian ? scale * coefficients->q * hessian_[i * n + j] : 0.0;
         for (int k = 0; k < m; ++k) row_[n + k] = Cq[k * n + i];
@@ -289,10 +300,10 @@ std::pair<int, double> Assembler::worst_constraint() const {
 double Assembler::energy(const State& state, double t) {
   import_state(state, true, false);
   double local = 0.0, global = 0.0;
+  const GhostedViews views = ghosted_views();
   for (const auto& c : forces_) {
     const auto& element = *model_.force_elements()[c.index];
-    gather(c, 0, q_.data());
-    gather(c, 1, v_.data());
+    load(c, views);
     local += element.kinetic_energy(q_.data(), v_.data()) + element.potential_energy(q_.data(), t);
   }
   Teuchos::reduceAll(*comm_, Teuchos::REDUCE_SUM, local, Teuchos::outArg(global));
@@ -303,9 +314,10 @@ void Assembler::visit_local_constraints(
     const State& state, double t,
     const std::function<void(int, const double* q, const double* lambda, const double* Cq)>& visit) {
   import_state(state, false, false);
+  const GhostedViews views = ghosted_views();
   for (const auto& c : constraints_) {
     const auto& constraint = *model_.constraints()[c.index];
-    gather(c, 0, q_.data());
+    load(c, views);
     constraint.jacobian(q_.data(), t, c_.data(), jacobian_.data());
     visit(c.index, q_.data(), state.lambda.data() + c.first_multiplier, jacobian_.data());
   }
@@ -327,21 +339,21 @@ void Assembler::add_parameter_gradient(const State& state, double t, const Vecto
   ghosted_work_->doImport(*owned_work_, *coordinate_import_, Tpetra::INSERT);
   const auto mu_ghosted = ghosted_work_->getData(0);
   const auto mu_owned = mu.getData(0);
-  std::vector<double> mu_r(q_.size()), mu_c(c_dot_.size());
-  auto load = [&](const LocalComponent& c) {
-    gather(c, 0, q_.data());
-    gather(c, 1, v_.data());
-    gather(c, 2, a_.data());
+  const GhostedViews views = ghosted_views();
+  double* mu_r = mu_local_.data();
+  double* mu_c = mu_multipliers_.data();
+  auto load_with_mu = [&](const LocalComponent& c) {
+    load(c, views);
     for (std::size_t i = 0; i < c.state_entries.size(); ++i) mu_r[i] = mu_ghosted[c.state_entries[i]];
   };
   for (const auto& c : forces_) {
     if (constraints_only) break;
-    load(c);
+    load_with_mu(c);
     const auto& element = *model_.force_elements()[c.index];
-    element.add_parameter_gradient(q_.data(), v_.data(), a_.data(), t, mu_r.data(),
+    element.add_parameter_gradient(q_.data(), v_.data(), a_.data(), t, mu_r,
                                    gradient.data() + force_offsets[c.index]);
     if (const functions::ControlSignal* signal = element.control()) {
-      const double sensitivity = element.control_sensitivity(q_.data(), v_.data(), a_.data(), t, mu_r.data());
+      const double sensitivity = element.control_sensitivity(q_.data(), v_.data(), a_.data(), t, mu_r);
       const auto w = signal->weights(t);
       auto& values = controls.at(signal->name());
       values[w.k0] += w.w0 * sensitivity;
@@ -349,11 +361,11 @@ void Assembler::add_parameter_gradient(const State& state, double t, const Vecto
     }
   }
   for (const auto& c : constraints_) {
-    load(c);
+    load_with_mu(c);
     const auto& constraint = *model_.constraints()[c.index];
     for (int k = 0; k < constraint.equation_count(); ++k) mu_c[k] = mu_owned[owned + c.first_multiplier + k];
     constraint.add_parameter_gradient(q_.data(), v_.data(), a_.data(), t, state.lambda.data() + c.first_multiplier,
-                                      mu_r.data(), mu_c.data(), static_cast<int>(level),
+                                      mu_r, mu_c, static_cast<int>(level),
                                       gradient.data() + constraint_offsets[c.index]);
   }
 }
@@ -366,18 +378,17 @@ void Assembler::add_constraint_level_transposed(const State& state, double t, Co
   {
     auto sum_q = ghosted_work_->getDataNonConst(0);
     auto sum_v = ghosted_work_->getDataNonConst(1);
-    std::vector<double> d_dq(jacobian_.size()), d_dv(jacobian_.size());
+    const GhostedViews views = ghosted_views();
     for (const auto& c : constraints_) {
       const auto& constraint = *model_.constraints()[c.index];
       const int n = static_cast<int>(c.rows.size()), m = constraint.equation_count();
-      gather(c, 0, q_.data());
-      gather(c, 1, v_.data());
-      gather(c, 2, a_.data());
-      constraint.level_jacobians(q_.data(), v_.data(), a_.data(), t, static_cast<int>(level), d_dq.data(), d_dv.data());
+      load(c, views);
+      constraint.level_jacobians(q_.data(), v_.data(), a_.data(), t, static_cast<int>(level), d_dq_.data(),
+                                 d_dv_.data());
       for (int i = 0; i < n; ++i)
         for (int e = 0; e < m; ++e) {
-          sum_q[c.state_entries[i]] += d_dq[e * n + i] * mu_c[c.first_multiplier + e];
-          sum_v[c.state_entries[i]] += d_dv[e * n + i] * mu_c[c.first_multiplier + e];
+          sum_q[c.state_entries[i]] += d_dq_[e * n + i] * mu_c[c.first_multiplier + e];
+          sum_v[c.state_entries[i]] += d_dv_[e * n + i] * mu_c[c.first_multiplier + e];
         }
     }
   }
@@ -405,13 +416,15 @@ void Assembler::adjoint_products(const State& state, double t, const std::vector
     auto sum_q = ghosted_work_->getDataNonConst(0);
     auto sum_v = ghosted_work_->getDataNonConst(1);
     auto sum_a = ghosted_work_->getDataNonConst(2);
-    std::vector<double> local_mu(q_.size()), local_q(q_.size()), local_v(q_.size()), local_a(q_.size());
-    std::vector<double> zero(c_dot_.size(), 0.0);
-    auto gather_mu = [&](const LocalComponent& c) {
-      for (std::size_t i = 0; i < c.state_entries.size(); ++i) local_mu[i] = mu[c.state_entries[i]];
-      std::fill(local_q.begin(), local_q.end(), 0.0);
-      std::fill(local_v.begin(), local_v.end(), 0.0);
-      std::fill(local_a.begin(), local_a.end(), 0.0);
+    const GhostedViews views = ghosted_views();
+    double *local_mu = mu_local_.data(), *local_q = out_q_local_.data(), *local_v = out_v_local_.data(),
+           *local_a = out_a_local_.data();
+    auto load_with_mu = [&](const LocalComponent& c) {
+      load(c, views);
+      for (std::size_t i = 0; i < c.state_entries.size(); ++i) {
+        local_mu[i] = mu[c.state_entries[i]];
+        local_q[i] = local_v[i] = local_a[i] = 0.0;
+      }
     };
     auto scatter = [&](const LocalComponent& c) {
       for (std::size_t i = 0; i < c.state_entries.size(); ++i) {
@@ -422,20 +435,16 @@ void Assembler::adjoint_products(const State& state, double t, const std::vector
     };
     for (const auto& c : forces_) {
       if (constraints_only) break;
-      gather(c, 0, q_.data());
-      gather(c, 1, v_.data());
-      gather(c, 2, a_.data());
-      gather_mu(c);
-      model_.force_elements()[c.index]->add_transposed_products(q_.data(), v_.data(), a_.data(), t, local_mu.data(),
-                                                                local_q.data(), local_v.data(), local_a.data());
+      load_with_mu(c);
+      model_.force_elements()[c.index]->add_transposed_products(q_.data(), v_.data(), a_.data(), t, local_mu, local_q,
+                                                                local_v, local_a);
       scatter(c);
     }
     for (const auto& c : constraints_) {
-      gather(c, 0, q_.data());
-      gather_mu(c);
-      const double* multiplier_mu = mu_c.empty() ? zero.data() : mu_c.data() + c.first_multiplier;
-      model_.constraints()[c.index]->add_transposed_products(
-          q_.data(), t, state.lambda.data() + c.first_multiplier, local_mu.data(), multiplier_mu, local_q.data());
+      load_with_mu(c);
+      const double* multiplier_mu = mu_c.empty() ? zero_multipliers_.data() : mu_c.data() + c.first_multiplier;
+      model_.constraints()[c.index]->add_transposed_products(q_.data(), t, state.lambda.data() + c.first_multiplier,
+                                                             local_mu, multiplier_mu, local_q);
       scatter(c);
     }
   }

@@ -110,7 +110,13 @@ class Assembler {
     std::vector<int> multiplier_rows;     // local in the ghosted system map
   };
   void import_state(const State& state, bool velocities, bool accelerations);
-  void gather(const LocalComponent& c, int column, double* values) const;
+  // The ghosted q, v, a of the last import, fetched once per sweep over the components.
+  struct GhostedViews {
+    Teuchos::ArrayRCP<const double> q, v, a;
+  };
+  GhostedViews ghosted_views() const;
+  // Copies a component's local q, v, a into the work arrays q_, v_, a_.
+  void load(const LocalComponent& c, const GhostedViews& views);
 
   const model::Model& model_;
   RCP<const Comm> comm_;
@@ -127,8 +133,10 @@ class Assembler {
   RCP<FEGraph> graph_;
   RCP<FEMatrix> matrix_;
   std::vector<LocalComponent> forces_, constraints_;
-  // Work arrays sized for the largest component: no allocation during assembly.
+  // Work arrays sized for the largest component: no allocation during assembly or adjoint sweeps.
   std::vector<double> q_, v_, a_, r_, jacobian_, hessian_, c_, c_dot_, c_ddot_, row_;
+  std::vector<double> mu_local_, mu_multipliers_, zero_multipliers_, out_q_local_, out_v_local_, out_a_local_,
+      d_dq_, d_dv_;
 };
 
 }  // namespace flexadj::assembly

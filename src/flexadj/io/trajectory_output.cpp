@@ -40,6 +40,10 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const std::st
     if (std::string(model.constraints()[i]->type()) == "unit_quaternion") continue;
     joint_of_constraint_[i] = static_cast<int>(joints_.size());
     joints_.push_back(static_cast<int>(i));
+    // The joint is drawn at its point on the first body: parameter point_a (two-body joints) or point.
+    int point = find_parameter(*model.constraints()[i], "point_a_x");
+    if (point < 0) point = find_parameter(*model.constraints()[i], "point_x");
+    joint_point_parameter_.push_back(point);
   }
   for (int i : dofs.local_constraints())
     if (joint_of_constraint_[i] >= 0) local_joints_.push_back(joint_of_constraint_[i]);
@@ -152,8 +156,7 @@ void TrajectoryOutput::observe(long long step, double t, const assembly::State& 
   assembler_.visit_local_constraints(state, t, [&](int index, const double* q, const double* lambda, const double* Cq) {
     if (joint_of_constraint_[index] < 0) return;
     const auto& constraint = *model.constraints()[index];
-    int point = find_parameter(constraint, "point_a_x");
-    if (point < 0) point = find_parameter(constraint, "point_x");
+    const int point = joint_point_parameter_[joint_of_constraint_[index]];
     const auto& p = constraint.parameters();
     const model::Vec3<double> s = point >= 0 ? model::Vec3<double>{p[point], p[point + 1], p[point + 2]}
                                              : model::Vec3<double>{0.0, 0.0, 0.0};

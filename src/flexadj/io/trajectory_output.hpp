@@ -44,6 +44,7 @@ class TrajectoryOutput {
       joint_position_field_, joint_force_field_;
   std::vector<int> joints_;             // constraint indices shown as joints (all but unit quaternions)
   std::vector<int> joint_of_constraint_;  // constraint index -> joint index or -1
+  std::vector<int> joint_point_parameter_;  // joint index -> index of its point's x parameter, or -1
   std::vector<long long> local_joints_;
   // Steps are buffered and written in blocks: one collective write per field per block.
   void flush();

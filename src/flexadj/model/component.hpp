@@ -113,8 +113,14 @@ class Constraint : public Component {
   // d2c/ds2 = Cq a + (Cq v)_q v + 2 Cqt v + Ctt, all at s = 0.
   virtual void time_derivatives(const double* q, const double* v, const double* a, double t, double* c,
                                 double* c_dot, double* c_ddot) const = 0;
-  // H = d(Cq^T lambda)/dq (n x n, row-major).
-  virtual void multiplier_hessian(const double* q, const double* lambda, double t, double* H) const = 0;
+  // c, Cq and H = d(Cq^T lambda)/dq (n x n, row-major) from one second-order evaluation.
+  virtual void jacobian_and_hessian(const double* q, const double* lambda, double t, double* c, double* Cq,
+                                    double* H) const = 0;
+  // H alone.
+  void multiplier_hessian(const double* q, const double* lambda, double t, double* H) const {
+    std::vector<double> c(equation_count()), Cq(static_cast<std::size_t>(equation_count()) * coordinate_count());
+    jacobian_and_hessian(q, lambda, t, c.data(), Cq.data(), H);
+  }
   // gradient[k] += d/dp_k [ lambda . (Cq mu_r) + mu_c . c ], where c is the constraint at `level`: 0 the
   // position level C, 1 the velocity level dC/ds, 2 the acceleration level d2C/ds2 along q + v s + a s^2/2,
   // t + s (adjoint sensitivities).

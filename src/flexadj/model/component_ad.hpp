@@ -145,18 +145,22 @@ class ConstraintAD : public Constraint {
     }
   }
 
-  void multiplier_hessian(const double* q, const double* lambda, double t, double* H) const override {
+  void jacobian_and_hessian(const double* q, const double* lambda, double t, double* c, double* Cq,
+                            double* H) const override {
     const int n = coordinate_count(), m = equation_count();
     std::array<Fad2, MaxCoordinates> qf;
     std::array<Fad2, MaxEquations> cf;
     for (int i = 0; i < n; ++i) qf[i] = Fad2(MaxCoordinates, i, Fad2Inner(MaxCoordinates, i, q[i]));
     derived().template evaluate<Fad2, double>(qf.data(), Fad2(Fad2Inner(t)), parameters().data(), cf.data());
     for (int i = 0; i < n * n; ++i) H[i] = 0.0;
-    for (int k = 0; k < m; ++k)
+    for (int k = 0; k < m; ++k) {
+      c[k] = cf[k].val().val();
       for (int i = 0; i < n; ++i) {
         const Fad2Inner& row = cf[k].fastAccessDx(i);
+        Cq[k * n + i] = row.val();
         for (int j = 0; j < n; ++j) H[i * n + j] += lambda[k] * row.fastAccessDx(j);
       }
+    }
   }
 
   // lambda . (Cq mu_r) is the derivative along mu_r of lambda . c: an inner one-direction Fad carries it,
