@@ -65,6 +65,13 @@ GeneralizedAlpha::GeneralizedAlpha(assembly::Assembler& assembler, const model::
   right_hand_side_ = rcp(new Vector(assembler_.system_map()));
 }
 
+Teuchos::ArrayRCP<const double> GeneralizedAlpha::newton_increment() {
+  solver_->update();
+  right_hand_side_->update(-1.0, assembler_.residual(), 0.0);
+  solver_->solve(*right_hand_side_, *increment_);
+  return increment_->getData(0);
+}
+
 void GeneralizedAlpha::initialize(assembly::State& state, double t0) {
   const auto& model = assembler_.model();
   const Comm& comm = *assembler_.comm();
@@ -94,10 +101,7 @@ void GeneralizedAlpha::initialize(assembly::State& state, double t0) {
   double previous = std::numeric_limits<double>::infinity();
   for (int iteration = 0; iteration < settings_.max_newton_iterations && !converged; ++iteration) {
     assembler_.assemble(state, t0, assembly::ConstraintLevel::Position, 1.0, &with_hessian, &projection_.given_q);
-    solver_->update();
-    right_hand_side_->update(-1.0, assembler_.residual(), 0.0);
-    solver_->solve(*right_hand_side_, *increment_);
-    const auto x = increment_->getData(0);
+    const auto x = newton_increment();
     double largest = 0.0;
     for (std::size_t i = 0; i < n; ++i) {
       state.q[i] += x[i];
@@ -118,11 +122,8 @@ void GeneralizedAlpha::initialize(assembly::State& state, double t0) {
   std::fill(state.lambda.begin(), state.lambda.end(), 0.0);
   const model::JacobianCoefficients without_hessian{0.0, 0.0, 0.0};
   assembler_.assemble(state, t0, assembly::ConstraintLevel::Velocity, 1.0, &without_hessian, &projection_.given_v);
-  solver_->update();
-  right_hand_side_->update(-1.0, assembler_.residual(), 0.0);
-  solver_->solve(*right_hand_side_, *increment_);
   {
-    const auto x = increment_->getData(0);
+    const auto x = newton_increment();
     for (std::size_t i = 0; i < n; ++i) state.v[i] += x[i];
     for (std::size_t k = 0; k < state.lambda.size(); ++k) state.lambda[k] = x[n + k];
   }
@@ -133,10 +134,7 @@ void GeneralizedAlpha::initialize(assembly::State& state, double t0) {
   std::fill(state.lambda.begin(), state.lambda.end(), 0.0);
   const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
   assembler_.assemble(state, t0, assembly::ConstraintLevel::Acceleration, 1.0, &mass_only);
-  solver_->update();
-  right_hand_side_->update(-1.0, assembler_.residual(), 0.0);
-  solver_->solve(*right_hand_side_, *increment_);
-  const auto x = increment_->getData(0);
+  const auto x = newton_increment();
   for (std::size_t i = 0; i < n; ++i) state.a[i] = x[i];
   for (std::size_t k = 0; k < state.lambda.size(); ++k) state.lambda[k] = x[n + k];
   state.aux = state.a;
@@ -167,10 +165,7 @@ StepStatistics GeneralizedAlpha::step(assembly::State& state, double t, double h
   const Comm& comm = *assembler_.comm();
   for (int iteration_count = 1; iteration_count <= settings_.max_newton_iterations; ++iteration_count) {
     assembler_.assemble(state, t_next, assembly::ConstraintLevel::Position, scale, &iteration);
-    solver_->update();
-    right_hand_side_->update(-1.0, assembler_.residual(), 0.0);
-    solver_->solve(*right_hand_side_, *increment_);
-    const auto x = increment_->getData(0);
+    const auto x = newton_increment();
     double local_increment = 0.0;
     for (std::size_t i = 0; i < n; ++i) {
       state.q[i] += x[i];

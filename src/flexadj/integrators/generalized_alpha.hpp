@@ -54,6 +54,9 @@ class GeneralizedAlpha {
   const linalg::LinearSolver& linear_solver() const { return *solver_; }
 
  private:
+  // Solves the last assembled system for the increment -A^{-1} r (factorizing the current matrix).
+  Teuchos::ArrayRCP<const double> newton_increment();
+
   assembly::Assembler& assembler_;
   model::IntegratorSettings settings_;
   GeneralizedAlphaCoefficients coefficients_;
