@@ -71,6 +71,31 @@ inline double control_central_difference(model::Model& model, const objectives::
   return (plus - minus) / (2.0 * h);
 }
 
+// Taylor remainders along a direction over the values of one control signal (gradient: dJ/du of that
+// signal at the current values); returns the observed orders.
+inline std::vector<double> control_taylor_orders(model::Model& model, const objectives::Objective& objective,
+                                                 RCP<const Comm> comm, functions::ControlSignal& signal,
+                                                 const std::vector<double>& gradient,
+                                                 const std::vector<double>& direction, double h0,
+                                                 std::vector<double>* remainders_out = nullptr) {
+  const double base = evaluate(model, objective, comm, false).value;
+  const std::vector<double> u0 = signal.values();
+  double slope = 0.0;
+  for (std::size_t k = 0; k < u0.size(); ++k) slope += gradient[k] * direction[k];
+  std::vector<double> remainders;
+  for (double h = h0; remainders.size() < 4; h *= 0.5) {
+    std::vector<double> u(u0);
+    for (std::size_t k = 0; k < u.size(); ++k) u[k] += h * direction[k];
+    signal.set_values(u);
+    remainders.push_back(std::abs(evaluate(model, objective, comm, false).value - base - h * slope));
+  }
+  signal.set_values(u0);
+  std::vector<double> orders;
+  for (std::size_t k = 1; k < remainders.size(); ++k) orders.push_back(std::log2(remainders[k - 1] / remainders[k]));
+  if (remainders_out) *remainders_out = remainders;
+  return orders;
+}
+
 // Taylor remainders |J(p + h dp) - J(p) - h dJ.dp| for h = h0, h0/2, h0/4, h0/8 along direction dp
 // over the listed parameters; returns the observed orders log2(r(h)/r(h/2)).
 inline std::vector<double> taylor_orders(model::Model& model, const objectives::Objective& objective,

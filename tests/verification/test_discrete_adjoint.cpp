@@ -288,6 +288,10 @@ TEST(DiscreteAdjoint, PenaltyAndControlEffortMatchFiniteDifferences) {
   const double fd = central_difference(*model, objective, world(), stiffness);
   EXPECT_NEAR(e.gradient.parameters[stiffness], fd, 1e-6 * std::max(1.0, std::abs(fd)));
   EXPECT_GT(std::abs(fd), 1e-6);  // the penalty is active
+  std::vector<double> direction(signal->size()), remainders;
+  for (std::size_t k = 0; k < direction.size(); ++k) direction[k] = std::cos(0.4 * double(k));
+  expect_second_order(control_taylor_orders(*model, objective, world(), *signal, gradient, direction, 0.5, &remainders),
+                      remainders);
 }
 
 // Nachbagauer et al. 2015, sec. 5.1 at the initial guess: the crane rests, and J0 = 102 * 38251/92378
@@ -334,6 +338,36 @@ TEST(DiscreteAdjoint, TorsionalPendulumGradientMatchesTheClosedForm) {
   expect_second_order(orders, remainders);
 }
 
+// The given initial position of the torsional pendulum, in a direction that is not along the rod: the
+// projection onto the circle turns part of it into a change of angle. dJ/dq_given against central
+// differences and a Taylor test.
+TEST(DiscreteAdjoint, GivenInitialPositionThroughTheProjection) {
+  auto model = torsional_pendulum(1.0, 1.2, 2.0, 0.4, 2.0, 400);
+  model->integrator.newton_tolerance = 1e-12;
+  const objectives::Objective objective = final_value(1);
+  const Evaluation e = evaluate(*model, objective, world(), true);
+  const std::vector<double> q0 = model->body(0).initial_coordinates;
+  auto J_at = [&](double dx, double dy) {
+    model->set_initial_value(0, 0, false, q0[0] + dx);
+    model->set_initial_value(0, 1, false, q0[1] + dy);
+    const double value = evaluate(*model, objective, world(), false).value;
+    model->set_initial_value(0, 0, false, q0[0]);
+    model->set_initial_value(0, 1, false, q0[1]);
+    return value;
+  };
+  const double h = 1e-6;
+  const double fd_x = (J_at(h, 0) - J_at(-h, 0)) / (2 * h), fd_y = (J_at(0, h) - J_at(0, -h)) / (2 * h);
+  EXPECT_NEAR(e.gradient.initial_coordinates[0], fd_x, 1e-6 * std::max(1.0, std::abs(fd_x)));
+  EXPECT_NEAR(e.gradient.initial_coordinates[1], fd_y, 1e-6 * std::max(1.0, std::abs(fd_y)));
+  EXPECT_GT(std::abs(fd_x), 1e-3);
+  const double slope = 0.6 * e.gradient.initial_coordinates[0] - 0.8 * e.gradient.initial_coordinates[1];
+  std::vector<double> remainders, orders;
+  for (double step = 4e-3; remainders.size() < 4; step *= 0.5)
+    remainders.push_back(std::abs(J_at(0.6 * step, -0.8 * step) - e.value - step * slope));
+  for (std::size_t k = 1; k < remainders.size(); ++k) orders.push_back(std::log2(remainders[k - 1] / remainders[k]));
+  expect_second_order(orders, remainders);
+}
+
 // Maciag et al. 2022, sec. 5.1: at u = 0 the double pendulum on a cart hangs still and
 // J = 1/2 (alpha1 - pi/2)^2 + 1/2 alpha2^2 = pi^2/2 exactly; the control gradient (with gamma = 0 and 1,
 // the latter adding the rate terms, alpha2 a joint angle) matches central differences.
@@ -358,6 +392,11 @@ TEST(DiscreteAdjoint, DoublePendulumOnACartAtRest) {
       EXPECT_NEAR(e.gradient.controls.at("F")[k], fd, 1e-6 * std::max(1e-3, std::abs(fd))) << "gamma " << gamma << " F[" << k << "]";
     }
     EXPECT_GT(std::abs(e.gradient.controls.at("F")[60]), 1e-6);
+    std::vector<double> direction(F->size()), remainders;
+    for (std::size_t k = 0; k < direction.size(); ++k) direction[k] = std::sin(0.05 * double(k));
+    expect_second_order(
+        control_taylor_orders(*model, objective, world(), *F, e.gradient.controls.at("F"), direction, 1.0, &remainders),
+        remainders);
   }
 }
 
