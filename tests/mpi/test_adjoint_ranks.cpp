@@ -1,4 +1,4 @@
-// The discrete-adjoint gradient on all ranks equals the single-rank gradient.
+// The adjoint gradients (discrete and continuous) on all ranks equal the single-rank gradients.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -52,6 +52,14 @@ TEST(AdjointRanks, ChainGradientMatchesTheSingleRankGradient) {
   // dJ/dq(0) also has components along directions that violate the joints; there the terms of the
   // acceleration-level multipliers nearly cancel, and round-off from the rank count shows at ~1e-10.
   EXPECT_LT(max_relative_difference(distributed.gradient.initial_coordinates, serial.gradient.initial_coordinates), 1e-9);
+  // The continuous adjoint (BDF-2) too.
+  const Evaluation distributed_continuous = evaluate(*model, objective, world(), true, nullptr, 2);
+  const Evaluation serial_continuous = evaluate(*model, objective, self(), true, nullptr, 2);
+  EXPECT_LT(max_relative_difference(distributed_continuous.gradient.parameters, serial_continuous.gradient.parameters),
+            1e-10);
+  EXPECT_LT(max_relative_difference(distributed_continuous.gradient.initial_velocities,
+                                    serial_continuous.gradient.initial_velocities),
+            1e-10);
   // A real gradient: the links' masses matter.
   const adjoint::ParameterSpace space(*model);
   EXPECT_GT(std::abs(serial.gradient.parameters[space.find("link3.mass")]), 1e-6);
@@ -93,6 +101,11 @@ TEST(AdjointRanks, Hdf5TrajectoryGivesTheMemoryGradient) {
   EXPECT_EQ(from_file.objective, from_memory.objective);
   EXPECT_EQ(from_file.parameters, from_memory.parameters);
   EXPECT_EQ(from_file.initial_velocities, from_memory.initial_velocities);
+  // The continuous adjoint revisits steps near the end (differences, multiplier extrapolation).
+  const auto continuous_memory = adjoint::continuous_adjoint_gradient(assembler, integrator, memory, objective, space);
+  const auto continuous_file = adjoint::continuous_adjoint_gradient(assembler, integrator, file, objective, space);
+  EXPECT_EQ(continuous_file.parameters, continuous_memory.parameters);
+  EXPECT_EQ(continuous_file.initial_velocities, continuous_memory.initial_velocities);
 }
 
 }  // namespace

@@ -119,8 +119,12 @@ double Objective::value(const assembly::Assembler& assembler, storage::Trajector
 }
 
 void Objective::add_partials(const assembly::Assembler& assembler, const std::vector<double>& times, std::size_t n,
-                             const assembly::State& state, std::vector<double>& dq, std::vector<double>& dv) const {
+                             const assembly::State& state, std::vector<double>& dq, std::vector<double>& dv,
+                             Partials partials) const {
   const std::size_t last = times.size() - 1;
+  const bool terminal = partials == Partials::Terminal || (partials == Partials::Discrete && n == last);
+  const double integral_weight =
+      partials == Partials::Discrete ? quadrature_weight(times, n) : partials == Partials::Integrand ? 1.0 : 0.0;
   for (const auto& term : terms_) {
     if (term.kind == ObjectiveTerm::Kind::ControlEffort) continue;
     double x = 0.0;
@@ -128,12 +132,12 @@ void Objective::add_partials(const assembly::Assembler& assembler, const std::ve
     const bool position = term.quantity == ObjectiveTerm::Quantity::Position;
     double derivative = 0.0;
     switch (term.kind) {
-      case ObjectiveTerm::Kind::FinalValue: derivative = n == last ? term.weight : 0.0; break;
-      case ObjectiveTerm::Kind::FinalSquare: derivative = n == last ? term.weight * (x - term.target) : 0.0; break;
+      case ObjectiveTerm::Kind::FinalValue: derivative = terminal ? term.weight : 0.0; break;
+      case ObjectiveTerm::Kind::FinalSquare: derivative = terminal ? term.weight * (x - term.target) : 0.0; break;
       case ObjectiveTerm::Kind::Tracking:
-        derivative = term.weight * quadrature_weight(times, n) * (x - term.reference(times[n]));
+        derivative = term.weight * integral_weight * (x - term.reference(times[n]));
         break;
-      case ObjectiveTerm::Kind::Penalty: derivative = term.weight * quadrature_weight(times, n) * excess(term, x); break;
+      case ObjectiveTerm::Kind::Penalty: derivative = term.weight * integral_weight * excess(term, x); break;
       case ObjectiveTerm::Kind::ControlEffort: break;
     }
     std::vector<double>& target = position ? dq : dv;
