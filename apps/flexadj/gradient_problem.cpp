@@ -3,8 +3,11 @@
 #include <chrono>
 #include <sstream>
 
+#include "flexadj/adjoint/continuous_adjoint.hpp"
 #include "flexadj/adjoint/discrete_adjoint.hpp"
 #include "flexadj/core/error.hpp"
+#include "flexadj/integrators/simulation.hpp"
+#include "flexadj/io/trajectory_output.hpp"
 #include "flexadj/model/coordinate_names.hpp"
 
 namespace flexadj::app {
@@ -39,6 +42,22 @@ std::string format(double x) {
 GradientProblem::GradientProblem(std::unique_ptr<model::Model> model, RCP<const Comm> comm, const std::string& command)
     : model_(checked(std::move(model), command)), comm_(std::move(comm)), design_(adjoint::DesignSpace::of(*model_)) {}
 
+void GradientProblem::set_adjoint(const AdjointSettings& settings) {
+  if (settings.mode != "discrete" && settings.mode != "continuous")
+    throw InputError("", "--adjoint", "expected discrete or continuous, got '" + settings.mode + "'");
+  if (settings.bdf_order < 1 || settings.bdf_order > 4)
+    throw InputError("", "--bdf-order", "expected an integer from 1 to 4, got " + std::to_string(settings.bdf_order));
+  if (settings.storage != "memory" && settings.storage != "hdf5")
+    throw InputError("", "--trajectory", "expected memory or hdf5, got '" + settings.storage + "'");
+  adjoint_ = settings;
+  if (adjoint_.storage == "hdf5" && adjoint_.trajectory_path.empty()) {
+    std::string stem = model_->source_file;
+    if (const auto slash = stem.find_last_of('/'); slash != std::string::npos) stem = stem.substr(slash + 1);
+    if (const auto dot = stem.rfind('.'); dot != std::string::npos) stem = stem.substr(0, dot);
+    adjoint_.trajectory_path = (stem.empty() ? std::string("flexadj") : stem) + ".trajectory.h5";
+  }
+}
+
 Evaluation GradientProblem::evaluate(bool with_gradient) {
   Evaluation e;
   comm_->barrier();
@@ -49,17 +68,35 @@ Evaluation GradientProblem::evaluate(bool with_gradient) {
   integrators::GeneralizedAlpha integrator(assembler, model_->integrator, options);
   assembly::State state = assembler.make_state();
   assembler.scatter_global(model_->initial_coordinates(), model_->initial_velocities(), state);
-  auto trajectory = adjoint::simulate_and_store(assembler, integrator, state);
+  // The forward states for the backward sweep: in memory, or every step in an HDF5 file read back.
+  std::unique_ptr<storage::Trajectory> trajectory;
+  if (adjoint_.storage == "hdf5") {
+    {
+      io::TrajectoryOutput output(assembler, adjoint_.trajectory_path, 1, false);
+      integrators::SimulationOptions simulation;
+      simulation.progress = false;
+      simulation.track_energy = false;
+      integrators::simulate(assembler, integrator, state, simulation,
+                            {[&](long long n, double t, const assembly::State& s) { output.observe(n, t, s); }});
+      output.finish();
+    }
+    trajectory = std::make_unique<storage::Hdf5Trajectory>(adjoint_.trajectory_path, assembler);
+  } else {
+    trajectory = std::make_unique<adjoint::StoredTrajectory>(adjoint::simulate_and_store(assembler, integrator, state));
+  }
   const objectives::Objective objective(model_->objective_terms);
   comm_->barrier();
   e.forward_seconds = seconds_since(start);
   if (!with_gradient) {
-    e.objective = objective.value(assembler, trajectory.times, trajectory.states);
+    e.objective = objective.value(assembler, *trajectory);
     return e;
   }
   const auto backward = std::chrono::steady_clock::now();
   const adjoint::Gradient gradient =
-      adjoint::discrete_adjoint_gradient(assembler, integrator, trajectory, objective, design_.parameters());
+      adjoint_.mode == "continuous"
+          ? adjoint::continuous_adjoint_gradient(assembler, integrator, *trajectory, objective, design_.parameters(),
+                                                 {adjoint_.bdf_order})
+          : adjoint::discrete_adjoint_gradient(assembler, integrator, *trajectory, objective, design_.parameters());
   e.objective = gradient.objective;
   e.gradient = design_.gradient(gradient);
   comm_->barrier();

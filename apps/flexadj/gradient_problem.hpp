@@ -1,8 +1,9 @@
 #pragma once
 // The gradient problem of a model file, shared by `flexadj gradient` and `flexadj check`: the objective J
 // of the model's `objective` section and its discrete-adjoint gradient with respect to the scalars of the
-// model's design variables (adjoint::DesignSpace). The forward trajectory is kept in memory for the
-// backward sweep.
+// model's design variables (adjoint::DesignSpace): the discrete adjoint (exact for the discrete J) or the
+// continuous adjoint of Nachbagauer et al. 2015 (BDF-k, accurate to the integration error). The forward
+// trajectory is kept in memory or written to an HDF5 file and read back by the backward sweep.
 #include <memory>
 #include <string>
 #include <vector>
@@ -19,6 +20,13 @@ struct Evaluation {
   double forward_seconds = 0.0, adjoint_seconds = 0.0;
 };
 
+struct AdjointSettings {
+  std::string mode = "discrete";  // discrete | continuous
+  int bdf_order = 2;              // continuous: k of BDF-k (1..4)
+  std::string storage = "memory";  // memory | hdf5
+  std::string trajectory_path;     // hdf5: the file of the forward states (written, read back, kept)
+};
+
 class GradientProblem {
  public:
   // InputError (exit code 2) if the model has no objective or asks for the iterative linear solver (the
@@ -31,6 +39,10 @@ class GradientProblem {
   std::vector<double> values() const { return design_.values(*model_); }
   void set_values(const std::vector<double>& values) { design_.set_values(*model_, values); }
 
+  // InputError (exit code 2) for an unknown mode or storage, or a BDF order outside 1..4.
+  void set_adjoint(const AdjointSettings& settings);
+  const AdjointSettings& adjoint_settings() const { return adjoint_; }
+
   // J, and with with_gradient dJ/d(design scalars), at the current values (collective).
   Evaluation evaluate(bool with_gradient);
 
@@ -41,6 +53,7 @@ class GradientProblem {
   std::unique_ptr<model::Model> model_;
   RCP<const Comm> comm_;
   adjoint::DesignSpace design_;
+  AdjointSettings adjoint_;
 };
 
 }  // namespace flexadj::app

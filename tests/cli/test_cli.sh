@@ -122,6 +122,16 @@ PY
 }
 pass_if "gradient matches the closed form within 1e-4" closed_form
 pass_if "gradient HDF5 written" test -s grad.h5
+# The continuous adjoint (BDF-2) approximates the same closed form to the integration error; the trajectory
+# read back from HDF5 gives the memory sweep's numbers exactly.
+expect "gradient, continuous adjoint" 0 "continuous (Nachbagauer" "BDF-2" -- gradient oscillator.yaml --adjoint continuous -o grad.csv
+pass_if "continuous adjoint matches the closed form within 1e-4" closed_form
+expect "gradient, HDF5 trajectory" 0 "HDF5 file traj.h5" -- gradient oscillator.yaml --trajectory-file traj.h5 -o grad_h5.csv
+expect "gradient, memory trajectory" 0 "trajectory  memory" -- gradient oscillator.yaml -o grad_memory.csv
+pass_if "HDF5 trajectory gives the memory gradient exactly" cmp grad_h5.csv grad_memory.csv
+expect "bad adjoint mode" 2 "--adjoint" "expected discrete or continuous" -- gradient oscillator.yaml --adjoint exact
+expect "bad BDF order" 2 "--bdf-order" "from 1 to 4" -- gradient oscillator.yaml --adjoint continuous --bdf-order 5
+expect "bad trajectory storage" 2 "--trajectory" "memory or hdf5" -- gradient oscillator.yaml --trajectory disk
 expect "check" 0 "order" "passed: second order" "relative error" "extrapolated FD" "check passed" -- check oscillator.yaml
 expect "gradient without objective" 2 "good.yaml" "objective" "missing" -- gradient good.yaml
 oscillator_model | sed 's/type: final_value/type: final_valu/' > bad_term.yaml
