@@ -176,9 +176,10 @@ std::string gradient_help() {
          "\n"
          "Computes the objective J of MODEL.yaml (section objective) and its gradient with respect to the\n"
          "design variables (section design_variables; default: all component parameters) by an adjoint\n"
-         "method: one forward run, one backward sweep with the direct linear solver. Prints J, a table of\n"
-         "design variable / value / dJ/d(value) (a control signal as one line with its number of values and\n"
-         "max |dJ/du|) and the forward and adjoint times.\n"
+         "method: one forward run, one backward sweep with the transposed matrices and the model's linear\n"
+         "solver (integrator.linear_solver, as the forward run). Prints J, a table of design variable / value /\n"
+         "dJ/d(value) (a control signal as one line with its number of values and max |dJ/du|) and the forward\n"
+         "and adjoint times.\n"
          "\n"
          "options:\n"
          "  -o, --output FILE.csv  write every design scalar: columns name,value,gradient (a control's values\n"
@@ -200,7 +201,7 @@ std::string gradient_help() {
          "  -q, --quiet            print nothing (files only)\n"
          "  -h, --help             this text\n"
          "\n"
-         "Exit codes: 0 success, 2 bad input (also: no objective, iterative linear solver), 3 the solver failed.\n";
+         "Exit codes: 0 success, 2 bad input (also: no objective), 3 the solver failed.\n";
 }
 
 int gradient_command(const std::vector<std::string>& arguments, RCP<const Comm> comm) {

@@ -20,10 +20,6 @@ std::unique_ptr<model::Model> checked(std::unique_ptr<model::Model> model, const
                      "missing; 'flexadj " + command +
                          "' needs an objective: a list of terms such as {type: final_value, coordinate: mass.x} "
                          "(docs/model-format.md, section objective)");
-  if (model->integrator.linear_solver == "iterative")
-    throw InputError(model->source_file, "integrator.linear_solver",
-                     "expected auto or direct for 'flexadj " + command +
-                         "' (the adjoint solves with the transposed matrices by the direct solver), got 'iterative'");
   return model;
 }
 
@@ -64,7 +60,7 @@ Evaluation GradientProblem::evaluate(bool with_gradient) {
   const auto start = std::chrono::steady_clock::now();
   assembly::Assembler assembler(*model_, comm_);
   linalg::LinearSolverOptions options;
-  options.kind = "direct";
+  options.kind = model_->integrator.linear_solver;
   integrators::GeneralizedAlpha integrator(assembler, model_->integrator, options);
   assembly::State state = assembler.make_state();
   assembler.scatter_global(model_->initial_coordinates(), model_->initial_velocities(), state);

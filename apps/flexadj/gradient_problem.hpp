@@ -29,9 +29,9 @@ struct AdjointSettings {
 
 class GradientProblem {
  public:
-  // InputError (exit code 2) if the model has no objective or asks for the iterative linear solver (the
-  // adjoint solves with the transposed matrices by the direct solver). `command` names the program's command
-  // in messages.
+  // InputError (exit code 2) if the model has no objective. The backward sweep solves with the linear solver
+  // of the model's integrator settings (direct or iterative), as the forward run. `command` names the program's
+  // command in messages.
   GradientProblem(std::unique_ptr<model::Model> model, RCP<const Comm> comm, const std::string& command);
 
   const model::Model& model() const { return *model_; }

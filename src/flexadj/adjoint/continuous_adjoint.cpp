@@ -63,6 +63,7 @@ Gradient continuous_adjoint_gradient(assembly::Assembler& assembler, const integ
     for (std::size_t k = 0; k < m; ++k) values[n + k] = multipliers.empty() ? 0.0 : multiplier_factor * multipliers[k];
   };
 
+  const assembly::ScopedTransposedAssembly transposed_assembly(assembler);
   // ---- terminal conditions at t = T (tau = 0), eqs. (37)-(39) -----------------------------------------------
   const assembly::State terminal = trajectory.step(last);
   const double t_end = times[last];
@@ -74,10 +75,8 @@ Gradient continuous_adjoint_gradient(assembly::Assembler& assembler, const integ
   objective.add_partials(assembler, times, last, terminal, h_q, h_v, Partials::Integrand);
   const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
   assembler.assemble(terminal, t_end, ConstraintLevel::Acceleration, 1.0, &mass_only);
-  linalg::LinearSolverOptions solver_options;
-  solver_options.kind = "direct";
-  solver_options.transposed = true;
-  auto solver = linalg::make_linear_solver(assembler.matrix(), solver_options);
+  // Solves with A^T: the assembler fills the transpose, the solver is the forward run's kind.
+  auto solver = linalg::make_linear_solver(assembler.matrix(), integrator.solver_options());
   solver->update();
   auto solve = [&](std::vector<double>& coordinates, std::vector<double>& multipliers, double multiplier_factor) {
     solver->solve(rhs, solution);

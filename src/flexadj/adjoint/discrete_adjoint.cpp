@@ -31,13 +31,12 @@ Gradient discrete_adjoint_gradient(assembly::Assembler& assembler, const integra
   LocalGradient local(assembler.model(), parameters);
   std::vector<double> dJ_dq(n), dJ_dv(n);
 
+  const assembly::ScopedTransposedAssembly transposed_assembly(assembler);
   // A first assembly fixes the values' layout before the solver reads the structure.
   const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
   assembler.assemble(trajectory.step(0), times[0], ConstraintLevel::Acceleration, 1.0, &mass_only);
-  linalg::LinearSolverOptions solver_options;
-  solver_options.kind = "direct";
-  solver_options.transposed = true;
-  auto solver = linalg::make_linear_solver(assembler.matrix(), solver_options);
+  // Solves with A^T: the assembler fills the transpose, the solver is the forward run's kind.
+  auto solver = linalg::make_linear_solver(assembler.matrix(), integrator.solver_options());
 
   Vector rhs(assembler.system_map()), solution(assembler.system_map()), mu(assembler.system_map());
   // Adjoint variables of the step after the current one (zero past the last step).
