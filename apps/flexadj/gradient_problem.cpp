@@ -109,9 +109,17 @@ std::string GradientProblem::describe_objective() const {
       text += (term.weight == 1.0 ? std::string("1/2 ") : format(term.weight) + "/2 ") + "int " + term.control + "(t)^2 dt";
       continue;
     }
-    std::string name = model::coordinate_name(*model_, term.coordinate);
-    if (term.relative_to >= 0) name = "(" + name + " - " + model::coordinate_name(*model_, term.relative_to) + ")";
-    const std::string x = term.quantity == Term::Quantity::Velocity ? "v(" + name + ")" : name;
+    std::string x;
+    if (term.sensor_body >= 0) {
+      const char* axis[] = {"x", "y", "z"};
+      const char* quantity[] = {"position", "velocity", "angular_velocity", "direction"};
+      x = model_->body(term.sensor_body).name + "." + quantity[static_cast<int>(term.quantity)] + "_" +
+          axis[term.sensor_component];
+    } else {
+      std::string name = model::coordinate_name(*model_, term.coordinate);
+      if (term.relative_to >= 0) name = "(" + name + " - " + model::coordinate_name(*model_, term.relative_to) + ")";
+      x = term.quantity == Term::Quantity::Velocity ? "v(" + name + ")" : name;
+    }
     const std::string w = term.weight == 1.0 ? "" : format(term.weight) + " ";
     const std::string half = term.weight == 1.0 ? "1/2 " : format(term.weight) + "/2 ";
     if (!text.empty()) text += " + ";

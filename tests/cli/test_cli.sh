@@ -129,6 +129,14 @@ pass_if "continuous adjoint matches the closed form within 1e-4" closed_form
 expect "gradient, HDF5 trajectory" 0 "HDF5 file traj.h5" -- gradient oscillator.yaml --trajectory-file traj.h5 -o grad_h5.csv
 expect "gradient, memory trajectory" 0 "trajectory  memory" -- gradient oscillator.yaml -o grad_memory.csv
 pass_if "HDF5 trajectory gives the memory gradient exactly" cmp grad_h5.csv grad_memory.csv
+# A sensor on the mass's centre (position x) is the coordinate mass.x: the same closed form.
+oscillator_model | sed 's/{type: final_value, coordinate: mass.x}/{type: final_value, sensor: {body: mass, component: x}}/' > sensor.yaml
+expect "gradient, sensor term" 0 "mass.position_x(t_end)" -- gradient sensor.yaml -o grad.csv
+pass_if "sensor term matches the closed form within 1e-4" closed_form
+oscillator_model | sed 's/{type: final_value, coordinate: mass.x}/{type: final_value, sensor: {body: mass, component: z}}/' > bad_sensor.yaml
+expect "sensor component of a planar model" 2 "bad_sensor.yaml" "objective[0].sensor.component" "x, y" -- gradient bad_sensor.yaml
+oscillator_model | sed 's/{type: final_value, coordinate: mass.x}/{type: final_value, coordinate: mass.x, sensor: {body: mass, component: x}}/' > both.yaml
+expect "coordinate and sensor" 2 "objective[0].sensor" "either 'coordinate' or 'sensor'" -- gradient both.yaml
 expect "bad adjoint mode" 2 "--adjoint" "expected discrete or continuous" -- gradient oscillator.yaml --adjoint exact
 expect "bad BDF order" 2 "--bdf-order" "from 1 to 4" -- gradient oscillator.yaml --adjoint continuous --bdf-order 5
 expect "bad trajectory storage" 2 "--trajectory" "memory or hdf5" -- gradient oscillator.yaml --trajectory disk
