@@ -212,18 +212,19 @@ void Assembler::assemble(const State& state, double t, ConstraintLevel level, do
       if (projection_target) break;
       const auto& element = *model_.force_elements()[c.index];
       const int n = static_cast<int>(c.rows.size());
+      const double element_scale = element.applied_load() ? scale * load_factor_ : scale;
       load(c, views);
       if (coefficients) {
         element.residual_jacobian(q_.data(), v_.data(), a_.data(), t, *coefficients, r_.data(), jacobian_.data());
         for (int i = 0; i < n; ++i) {
-          for (int j = 0; j < n; ++j) row_[j] = scale * jacobian_[i * n + j];
+          for (int j = 0; j < n; ++j) row_[j] = element_scale * jacobian_[i * n + j];
           matrix_->sumIntoLocalValues(c.rows[i], Teuchos::ArrayView<const LocalOrdinal>(c.columns.data(), n),
                                       Teuchos::ArrayView<const double>(row_.data(), n));
         }
       } else {
         element.residual(q_.data(), v_.data(), a_.data(), t, r_.data());
       }
-      for (int i = 0; i < n; ++i) residual[c.rows[i]] += scale * r_[i];
+      for (int i = 0; i < n; ++i) residual[c.rows[i]] += element_scale * r_[i];
     }
     for (const auto& c : constraints_) {
       const auto& constraint = *model_.constraints()[c.index];

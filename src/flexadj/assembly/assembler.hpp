@@ -59,6 +59,11 @@ class Assembler {
                 const model::JacobianCoefficients* coefficients,
                 const std::vector<double>* projection_target = nullptr);
 
+  // Factor on the contributions of applied loads (ForceElement::applied_load) in assemble(): the load
+  // steps of a static solve; 1 otherwise.
+  void set_load_factor(double factor) { load_factor_ = factor; }
+  double load_factor() const { return load_factor_; }
+
   // Norms over all ranks of the last residual: dynamic rows and constraint rows (max norm).
   double dynamic_residual_norm() const;
   double constraint_residual_norm() const;
@@ -133,6 +138,7 @@ class Assembler {
   RCP<FEGraph> graph_;
   RCP<FEMatrix> matrix_;
   std::vector<LocalComponent> forces_, constraints_;
+  double load_factor_ = 1.0;
   // Work arrays sized for the largest component: no allocation during assembly or adjoint sweeps.
   std::vector<double> q_, v_, a_, r_, jacobian_, hessian_, c_, c_dot_, c_ddot_, row_;
   std::vector<double> mu_local_, mu_multipliers_, zero_multipliers_, out_q_local_, out_v_local_, out_a_local_,

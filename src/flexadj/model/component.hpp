@@ -96,6 +96,8 @@ class ForceElement : public Component {
   virtual double potential_energy(const double* /*q*/, double /*t*/) const { return 0.0; }
   // False if the element dissipates energy or does work on the system (dampers, loads).
   virtual bool conservative() const { return true; }
+  // True for applied loads, which a static solve scales by its load factor.
+  virtual bool applied_load() const { return false; }
 };
 
 class Constraint : public Component {
