@@ -430,6 +430,8 @@ class Reader {
  private:
   // ---- run settings
   void read_static(const Value& v) {
+    model_.statics.time = model_.integrator.start_time;
+    if (!v.given()) return;
     v.expect_map({"load_steps", "max_newton_iterations", "newton_tolerance", "time"});
     auto& s = model_.statics;
     if (v.has("load_steps")) s.load_steps = v.at("load_steps").integer(1);

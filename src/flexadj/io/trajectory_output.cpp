@@ -62,8 +62,17 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const std::st
   const char* axes[3] = {"/bodies/axis_x", "/bodies/axis_y", "/bodies/axis_z"};
   for (int k = 0; k < 3; ++k) axis_fields_[k] = file_->define_field(axes[k], bodies, 3, body_items);
   velocity_field_ = file_->define_field("/bodies/velocity", bodies, 3, body_items);
-  joint_position_field_ = file_->define_field("/joints/position", joints, 3, local_joints_);
-  joint_force_field_ = file_->define_field("/joints/force", joints, 3, local_joints_);
+  if (joints > 0) {
+    joint_position_field_ = file_->define_field("/joints/position", joints, 3, local_joints_);
+    joint_force_field_ = file_->define_field("/joints/force", joints, 3, local_joints_);
+  }
+  // Beam elements as line segments between their nodes (indices into /bodies/position).
+  for (const auto& element : model.force_elements())
+    if (std::string(element->type()) == "beam")
+      for (int body : element->bodies()) beam_connectivity_.push_back(body);
+  if (!beam_connectivity_.empty())
+    file_->write_static_int64("/beams/connectivity", beam_connectivity_,
+                              {static_cast<long long>(beam_connectivity_.size() / 2), 2});
 
   std::vector<std::string> body_names, body_types, joint_names, joint_types, multiplier_names;
   for (const auto& body : model.bodies()) {
@@ -79,8 +88,10 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const std::st
       multiplier_names.push_back(constraint->name() + "[" + std::to_string(k) + "]");
   file_->write_strings("/model/body_names", body_names);
   file_->write_strings("/model/body_types", body_types);
-  file_->write_strings("/model/joint_names", joint_names);
-  file_->write_strings("/model/joint_types", joint_types);
+  if (!joint_names.empty()) {  // HDF5 cannot write an empty list of strings
+    file_->write_strings("/model/joint_names", joint_names);
+    file_->write_strings("/model/joint_types", joint_types);
+  }
   file_->write_strings("/model/coordinate_names", coordinate_names(model));
   file_->write_strings("/model/multiplier_names", multiplier_names);
   file_->write_attribute("/", "program", "flexadj");
@@ -97,8 +108,11 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const std::st
               {a_field_, coordinates, {}},          {lambda_field_, multipliers, {}},
               {position_field_, body_values, {}},   {axis_fields_[0], body_values, {}},
               {axis_fields_[1], body_values, {}},   {axis_fields_[2], body_values, {}},
-              {velocity_field_, body_values, {}},   {joint_position_field_, joint_values, {}},
-              {joint_force_field_, joint_values, {}}};
+              {velocity_field_, body_values, {}}};
+  if (joints > 0) {
+    buffers_.push_back({joint_position_field_, joint_values, {}});
+    buffers_.push_back({joint_force_field_, joint_values, {}});
+  }
   // Blocks of up to 64 steps, at most about 8 MB of buffers per rank.
   std::size_t per_step = 0;
   for (const auto& buffer : buffers_) per_step += buffer.values_per_step;
@@ -209,6 +223,14 @@ void TrajectoryOutput::finish() {
   if (!joints_.empty()) {
     xdmf.add_point_set("joints", "/joints/position", static_cast<long long>(joints_.size()));
     xdmf.add_attribute("joints", "force", "/joints/force", 3);
+  }
+  if (!beam_connectivity_.empty()) {
+    // Beams as polylines through the nodes, with the section frames (axis_x along the beam).
+    xdmf.add_point_set("beams", "/bodies/position", static_cast<long long>(model.bodies().size()));
+    xdmf.set_polyline_connectivity("beams", "/beams/connectivity", static_cast<long long>(beam_connectivity_.size() / 2));
+    for (const char* axis : {"axis_x", "axis_y", "axis_z"})
+      xdmf.add_attribute("beams", axis, std::string("/bodies/") + axis, 3);
+    xdmf.add_attribute("beams", "velocity", "/bodies/velocity", 3);
   }
   xdmf.write(xdmf_path(), path_, times_);
 }

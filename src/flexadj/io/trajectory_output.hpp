@@ -46,6 +46,7 @@ class TrajectoryOutput {
   std::vector<int> joint_of_constraint_;  // constraint index -> joint index or -1
   std::vector<int> joint_point_parameter_;  // joint index -> index of its point's x parameter, or -1
   std::vector<long long> local_joints_;
+  std::vector<long long> beam_connectivity_;  // node (body) index pairs of the beam elements
   // Steps are buffered and written in blocks: one collective write per field per block.
   void flush();
   struct Buffer {
