@@ -79,8 +79,7 @@ TEST(BeamStatics, TipMomentConvergesAtSecondOrder) {
 // along z. Reference tip displacement (Bathe and Bolourchi 1979, in their axes (in-plane normal to the
 // chord start, out-of-plane, along the start tangent)): (-13.4, 53.4, -23.5); in ours (dx, dy, dz) =
 // (-23.5, -13.4, 53.4).
-TEST(BeamStatics, BatheBolourchiBendTipDisplacement) {
-  const char* yaml = R"(
+const char* kBendModel = R"(
 dimension: 3
 integrator: {end_time: 1, step_size: 0.1}
 static: {load_steps: 6}
@@ -95,7 +94,9 @@ joints:
 forces:
   - {type: load, body: bend.end, force: [0, 0, 600]}
 )";
-  const auto model = io::read_model_string(yaml, "bend.yaml");
+
+TEST(BeamStatics, BatheBolourchiBendTipDisplacement) {
+  const auto model = io::read_model_string(kBendModel, "bend.yaml");
   const auto steps = solve_static(*model, world());
   const auto start = position_of(*model, steps.front(), "bend.end");
   const auto end = position_of(*model, steps.back(), "bend.end");
@@ -114,6 +115,19 @@ forces:
   }
   EXPECT_LT(std::sqrt(error), 0.01 * std::sqrt(size))
       << "tip displacement (" << u[0] << ", " << u[1] << ", " << u[2] << ")";
+}
+
+// np 1 and np 2: the same load steps (run under mpirun at both rank counts).
+TEST(BeamStatics, BendIsIndependentOfTheRankCount) {
+  const auto model = io::read_model_string(kBendModel, "bend.yaml");
+  const auto distributed = solve_static(*model, world());
+  const auto serial = solve_static(*model, self());
+  ASSERT_EQ(distributed.size(), serial.size());
+  double difference = 0.0;
+  for (std::size_t k = 0; k < serial.size(); ++k)
+    for (std::size_t i = 0; i < serial[k].size(); ++i)
+      difference = std::max(difference, std::abs(distributed[k][i] - serial[k][i]));
+  EXPECT_LT(difference, 1e-10);
 }
 
 }  // namespace
