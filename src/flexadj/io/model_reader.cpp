@@ -550,6 +550,7 @@ class Reader {
     for (std::size_t k = 0; k < indices.size(); ++k) body_index_.emplace(model_.body(indices[k]).name, indices[k]);
     body_index_.emplace(name + ".start", indices.front());
     body_index_.emplace(name + ".end", indices.back());
+    beam_nodes_[name] = static_cast<int>(indices.size());
   }
 
   static Point section_axis(const Value& v, const Point& fallback) {
@@ -889,7 +890,15 @@ class Reader {
   int body_ref(const Value& v, bool allow_ground) const {
     const std::string name = v.name();
     const int index = find_body(name);
-    if (index == kUnknown) v.fail("unknown body '" + name + "' (bodies are: " + body_list() + ")");
+    if (index == kUnknown) {
+      const auto dot = name.rfind('.');
+      const auto beam = dot == std::string::npos ? beam_nodes_.end() : beam_nodes_.find(name.substr(0, dot));
+      if (beam != beam_nodes_.end())
+        v.fail("beam '" + beam->first + "' has no node '" + name.substr(dot + 1) + "' (its nodes are " + beam->first +
+               ".node0 .. " + beam->first + ".node" + std::to_string(beam->second - 1) + ", " + beam->first +
+               ".start and " + beam->first + ".end)");
+      v.fail("unknown body '" + name + "' (bodies are: " + body_list() + ")");
+    }
     if (index == kGround && !allow_ground) v.fail("expected a body, not ground");
     return index;
   }
@@ -1274,6 +1283,7 @@ class Reader {
   std::unordered_set<std::string> component_names_;
   std::unordered_map<std::string, int> body_index_;
   std::map<std::string, elements::BeamSectionData> sections_;
+  std::map<std::string, int> beam_nodes_;  // beam name -> number of nodes
 };
 
 std::unique_ptr<model::Model> read(const std::string& text, Context context, const std::vector<std::string>& overrides) {
