@@ -128,7 +128,8 @@ TEST(BeamDynamics, FlyingSpaghettiConservesMomentaAndEnergyInFreeFlight) {
 
 // Right-angle cantilever of Simo and Vu-Quoc (1988): two arms of length 10 (clamped at (0, 0, 0) along y, then
 // along -x from the elbow (0, 10, 0)), EA = GA = 1e6, EI = GJ = 1e3, rho A = 1, rho J = diag(20, 10, 10);
-// out-of-plane force at the elbow, a triangle 0 -> 50 at t = 1 -> 0 at t = 2, then free vibration.
+// out-of-plane force at the elbow, a triangle 0 -> 50 at t = 1 -> 0 at t = 2, then free vibration
+// (meshes/right_angle_cantilever.yaml).
 // 10 elements per arm, h = 0.1, rho_inf = 0.9, t up to 16.5. Digitised from the paper's figure (labelled
 // the elbow): out-of-plane peaks +8.3 at t = 6.6 and -9.2 at t = 14.5-15. Measured here at the free end (tip):
 // +8.20 at t = 7.5 and -9.70 at t = 15.9 (20 elements per arm and h = 0.05: +8.24 at 7.45, -9.72 at 15.9); at
@@ -136,21 +137,7 @@ TEST(BeamDynamics, FlyingSpaghettiConservesMomentaAndEnergyInFreeFlight) {
 // 0.9-1.4 s: an open discrepancy (label or data of the digitised figure). Tolerances on the tip: values within
 // 0.6, times within 1.5 s.
 std::unique_ptr<model::Model> right_angle_cantilever(double end_time) {
-  const char* yaml = R"yaml(
-dimension: 3
-integrator: {end_time: 16.5, step_size: 0.1, spectral_radius: 0.9}
-sections:
-  - {name: svq, E: 1.0e6, G: 1.0e6, rho: 1, A: 1, I2: 1.0e-3, I3: 1.0e-3, J: 1.0e-3, rotary_inertia: [20, 10, 10]}
-beams:
-  - {name: arm1, section: svq, elements: 10, line: {start: [0, 0, 0], end: [0, 10, 0]}}
-  - {name: arm2, section: svq, elements: 10, line: {start: [0, 10, 0], end: [-10, 10, 0]}}
-joints:
-  - {type: fixed, bodies: [ground, arm1.start], point: [0, 0, 0]}
-  - {type: fixed, bodies: [arm1.end, arm2.start], point: [0, 10, 0]}
-forces:
-  - {type: load, body: arm1.end, force: [0, 0, "50*max(0, 1 - abs(t - 1))"]}
-)yaml";
-  auto model = io::read_model_string(yaml, "right_angle_cantilever.yaml");
+  auto model = io::read_model_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/right_angle_cantilever.yaml");
   model->integrator.end_time = end_time;
   return model;
 }

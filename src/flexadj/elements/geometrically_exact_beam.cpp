@@ -2,10 +2,10 @@
 // parameters e (the coordinates of a spatial rigid body).
 //
 // Kinematics (Simo 1985; Simo and Vu-Quoc 1986): the section frame R(s) interpolates the nodal frames along
-// the geodesic, R(s) = R_A exp((s/L) psi~) with exp(psi~) = R_A^T R_B (Crisfield and Jelenic 1999, eq. (9),
+// the geodesic, R(s) = R_A exp((s/L) psi~) with exp(psi~) = R_A^T R_B (Crisfield and Jelenic 1999,
 // two nodes), and r(s) linearly. Then the material curvature K = psi / L is constant, and the strains at the
 // midpoint (one-point reduced integration, against shear locking) are
-//   Gamma = R_m^T (r_B - r_A) / L - Gamma_0,   K = psi / L - K_0   (Simo and Vu-Quoc 1986, eq. (2.10)),
+//   Gamma = R_m^T (r_B - r_A) / L - Gamma_0,   K = psi / L - K_0   (Simo and Vu-Quoc 1986, sec. 2),
 // R_m = R_A exp(psi~/2), whose Euler parameters are those of e_A + e_B (the quaternion midpoint). Both depend
 // only on the relative rotation R_A^T R_B and on the chord in the midpoint frame: a rigid motion of the
 // element leaves them unchanged (objectivity, Crisfield and Jelenic 1999). Gamma_0 and K_0 are the strains of
