@@ -53,9 +53,22 @@ TEST(BeamStatics, TipMomentFollowsTheClosedFormAndClosesIntoACircle) {
     const double error = tip_error(*model, steps[k], full * k / 10.0);
     EXPECT_LT(error, 1e-3) << "load step " << k;  // O(h^2) at 20 elements: measured at most 7e-4
   }
-  // M = 2 pi EI / L: a full circle, the tip back at the root (and its frame back to the root's).
+  // M = 2 pi EI / L: a full circle, the tip back at the root.
   const auto tip = position_of(*model, steps.back(), "beam.end");
   EXPECT_LT(std::hypot(tip[0], tip[1], tip[2]), 1e-10);
+  // Equilibrium: in every element the bending moment M3 is the applied moment, all other resultants vanish.
+  const std::vector<double> zero(14, 0.0);
+  for (const auto& element : model->force_elements()) {
+    if (std::string(element->type()) != "beam") continue;
+    std::vector<double> q;
+    for (int body : element->bodies())
+      for (int i = 0; i < 7; ++i) q.push_back(steps.back()[model->body_offset(body) + i]);
+    std::array<double, 6> resultants;
+    ASSERT_EQ(element->resultant_count(), 6);
+    element->resultants(q.data(), zero.data(), resultants.data());
+    for (int k = 0; k < 5; ++k) EXPECT_NEAR(resultants[k], 0.0, 1e-8 * full) << element->name() << " " << k;
+    EXPECT_NEAR(resultants[5], full, 1e-8 * full) << element->name();
+  }
 }
 
 TEST(BeamStatics, TipMomentConvergesAtSecondOrder) {

@@ -324,6 +324,16 @@ void Assembler::visit_local_constraints(
   }
 }
 
+void Assembler::visit_local_force_elements(const State& state,
+                                           const std::function<void(int, const double* q, const double* v)>& visit) {
+  import_state(state, true, false);
+  const GhostedViews views = ghosted_views();
+  for (const auto& c : forces_) {
+    load(c, views);
+    visit(c.index, q_.data(), v_.data());
+  }
+}
+
 void Assembler::apply_transposed(const Vector& x, Vector& y) const { matrix_->apply(x, y, Teuchos::TRANS); }
 
 void Assembler::add_parameter_gradient(const State& state, double t, const Vector& mu, ConstraintLevel level,

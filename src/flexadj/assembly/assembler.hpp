@@ -99,6 +99,11 @@ class Assembler {
                                        const std::vector<double>& mu_c, std::vector<double>& out_q,
                                        std::vector<double>& out_v);
 
+  // Calls visit(force element index, local q, local v) for each force element evaluated on this rank, in
+  // DofMap::local_force_elements() order (collective: imports ghost coordinates first).
+  void visit_local_force_elements(const State& state,
+                                  const std::function<void(int, const double* q, const double* v)>& visit);
+
   // Calls visit(constraint index, local q, local lambda, C_q) for each constraint evaluated on this rank,
   // in DofMap::local_constraints() order (collective: imports ghost coordinates first).
   void visit_local_constraints(

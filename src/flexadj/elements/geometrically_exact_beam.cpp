@@ -140,6 +140,26 @@ class GeometricallyExactBeam final : public model::ForceElementAD<GeometricallyE
     }
   }
 
+  // (N, Q2, Q3, T, M2, M3) = C (eps - eps_0) + D d eps/dt in the midpoint section frame.
+  int resultant_count() const override { return 6; }
+  void resultants(const double* q, const double* v, double* out) const override {
+    const double* p = parameters().data();
+    const double E = p[kE], G = p[kG], A = p[kArea], I2 = p[kI2], I3 = p[kI3], ratio = E / G;
+    const double chi = p[kZeta] * (3.0 - ratio) * (3.0 - ratio) + p[kEta] * ratio * ratio / 3.0;
+    const std::array<double, 6> stiffness{E * A, p[kShear2] * G * A, p[kShear3] * G * A, G * p[kJ], E * I2, E * I3};
+    const std::array<double, 6> damping{chi * A, p[kEta] * A, p[kEta] * A, p[kEta] * (I2 + I3), chi * I2, chi * I3};
+    using Inner = Sacado::Fad::SFad<double, kBeamCoordinates>;
+    std::array<Inner, kBeamCoordinates> qi;
+    for (int i = 0; i < kBeamCoordinates; ++i) qi[i] = Inner(kBeamCoordinates, i, q[i]);
+    const std::array<Inner, 6> eps = strains(qi.data(), Inner(p[kLength]));
+    for (int k = 0; k < 6; ++k) {
+      double rate = 0.0;
+      for (int j = 0; j < kBeamCoordinates; ++j) rate += eps[k].fastAccessDx(j) * v[j];
+      const double reference = k < 3 ? p[kStretch0 + k] : p[kCurvature0 + k - 3];
+      out[k] = stiffness[k] * (eps[k].val() - reference) + damping[k] * rate;
+    }
+  }
+
   double kinetic_energy(const double* q, const double* v) const override {
     const double* p = parameters().data();
     const double node_mass = 0.5 * p[kRho] * p[kArea] * p[kLength], rotary_scale = 0.5 * p[kRho] * p[kLength];
