@@ -1,7 +1,11 @@
 // Beams in the model file: generated geometry (line, arc, points), sections, node names, and the input errors.
 #include <gtest/gtest.h>
 
+#include <unistd.h>
+
 #include <cmath>
+#include <filesystem>
+#include <fstream>
 #include <string>
 
 #include "flexadj/core/error.hpp"
@@ -106,6 +110,55 @@ TEST(BeamInput, ReportsBadBeams) {
   expect_error(replaced(kBeams, "A: 1.0e-4", "A: -1.0e-4"), "sections[0].A", "positive");
   expect_error(replaced(kBeams, "name: crooked", "name: straight"), "beams[2].name", "duplicate body name");
   expect_error(replaced(kBeams, "dimension: 3", "dimension: 2"), "beams", "beams need a spatial model");
+}
+
+// Points from a text file and a Gmsh 4.1 ASCII mesh of line elements, with the file errors.
+TEST(BeamInput, ReadsPointsFilesAndGmshMeshes) {
+  namespace fs = std::filesystem;
+  const fs::path folder = fs::temp_directory_path() / ("flexadj_beam_input_" + std::to_string(::getpid()));
+  fs::create_directories(folder);
+  auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(folder / name) << text;
+    return (folder / name).string();
+  };
+  const std::string points = write("points.txt", "# x y z\n0 0 0\n1, 0, 0\n\n2 0.5 0  # last\n");
+  // Nodes with tags 10, 11, 12 on x; a point element (ignored) and two line elements 10-11, 11-12.
+  const std::string mesh_text =
+      "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n"
+      "$Nodes\n2 3 10 12\n0 1 0 1\n10\n0 0 0\n1 1 0 2\n11\n12\n1 0 0\n2 0 0\n$EndNodes\n"
+      "$Elements\n2 3 1 3\n0 1 15 1\n1 10\n1 1 1 2\n2 10 11\n3 11 12\n$EndElements\n";
+  const std::string mesh = write("line.msh", mesh_text);
+  write("reversed.msh", replaced(mesh_text, "3 11 12", "3 12 11"));
+  write("triangle.msh", replaced(mesh_text, "1 1 1 2", "1 1 2 2"));
+  const std::string base = R"yaml(
+dimension: 3
+integrator: {end_time: 1, step_size: 0.01}
+beams:
+  - {name: wire, section: {E: 1, G: 1, rho: 1, A: 1, I2: 1, I3: 1}, GEOMETRY}
+joints:
+  - {type: fixed, bodies: [ground, wire.start]}
+)yaml";
+  const auto from_points = read_model_string(replaced(base, "GEOMETRY", "points_file: " + points), "test.yaml");
+  ASSERT_EQ(from_points->bodies().size(), 3u);
+  EXPECT_NEAR(from_points->body(from_points->find_body("wire.end")).initial_coordinates[1], 0.5, 0.0);
+  const auto from_mesh = read_model_string(replaced(base, "GEOMETRY", "gmsh: " + mesh), "test.yaml");
+  ASSERT_EQ(from_mesh->bodies().size(), 3u);
+  EXPECT_EQ(from_mesh->find_body("wire.start"), from_mesh->find_body("wire.node10"));
+  EXPECT_EQ(from_mesh->find_body("wire.end"), from_mesh->find_body("wire.node12"));
+  EXPECT_NEAR(from_mesh->body(from_mesh->find_body("wire.node12")).initial_coordinates[0], 2.0, 0.0);
+  EXPECT_EQ(from_mesh->force_elements().size(), 2u);
+
+  expect_error(replaced(base, "GEOMETRY", "points_file: " + (folder / "none.txt").string()), "beams[0].points_file",
+               "cannot open the points file");
+  write("bad.txt", "0 0 0\n1 0\n");
+  expect_error(replaced(base, "GEOMETRY", "points_file: " + (folder / "bad.txt").string()), "beams[0].points_file",
+               "line 2 of");
+  expect_error(replaced(base, "GEOMETRY", "gmsh: " + (folder / "reversed.msh").string()), "beams[0].gmsh",
+               "the elements at node 11 point in opposite directions");
+  expect_error(replaced(base, "GEOMETRY", "gmsh: " + (folder / "triangle.msh").string()), "beams[0].gmsh",
+               "element type 2 is not supported");
+  expect_error(replaced(base, "GEOMETRY", "gmsh: " + points), "beams[0].gmsh", "not a Gmsh mesh file");
+  fs::remove_all(folder);
 }
 
 }  // namespace

@@ -1,6 +1,8 @@
 #include "flexadj/elements/beam_builder.hpp"
 
 #include <cmath>
+#include <fstream>
+#include <map>
 #include <stdexcept>
 
 namespace flexadj::elements {
@@ -79,6 +81,110 @@ BeamNodes arc_beam(const Point& centre, const Point& start, double angle, const 
   return nodes;
 }
 
+BeamNodes mesh_beam(const std::vector<Point>& points, const std::vector<std::array<int, 2>>& elements,
+                    const std::vector<long long>& labels, const Point& axis3) {
+  if (elements.empty()) throw std::invalid_argument("the mesh has no line elements");
+  auto label = [&](int k) { return std::to_string(labels.empty() ? k : labels[k]); };
+  std::vector<Point> tangent(points.size(), Point{0.0, 0.0, 0.0});
+  std::vector<int> used(points.size(), 0);
+  for (const auto& [a, b] : elements) {
+    const int n = static_cast<int>(points.size());
+    if (a < 0 || b < 0 || a >= n || b >= n) throw std::invalid_argument("an element refers to a missing node");
+    if (a == b || !(norm(model::subtract(points[b], points[a])) > 0.0))
+      throw std::invalid_argument("nodes " + label(a) + " and " + label(b) + " coincide (zero-length element)");
+    const Point d = unit(model::subtract(points[b], points[a]));
+    tangent[a] = model::add(tangent[a], d);
+    tangent[b] = model::add(tangent[b], d);
+    ++used[a];
+    ++used[b];
+  }
+  BeamNodes nodes;
+  std::vector<int> index(points.size(), -1);
+  for (std::size_t k = 0; k < points.size(); ++k) {
+    if (!used[k]) continue;  // nodes of no element are left out
+    if (!(norm(tangent[k]) > 1e-12))
+      throw std::invalid_argument("the elements at node " + label(static_cast<int>(k)) +
+                                  " point in opposite directions (orient the elements along the beam)");
+    index[k] = static_cast<int>(nodes.positions.size());
+    nodes.positions.push_back(points[k]);
+    nodes.orientations.push_back(frame(tangent[k], axis3));
+    nodes.labels.push_back(labels.empty() ? static_cast<long long>(k) : labels[k]);
+  }
+  for (const auto& [a, b] : elements) nodes.elements.push_back({index[a], index[b]});
+  return nodes;
+}
+
+BeamNodes read_gmsh_beam(const std::string& path, const Point& axis3) {
+  std::ifstream in(path);
+  if (!in) throw std::invalid_argument("cannot open the mesh file '" + path + "'");
+  std::string line;
+  auto expect_section = [&](const std::string& name) {
+    while (std::getline(in, line))
+      if (line.rfind(name, 0) == 0) return true;
+    return false;
+  };
+  if (!expect_section("$MeshFormat")) throw std::invalid_argument("no $MeshFormat section: not a Gmsh mesh file");
+  double version = 0.0;
+  int file_type = 0, data_size = 0;
+  in >> version >> file_type >> data_size;
+  if (version < 4.0 || version >= 5.0 || file_type != 0)
+    throw std::invalid_argument("expected Gmsh format 4.1 ASCII, got version " + std::to_string(version) +
+                                (file_type != 0 ? " (binary)" : ""));
+  if (!expect_section("$Nodes")) throw std::invalid_argument("no $Nodes section");
+  long long blocks = 0, node_count = 0, min_tag = 0, max_tag = 0;
+  in >> blocks >> node_count >> min_tag >> max_tag;
+  std::vector<Point> points;
+  std::vector<long long> labels;
+  std::map<long long, int> node_of_tag;
+  for (long long b = 0; b < blocks; ++b) {
+    int entity_dim = 0, entity = 0, parametric = 0;
+    long long count = 0;
+    in >> entity_dim >> entity >> parametric >> count;
+    std::vector<long long> tags(count);
+    for (auto& tag : tags) in >> tag;
+    for (long long k = 0; k < count; ++k) {
+      Point x;
+      in >> x[0] >> x[1] >> x[2];
+      if (parametric)
+        for (int u = 0; u < entity_dim; ++u) {
+          double ignored;
+          in >> ignored;
+        }
+      node_of_tag[tags[k]] = static_cast<int>(points.size());
+      points.push_back(x);
+      labels.push_back(tags[k]);
+    }
+  }
+  if (!in) throw std::invalid_argument("the $Nodes section is incomplete");
+  if (!expect_section("$Elements")) throw std::invalid_argument("no $Elements section");
+  in >> blocks;
+  long long element_count = 0;
+  in >> element_count >> min_tag >> max_tag;
+  std::vector<std::array<int, 2>> elements;
+  for (long long b = 0; b < blocks; ++b) {
+    int entity_dim = 0, entity = 0, type = 0;
+    long long count = 0;
+    in >> entity_dim >> entity >> type >> count;
+    const int nodes_per_element = type == 1 ? 2 : type == 15 ? 1 : -1;
+    if (nodes_per_element < 0)
+      throw std::invalid_argument("element type " + std::to_string(type) +
+                                  " is not supported (only 2-node lines, type 1, and points, type 15)");
+    for (long long k = 0; k < count; ++k) {
+      long long tag = 0, a = 0, c = 0;
+      in >> tag >> a;
+      if (nodes_per_element == 1) continue;
+      in >> c;
+      const auto ia = node_of_tag.find(a), ic = node_of_tag.find(c);
+      if (ia == node_of_tag.end() || ic == node_of_tag.end())
+        throw std::invalid_argument("element " + std::to_string(tag) + " refers to a missing node (" +
+                                    std::to_string(ia == node_of_tag.end() ? a : c) + ")");
+      elements.push_back({ia->second, ic->second});
+    }
+  }
+  if (!in) throw std::invalid_argument("the $Elements section is incomplete");
+  return mesh_beam(points, elements, labels, axis3);
+}
+
 BeamNodes polyline_beam(const std::vector<Point>& points, const Point& axis3) {
   if (points.size() < 2) throw std::invalid_argument("a polyline needs at least two points");
   BeamNodes nodes;
@@ -103,7 +209,7 @@ std::vector<int> add_beam(model::Model& model, const std::string& name, const Be
   std::vector<int> indices;
   for (std::size_t k = 0; k < nodes.positions.size(); ++k) {
     model::Body node;
-    node.name = name + ".node" + std::to_string(k);
+    node.name = name + ".node" + std::to_string(nodes.labels.empty() ? static_cast<long long>(k) : nodes.labels[k]);
     node.kind = BodyKind::SpatialRigid;
     node.initial_coordinates = {nodes.positions[k][0], nodes.positions[k][1], nodes.positions[k][2],
                                 nodes.orientations[k][0], nodes.orientations[k][1], nodes.orientations[k][2],
@@ -111,17 +217,20 @@ std::vector<int> add_beam(model::Model& model, const std::string& name, const Be
     node.initial_velocities.assign(7, 0.0);
     indices.push_back(model.add_node(node));
   }
-  model.add_body_alias(name + ".start", indices.front());
-  model.add_body_alias(name + ".end", indices.back());
-  for (std::size_t k = 0; k + 1 < indices.size(); ++k) {
+  std::vector<std::array<int, 2>> elements = nodes.elements;
+  if (elements.empty())
+    for (std::size_t k = 0; k + 1 < indices.size(); ++k) elements.push_back({int(k), int(k + 1)});
+  model.add_body_alias(name + ".start", indices[elements.front()[0]]);
+  model.add_body_alias(name + ".end", indices[elements.back()[1]]);
+  for (std::size_t k = 0; k < elements.size(); ++k) {
+    const int a = indices[elements[k][0]], b = indices[elements[k][1]];
     std::array<double, 14> q;
     for (int i = 0; i < 7; ++i) {
-      q[i] = model.body(indices[k]).initial_coordinates[i];
-      q[7 + i] = model.body(indices[k + 1]).initial_coordinates[i];
+      q[i] = model.body(a).initial_coordinates[i];
+      q[7 + i] = model.body(b).initial_coordinates[i];
     }
-    model.add_force_element(make_geometrically_exact_beam(name + ".element" + std::to_string(k + 1),
-                                                          {indices[k], indices[k + 1]}, section, beam_reference(q.data()),
-                                                          model.gravity));
+    model.add_force_element(make_geometrically_exact_beam(name + ".element" + std::to_string(k + 1), {a, b}, section,
+                                                          beam_reference(q.data()), model.gravity));
   }
   return indices;
 }

@@ -496,9 +496,10 @@ class Reader {
   }
 
   void read_beam(const Value& v) {
-    v.expect_map({"name", "section", "elements", "line", "arc", "points", "section_axis_3"});
+    v.expect_map({"name", "section", "elements", "line", "arc", "points", "points_file", "gmsh", "section_axis_3"});
     const std::string name = v.at("name").name();
     check_body_name(v.at("name"), name + ".node0");
+    if (beam_nodes_.count(name)) v.at("name").fail("duplicate beam name '" + name + "'");
     const Value section_value = v.at("section");
     section_value.expect_present();
     elements::BeamSectionData section;
@@ -516,7 +517,7 @@ class Reader {
       }
       section = found->second;
     }
-    const std::string geometry = exactly_one_of(v, {"line", "arc", "points"});
+    const std::string geometry = exactly_one_of(v, {"line", "arc", "points", "points_file", "gmsh"});
     elements::BeamNodes nodes;
     try {
       if (geometry == "line") {
@@ -533,24 +534,52 @@ class Reader {
         v.forbid("section_axis_3", "is the arc axis for an arc");
         nodes = elements::arc_beam(arc.at("centre").point(3), arc.at("start").point(3), arc.at("angle").number(),
                                    arc.at("axis").point(3), v.at("elements").integer(1));
-      } else {
+      } else if (geometry == "points") {
         v.forbid("elements", "is given by the points (one element between consecutive points)");
         const Value points = v.at("points");
         const std::size_t count = points.list_size("a list of at least 2 points");
         std::vector<Point> xs;
         for (std::size_t k = 0; k < count; ++k) xs.push_back(points.item(k).point(3));
         nodes = elements::polyline_beam(xs, section_axis(v, {0.0, 0.0, 1.0}));
+      } else if (geometry == "points_file") {
+        v.forbid("elements", "is given by the points (one element between consecutive points)");
+        nodes = elements::polyline_beam(read_points_file(v.at("points_file")), section_axis(v, {0.0, 0.0, 1.0}));
+      } else {
+        v.forbid("elements", "is given by the mesh");
+        const Value file = v.at("gmsh");
+        nodes = elements::read_gmsh_beam(resolve(file.text()).string(), section_axis(v, {0.0, 0.0, 1.0}));
       }
     } catch (const std::invalid_argument& error) {
       v.at(geometry).fail(std::string("bad beam geometry: ") + error.what());
     }
-    for (std::size_t k = 0; k + 1 < nodes.positions.size(); ++k)
+    const std::size_t element_count = nodes.elements.empty() ? nodes.positions.size() - 1 : nodes.elements.size();
+    for (std::size_t k = 0; k < element_count; ++k)
       claim_component_name(v.at("name"), name + ".element" + std::to_string(k + 1));
     const auto indices = elements::add_beam(model_, name, nodes, section);
     for (std::size_t k = 0; k < indices.size(); ++k) body_index_.emplace(model_.body(indices[k]).name, indices[k]);
-    body_index_.emplace(name + ".start", indices.front());
-    body_index_.emplace(name + ".end", indices.back());
+    for (const char* end : {".start", ".end"}) body_index_.emplace(name + end, model_.find_body(name + end));
     beam_nodes_[name] = static_cast<int>(indices.size());
+  }
+
+  // A text file of points, one "x y z" (or "x, y, z") per line; '#' starts a comment.
+  std::vector<Point> read_points_file(const Value& v) const {
+    const fs::path path = resolve(v.text());
+    std::ifstream in(path);
+    if (!in) v.fail("cannot open the points file '" + path.string() + "'");
+    std::vector<Point> points;
+    std::string line;
+    for (int number = 1; std::getline(in, line); ++number) {
+      line = line.substr(0, line.find('#'));
+      std::replace(line.begin(), line.end(), ',', ' ');
+      std::istringstream fields(line);
+      Point x;
+      std::string rest;
+      if (!(fields >> x[0])) continue;  // blank or comment line
+      if (!(fields >> x[1] >> x[2]) || (fields >> rest) || !std::isfinite(x[0] + x[1] + x[2]))
+        v.fail("line " + std::to_string(number) + " of '" + path.string() + "': expected three numbers x y z");
+      points.push_back(x);
+    }
+    return points;
   }
 
   static Point section_axis(const Value& v, const Point& fallback) {
