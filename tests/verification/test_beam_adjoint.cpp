@@ -157,5 +157,28 @@ TEST(BeamAdjoint, GradientIsIndependentOfTheRankCount) {
     EXPECT_NEAR(u_distributed[k], u_serial[k], 1e-10 * std::max(1.0, std::abs(u_serial[k])));
 }
 
+// meshes/beam_swing_up.yaml (after Schubert et al. 2024, very flexible beam), its own objective, over the first
+// 0.1 s (120 steps): the gradient with respect to the torque values against central differences and a Taylor
+// test (the full horizon: flexadj check meshes/beam_swing_up.yaml, Taylor order 2.00, differences within 1e-8).
+TEST(BeamAdjoint, SwingUpModelControlGradient) {
+  auto model = io::read_model_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/beam_swing_up.yaml",
+                                   {"integrator.end_time=0.1", "integrator.newton_tolerance=1e-12"});
+  const objectives::Objective objective(model->objective_terms);
+  const Evaluation e = evaluate(*model, objective, world(), true);
+  auto signal = model->controls().at("torque");
+  const auto& gradient = e.gradient.controls.at("torque");
+  for (std::size_t k : {0, 3, 7, 10}) {
+    const double fd = control_central_difference(*model, objective, world(), *signal, k, 1e-5);
+    EXPECT_NEAR(gradient[k], fd, 1e-6 * std::abs(fd)) << "torque[" << k << "]";
+    EXPECT_GT(std::abs(fd), 1e-4);
+  }
+  EXPECT_EQ(gradient[20], 0.0);  // values after the end time cannot act
+  std::vector<double> direction(signal->size());
+  for (std::size_t k = 0; k < direction.size(); ++k) direction[k] = 5.0 * std::cos(0.7 * double(k));
+  std::vector<double> remainders;
+  const auto orders = control_taylor_orders(*model, objective, world(), *signal, gradient, direction, 0.5, &remainders);
+  expect_second_order(orders, remainders);
+}
+
 }  // namespace
 }  // namespace flexadj::testing
