@@ -168,7 +168,8 @@ TEST(BeamAdjoint, SwingUpModelControlGradient) {
   auto signal = model->controls().at("torque");
   const auto& gradient = e.gradient.controls.at("torque");
   for (std::size_t k : {0, 3, 7, 10}) {
-    const double fd = control_central_difference(*model, objective, world(), *signal, k, 1e-5);
+    // Step 1e-3 on values of 50 (2e-5 relative): above the noise of the Newton tolerance for the small dJ/du_10.
+    const double fd = control_central_difference(*model, objective, world(), *signal, k, 1e-3);
     EXPECT_NEAR(gradient[k], fd, 1e-6 * std::abs(fd)) << "torque[" << k << "]";
     EXPECT_GT(std::abs(fd), 1e-4);
   }

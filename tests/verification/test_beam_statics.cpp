@@ -51,7 +51,7 @@ TEST(BeamStatics, TipMomentFollowsTheClosedFormAndClosesIntoACircle) {
   ASSERT_EQ(steps.size(), 11u);
   for (int k = 1; k <= 10; ++k) {
     const double error = tip_error(*model, steps[k], full * k / 10.0);
-    EXPECT_LT(error, 1e-3) << "load step " << k;  // O(h^2) at 20 elements: measured at most 7e-4
+    EXPECT_LT(error, 1e-3) << "load step " << k;  // O(h^2) at 20 elements: measured at most 7.5e-4
   }
   // M = 2 pi EI / L: a full circle, the tip back at the root.
   const auto tip = position_of(*model, steps.back(), "beam.end");
@@ -72,7 +72,8 @@ TEST(BeamStatics, TipMomentFollowsTheClosedFormAndClosesIntoACircle) {
 }
 
 TEST(BeamStatics, TipMomentConvergesAtSecondOrder) {
-  // Error of the tip at M = pi EI / L (a half circle) on 4, 8, 16, 32 elements.
+  // Error of the tip at M = pi EI / L (a half circle) on 4, 8, 16, 32 elements; measured 1.67e-2, 4.11e-3,
+  // 1.02e-3, 2.56e-4 (orders 2.02, 2.00, 2.00).
   const double moment = M_PI * 100.0;
   std::vector<double> errors;
   for (int elements : {4, 8, 16, 32}) {

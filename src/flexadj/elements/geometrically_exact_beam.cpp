@@ -17,6 +17,7 @@
 //
 // Inertia lumped to the nodes: mass rho A L/2 and rotary inertia rho L/2 diag(Jr1, Jr2, Jr3) in the node frame
 // (section frame), with the rigid-body equations of body_inertia.cpp for each node; weight rho A L/2 g.
+#include <cassert>
 #include <cmath>
 
 #include "flexadj/elements/elements.hpp"
@@ -37,6 +38,7 @@ class GeometricallyExactBeam final : public model::ForceElementAD<GeometricallyE
     kRotary1, kRotary2, kRotary3,  // area moments for the rotary inertia (default I2 + I3, I2, I3)
     kLength, kStretch0, kCurvature0 = kStretch0 + 3, kGravity = kCurvature0 + 3, kParameterCount = kGravity + 3
   };
+  static_assert(kParameterCount <= model::kMaxComponentParameters, "too many beam parameters");
 
   GeometricallyExactBeam(const std::string& name, std::array<int, 2> nodes, const BeamSectionData& section,
                          const BeamReference& reference, const Point& gravity)
@@ -59,6 +61,7 @@ class GeometricallyExactBeam final : public model::ForceElementAD<GeometricallyE
     for (int i = 0; i < 3; ++i) add_parameter("stretch0_" + std::to_string(i + 1), reference.stretch[i]);
     for (int i = 0; i < 3; ++i) add_parameter("curvature0_" + std::to_string(i + 1), reference.curvature[i]);
     add_vector_parameter("gravity", gravity);
+    assert(static_cast<int>(parameters().size()) == kParameterCount);
   }
   const char* type() const override { return "beam"; }
   bool conservative() const override {
@@ -138,6 +141,66 @@ class GeometricallyExactBeam final : public model::ForceElementAD<GeometricallyE
       const auto Qe = model::euler_parameter_map_transposed(q + o + 3, moment);
       for (int i = 0; i < 4; ++i) r[o + 3 + i] += 2.0 * Qe[i];
     }
+  }
+
+  // As ForceElementAD::residual_jacobian, with the fixed-length SFad (always 14 coordinates), whose unrolled
+  // loops are faster than SLFad's.
+  void residual_jacobian(const double* q, const double* v, const double* a, double t,
+                         const model::JacobianCoefficients& c, double* r, double* J) const override {
+    using Fixed = Sacado::Fad::SFad<double, kBeamCoordinates>;
+    std::array<Fixed, kBeamCoordinates> qf, vf, af, rf;
+    for (int i = 0; i < kBeamCoordinates; ++i) {
+      qf[i] = Fixed(kBeamCoordinates, i, q[i]);
+      qf[i].fastAccessDx(i) = c.q;
+      vf[i] = Fixed(kBeamCoordinates, i, v[i]);
+      vf[i].fastAccessDx(i) = c.v;
+      af[i] = Fixed(kBeamCoordinates, i, a[i]);
+      af[i].fastAccessDx(i) = c.a;
+      rf[i] = 0.0;
+    }
+    evaluate<Fixed, double>(qf.data(), vf.data(), af.data(), parameters().data(), t, rf.data());
+    for (int i = 0; i < kBeamCoordinates; ++i) {
+      r[i] = rf[i].val();
+      for (int j = 0; j < kBeamCoordinates; ++j) J[i * kBeamCoordinates + j] = rf[i].fastAccessDx(j);
+    }
+  }
+
+  // As ForceElementAD::add_transposed_products and add_parameter_gradient, with fixed-length SFad types.
+  void add_transposed_products(const double* q, const double* v, const double* a, double t, const double* mu,
+                               double* out_q, double* out_v, double* out_a) const override {
+    constexpr int n = kBeamCoordinates;
+    using StateFad = Sacado::Fad::SFad<double, 3 * n>;
+    std::array<StateFad, n> qf, vf, af, rf;
+    for (int i = 0; i < n; ++i) {
+      qf[i] = StateFad(3 * n, i, q[i]);
+      vf[i] = StateFad(3 * n, n + i, v[i]);
+      af[i] = StateFad(3 * n, 2 * n + i, a[i]);
+      rf[i] = 0.0;
+    }
+    evaluate<StateFad, double>(qf.data(), vf.data(), af.data(), parameters().data(), t, rf.data());
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        out_q[j] += mu[i] * rf[i].fastAccessDx(j);
+        out_v[j] += mu[i] * rf[i].fastAccessDx(n + j);
+        out_a[j] += mu[i] * rf[i].fastAccessDx(2 * n + j);
+      }
+  }
+
+  void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* mu,
+                              double* gradient) const override {
+    using ParameterFad = Sacado::Fad::SFad<double, kParameterCount>;
+    std::array<ParameterFad, kBeamCoordinates> qf, vf, af, rf;
+    std::array<ParameterFad, kParameterCount> pf;
+    for (int i = 0; i < kBeamCoordinates; ++i) {
+      qf[i] = q[i];
+      vf[i] = v[i];
+      af[i] = a[i];
+      rf[i] = 0.0;
+    }
+    for (int k = 0; k < kParameterCount; ++k) pf[k] = ParameterFad(kParameterCount, k, parameters()[k]);
+    evaluate<ParameterFad, ParameterFad>(qf.data(), vf.data(), af.data(), pf.data(), t, rf.data());
+    for (int i = 0; i < kBeamCoordinates; ++i)
+      for (int k = 0; k < kParameterCount; ++k) gradient[k] += mu[i] * rf[i].fastAccessDx(k);
   }
 
   // (N, Q2, Q3, T, M2, M3) = C (eps - eps_0) + D d eps/dt in the midpoint section frame.
