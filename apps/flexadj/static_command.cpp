@@ -17,13 +17,6 @@ struct StaticOptions {
   bool xdmf = true, quiet = false, no_output = false;
 };
 
-std::string stem(const std::string& path) {
-  const auto slash = path.rfind('/');
-  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  const auto dot = name.rfind('.');
-  return dot == std::string::npos ? name : name.substr(0, dot);
-}
-
 StaticOptions parse(const std::vector<std::string>& arguments) {
   StaticOptions options;
   auto value_of = [&](std::size_t& i) -> const std::string& {
@@ -80,7 +73,7 @@ int static_command(const std::vector<std::string>& arguments, RCP<const Comm> co
   assembler.scatter_global(model->initial_coordinates(), model->initial_velocities(), state);
 
   std::string output_path = options.output_path.empty() ? model->output.path : options.output_path;
-  if (output_path.empty()) output_path = stem(options.model_path) + "-static.h5";
+  if (output_path.empty()) output_path = file_stem(options.model_path) + "-static.h5";
   std::unique_ptr<io::TrajectoryOutput> output;
   if (!options.no_output)
     output = std::make_unique<io::TrajectoryOutput>(assembler, output_path, 1, options.xdmf && model->output.xdmf);
