@@ -68,7 +68,7 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const std::st
   }
   // Beam elements as line segments between their nodes (indices into /bodies/position).
   for (const auto& element : model.force_elements())
-    if (std::string(element->type()) == "beam")
+    if (std::string(element->type()) == "beam" || std::string(element->type()).rfind("ancf_", 0) == 0)
       for (int body : element->bodies()) beam_connectivity_.push_back(body);
   if (!beam_connectivity_.empty())
     file_->write_static_int64("/beams/connectivity", beam_connectivity_,
