@@ -14,8 +14,9 @@
 // The cross-section terms carry no Poisson coupling (no Poisson locking). In bending at constant curvature the
 // linear directors shorten between the nodes, and the Hermite tangent and the interpolated directors are
 // orthogonal at both nodes and, by symmetry, at the midpoint: sampling the cross-section strains at the nodes and
-// the shear at the three Lobatto points gives zero spurious strain there (no thickness or shear locking), and the
-// normalised rotation rate w integrates to the exact relative rotation of the nodal triads.
+// the shear at the three Lobatto points gives zero spurious strain there (no thickness or shear locking), and for
+// bending about a fixed axis the normalised rotation rate w integrates to the exact relative rotation of the nodal
+// triads (the director lengths cancel; observed fourth-order convergence in the tip-moment test).
 // All measures are dot products of the gradients and their derivatives: a rigid motion leaves them unchanged.
 // Forces r = sum w_k (C_k (e_k - e_k0 + tau de_k/dt)) de_k/dq with de/dq by a nested forward-AD pass.
 // Mass: rho A int S^T S dx on the centreline, rho I3 and rho I2 times the linear mass on d2 and d3 (section
