@@ -88,6 +88,8 @@ void check_type(const std::string& type, const std::vector<std::string>& names) 
     direction.push_back(space.value(*model, indices[k]) * (k % 2 ? -0.7 : 1.0));
   std::vector<double> remainders;
   const auto orders = taylor_orders(*model, objective, world(), indices, direction, 1e-2, &remainders);
+  std::printf("%-6s J = %.10e, Taylor remainders %.3e %.3e %.3e %.3e\n", type.c_str(), e.value, remainders[0],
+              remainders[1], remainders[2], remainders[3]);
   for (std::size_t k = 0; k < orders.size(); ++k)
     EXPECT_GT(orders[k], 1.9) << type << ": remainders " << remainders[k] << " -> " << remainders[k + 1];
 

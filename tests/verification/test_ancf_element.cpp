@@ -115,6 +115,8 @@ TEST(AncfElement, RigidMotionGivesZeroStrainEnergyAndForces) {
     double largest = 0.0;
     for (double x : r) largest = std::max(largest, std::abs(x));
     // Round-off: forces are sums of stiffness (EA ~ 1e4) times strains of order 1e-16.
+    std::printf("%-16s rigid motion: largest force %.2e, strain energy %.2e (EA = %.0e)\n", c.name, largest,
+                element->potential_energy(q.data(), 0.0), EA);
     EXPECT_LT(largest, 1e-10 * EA) << c.name;
     EXPECT_LT(std::abs(element->potential_energy(q.data(), 0.0)), 1e-12 * EA) << c.name;
     // The measure can fail: a stretch of 1e-3 gives energy EA/2 eps^2 L > 0 and forces of order EA eps.
