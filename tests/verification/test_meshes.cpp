@@ -50,7 +50,9 @@ TEST(Meshes, EveryModelFileReadsAndRuns) {
                                       "hanging_rigid_body.yaml", "triple_pendulum_cart.yaml", "double_pendulum_cart.yaml",
                                       "spherical_pendulum_spin.yaml", "rigid_chain.yaml",
                                       // beams: their benchmarks are in test_beam_statics.cpp and test_beam_dynamics.cpp
-                                      "bend_45_degrees.yaml", "right_angle_cantilever.yaml", "beam_swing_up.yaml"};
+                                      "bend_45_degrees.yaml", "right_angle_cantilever.yaml", "beam_swing_up.yaml",
+                                      // ANCF: the pendulum's checks are in test_ancf_pendulum.cpp
+                                      "ancf_pendulum.yaml"};
   std::set<std::string> found;
   for (const auto& entry : std::filesystem::directory_iterator(kMeshes))
     if (entry.path().extension() == ".yaml") found.insert(entry.path().filename().string());

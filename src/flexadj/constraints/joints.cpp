@@ -10,7 +10,9 @@ namespace {
 
 using model::Vec3;
 
-bool is_planar(BodyKind kind) { return kind == BodyKind::PointMass2D || kind == BodyKind::PlanarRigid; }
+bool is_planar(BodyKind kind) {
+  return kind == BodyKind::PointMass2D || kind == BodyKind::PlanarRigid || kind == BodyKind::AncfPlanarNode;
+}
 
 template <class S> std::array<S, 4> orientation(BodyKind kind, const S* q) {
   if (kind == BodyKind::SpatialRigid) return {q[3], q[4], q[5], q[6]};
@@ -148,7 +150,7 @@ class Winch final : public model::ConstraintAD<Winch, 21, 1> {
   int offset_b_ = 0, offset_drum_ = 0;
 };
 
-class PrescribedMotion final : public model::ConstraintAD<PrescribedMotion, 7, 3> {
+class PrescribedMotion final : public model::ConstraintAD<PrescribedMotion, 12, 3> {  // up to a full ANCF node
  public:
   PrescribedMotion(const std::string& name, int body, BodyKind kind, const Point& point,
                    const std::array<functions::Expression, 3>& path, const std::array<bool, 3>& axes, int equations)
@@ -170,7 +172,7 @@ class PrescribedMotion final : public model::ConstraintAD<PrescribedMotion, 7, 3
   std::array<bool, 3> axes_;
 };
 
-class PrescribedCoordinate final : public model::ConstraintAD<PrescribedCoordinate, 7, 1> {
+class PrescribedCoordinate final : public model::ConstraintAD<PrescribedCoordinate, 12, 1> {  // up to a full ANCF node
  public:
   PrescribedCoordinate(const std::string& name, int body, BodyKind kind, int coordinate,
                        const functions::Expression& value)

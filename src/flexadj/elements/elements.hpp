@@ -81,4 +81,20 @@ std::unique_ptr<model::ForceElement> make_geometrically_exact_beam(const std::st
                                                                    const BeamReference& reference,
                                                                    const Point& gravity);
 
+// ANCF elements between two ANCF nodes (model::is_ancf_node); see ancf_cable.cpp and ancf_beam.cpp.
+struct AncfElementData {
+  BeamSectionData section;      // E, rho, A, I3 (bending in the plane / of the cable); G, I2, J, shear factors (full)
+  double damping_time = 0.0;    // Kelvin-Voigt retardation time tau: stresses E (eps + tau deps/dt)
+  double length = 0.0;          // reference length
+  std::array<double, 24> reference{};  // the element's coordinates in the stress-free reference configuration
+  bool simple_curvature = false;       // gradient-deficient elements: bending energy EI/2 |r''|^2
+};
+// Gradient-deficient element: planar (dimension 2, AncfPlanarNode) or cable (dimension 3, AncfCableNode).
+std::unique_ptr<model::ForceElement> make_ancf_gradient_deficient(const std::string& name, int dimension,
+                                                                  std::array<int, 2> nodes,
+                                                                  const AncfElementData& data, const Point& gravity);
+// Fully parameterised spatial element (AncfFullNode).
+std::unique_ptr<model::ForceElement> make_ancf_full_beam(const std::string& name, std::array<int, 2> nodes,
+                                                         const AncfElementData& data, const Point& gravity);
+
 }  // namespace flexadj::elements

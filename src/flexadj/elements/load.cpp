@@ -7,7 +7,8 @@ namespace {
 
 using model::Vec3;
 
-class Load final : public model::ForceElementAD<Load, 7> {
+// Up to 12 coordinates: a full ANCF node.
+class Load final : public model::ForceElementAD<Load, 12> {
  public:
   enum : int { kPoint };
 
@@ -29,7 +30,7 @@ class Load final : public model::ForceElementAD<Load, 7> {
   double control_sensitivity(const double* q, const double*, const double*, double t, const double* mu) const override {
     if (!data_.control) return 0.0;
     using Fad = Sacado::Fad::SFad<double, 1>;
-    std::array<Fad, 7> qf, rf;
+    std::array<Fad, 12> qf, rf;
     for (int i = 0; i < coordinate_count(); ++i) {
       qf[i] = q[i];
       rf[i] = 0.0;
@@ -49,7 +50,7 @@ class Load final : public model::ForceElementAD<Load, 7> {
       moment[i] = data_.moment[i](t) + u * data_.control_moment_direction[i];
     }
     const Vec3<P> point{p[kPoint], p[kPoint + 1], p[kPoint + 2]};
-    std::array<S, 7> Q;
+    std::array<S, 12> Q;
     for (int i = 0; i < coordinate_count(); ++i) Q[i] = 0.0;
     if (data_.body_frame) {
       const auto R = model::body_rotation(kind, q);

@@ -26,6 +26,7 @@
 #include "flexadj/adjoint/design_space.hpp"
 #include "flexadj/constraints/constraints.hpp"
 #include "flexadj/core/error.hpp"
+#include "flexadj/elements/ancf_builder.hpp"
 #include "flexadj/elements/beam_builder.hpp"
 #include "flexadj/elements/elements.hpp"
 #include "flexadj/functions/control_signal.hpp"
@@ -394,7 +395,7 @@ void apply_override(Context& context, YAML::Node& root, const std::string& text)
 
 const Keys kTopKeys = {"title",  "dimension", "gravity", "integrator", "output",    "controls",
                        "bodies", "forces",    "joints",  "chain",      "objective", "design_variables",
-                       "static", "sections",  "beams"};
+                       "static", "sections",  "beams",      "ancf"};
 
 class Reader {
  public:
@@ -415,12 +416,13 @@ class Reader {
     read_controls(root.at("controls"));
     const Value bodies = root.at("bodies"), chain = root.at("chain");
     read_static(root.at("static"));
-    const Value beams = root.at("beams");
-    // bodies may be left out if a chain or beams are given
-    if (bodies.given() || (!chain.given() && !beams.given())) read_bodies(bodies);
+    const Value beams = root.at("beams"), ancf = root.at("ancf");
+    // bodies may be left out if a chain, beams or ANCF beams are given
+    if (bodies.given() || (!chain.given() && !beams.given() && !ancf.given())) read_bodies(bodies);
     if (chain.given()) read_chain(chain);
     read_sections(root.at("sections"));
     read_beams(beams);
+    read_ancf_beams(ancf);
     read_forces(root.at("forces"));
     read_joints(root.at("joints"));
     read_objective(root.at("objective"));
@@ -441,7 +443,7 @@ class Reader {
   }
 
   // ---- beams (geometrically exact elements)
-  const Keys kSectionKeys = {"name", "E", "G", "nu", "rho", "A", "I2", "I3", "J", "shear_factor",
+  const Keys kSectionKeys = {"name", "E", "G", "nu", "rho", "A", "I", "I2", "I3", "J", "shear_factor",
                              "shear_viscosity", "bulk_viscosity", "rotary_inertia"};
 
   elements::BeamSectionData read_section(const Value& v) const {
@@ -452,8 +454,14 @@ class Reader {
     else s.shear_modulus = s.youngs_modulus / (2.0 * (1.0 + v.at("nu").in_range(-0.99, 0.5)));
     s.density = v.at("rho").non_negative();
     s.area = v.at("A").positive();
-    s.I2 = v.at("I2").positive();
-    s.I3 = v.at("I3").positive();
+    if (v.has("I")) {  // a symmetric section: I2 = I3 = I
+      v.forbid("I2", "cannot be combined with 'I' (I2 = I3 = I)");
+      v.forbid("I3", "cannot be combined with 'I' (I2 = I3 = I)");
+      s.I2 = s.I3 = v.at("I").positive();
+    } else {
+      s.I2 = v.at("I2").positive();
+      s.I3 = v.at("I3").positive();
+    }
     s.J = v.has("J") ? v.at("J").positive() : s.I2 + s.I3;
     const Value shear = v.at("shear_factor");
     if (shear.is_list()) {
@@ -584,6 +592,86 @@ class Reader {
 
   static Point section_axis(const Value& v, const Point& fallback) {
     return v.has("section_axis_3") ? unit_vector(v.at("section_axis_3"), 3) : fallback;
+  }
+
+  // ---- ANCF beams: planar (dimension 2), cable and full (dimension 3)
+  void read_ancf_beams(const Value& list) {
+    const std::size_t n = list.list_size("a list of ANCF beams");
+    for (std::size_t i = 0; i < n; ++i) read_ancf_beam(list.item(i));
+  }
+
+  void read_ancf_beam(const Value& v) {
+    v.expect_map({"name", "type", "section", "elements", "line", "arc", "points", "section_axis_3", "curvature",
+                  "damping_time"});
+    const std::string name = v.at("name").name();
+    check_body_name(v.at("name"), name + ".node0");
+    const Value type_value = v.at("type");
+    const std::string type = type_value.choice({"planar", "cable", "full"});
+    if ((type == "planar") != (dimension_ == 2))
+      type_value.fail(type == "planar" ? "a planar ANCF beam needs a planar model (dimension: 2)"
+                                       : "an ANCF " + type + " beam needs a spatial model (dimension: 3)");
+    elements::AncfElementData data;
+    const Value section_value = v.at("section");
+    section_value.expect_present();
+    if (section_value.is_map()) {
+      section_value.forbid("name", "is only used in the top-level 'sections' list");
+      data.section = read_section(section_value);
+    } else {
+      const std::string section_name = section_value.name();
+      const auto found = sections_.find(section_name);
+      if (found == sections_.end()) {
+        std::vector<std::string> known;
+        for (const auto& [key, value] : sections_) known.push_back(key);
+        section_value.fail("unknown section '" + section_name + "' (the 'sections' list defines: " +
+                           (known.empty() ? std::string("none") : join(known)) + ")");
+      }
+      data.section = found->second;
+    }
+    if (type == "cable" && data.section.I2 != data.section.I3)
+      section_value.fail("a cable has one bending stiffness: expected I (or I2 = I3), got I2 = " +
+                         format_number(data.section.I2) + ", I3 = " + format_number(data.section.I3));
+    if (type == "full") v.forbid("curvature", "is an option of the planar and cable elements");
+    else data.simple_curvature = v.has("curvature") && v.at("curvature").choice({"exact", "simple"}) == "simple";
+    if (type != "full") v.forbid("section_axis_3", "is only used by the full element");
+    data.damping_time = v.at("damping_time").non_negative_or(0.0);
+    const std::string geometry = exactly_one_of(v, {"line", "arc", "points"});
+    elements::BeamNodes nodes;
+    try {
+      if (geometry == "line") {
+        const Value line = v.at("line");
+        line.expect_map({"start", "end"});
+        const Point start = line.at("start").point(dimension_), end = line.at("end").point(dimension_);
+        Point axis3{0.0, 0.0, 1.0};
+        const Point d = model::subtract(end, start);
+        if (std::abs(d[2]) > 0.999 * norm(d)) axis3 = {1.0, 0.0, 0.0};  // a vertical beam
+        nodes = elements::straight_beam(start, end, v.at("elements").integer(1), section_axis(v, axis3));
+      } else if (geometry == "arc") {
+        const Value arc = v.at("arc");
+        arc.expect_map(dimension_ == 2 ? Keys{"centre", "start", "angle"} : Keys{"centre", "start", "angle", "axis"});
+        const Point axis = dimension_ == 2 ? Point{0.0, 0.0, 1.0} : arc.at("axis").point(3);
+        nodes = elements::arc_beam(arc.at("centre").point(dimension_), arc.at("start").point(dimension_),
+                                   arc.at("angle").number(), axis, v.at("elements").integer(1));
+      } else {
+        v.forbid("elements", "is given by the points (one element between consecutive points)");
+        const Value points = v.at("points");
+        const std::size_t count = points.list_size("a list of at least 2 points");
+        std::vector<Point> xs;
+        for (std::size_t k = 0; k < count; ++k) xs.push_back(points.item(k).point(dimension_));
+        nodes = elements::polyline_beam(xs, section_axis(v, {0.0, 0.0, 1.0}));
+      }
+    } catch (const std::invalid_argument& error) {
+      v.at(geometry).fail(std::string("bad ANCF beam geometry: ") + error.what());
+    }
+    for (std::size_t k = 0; k + 1 < nodes.positions.size(); ++k)
+      claim_component_name(v.at("name"), name + ".element" + std::to_string(k + 1));
+    const auto ancf_type = type == "planar" ? elements::AncfType::Planar
+                           : type == "cable" ? elements::AncfType::Cable
+                                             : elements::AncfType::Full;
+    const auto indices = elements::add_ancf_beam(model_, name, ancf_type, nodes, data);
+    for (std::size_t k = 0; k < indices.size(); ++k) body_index_.emplace(model_.body(indices[k]).name, indices[k]);
+    body_index_.emplace(name + ".start", indices.front());
+    body_index_.emplace(name + ".end", indices.back());
+    beam_nodes_[name] = static_cast<int>(indices.size());
   }
 
   void read_integrator(const Value& v) {
@@ -1068,7 +1156,7 @@ class Reader {
   void read_load(const Value& v, const std::string& name) {
     const int body = body_ref(v.at("body"), false);
     const BodyKind kind = model_.body_kind(body);
-    const bool rigid = model::has_orientation(kind);
+    const bool rigid = model::takes_moment(kind);  // rigid bodies and ANCF nodes
     elements::LoadData data;
     data.point = model_.to_body_point(body, point_or_centre(v.at("point"), body));
     const Value force = v.at("force");
@@ -1145,6 +1233,11 @@ class Reader {
     auto ids = body_pair(bodies);
     if (ids[1] == kGround) std::swap(ids[0], ids[1]);  // b carries the rotation lock: never ground
     const auto kinds = kinds_of(ids);
+    if (kind == JointKind::Fixed)
+      for (int k = 0; k < 2; ++k)
+        if (ids[k] != kGround && model::is_ancf_node(kinds[k]))
+          bodies.fail("a fixed joint does not clamp the gradients of the ANCF node '" + model_.body(ids[k]).name +
+                      "': use a spherical joint (revolute in planar models) and prescribed_coordinate on the slopes");
     if (kind == JointKind::Prismatic && ids[0] != kGround && !model::has_orientation(kinds[0]))
       bodies.fail("a prismatic joint between two bodies needs a rigid body first (it carries the sliding direction); "
                   "'" + model_.body(ids[0]).name + "' is a point mass");
@@ -1158,8 +1251,12 @@ class Reader {
     const bool needs_axis = kind == JointKind::Prismatic || (kind == JointKind::Revolute && dimension_ == 3);
     if (needs_axis) axis = unit_vector(v.at("axis"), dimension_);
     else v.forbid("axis", "is not used by a " + type + " joint" + (dimension_ == 2 ? " in a planar model" : ""));
-    model_.add_constraint(
-        constraints::make_joint(name, kind, ids, kinds, model_.joint_geometry(kind, ids[0], ids[1], point, axis)));
+    try {
+      model_.add_constraint(
+          constraints::make_joint(name, kind, ids, kinds, model_.joint_geometry(kind, ids[0], ids[1], point, axis)));
+    } catch (const std::invalid_argument& error) {
+      bodies.fail(error.what());  // e.g. two full ANCF nodes: more coordinates than a joint supports
+    }
   }
 
   void read_distance(const Value& v, const std::string& name) {

@@ -70,7 +70,7 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const std::st
   }
   // Beam elements as line segments between their nodes (indices into /bodies/position).
   for (const auto& element : model.force_elements())
-    if (std::string(element->type()) == "beam")
+    if (std::string(element->type()) == "beam" || std::string(element->type()).rfind("ancf_", 0) == 0)
       for (int body : element->bodies()) beam_connectivity_.push_back(body);
   const long long beam_elements = static_cast<long long>(beam_connectivity_.size() / 2);
   if (beam_elements > 0) {

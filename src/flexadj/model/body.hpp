@@ -8,13 +8,20 @@
 //   SpatialRigid  (x, y, z, e0, e1, e2, e3) centre of mass and Euler parameters, with e.e = 1 enforced
 //                                           by a UnitQuaternion constraint
 //   Ground        no coordinates; its "points" are fixed global positions
+//   AncfPlanarNode (x, y, rx_x, rx_y)      node of the planar ANCF beam: position r and slope r_x
+//   AncfCableNode  (x, y, z, rs_x, rs_y, rs_z)  node of the ANCF cable: position r and slope r_s
+//   AncfFullNode   (x, y, z, r_x, r_y, r_z)     node of the fully parameterised ANCF beam: position and the
+//                                               three position gradients (12 coordinates)
+// ANCF nodes have no rotation coordinates (identity frame): forces act at the node position r; moments act
+// on the gradients (add_generalized_force). Their inertia is carried by the ANCF elements.
 #include <array>
 #include <string>
 #include <vector>
 
 namespace flexadj::model {
 
-enum class BodyKind { Ground, PointMass2D, PointMass3D, PlanarRigid, SpatialRigid };
+enum class BodyKind { Ground, PointMass2D, PointMass3D, PlanarRigid, SpatialRigid, AncfPlanarNode, AncfCableNode,
+                      AncfFullNode };
 
 constexpr int coordinate_count(BodyKind kind) {
   switch (kind) {
@@ -23,15 +30,25 @@ constexpr int coordinate_count(BodyKind kind) {
     case BodyKind::PointMass3D: return 3;
     case BodyKind::PlanarRigid: return 3;
     case BodyKind::SpatialRigid: return 7;
+    case BodyKind::AncfPlanarNode: return 4;
+    case BodyKind::AncfCableNode: return 6;
+    case BodyKind::AncfFullNode: return 12;
   }
   return 0;
 }
 constexpr int translation_count(BodyKind kind) {
-  return (kind == BodyKind::PointMass2D || kind == BodyKind::PlanarRigid) ? 2 : kind == BodyKind::Ground ? 0 : 3;
+  return (kind == BodyKind::PointMass2D || kind == BodyKind::PlanarRigid || kind == BodyKind::AncfPlanarNode) ? 2
+         : kind == BodyKind::Ground                                                                            ? 0
+                                                                                                               : 3;
 }
 constexpr bool has_orientation(BodyKind kind) {
   return kind == BodyKind::PlanarRigid || kind == BodyKind::SpatialRigid;
 }
+constexpr bool is_ancf_node(BodyKind kind) {
+  return kind == BodyKind::AncfPlanarNode || kind == BodyKind::AncfCableNode || kind == BodyKind::AncfFullNode;
+}
+// Bodies on which an applied moment does work: rigid bodies and ANCF nodes (through their gradients).
+constexpr bool takes_moment(BodyKind kind) { return has_orientation(kind) || is_ancf_node(kind); }
 const char* to_string(BodyKind kind);
 
 struct Body {
@@ -110,6 +127,9 @@ template <class S, class P> Vec3<S> point_position(BodyKind kind, const S* q, co
     case BodyKind::Ground: return lift<S>(s);
     case BodyKind::PointMass2D: return {q[0], q[1], S(0.0)};
     case BodyKind::PointMass3D: return {q[0], q[1], q[2]};
+    case BodyKind::AncfPlanarNode: return {q[0], q[1], S(0.0)};
+    case BodyKind::AncfCableNode:
+    case BodyKind::AncfFullNode: return {q[0], q[1], q[2]};
     case BodyKind::PlanarRigid: {
       const auto rs = multiply(body_rotation(kind, q), s);
       return {q[0] + rs[0], q[1] + rs[1], S(0.0)};
@@ -135,6 +155,9 @@ template <class S, class P> Vec3<S> point_velocity(BodyKind kind, const S* q, co
     case BodyKind::Ground: return {S(0.0), S(0.0), S(0.0)};
     case BodyKind::PointMass2D: return {v[0], v[1], S(0.0)};
     case BodyKind::PointMass3D: return {v[0], v[1], v[2]};
+    case BodyKind::AncfPlanarNode: return {v[0], v[1], S(0.0)};
+    case BodyKind::AncfCableNode:
+    case BodyKind::AncfFullNode: return {v[0], v[1], v[2]};
     case BodyKind::PlanarRigid:
     case BodyKind::SpatialRigid: {
       const auto arm = multiply(body_rotation(kind, q), s);
@@ -147,12 +170,49 @@ template <class S, class P> Vec3<S> point_velocity(BodyKind kind, const S* q, co
 
 // Adds the generalized force of a global force F at body point s and a global moment n to Q.
 // Spatial: Q_e = 2 G^T (s x F' + n'), primes in body axes; Nikravesh 1988, eq. (11.23).
+// ANCF nodes: the force acts at r (s is not used, as for point masses); the moment n does the virtual work
+// n . dtheta with dtheta = (r_s x dr_s)/|r_s|^2 for a slope (the twist about r_s does no work on a cable), and
+// dtheta = d2 x dd2 + d3 x dd3 - 1/2 (d3.dd2 - d2.dd3) d1 for the cross-section gradients d2 = r_y, d3 = r_z of a
+// full node, d1 = d2 x d3 (the variation of the rotation of an orthonormal triad; the moment acts on the section,
+// not on the centreline slope r_x).
 template <class S, class P, class F> void add_generalized_force(BodyKind kind, const S* q, const Vec3<P>& s,
                                                                 const Vec3<F>& force, const Vec3<F>& moment, S* Q) {
   switch (kind) {
     case BodyKind::Ground: return;
     case BodyKind::PointMass2D: Q[0] += force[0]; Q[1] += force[1]; return;
     case BodyKind::PointMass3D: Q[0] += force[0]; Q[1] += force[1]; Q[2] += force[2]; return;
+    case BodyKind::AncfPlanarNode: {
+      const S norm2 = q[2] * q[2] + q[3] * q[3];
+      Q[0] += force[0];
+      Q[1] += force[1];
+      Q[2] -= moment[2] * q[3] / norm2;
+      Q[3] += moment[2] * q[2] / norm2;
+      return;
+    }
+    case BodyKind::AncfCableNode: {
+      const Vec3<S> slope{q[3], q[4], q[5]};
+      const S norm2 = dot(slope, slope);
+      const Vec3<S> moment_s = lift<S>(moment);
+      const Vec3<S> generalized = cross(moment_s, slope);
+      for (int i = 0; i < 3; ++i) {
+        Q[i] += force[i];
+        Q[3 + i] += generalized[i] / norm2;
+      }
+      return;
+    }
+    case BodyKind::AncfFullNode: {
+      const Vec3<S> moment_s = lift<S>(moment);
+      const Vec3<S> d2{q[6], q[7], q[8]}, d3{q[9], q[10], q[11]};
+      const S twist = 0.5 * dot(moment_s, cross(d2, d3));
+      const Vec3<S> on_d2 = subtract(cross(moment_s, d2), scaled(d3, twist));
+      const Vec3<S> on_d3 = add(cross(moment_s, d3), scaled(d2, twist));
+      for (int i = 0; i < 3; ++i) {
+        Q[i] += force[i];
+        Q[6 + i] += on_d2[i];
+        Q[9 + i] += on_d3[i];
+      }
+      return;
+    }
     case BodyKind::PlanarRigid: {
       const auto arm = multiply(body_rotation(kind, q), s);
       Q[0] += force[0];

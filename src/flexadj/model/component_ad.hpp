@@ -11,6 +11,8 @@
 
 #include <array>
 #include <cassert>
+#include <stdexcept>
+#include <string>
 
 #include "flexadj/model/component.hpp"
 
@@ -19,10 +21,21 @@ namespace flexadj::model {
 // Largest number of parameters of a component (a spatial joint has 19).
 constexpr int kMaxComponentParameters = 24;
 
+// The kernels' static-size AD types hold MaxCoordinates local coordinates: refuse a component on more.
+inline void check_coordinate_count(const Component& c, int max_coordinates) {
+  if (c.coordinate_count() > max_coordinates)
+    throw std::invalid_argument("'" + c.name() + "' connects bodies with " + std::to_string(c.coordinate_count()) +
+                                " coordinates in all; this kind of component supports at most " +
+                                std::to_string(max_coordinates));
+}
+
 template <class Derived, int MaxCoordinates>
 class ForceElementAD : public ForceElement {
  public:
-  using ForceElement::ForceElement;
+  ForceElementAD(std::string name, std::vector<int> bodies, std::vector<BodyKind> kinds)
+      : ForceElement(std::move(name), std::move(bodies), std::move(kinds)) {
+    check_coordinate_count(*this, MaxCoordinates);
+  }
   using Fad = Sacado::Fad::SLFad<double, MaxCoordinates>;
 
   void residual(const double* q, const double* v, const double* a, double t, double* r) const override {
@@ -104,7 +117,10 @@ class ForceElementAD : public ForceElement {
 template <class Derived, int MaxCoordinates, int MaxEquations>
 class ConstraintAD : public Constraint {
  public:
-  using Constraint::Constraint;
+  ConstraintAD(std::string name, std::vector<int> bodies, std::vector<BodyKind> kinds, int equations)
+      : Constraint(std::move(name), std::move(bodies), std::move(kinds), equations) {
+    check_coordinate_count(*this, MaxCoordinates);
+  }
   using Fad = Sacado::Fad::SLFad<double, MaxCoordinates>;
   // Second derivatives: fixed-length SFad, whose unrolled loops are several times faster than SLFad's.
   using Fad2Inner = Sacado::Fad::SFad<double, MaxCoordinates>;

@@ -23,13 +23,18 @@ std::string body_list(const Model& model) {
 
 const std::vector<std::string>& coordinate_suffixes(BodyKind kind) {
   static const std::vector<std::string> none, point2{"x", "y"}, point3{"x", "y", "z"}, planar{"x", "y", "theta"},
-      spatial{"x", "y", "z", "e0", "e1", "e2", "e3"};
+      spatial{"x", "y", "z", "e0", "e1", "e2", "e3"}, ancf_planar{"x", "y", "rx_x", "rx_y"},
+      ancf_cable{"x", "y", "z", "rs_x", "rs_y", "rs_z"},
+      ancf_full{"x", "y", "z", "rx_x", "rx_y", "rx_z", "ry_x", "ry_y", "ry_z", "rz_x", "rz_y", "rz_z"};
   switch (kind) {
     case BodyKind::Ground: return none;
     case BodyKind::PointMass2D: return point2;
     case BodyKind::PointMass3D: return point3;
     case BodyKind::PlanarRigid: return planar;
     case BodyKind::SpatialRigid: return spatial;
+    case BodyKind::AncfPlanarNode: return ancf_planar;
+    case BodyKind::AncfCableNode: return ancf_cable;
+    case BodyKind::AncfFullNode: return ancf_full;
   }
   return none;
 }

@@ -14,6 +14,9 @@ const char* to_string(BodyKind kind) {
     case BodyKind::PointMass3D: return "point_mass";
     case BodyKind::PlanarRigid: return "rigid_body (planar)";
     case BodyKind::SpatialRigid: return "rigid_body";
+    case BodyKind::AncfPlanarNode: return "ancf_node (planar)";
+    case BodyKind::AncfCableNode: return "ancf_node (cable)";
+    case BodyKind::AncfFullNode: return "ancf_node (full)";
   }
   return "?";
 }
@@ -33,12 +36,13 @@ int Model::add_body(const Body& body) {
 }
 
 int Model::add_node(const Body& node) {
-  if (node.kind != BodyKind::SpatialRigid) throw std::invalid_argument("a node must be of kind SpatialRigid");
+  if (node.kind != BodyKind::SpatialRigid && !is_ancf_node(node.kind))
+    throw std::invalid_argument("a node must be of kind SpatialRigid or an ANCF node kind");
   const int index = static_cast<int>(bodies_.size());
   bodies_.push_back(node);
   body_offsets_.push_back(coordinate_count_);
   coordinate_count_ += model::coordinate_count(node.kind);
-  add_constraint(constraints::make_unit_quaternion(node.name, index));
+  if (node.kind == BodyKind::SpatialRigid) add_constraint(constraints::make_unit_quaternion(node.name, index));
   return index;
 }
 

@@ -62,7 +62,8 @@ class Model {
   // Set gravity before adding bodies: each body element takes its weight from it.
   int add_body(const Body& body);
   // Adds a node: a spatial rigid body (position and Euler parameters, with the unit-quaternion constraint)
-  // without an inertia element; the elements attached to it (beams) carry its inertia.
+  // without an inertia element; the elements attached to it (beams) carry its inertia. ANCF nodes (is_ancf_node)
+  // are added the same way, without a constraint.
   int add_node(const Body& node);
   // A second name of a body for find_body (e.g. "<beam>.start").
   void add_body_alias(const std::string& alias, int index) { aliases_[alias] = index; }

@@ -1,0 +1,197 @@
+// ANCF elements on their own: a rigid motion of the stress-free reference gives zero strain energy and zero elastic
+// forces (to round-off), the forces are the gradient of the strain energy, and the AD Jacobian
+// c_q dr/dq + c_v dr/dv + c_a dr/da agrees with central differences of the residual.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <memory>
+#include <random>
+
+#include "flexadj/elements/elements.hpp"
+#include "flexadj/model/body.hpp"
+
+namespace flexadj::testing {
+namespace {
+
+using elements::AncfElementData;
+using Point = std::array<double, 3>;
+
+enum class Type { Planar, Cable, Full };
+int node_size(Type t) { return t == Type::Planar ? 4 : t == Type::Cable ? 6 : 12; }
+
+// Section with E = 2e4, G = 8e3, rho = 3, A = 0.5, I2 = 0.02, I3 = 0.03 (the cable: 0.03), J = 0.04, damping off.
+AncfElementData section_data(Type type) {
+  AncfElementData d;
+  d.section.youngs_modulus = 2e4;
+  d.section.shear_modulus = 8e3;
+  d.section.density = 3.0;
+  d.section.area = 0.5;
+  d.section.I2 = type == Type::Full ? 0.02 : 0.03;
+  d.section.I3 = 0.03;
+  d.section.J = 0.04;
+  d.section.shear_factor_2 = d.section.shear_factor_3 = 5.0 / 6.0;
+  return d;
+}
+
+// Node coordinates from a position and an orthonormal triad (columns t, n2, n3).
+std::vector<double> node(Type type, const Point& x, const Point& t, const Point& n2, const Point& n3) {
+  if (type == Type::Planar) return {x[0], x[1], t[0], t[1]};
+  std::vector<double> q{x[0], x[1], x[2], t[0], t[1], t[2]};
+  if (type == Type::Full) q.insert(q.end(), {n2[0], n2[1], n2[2], n3[0], n3[1], n3[2]});
+  return q;
+}
+
+// Reference of one element: a straight segment of length 0.7 from (0.1, 0.2, 0) along x, or (curved) an arc of
+// radius 1 through 0.5 rad about z; both in the plane z = 0. Fills data.length and data.reference.
+std::vector<double> reference(Type type, bool curved, AncfElementData& data) {
+  std::vector<double> q;
+  for (int k = 0; k < 2; ++k) {
+    const double phi = curved ? 0.5 * k : 0.0;
+    const Point x = curved ? Point{std::sin(phi), 1.0 - std::cos(phi), 0.0} : Point{0.1 + 0.7 * k, 0.2, 0.0};
+    const Point t{std::cos(phi), std::sin(phi), 0.0}, n2{-std::sin(phi), std::cos(phi), 0.0}, n3{0.0, 0.0, 1.0};
+    const auto n = node(type, x, t, n2, n3);
+    q.insert(q.end(), n.begin(), n.end());
+  }
+  data.length = curved ? 0.5 : 0.7;
+  std::copy(q.begin(), q.end(), data.reference.begin());
+  return q;
+}
+
+std::unique_ptr<model::ForceElement> make(Type type, const AncfElementData& data) {
+  const Point no_gravity{0.0, 0.0, 0.0};
+  if (type == Type::Full) return elements::make_ancf_full_beam("e", {0, 1}, data, no_gravity);
+  return elements::make_ancf_gradient_deficient("e", type == Type::Planar ? 2 : 3, {0, 1}, data, no_gravity);
+}
+
+// Rotation (row-major) by Rodrigues' formula about a unit axis.
+std::array<double, 9> rotation(Point axis, double angle) {
+  const double n = std::sqrt(model::dot(axis, axis));
+  for (double& a : axis) a /= n;
+  const double c = std::cos(angle), s = std::sin(angle), C = 1.0 - c;
+  const double x = axis[0], y = axis[1], z = axis[2];
+  return {c + x * x * C, x * y * C - z * s, x * z * C + y * s, y * x * C + z * s, c + y * y * C,
+          y * z * C - x * s, z * x * C - y * s, z * y * C + x * s, c + z * z * C};
+}
+
+// q moved rigidly: positions R x + shift, gradients R g.
+std::vector<double> rigidly_moved(Type type, const std::vector<double>& q, const std::array<double, 9>& R,
+                                  const Point& shift) {
+  const int dim = type == Type::Planar ? 2 : 3, per_node = node_size(type);
+  std::vector<double> out(q.size());
+  for (int k = 0; k < 2; ++k)
+    for (int v = 0; v < per_node / dim; ++v) {
+      const int o = k * per_node + v * dim;
+      Point x{q[o], q[o + 1], dim == 3 ? q[o + 2] : 0.0};
+      Point y = model::multiply(R, x);
+      if (v == 0) y = model::add(y, shift);
+      for (int i = 0; i < dim; ++i) out[o + i] = y[i];
+    }
+  return out;
+}
+
+struct Case {
+  Type type;
+  bool curved;
+  const char* name;
+};
+const Case kCases[] = {{Type::Planar, false, "planar straight"}, {Type::Planar, true, "planar arc"},
+                       {Type::Cable, false, "cable straight"},   {Type::Cable, true, "cable arc"},
+                       {Type::Full, false, "full straight"},     {Type::Full, true, "full arc"}};
+
+TEST(AncfElement, RigidMotionGivesZeroStrainEnergyAndForces) {
+  for (const Case& c : kCases) {
+    AncfElementData data = section_data(c.type);
+    const auto q0 = reference(c.type, c.curved, data);
+    const auto element = make(c.type, data);
+    const int n = element->coordinate_count();
+    ASSERT_EQ(n, static_cast<int>(q0.size()));
+    // Planar: rotation about z; spatial: a general rotation (the straight cable and beam turned out of the plane).
+    const auto R = c.type == Type::Planar ? rotation({0.0, 0.0, 1.0}, 2.1) : rotation({0.3, -0.8, 0.5}, 2.1);
+    const auto q = rigidly_moved(c.type, q0, R, {0.4, -1.3, c.type == Type::Planar ? 0.0 : 0.9});
+    const std::vector<double> zero(n, 0.0);
+    std::vector<double> r(n);
+    element->residual(q.data(), zero.data(), zero.data(), 0.0, r.data());
+    const double EA = data.section.youngs_modulus * data.section.area;
+    double largest = 0.0;
+    for (double x : r) largest = std::max(largest, std::abs(x));
+    // Round-off: forces are sums of stiffness (EA ~ 1e4) times strains of order 1e-16.
+    std::printf("%-16s rigid motion: largest force %.2e, strain energy %.2e (EA = %.0e)\n", c.name, largest,
+                element->potential_energy(q.data(), 0.0), EA);
+    EXPECT_LT(largest, 1e-10 * EA) << c.name;
+    EXPECT_LT(std::abs(element->potential_energy(q.data(), 0.0)), 1e-12 * EA) << c.name;
+    // The measure can fail: a stretch of 1e-3 gives energy EA/2 eps^2 L > 0 and forces of order EA eps.
+    std::vector<double> stretched = q;
+    for (int i = 0; i < n; ++i) stretched[i] *= 1.001;
+    element->residual(stretched.data(), zero.data(), zero.data(), 0.0, r.data());
+    largest = 0.0;
+    for (double x : r) largest = std::max(largest, std::abs(x));
+    EXPECT_GT(largest, 1e-4 * EA) << c.name;
+    EXPECT_GT(element->potential_energy(stretched.data(), 0.0), 1e-8 * EA) << c.name;
+  }
+}
+
+// A deformed state: the reference plus random perturbations of size 0.05, random v and a.
+std::vector<double> perturbed(const std::vector<double>& q, std::mt19937& rng, double size) {
+  std::uniform_real_distribution<double> u(-size, size);
+  std::vector<double> out(q);
+  for (double& x : out) x += u(rng);
+  return out;
+}
+
+TEST(AncfElement, ForcesAreTheGradientOfTheStrainEnergy) {
+  std::mt19937 rng(7);
+  for (const Case& c : kCases) {
+    AncfElementData data = section_data(c.type);
+    const auto q = perturbed(reference(c.type, c.curved, data), rng, 0.05);
+    const auto element = make(c.type, data);
+    const int n = element->coordinate_count();
+    const std::vector<double> zero(n, 0.0);
+    std::vector<double> r(n);
+    element->residual(q.data(), zero.data(), zero.data(), 0.0, r.data());
+    for (int j = 0; j < n; ++j) {
+      const double h = 1e-6;
+      auto qp = q, qm = q;
+      qp[j] += h;
+      qm[j] -= h;
+      const double fd = (element->potential_energy(qp.data(), 0.0) - element->potential_energy(qm.data(), 0.0)) / (2 * h);
+      EXPECT_NEAR(r[j], fd, 1e-6 * std::max(1.0, std::abs(fd))) << c.name << " coordinate " << j;
+    }
+  }
+}
+
+TEST(AncfElement, JacobianMatchesCentralDifferences) {
+  std::mt19937 rng(11);
+  for (const Case& c : kCases) {
+    AncfElementData data = section_data(c.type);
+    data.damping_time = 0.01;  // the velocity Jacobian too
+    const auto q = perturbed(reference(c.type, c.curved, data), rng, 0.05);
+    const auto element = make(c.type, data);
+    const int n = element->coordinate_count();
+    const auto v = perturbed(std::vector<double>(n, 0.0), rng, 1.0), a = perturbed(std::vector<double>(n, 0.0), rng, 1.0);
+    const model::JacobianCoefficients coefficients{1.0, 0.3, 0.2};
+    std::vector<double> r(n), J(n * n), rp(n), rm(n);
+    element->residual_jacobian(q.data(), v.data(), a.data(), 0.0, coefficients, r.data(), J.data());
+    double scale = 0.0;
+    for (double x : J) scale = std::max(scale, std::abs(x));
+    for (int j = 0; j < n; ++j) {
+      std::vector<double> column(n, 0.0);
+      const double h = 1e-6;
+      for (int level = 0; level < 3; ++level) {
+        auto qp = q, qm = q, vp = v, vm = v, ap = a, am = a;
+        auto& xp = level == 0 ? qp : level == 1 ? vp : ap;
+        auto& xm = level == 0 ? qm : level == 1 ? vm : am;
+        xp[j] += h;
+        xm[j] -= h;
+        element->residual(qp.data(), vp.data(), ap.data(), 0.0, rp.data());
+        element->residual(qm.data(), vm.data(), am.data(), 0.0, rm.data());
+        const double weight = level == 0 ? coefficients.q : level == 1 ? coefficients.v : coefficients.a;
+        for (int i = 0; i < n; ++i) column[i] += weight * (rp[i] - rm[i]) / (2 * h);
+      }
+      // Central differences: truncation h^2 |r'''| and round-off 1e-16 |r| / h, both below 1e-7 of the largest entry.
+      for (int i = 0; i < n; ++i) EXPECT_NEAR(J[i * n + j], column[i], 1e-7 * scale) << c.name << " (" << i << ", " << j << ")";
+    }
+  }
+}
+
+}  // namespace
+}  // namespace flexadj::testing
