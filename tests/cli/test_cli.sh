@@ -165,6 +165,17 @@ pass_if "iterative solver gives the direct gradient within 1e-7" same_gradient
 # A given initial position along a blocked direction is projected back onto the rail: the check passes.
 expect "check: constrained initial position" 0 "check passed" -- check oscillator.yaml -q --set "design_variables=[{initial_position: mass.y}]"
 expect "check: bad option value" 2 "--directions" "positive integer" -- check oscillator.yaml --directions two
+# A spring between two fully parameterised ANCF nodes (24 coordinates) exceeds what its AD kernel holds.
+cat > two_full_nodes.yaml <<'YAML'
+dimension: 3
+integrator: {end_time: 0.01, step_size: 1e-3}
+ancf:
+  - {name: bar, type: full, elements: 2, line: {start: [0, 0, 0], end: [1, 0, 0]},
+     section: {E: 1e7, nu: 0.3, rho: 1000, A: 1e-4, I: 1e-9}}
+forces:
+  - {name: tie, type: spring_damper, bodies: [bar.start, bar.end], stiffness: 10}
+YAML
+expect "component on too many coordinates" 2 "two_full_nodes.yaml" "forces[0]" "24 coordinates" "at most 14" -- simulate two_full_nodes.yaml
 expect "gradient help" 0 "usage: flexadj gradient" "--h5" -- gradient --help
 expect "check help" 0 "usage: flexadj check" "--relative-step" "Exit codes" -- check --help
 

@@ -19,6 +19,7 @@
 #include <fstream>
 #include <set>
 #include <sstream>
+#include <stdexcept>
 #include <unordered_map>
 #include <unordered_set>
 #include <utility>
@@ -1076,7 +1077,14 @@ class Reader {
   // ---- forces
   void read_forces(const Value& list) {
     const std::size_t n = list.list_size("a list of forces");
-    for (std::size_t i = 0; i < n; ++i) read_force(list.item(i), i);
+    for (std::size_t i = 0; i < n; ++i) {
+      const Value entry = list.item(i);
+      try {
+        read_force(entry, i);
+      } catch (const std::invalid_argument& e) {  // a component refusing its bodies (model/component_ad.hpp)
+        entry.fail(e.what());
+      }
+    }
   }
 
   void read_force(const Value& v, std::size_t index) {
@@ -1202,7 +1210,14 @@ class Reader {
   // ---- joints
   void read_joints(const Value& list) {
     const std::size_t n = list.list_size("a list of joints");
-    for (std::size_t i = 0; i < n; ++i) read_joint(list.item(i), i);
+    for (std::size_t i = 0; i < n; ++i) {
+      const Value entry = list.item(i);
+      try {
+        read_joint(entry, i);
+      } catch (const std::invalid_argument& e) {  // a component refusing its bodies (model/component_ad.hpp)
+        entry.fail(e.what());
+      }
+    }
   }
 
   void read_joint(const Value& v, std::size_t index) {
