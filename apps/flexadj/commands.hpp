@@ -26,5 +26,7 @@ int gradient_command(const std::vector<std::string>& arguments, RCP<const Comm> 
 std::string gradient_help();
 int check_command(const std::vector<std::string>& arguments, RCP<const Comm> comm);
 std::string check_help();
+int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> comm);
+std::string optimize_help();
 
 }  // namespace flexadj::app

@@ -5,6 +5,7 @@
 
 #include "flexadj/adjoint/discrete_adjoint.hpp"
 #include "flexadj/core/error.hpp"
+#include "flexadj/io/trajectory_output.hpp"
 #include "flexadj/model/coordinate_names.hpp"
 
 namespace flexadj::app {
@@ -39,31 +40,56 @@ std::string format(double x) {
 GradientProblem::GradientProblem(std::unique_ptr<model::Model> model, RCP<const Comm> comm, const std::string& command)
     : model_(checked(std::move(model), command)), comm_(std::move(comm)), design_(adjoint::DesignSpace::of(*model_)) {}
 
-Evaluation GradientProblem::evaluate(bool with_gradient) {
+Evaluation GradientProblem::forward() {
   Evaluation e;
   comm_->barrier();
   const auto start = std::chrono::steady_clock::now();
-  assembly::Assembler assembler(*model_, comm_);
-  linalg::LinearSolverOptions options;
-  options.kind = "direct";
-  integrators::GeneralizedAlpha integrator(assembler, model_->integrator, options);
-  assembly::State state = assembler.make_state();
-  assembler.scatter_global(model_->initial_coordinates(), model_->initial_velocities(), state);
-  auto trajectory = adjoint::simulate_and_store(assembler, integrator, state);
+  if (!assembler_) {
+    assembler_ = std::make_unique<assembly::Assembler>(*model_, comm_);
+    linalg::LinearSolverOptions options;
+    options.kind = "direct";
+    integrator_ = std::make_unique<integrators::GeneralizedAlpha>(*assembler_, model_->integrator, options);
+  }
+  have_trajectory_ = false;
+  assembly::State state = assembler_->make_state();
+  assembler_->scatter_global(model_->initial_coordinates(), model_->initial_velocities(), state);
+  trajectory_ = adjoint::simulate_and_store(*assembler_, *integrator_, state);
+  have_trajectory_ = true;
   const objectives::Objective objective(model_->objective_terms);
+  e.objective = objective.value(*assembler_, trajectory_.times, trajectory_.states);
   comm_->barrier();
   e.forward_seconds = seconds_since(start);
-  if (!with_gradient) {
-    e.objective = objective.value(assembler, trajectory.times, trajectory.states);
-    return e;
-  }
-  const auto backward = std::chrono::steady_clock::now();
+  return e;
+}
+
+Evaluation GradientProblem::adjoint() {
+  if (!have_trajectory_) throw std::logic_error("GradientProblem::adjoint() without a forward run");
+  Evaluation e;
+  const auto start = std::chrono::steady_clock::now();
+  const objectives::Objective objective(model_->objective_terms);
   const adjoint::Gradient gradient =
-      adjoint::discrete_adjoint_gradient(assembler, integrator, trajectory, objective, design_.parameters());
+      adjoint::discrete_adjoint_gradient(*assembler_, *integrator_, trajectory_, objective, design_.parameters());
   e.objective = gradient.objective;
   e.gradient = design_.gradient(gradient);
   comm_->barrier();
-  e.adjoint_seconds = seconds_since(backward);
+  e.adjoint_seconds = seconds_since(start);
+  return e;
+}
+
+void GradientProblem::write_trajectory(const std::string& path, bool xdmf) {
+  if (!have_trajectory_) throw std::logic_error("GradientProblem::write_trajectory() without a forward run");
+  io::TrajectoryOutput output(*assembler_, path, 1, xdmf);
+  for (std::size_t n = 0; n < trajectory_.states.size(); ++n)
+    output.observe(static_cast<long long>(n), trajectory_.times[n], trajectory_.states[n]);
+  output.finish();
+}
+
+Evaluation GradientProblem::evaluate(bool with_gradient) {
+  Evaluation e = forward();
+  if (!with_gradient) return e;
+  const Evaluation backward = adjoint();
+  e.gradient = backward.gradient;
+  e.adjoint_seconds = backward.adjoint_seconds;
   return e;
 }
 
