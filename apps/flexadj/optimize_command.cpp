@@ -3,14 +3,12 @@
 // Barzilai-Borwein), with per-iteration progress, history, design values, restart file and final trajectory.
 #include <Teuchos_DefaultMpiComm.hpp>
 
-#include <cinttypes>
-#include <cmath>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
-#include <iostream>
-#include <sstream>
+#include <limits>
 
 #include "commands.hpp"
 #include "flexadj/core/error.hpp"
