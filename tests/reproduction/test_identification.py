@@ -4,7 +4,8 @@ tensor from noise-free synthetic measurements. Simulates meshes/hanging_rigid_bo
 writes the velocity of the centre of mass as measurements, runs flexadj optimize on
 meshes/hanging_rigid_body_identification.yaml from I = diag(1, 1, 1) and asserts that all six entries match
 Table 1 "correct" to 1e-4 relative. Prints the iterations next to the paper's 126.
-CI settings: step 4e-3 s (measurements made with the same step); scripts/reproduce.sh uses the model's 1e-3 s.
+CI settings: step 4e-3 s at 1 rank, 1e-2 s at 2 ranks (measurements made with the same step); scripts/reproduce.sh
+uses the model's 1e-3 s.
 
 usage: test_identification.py FLEXADJ MPIEXEC WORKDIR SOURCE_DIR RANKS [STEP]
 """
