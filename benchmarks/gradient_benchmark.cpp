@@ -1,4 +1,5 @@
-// Gradient benchmark: forward run (trajectory kept in memory) against the discrete-adjoint sweep, for
+// Gradient benchmark: forward run (trajectory kept in memory) against the discrete-adjoint sweep (and the
+// continuous adjoint, BDF-2, for comparison), for
 //   - the rigid chain of meshes/rigid_chain.yaml (N links; gradient for all component parameters), and
 //   - the overhead crane of meshes/overhead_crane.yaml with K values per control signal (2K controls).
 // Prints forward and adjoint seconds, their ratio, and the speed-up over central finite differences:
@@ -12,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "flexadj/adjoint/continuous_adjoint.hpp"
 #include "flexadj/adjoint/discrete_adjoint.hpp"
 #include "flexadj/integrators/simulation.hpp"
 #include "flexadj/io/model_reader.hpp"
@@ -24,7 +26,7 @@ double seconds_since(Clock::time_point start) { return std::chrono::duration<dou
 struct Row {
   std::string problem;
   long long size = 0, design_variables = 0, steps = 0;
-  double forward = 0.0, adjoint = 0.0, finite_differences = 0.0;
+  double forward = 0.0, adjoint = 0.0, continuous = 0.0, finite_differences = 0.0;
   bool measured_fd = false;
 };
 
@@ -54,6 +56,11 @@ Row run(const std::string& problem, const std::string& path, const std::vector<s
   const auto gradient = adjoint::discrete_adjoint_gradient(assembler, integrator, trajectory, objective,
                                                            parameters);
   row.adjoint = seconds_since(start);
+  start = Clock::now();
+  const auto continuous = adjoint::continuous_adjoint_gradient(assembler, integrator, trajectory, objective,
+                                                               parameters);
+  row.continuous = seconds_since(start);
+  (void)continuous;
   row.measured_fd = row.design_variables <= measured_fd_limit;
   if (row.measured_fd) {
     start = Clock::now();
@@ -117,14 +124,15 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (!root) return 0;
-  std::printf("%-36s %7s %8s %6s %10s %10s %8s %14s\n", "problem", "size", "design", "steps", "forward s",
-              "adjoint s", "adj/fwd", "speed-up vs FD");
+  std::printf("%-36s %7s %8s %6s %10s %10s %8s %9s %14s\n", "problem", "size", "design", "steps", "forward s",
+              "adjoint s", "adj/fwd", "cont/fwd", "speed-up vs FD");
   for (const Row& r : rows)
-    std::printf("%-36s %7lld %8lld %6lld %10.3f %10.3f %8.2f %12.1f%s\n", r.problem.c_str(), r.size, r.design_variables,
-                r.steps, r.forward, r.adjoint, r.adjoint / r.forward, r.finite_differences / (r.forward + r.adjoint),
-                r.measured_fd ? " m" : " e");
+    std::printf("%-36s %7lld %8lld %6lld %10.3f %10.3f %8.2f %9.2f %12.1f%s\n", r.problem.c_str(), r.size,
+                r.design_variables, r.steps, r.forward, r.adjoint, r.adjoint / r.forward, r.continuous / r.forward,
+                r.finite_differences / (r.forward + r.adjoint), r.measured_fd ? " m" : " e");
   std::printf("speed-up: m = central differences measured (2 forward runs per design variable), e = extrapolated "
-              "from the forward time by count; ranks: %d\n", comm->getSize());
+              "from the forward time by count; cont/fwd: the continuous adjoint (BDF-2); ranks: %d\n",
+              comm->getSize());
   if (!json_path.empty()) {
     std::ofstream out(json_path);
     out << "{\n  \"benchmark\": \"gradient\",\n  \"ranks\": " << comm->getSize() << ",\n  \"runs\": [\n";
@@ -133,6 +141,7 @@ int main(int argc, char** argv) {
       out << "    {\"problem\": \"" << r.problem << "\", \"size\": " << r.size << ", \"design_variables\": "
           << r.design_variables << ", \"steps\": " << r.steps << ", \"forward_seconds\": " << r.forward
           << ", \"adjoint_seconds\": " << r.adjoint << ", \"adjoint_over_forward\": " << r.adjoint / r.forward
+          << ", \"continuous_adjoint_seconds\": " << r.continuous
           << ", \"finite_difference_seconds\": " << r.finite_differences << ", \"finite_differences_measured\": "
           << (r.measured_fd ? "true" : "false") << "}" << (k + 1 < rows.size() ? "," : "") << "\n";
     }

@@ -16,7 +16,7 @@
 namespace flexadj::app {
 namespace {
 
-constexpr int kTaylorSteps = 5;             // h = step0 * 2^-k, k = 0..4
+constexpr int kTaylorSteps = 7;             // h = step0 * 2^-k, k = 0..6
 constexpr double kRequiredOrder = 1.9;      // over 3 consecutive halvings
 constexpr double kRoundOff = 1e-12;         // remainders below kRoundOff |J| are round-off
 constexpr double kFiniteDifferenceTolerance = 1e-6;
@@ -240,7 +240,7 @@ std::string check_help() {
          "\n"
          "Checks the discrete-adjoint gradient of the objective of MODEL.yaml (as computed by 'flexadj gradient')\n"
          "against differences of J over all design variables p, each direction entry scaled by max(1, |p_i|):\n"
-         "  (a) Taylor test: r(h) = |J(p + h dp) - J(p) - h dJ.dp| for h = step0 2^-k, k = 0..4, along a random dp;\n"
+         "  (a) Taylor test: r(h) = |J(p + h dp) - J(p) - h dJ.dp| for h = step0 2^-k, k = 0..6, along a random dp;\n"
          "      passes if the observed orders log2(r(2h)/r(h)) are >= 1.9 over 3 consecutive halvings (an order\n"
          "      whose remainder is below 1e-12 |J|, round-off, counts as passed);\n"
          "  (b) central differences of J along random directions; passes if every relative error |FD - dJ.dp| /\n"

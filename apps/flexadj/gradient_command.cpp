@@ -1,5 +1,5 @@
-// flexadj gradient: the objective of a model file and its discrete-adjoint gradient with respect to the
-// model's design variables.
+// flexadj gradient: the objective of a model file and its adjoint gradient (discrete or continuous) with
+// respect to the model's design variables.
 #include <Teuchos_CommHelpers.hpp>
 #include <Teuchos_DefaultMpiComm.hpp>
 
@@ -23,6 +23,7 @@ using Kind = adjoint::DesignSpace::Kind;
 struct GradientOptions {
   std::string model_path, csv_path, h5_path;
   std::vector<std::string> overrides;
+  AdjointSettings adjoint;
   bool quiet = false;
 };
 
@@ -37,6 +38,25 @@ GradientOptions parse(const std::vector<std::string>& arguments) {
     if (a == "-o" || a == "--output") options.csv_path = value_of(i);
     else if (a == "--h5") options.h5_path = value_of(i);
     else if (a == "--set") options.overrides.push_back(value_of(i));
+    else if (a == "--adjoint") options.adjoint.mode = value_of(i);
+    else if (a == "--bdf-order") {
+      const std::string& text = value_of(i);
+      std::size_t used = 0;
+      int k = 0;
+      try {
+        k = std::stoi(text, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != text.size() || text.empty())
+        throw InputError("", "--bdf-order", "expected an integer from 1 to 4, got '" + text + "'");
+      options.adjoint.bdf_order = k;
+    }
+    else if (a == "--trajectory") options.adjoint.storage = value_of(i);
+    else if (a == "--trajectory-file") {
+      options.adjoint.trajectory_path = value_of(i);
+      options.adjoint.storage = "hdf5";
+    }
     else if (a == "-q" || a == "--quiet") options.quiet = true;
     else if (!a.empty() && a[0] == '-') throw InputError("", a, "unknown option; see 'flexadj gradient --help'");
     else if (options.model_path.empty()) options.model_path = a;
@@ -116,6 +136,13 @@ void print_header(const GradientOptions& options, const GradientProblem& problem
               m.integrator.scheme == "hht" ? "HHT" : "generalized-alpha", m.integrator.spectral_radius,
               m.integrator.step_size, m.integrator.step_count());
   std::printf("  objective   J = %s\n", problem.describe_objective().c_str());
+  const AdjointSettings& a = problem.adjoint_settings();
+  if (a.mode == "continuous")
+    std::printf("  adjoint     continuous (Nachbagauer et al. 2015), BDF-%d; gradient of the continuous J to the "
+                "integration error\n", a.bdf_order);
+  else
+    std::printf("  adjoint     discrete (exact gradient of the discrete J)\n");
+  std::printf("  trajectory  %s\n", a.storage == "hdf5" ? ("HDF5 file " + a.trajectory_path).c_str() : "memory");
   std::printf("  design      %zu variable(s), %d value(s)%s\n", problem.design().entries().size(), problem.design().size(),
               m.design_variables.empty() ? " (all component parameters)" : "");
   std::fflush(stdout);
@@ -148,10 +175,11 @@ std::string gradient_help() {
   return "usage: flexadj gradient MODEL.yaml [options]\n"
          "\n"
          "Computes the objective J of MODEL.yaml (section objective) and its gradient with respect to the\n"
-         "design variables (section design_variables; default: all component parameters) by the discrete\n"
-         "adjoint of generalized-alpha: one forward run kept in memory, one backward sweep with the direct\n"
-         "linear solver. Prints J, a table of design variable / value / dJ/d(value) (a control signal as one\n"
-         "line with its number of values and max |dJ/du|) and the forward and adjoint times.\n"
+         "design variables (section design_variables; default: all component parameters) by an adjoint\n"
+         "method: one forward run, one backward sweep with the transposed matrices and the model's linear\n"
+         "solver (integrator.linear_solver, as the forward run). Prints J, a table of design variable / value /\n"
+         "dJ/d(value) (a control signal as one line with its number of values and max |dJ/du|) and the forward\n"
+         "and adjoint times.\n"
          "\n"
          "options:\n"
          "  -o, --output FILE.csv  write every design scalar: columns name,value,gradient (a control's values\n"
@@ -160,10 +188,20 @@ std::string gradient_help() {
          "                         /controls/<name>/times, /values, /gradient\n"
          "  --set KEY=VALUE        override a model-file value, e.g. --set integrator.step_size=1e-4\n"
          "                         or --set design_variables=[spring.stiffness] (repeatable)\n"
+         "  --adjoint MODE         discrete (default): the discrete adjoint of generalized-alpha, the exact\n"
+         "                         gradient of the discrete J; continuous: the adjoint DAE of Nachbagauer et\n"
+         "                         al. 2015 integrated backwards by BDF, the gradient of the continuous J to\n"
+         "                         the integration error (docs/adjoint.md)\n"
+         "  --bdf-order K          continuous adjoint: BDF order 1..4 (default 2; the result is at most second\n"
+         "                         order, as the forward run)\n"
+         "  --trajectory STORAGE   memory (default) or hdf5: the forward run writes every step to an HDF5 file\n"
+         "                         that the backward sweep reads (for runs larger than memory)\n"
+         "  --trajectory-file F.h5 the file for --trajectory hdf5 (implies it; default MODEL.trajectory.h5 in\n"
+         "                         the working folder); the file is kept\n"
          "  -q, --quiet            print nothing (files only)\n"
          "  -h, --help             this text\n"
          "\n"
-         "Exit codes: 0 success, 2 bad input (also: no objective, iterative linear solver), 3 the solver failed.\n";
+         "Exit codes: 0 success, 2 bad input (also: no objective), 3 the solver failed.\n";
 }
 
 int gradient_command(const std::vector<std::string>& arguments, RCP<const Comm> comm) {
@@ -171,6 +209,7 @@ int gradient_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   if (wants_help(arguments, gradient_help(), root)) return kSuccess;
   const GradientOptions options = parse(arguments);
   GradientProblem problem(io::read_model_file(options.model_path, options.overrides), comm, "gradient");
+  problem.set_adjoint(options.adjoint);
   if (!options.csv_path.empty()) check_writable(options.csv_path, *comm);
   const auto h5 = options.h5_path.empty() ? nullptr : create_hdf5(options.h5_path, *comm);
   const bool report = root && !options.quiet;

@@ -3,8 +3,10 @@
 #include <chrono>
 #include <sstream>
 
+#include "flexadj/adjoint/continuous_adjoint.hpp"
 #include "flexadj/adjoint/discrete_adjoint.hpp"
 #include "flexadj/core/error.hpp"
+#include "flexadj/integrators/simulation.hpp"
 #include "flexadj/io/trajectory_output.hpp"
 #include "flexadj/model/coordinate_names.hpp"
 
@@ -18,10 +20,6 @@ std::unique_ptr<model::Model> checked(std::unique_ptr<model::Model> model, const
                      "missing; 'flexadj " + command +
                          "' needs an objective: a list of terms such as {type: final_value, coordinate: mass.x} "
                          "(docs/model-format.md, section objective)");
-  if (model->integrator.linear_solver == "iterative")
-    throw InputError(model->source_file, "integrator.linear_solver",
-                     "expected auto or direct for 'flexadj " + command +
-                         "' (the adjoint solves with the transposed matrices by the direct solver), got 'iterative'");
   return model;
 }
 
@@ -40,6 +38,22 @@ std::string format(double x) {
 GradientProblem::GradientProblem(std::unique_ptr<model::Model> model, RCP<const Comm> comm, const std::string& command)
     : model_(checked(std::move(model), command)), comm_(std::move(comm)), design_(adjoint::DesignSpace::of(*model_)) {}
 
+void GradientProblem::set_adjoint(const AdjointSettings& settings) {
+  if (settings.mode != "discrete" && settings.mode != "continuous")
+    throw InputError("", "--adjoint", "expected discrete or continuous, got '" + settings.mode + "'");
+  if (settings.bdf_order < 1 || settings.bdf_order > 4)
+    throw InputError("", "--bdf-order", "expected an integer from 1 to 4, got " + std::to_string(settings.bdf_order));
+  if (settings.storage != "memory" && settings.storage != "hdf5")
+    throw InputError("", "--trajectory", "expected memory or hdf5, got '" + settings.storage + "'");
+  adjoint_ = settings;
+  if (adjoint_.storage == "hdf5" && adjoint_.trajectory_path.empty()) {
+    std::string stem = model_->source_file;
+    if (const auto slash = stem.find_last_of('/'); slash != std::string::npos) stem = stem.substr(slash + 1);
+    if (const auto dot = stem.rfind('.'); dot != std::string::npos) stem = stem.substr(0, dot);
+    adjoint_.trajectory_path = (stem.empty() ? std::string("flexadj") : stem) + ".trajectory.h5";
+  }
+}
+
 Evaluation GradientProblem::forward() {
   Evaluation e;
   comm_->barrier();
@@ -47,28 +61,45 @@ Evaluation GradientProblem::forward() {
   if (!assembler_) {
     assembler_ = std::make_unique<assembly::Assembler>(*model_, comm_);
     linalg::LinearSolverOptions options;
-    options.kind = "direct";
+    options.kind = model_->integrator.linear_solver;
     integrator_ = std::make_unique<integrators::GeneralizedAlpha>(*assembler_, model_->integrator, options);
   }
-  have_trajectory_ = false;
+  trajectory_.reset();  // an HDF5 trajectory closes its file before the next run rewrites it
   assembly::State state = assembler_->make_state();
   assembler_->scatter_global(model_->initial_coordinates(), model_->initial_velocities(), state);
-  trajectory_ = adjoint::simulate_and_store(*assembler_, *integrator_, state);
-  have_trajectory_ = true;
+  // The forward states for the backward sweep: in memory, or every step in an HDF5 file read back.
+  if (adjoint_.storage == "hdf5") {
+    {
+      io::TrajectoryOutput output(*assembler_, adjoint_.trajectory_path, 1, false);
+      integrators::SimulationOptions simulation;
+      simulation.progress = false;
+      simulation.track_energy = false;
+      integrators::simulate(*assembler_, *integrator_, state, simulation,
+                            {[&](long long n, double t, const assembly::State& s) { output.observe(n, t, s); }});
+      output.finish();
+    }
+    trajectory_ = std::make_unique<storage::Hdf5Trajectory>(adjoint_.trajectory_path, *assembler_);
+  } else {
+    trajectory_ =
+        std::make_unique<adjoint::StoredTrajectory>(adjoint::simulate_and_store(*assembler_, *integrator_, state));
+  }
   const objectives::Objective objective(model_->objective_terms);
-  e.objective = objective.value(*assembler_, trajectory_.times, trajectory_.states);
+  e.objective = objective.value(*assembler_, *trajectory_);
   comm_->barrier();
   e.forward_seconds = seconds_since(start);
   return e;
 }
 
 Evaluation GradientProblem::adjoint() {
-  if (!have_trajectory_) throw std::logic_error("GradientProblem::adjoint() without a forward run");
+  if (!trajectory_) throw std::logic_error("GradientProblem::adjoint() without a forward run");
   Evaluation e;
   const auto start = std::chrono::steady_clock::now();
   const objectives::Objective objective(model_->objective_terms);
   const adjoint::Gradient gradient =
-      adjoint::discrete_adjoint_gradient(*assembler_, *integrator_, trajectory_, objective, design_.parameters());
+      adjoint_.mode == "continuous"
+          ? adjoint::continuous_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
+                                                 design_.parameters(), {adjoint_.bdf_order})
+          : adjoint::discrete_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective, design_.parameters());
   e.objective = gradient.objective;
   e.gradient = design_.gradient(gradient);
   comm_->barrier();
@@ -77,10 +108,10 @@ Evaluation GradientProblem::adjoint() {
 }
 
 void GradientProblem::write_trajectory(const std::string& path, bool xdmf) {
-  if (!have_trajectory_) throw std::logic_error("GradientProblem::write_trajectory() without a forward run");
+  if (!trajectory_) throw std::logic_error("GradientProblem::write_trajectory() without a forward run");
   io::TrajectoryOutput output(*assembler_, path, 1, xdmf);
-  for (std::size_t n = 0; n < trajectory_.states.size(); ++n)
-    output.observe(static_cast<long long>(n), trajectory_.times[n], trajectory_.states[n]);
+  const std::vector<double>& times = trajectory_->step_times();
+  for (std::size_t n = 0; n < times.size(); ++n) output.observe(static_cast<long long>(n), times[n], trajectory_->step(n));
   output.finish();
 }
 
@@ -102,9 +133,17 @@ std::string GradientProblem::describe_objective() const {
       text += (term.weight == 1.0 ? std::string("1/2 ") : format(term.weight) + "/2 ") + "int " + term.control + "(t)^2 dt";
       continue;
     }
-    std::string name = model::coordinate_name(*model_, term.coordinate);
-    if (term.relative_to >= 0) name = "(" + name + " - " + model::coordinate_name(*model_, term.relative_to) + ")";
-    const std::string x = term.quantity == Term::Quantity::Velocity ? "v(" + name + ")" : name;
+    std::string x;
+    if (term.sensor_body >= 0) {
+      const char* axis[] = {"x", "y", "z"};
+      const char* quantity[] = {"position", "velocity", "angular_velocity", "direction"};
+      x = model_->body(term.sensor_body).name + "." + quantity[static_cast<int>(term.quantity)] + "_" +
+          axis[term.sensor_component];
+    } else {
+      std::string name = model::coordinate_name(*model_, term.coordinate);
+      if (term.relative_to >= 0) name = "(" + name + " - " + model::coordinate_name(*model_, term.relative_to) + ")";
+      x = term.quantity == Term::Quantity::Velocity ? "v(" + name + ")" : name;
+    }
     const std::string w = term.weight == 1.0 ? "" : format(term.weight) + " ";
     const std::string half = term.weight == 1.0 ? "1/2 " : format(term.weight) + "/2 ";
     if (!text.empty()) text += " + ";

@@ -1,9 +1,11 @@
 #pragma once
 // The gradient problem of a model file, shared by `flexadj gradient` and `flexadj check`: the objective J
 // of the model's `objective` section and its discrete-adjoint gradient with respect to the scalars of the
-// model's design variables (adjoint::DesignSpace). The forward trajectory is kept in memory for the
-// backward sweep. Assembler (with its matrix graph) and integrator (with its linear solver) are built once
-// and reused by every evaluation.
+// model's design variables (adjoint::DesignSpace): the discrete adjoint (exact for the discrete J) or the
+// continuous adjoint of Nachbagauer et al. 2015 (BDF-k, accurate to the integration error). The forward
+// trajectory is kept in memory or written to an HDF5 file and read back by the backward sweep. Assembler
+// (with its matrix graph) and integrator (with its linear solver) are built once and reused by every
+// evaluation.
 #include <memory>
 #include <string>
 #include <vector>
@@ -21,17 +23,28 @@ struct Evaluation {
   double forward_seconds = 0.0, adjoint_seconds = 0.0;
 };
 
+struct AdjointSettings {
+  std::string mode = "discrete";  // discrete | continuous
+  int bdf_order = 2;              // continuous: k of BDF-k (1..4)
+  std::string storage = "memory";  // memory | hdf5
+  std::string trajectory_path;     // hdf5: the file of the forward states (written, read back, kept)
+};
+
 class GradientProblem {
  public:
-  // InputError (exit code 2) if the model has no objective or asks for the iterative linear solver (the
-  // adjoint solves with the transposed matrices by the direct solver). `command` names the program's command
-  // in messages.
+  // InputError (exit code 2) if the model has no objective. The backward sweep solves with the linear solver
+  // of the model's integrator settings (direct or iterative), as the forward run. `command` names the program's
+  // command in messages.
   GradientProblem(std::unique_ptr<model::Model> model, RCP<const Comm> comm, const std::string& command);
 
   const model::Model& model() const { return *model_; }
   const adjoint::DesignSpace& design() const { return design_; }
   std::vector<double> values() const { return design_.values(*model_); }
   void set_values(const std::vector<double>& values) { design_.set_values(*model_, values); }
+
+  // InputError (exit code 2) for an unknown mode or storage, or a BDF order outside 1..4.
+  void set_adjoint(const AdjointSettings& settings);
+  const AdjointSettings& adjoint_settings() const { return adjoint_; }
 
   // J, and with with_gradient dJ/d(design scalars), at the current values (collective).
   Evaluation evaluate(bool with_gradient);
@@ -50,10 +63,10 @@ class GradientProblem {
   std::unique_ptr<model::Model> model_;
   RCP<const Comm> comm_;
   adjoint::DesignSpace design_;
+  AdjointSettings adjoint_;
   std::unique_ptr<assembly::Assembler> assembler_;
   std::unique_ptr<integrators::GeneralizedAlpha> integrator_;
-  adjoint::StoredTrajectory trajectory_;
-  bool have_trajectory_ = false;
+  std::unique_ptr<storage::Trajectory> trajectory_;  // of the last forward()
 };
 
 }  // namespace flexadj::app

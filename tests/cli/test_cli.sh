@@ -122,6 +122,24 @@ PY
 }
 pass_if "gradient matches the closed form within 1e-4" closed_form
 pass_if "gradient HDF5 written" test -s grad.h5
+# The continuous adjoint (BDF-2) approximates the same closed form to the integration error; the trajectory
+# read back from HDF5 gives the memory sweep's numbers exactly.
+expect "gradient, continuous adjoint" 0 "continuous (Nachbagauer" "BDF-2" -- gradient oscillator.yaml --adjoint continuous -o grad.csv
+pass_if "continuous adjoint matches the closed form within 1e-4" closed_form
+expect "gradient, HDF5 trajectory" 0 "HDF5 file traj.h5" -- gradient oscillator.yaml --trajectory-file traj.h5 -o grad_h5.csv
+expect "gradient, memory trajectory" 0 "trajectory  memory" -- gradient oscillator.yaml -o grad_memory.csv
+pass_if "HDF5 trajectory gives the memory gradient exactly" cmp grad_h5.csv grad_memory.csv
+# A sensor on the mass's centre (position x) is the coordinate mass.x: the same closed form.
+oscillator_model | sed 's/{type: final_value, coordinate: mass.x}/{type: final_value, sensor: {body: mass, component: x}}/' > sensor.yaml
+expect "gradient, sensor term" 0 "mass.position_x(t_end)" -- gradient sensor.yaml -o grad.csv
+pass_if "sensor term matches the closed form within 1e-4" closed_form
+oscillator_model | sed 's/{type: final_value, coordinate: mass.x}/{type: final_value, sensor: {body: mass, component: z}}/' > bad_sensor.yaml
+expect "sensor component of a planar model" 2 "bad_sensor.yaml" "objective[0].sensor.component" "x, y" -- gradient bad_sensor.yaml
+oscillator_model | sed 's/{type: final_value, coordinate: mass.x}/{type: final_value, coordinate: mass.x, sensor: {body: mass, component: x}}/' > both.yaml
+expect "coordinate and sensor" 2 "objective[0].sensor" "either 'coordinate' or 'sensor'" -- gradient both.yaml
+expect "bad adjoint mode" 2 "--adjoint" "expected discrete or continuous" -- gradient oscillator.yaml --adjoint exact
+expect "bad BDF order" 2 "--bdf-order" "from 1 to 4" -- gradient oscillator.yaml --adjoint continuous --bdf-order 5
+expect "bad trajectory storage" 2 "--trajectory" "memory or hdf5" -- gradient oscillator.yaml --trajectory disk
 expect "check" 0 "order" "passed: second order" "relative error" "extrapolated FD" "check passed" -- check oscillator.yaml
 expect "gradient without objective" 2 "good.yaml" "objective" "missing" -- gradient good.yaml
 oscillator_model | sed 's/type: final_value/type: final_valu/' > bad_term.yaml
@@ -132,7 +150,18 @@ oscillator_model | sed 's/- spring.stiffness/- spring.stifness/' > bad_parameter
 expect "unknown parameter" 2 "design_variables[0]" "did you mean 'spring.stiffness'" -- gradient bad_parameter.yaml
 oscillator_model | sed 's/- initial_velocity: mass.x/- control: F/' > bad_control.yaml
 expect "unknown control" 2 "design_variables[1].control" "unknown control 'F' (the model has no controls)" -- check bad_control.yaml
-expect "iterative solver refused" 2 "integrator.linear_solver" "direct" -- gradient oscillator.yaml --set integrator.linear_solver=iterative
+# The backward sweep solves with the forward run's linear solver, the iterative one too.
+expect "gradient, iterative solver" 0 "J = " -- gradient oscillator.yaml --set integrator.linear_solver=iterative -o grad_iterative.csv
+same_gradient() {
+  /usr/bin/python3 - grad_iterative.csv grad_memory.csv <<'PY'
+import csv, sys
+a, b = ({r["name"]: float(r["gradient"]) for r in csv.DictReader(open(f))} for f in sys.argv[1:3])
+worst = max(abs(a[k] - b[k]) / max(1.0, abs(b[k])) for k in b)
+print("     | largest relative difference to the direct solver %.1e" % worst)
+sys.exit(0 if worst <= 1e-7 else 1)
+PY
+}
+pass_if "iterative solver gives the direct gradient within 1e-7" same_gradient
 # A given initial position along a blocked direction is projected back onto the rail: the check passes.
 expect "check: constrained initial position" 0 "check passed" -- check oscillator.yaml -q --set "design_variables=[{initial_position: mass.y}]"
 expect "check: bad option value" 2 "--directions" "positive integer" -- check oscillator.yaml --directions two

@@ -1,4 +1,4 @@
-// The discrete-adjoint gradient on all ranks equals the single-rank gradient.
+// The adjoint gradients (discrete and continuous) on all ranks equal the single-rank gradients.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -52,9 +52,54 @@ TEST(AdjointRanks, ChainGradientMatchesTheSingleRankGradient) {
   // dJ/dq(0) also has components along directions that violate the joints; there the terms of the
   // acceleration-level multipliers nearly cancel, and round-off from the rank count shows at ~1e-10.
   EXPECT_LT(max_relative_difference(distributed.gradient.initial_coordinates, serial.gradient.initial_coordinates), 1e-9);
+  // The continuous adjoint (BDF-2) too.
+  const Evaluation distributed_continuous = evaluate(*model, objective, world(), true, nullptr, 2);
+  const Evaluation serial_continuous = evaluate(*model, objective, self(), true, nullptr, 2);
+  EXPECT_LT(max_relative_difference(distributed_continuous.gradient.parameters, serial_continuous.gradient.parameters),
+            1e-10);
+  EXPECT_LT(max_relative_difference(distributed_continuous.gradient.initial_velocities,
+                                    serial_continuous.gradient.initial_velocities),
+            1e-10);
   // A real gradient: the links' masses matter.
   const adjoint::ParameterSpace space(*model);
   EXPECT_GT(std::abs(serial.gradient.parameters[space.find("link3.mass")]), 1e-6);
+}
+
+// The backward sweeps with the iterative solver (Belos GMRES + Ifpack2 on the transposed matrices the
+// assembler fills) give the direct solver's gradients to the iterative solver's accuracy (true residual 1e-8).
+TEST(AdjointRanks, IterativeSolverGivesTheDirectGradient) {
+  auto model = rigid_chain(6, 0.2, 100);
+  model->integrator.newton_tolerance = 1e-12;
+  objectives::Objective objective;
+  objectives::ObjectiveTerm term;
+  term.kind = objectives::ObjectiveTerm::Kind::FinalSquare;
+  term.coordinate = 35;
+  term.target = 0.5;
+  objective.add(term);
+  objectives::ObjectiveTerm velocity;
+  velocity.kind = objectives::ObjectiveTerm::Kind::Tracking;
+  velocity.quantity = objectives::ObjectiveTerm::Quantity::Velocity;
+  velocity.coordinate = 23;
+  objective.add(velocity);
+  const adjoint::ParameterSpace space(*model);
+  auto gradients = [&](const std::string& kind) {
+    assembly::Assembler assembler(*model, world());
+    linalg::LinearSolverOptions options;
+    options.kind = kind;
+    options.tolerance = 1e-13;
+    integrators::GeneralizedAlpha integrator(assembler, model->integrator, options);
+    auto state = assembler.make_state();
+    assembler.scatter_global(model->initial_coordinates(), model->initial_velocities(), state);
+    auto trajectory = adjoint::simulate_and_store(assembler, integrator, state);
+    return std::make_pair(adjoint::discrete_adjoint_gradient(assembler, integrator, trajectory, objective, space),
+                          adjoint::continuous_adjoint_gradient(assembler, integrator, trajectory, objective, space));
+  };
+  const auto direct = gradients("direct");
+  const auto iterative = gradients("iterative");
+  EXPECT_LT(max_relative_difference(iterative.first.parameters, direct.first.parameters), 1e-7);
+  EXPECT_LT(max_relative_difference(iterative.first.initial_velocities, direct.first.initial_velocities), 1e-7);
+  EXPECT_LT(max_relative_difference(iterative.second.parameters, direct.second.parameters), 1e-7);
+  EXPECT_GT(std::abs(direct.first.parameters[space.find("link3.mass")]), 1e-6);
 }
 
 // The backward sweep reading the forward states from the HDF5 result file gives the gradient of the
@@ -93,6 +138,11 @@ TEST(AdjointRanks, Hdf5TrajectoryGivesTheMemoryGradient) {
   EXPECT_EQ(from_file.objective, from_memory.objective);
   EXPECT_EQ(from_file.parameters, from_memory.parameters);
   EXPECT_EQ(from_file.initial_velocities, from_memory.initial_velocities);
+  // The continuous adjoint revisits steps near the end (differences, multiplier extrapolation).
+  const auto continuous_memory = adjoint::continuous_adjoint_gradient(assembler, integrator, memory, objective, space);
+  const auto continuous_file = adjoint::continuous_adjoint_gradient(assembler, integrator, file, objective, space);
+  EXPECT_EQ(continuous_file.parameters, continuous_memory.parameters);
+  EXPECT_EQ(continuous_file.initial_velocities, continuous_memory.initial_velocities);
 }
 
 }  // namespace

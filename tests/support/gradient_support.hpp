@@ -5,6 +5,7 @@
 #include <functional>
 #include <vector>
 
+#include "flexadj/adjoint/continuous_adjoint.hpp"
 #include "flexadj/adjoint/discrete_adjoint.hpp"
 #include "flexadj/functions/control_signal.hpp"
 #include "simulation_support.hpp"
@@ -16,9 +17,11 @@ struct Evaluation {
   adjoint::Gradient gradient;
 };
 
-// Runs the forward problem of `model` and, if asked, the discrete adjoint.
+// Runs the forward problem of `model` and, if asked, the discrete adjoint (or, with bdf_order > 0, the
+// continuous adjoint with BDF of that order).
 inline Evaluation evaluate(model::Model& model, const objectives::Objective& objective, RCP<const Comm> comm,
-                           bool with_gradient, const std::vector<double>* initial_velocity_shift = nullptr) {
+                           bool with_gradient, const std::vector<double>* initial_velocity_shift = nullptr,
+                           int bdf_order = 0) {
   assembly::Assembler assembler(model, comm);
   linalg::LinearSolverOptions options;
   options.kind = "direct";
@@ -34,8 +37,12 @@ inline Evaluation evaluate(model::Model& model, const objectives::Objective& obj
     e.value = objective.value(assembler, trajectory.times, trajectory.states);
     return e;
   }
-  e.gradient = adjoint::discrete_adjoint_gradient(assembler, integrator, trajectory, objective,
-                                                  adjoint::ParameterSpace(model));
+  if (bdf_order > 0)
+    e.gradient = adjoint::continuous_adjoint_gradient(assembler, integrator, trajectory, objective,
+                                                      adjoint::ParameterSpace(model), {bdf_order});
+  else
+    e.gradient = adjoint::discrete_adjoint_gradient(assembler, integrator, trajectory, objective,
+                                                    adjoint::ParameterSpace(model));
   e.value = e.gradient.objective;
   return e;
 }

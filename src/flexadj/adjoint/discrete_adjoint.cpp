@@ -1,23 +1,8 @@
 #include "flexadj/adjoint/discrete_adjoint.hpp"
 
-#include <Teuchos_CommHelpers.hpp>
-
 #include "flexadj/integrators/simulation.hpp"
 
 namespace flexadj::adjoint {
-namespace {
-
-// Sum over ranks of a vector in global numbering filled from owned entries.
-std::vector<double> to_global(const std::vector<double>& owned, const std::vector<long long>& ids, long long size,
-                              const Comm& comm) {
-  std::vector<double> local(size, 0.0), global(size, 0.0);
-  for (std::size_t i = 0; i < ids.size(); ++i) local[ids[i]] = owned[i];
-  Teuchos::reduceAll(comm, Teuchos::REDUCE_SUM, static_cast<int>(size), local.data(), global.data());
-  return global;
-}
-
-}  // namespace
-
 StoredTrajectory simulate_and_store(assembly::Assembler& assembler, integrators::GeneralizedAlpha& integrator,
                                     assembly::State initial_state) {
   StoredTrajectory trajectory;
@@ -37,25 +22,21 @@ Gradient discrete_adjoint_gradient(assembly::Assembler& assembler, const integra
                                    const ParameterSpace& parameters) {
   const integrators::GeneralizedAlphaCoefficients& c = integrator.coefficients();
   using assembly::ConstraintLevel;
-  const Comm& comm = *assembler.comm();
   const auto& dofs = assembler.dofs();
   const std::size_t n = dofs.owned_coordinates().size(), m = dofs.owned_multipliers().size();
   const std::size_t last = trajectory.step_count() - 1;
   const auto& times = trajectory.step_times();
 
-  Gradient gradient;
-  gradient.objective = objective.value(assembler, trajectory);
-  std::vector<double> parameter_gradient(parameters.size(), 0.0);
-  std::map<std::string, std::vector<double>> control_gradient;
-  for (const auto& [name, signal] : assembler.model().controls()) control_gradient[name].assign(signal->size(), 0.0);
+  const double objective_value = objective.value(assembler, trajectory);
+  LocalGradient local(assembler.model(), parameters);
+  std::vector<double> dJ_dq(n), dJ_dv(n);
 
+  const assembly::ScopedTransposedAssembly transposed_assembly(assembler);
   // A first assembly fixes the values' layout before the solver reads the structure.
   const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
   assembler.assemble(trajectory.step(0), times[0], ConstraintLevel::Acceleration, 1.0, &mass_only);
-  linalg::LinearSolverOptions solver_options;
-  solver_options.kind = "direct";
-  solver_options.transposed = true;
-  auto solver = linalg::make_linear_solver(assembler.matrix(), solver_options);
+  // Solves with A^T: the assembler fills the transpose, the solver is the forward run's kind.
+  auto solver = linalg::make_linear_solver(assembler.matrix(), integrator.solver_options());
 
   Vector rhs(assembler.system_map()), solution(assembler.system_map()), mu(assembler.system_map());
   // Adjoint variables of the step after the current one (zero past the last step).
@@ -111,7 +92,7 @@ Gradient discrete_adjoint_gradient(assembly::Assembler& assembler, const integra
         for (std::size_t k = 0; k < m; ++k) values[n + k] = mu_c[k];
       }
       assembler.add_parameter_gradient(state, t, mu, ConstraintLevel::Position, false, parameters.force_offsets(),
-                                       parameters.constraint_offsets(), parameter_gradient, control_gradient);
+                                       parameters.constraint_offsets(), local.parameters, local.controls);
       continue;
     }
 
@@ -131,7 +112,8 @@ Gradient discrete_adjoint_gradient(assembly::Assembler& assembler, const integra
       for (std::size_t k = 0; k < m; ++k) mu_c[k] = x[n + k];
     }
     // dJ/dq_0 = g_q + K^T mu_r + (dC_acc/dq)^T mu_acc, dJ/dv_0 = g_v + D^T mu_r + (dC_acc/dv)^T mu_acc.
-    std::vector<double> dJ_dq(g_q), dJ_dv(g_v);
+    dJ_dq = g_q;
+    dJ_dv = g_v;
     assembler.adjoint_products(state, t, mu_r, {}, false, y_k, y_d, y_m);
     for (std::size_t i = 0; i < n; ++i) {
       dJ_dq[i] += y_k[i];
@@ -144,62 +126,12 @@ Gradient discrete_adjoint_gradient(assembly::Assembler& assembler, const integra
       for (std::size_t k = 0; k < m; ++k) values[n + k] = mu_c[k];
     }
     assembler.add_parameter_gradient(state, t, mu, ConstraintLevel::Acceleration, false, parameters.force_offsets(),
-                                     parameters.constraint_offsets(), parameter_gradient, control_gradient);
+                                     parameters.constraint_offsets(), local.parameters, local.controls);
 
-    // Back through the projections of the given initial state (GeneralizedAlpha::initialize), velocities
-    // first: with v0 - v_given + C_q^T nu' = 0, C_q v0 + C_t = 0 and multipliers (rho_v, sigma_v),
-    //   [I C_q^T; C_q 0] [rho_v; sigma_v] = [-dJ/dv0; 0],  dJ/dv_given = -rho_v,
-    //   dJ/dq0 += d(C_q^T nu')/dq^T rho_v + (d(C_q v0 + C_t)/dq)^T sigma_v.
-    const auto& projection = integrator.initial_projection();
-    assembly::State projected = state;
-    auto solve_projection = [&](ConstraintLevel level, const std::vector<double>& multipliers,
-                                const std::vector<double>& target, const std::vector<double>& derivative) {
-      projected.lambda = multipliers;
-      const model::JacobianCoefficients coefficients{level == ConstraintLevel::Position ? 1.0 : 0.0, 0.0, 0.0};
-      assembler.assemble(projected, t, level, 1.0, &coefficients, &target);
-      solver->update();
-      {
-        auto values = rhs.getDataNonConst(0);
-        for (std::size_t i = 0; i < n; ++i) values[i] = -derivative[i];
-        for (std::size_t k = 0; k < m; ++k) values[n + k] = 0.0;
-      }
-      solver->solve(rhs, solution);
-      const auto x = solution.getData(0);
-      for (std::size_t i = 0; i < n; ++i) mu_r[i] = x[i];
-      for (std::size_t k = 0; k < m; ++k) mu_c[k] = x[n + k];
-      auto values = mu.getDataNonConst(0);
-      for (std::size_t i = 0; i < n; ++i) values[i] = mu_r[i];
-      for (std::size_t k = 0; k < m; ++k) values[n + k] = mu_c[k];
-    };
-    solve_projection(ConstraintLevel::Velocity, projection.velocity_multipliers, projection.given_v, dJ_dv);
-    for (std::size_t i = 0; i < n; ++i) dJ_dv[i] = -mu_r[i];
-    assembler.adjoint_products(projected, t, mu_r, {}, true, y_k, y_d, y_m);  // d(C_q^T nu')/dq^T rho_v
-    for (std::size_t i = 0; i < n; ++i) dJ_dq[i] += y_k[i];
-    std::vector<double> unused(n, 0.0);
-    assembler.add_constraint_level_transposed(projected, t, ConstraintLevel::Velocity, mu_c, dJ_dq, unused);
-    assembler.add_parameter_gradient(projected, t, mu, ConstraintLevel::Velocity, true, parameters.force_offsets(),
-                                     parameters.constraint_offsets(), parameter_gradient, control_gradient);
-    // Positions: q0 - q_given + C_q^T nu = 0, C(q0) = 0: [I + d(C_q^T nu)/dq, C_q^T; C_q 0] [rho; sigma] =
-    // [-dJ/dq0; 0], dJ/dq_given = -rho.
-    solve_projection(ConstraintLevel::Position, projection.position_multipliers, projection.given_q, dJ_dq);
-    for (std::size_t i = 0; i < n; ++i) dJ_dq[i] = -mu_r[i];
-    assembler.add_parameter_gradient(projected, t, mu, ConstraintLevel::Position, true, parameters.force_offsets(),
-                                     parameters.constraint_offsets(), parameter_gradient, control_gradient);
-    gradient.initial_coordinates = to_global(dJ_dq, dofs.owned_coordinates(), dofs.coordinate_count(), comm);
-    gradient.initial_velocities = to_global(dJ_dv, dofs.owned_coordinates(), dofs.coordinate_count(), comm);
+    add_initial_projection_adjoint(assembler, integrator.initial_projection(), *solver, state, t, parameters, dJ_dq,
+                                   dJ_dv, local);
   }
-  gradient.parameters.assign(parameters.size(), 0.0);
-  if (parameters.size() > 0)
-    Teuchos::reduceAll(comm, Teuchos::REDUCE_SUM, parameters.size(), parameter_gradient.data(),
-                       gradient.parameters.data());
-  for (auto& [name, values] : control_gradient) {
-    auto& total = gradient.controls[name];
-    total.assign(values.size(), 0.0);
-    if (!values.empty())
-      Teuchos::reduceAll(comm, Teuchos::REDUCE_SUM, static_cast<int>(values.size()), values.data(), total.data());
-  }
-  objective.add_control_gradient(assembler.model(), times, gradient.controls);
-  return gradient;
+  return reduce_gradient(assembler, objective, times, objective_value, local, dJ_dq, dJ_dv);
 }
 
 }  // namespace flexadj::adjoint

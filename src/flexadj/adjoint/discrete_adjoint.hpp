@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "flexadj/adjoint/initial_state_adjoint.hpp"
 #include "flexadj/adjoint/parameter_space.hpp"
 #include "flexadj/integrators/generalized_alpha.hpp"
 #include "flexadj/objectives/objective.hpp"
@@ -21,13 +22,6 @@ using StoredTrajectory = storage::MemoryTrajectory;
 StoredTrajectory simulate_and_store(assembly::Assembler& assembler, integrators::GeneralizedAlpha& integrator,
                                     assembly::State initial_state);
 
-struct Gradient {
-  double objective = 0.0;
-  std::vector<double> parameters;           // dJ/dp in ParameterSpace order
-  std::vector<double> initial_coordinates;  // dJ/d(given q(t_0)), global numbering
-  std::vector<double> initial_velocities;   // dJ/d(given v(t_0)), global numbering
-  std::map<std::string, std::vector<double>> controls;  // dJ/du_k for every value u_k of each control signal
-};
 
 // The trajectory must hold every step of the forward run of `integrator` (memory, or HDF5 written with
 // every = 1); the integrator supplies the coefficients and the projection of the initial state.

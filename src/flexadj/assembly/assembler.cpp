@@ -216,7 +216,7 @@ void Assembler::assemble(const State& state, double t, ConstraintLevel level, do
       if (coefficients) {
         element.residual_jacobian(q_.data(), v_.data(), a_.data(), t, *coefficients, r_.data(), jacobian_.data());
         for (int i = 0; i < n; ++i) {
-          for (int j = 0; j < n; ++j) row_[j] = scale * jacobian_[i * n + j];
+          for (int j = 0; j < n; ++j) row_[j] = scale * (transposed_ ? jacobian_[j * n + i] : jacobian_[i * n + j]);
           matrix_->sumIntoLocalValues(c.rows[i], Teuchos::ArrayView<const LocalOrdinal>(c.columns.data(), n),
                                       Teuchos::ArrayView<const double>(row_.data(), n));
         }

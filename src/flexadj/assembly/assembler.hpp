@@ -59,6 +59,13 @@ class Assembler {
                 const model::JacobianCoefficients* coefficients,
                 const std::vector<double>* projection_target = nullptr);
 
+  // With transposed set, assemble() fills the transpose A^T of the matrix above (the residual is unchanged):
+  // the force elements' blocks are transposed; the constraint blocks (C_q^T, C_q, the symmetric Hessian
+  // H) are their own transpose, so A^T has the graph of A. Adjoint sweeps solve with A^T by any linear solver
+  // (docs/adjoint.md). ScopedTransposedAssembly sets it for a scope.
+  void set_transposed(bool transposed) { transposed_ = transposed; }
+  bool transposed() const { return transposed_; }
+
   // Norms over all ranks of the last residual: dynamic rows and constraint rows (max norm).
   double dynamic_residual_norm() const;
   double constraint_residual_norm() const;
@@ -135,8 +142,23 @@ class Assembler {
   std::vector<LocalComponent> forces_, constraints_;
   // Work arrays sized for the largest component: no allocation during assembly or adjoint sweeps.
   std::vector<double> q_, v_, a_, r_, jacobian_, hessian_, c_, c_dot_, c_ddot_, row_;
+  bool transposed_ = false;
   std::vector<double> mu_local_, mu_multipliers_, zero_multipliers_, out_q_local_, out_v_local_, out_a_local_,
       d_dq_, d_dv_;
+};
+
+class ScopedTransposedAssembly {
+ public:
+  explicit ScopedTransposedAssembly(Assembler& assembler) : assembler_(assembler), previous_(assembler.transposed()) {
+    assembler_.set_transposed(true);
+  }
+  ~ScopedTransposedAssembly() { assembler_.set_transposed(previous_); }
+  ScopedTransposedAssembly(const ScopedTransposedAssembly&) = delete;
+  ScopedTransposedAssembly& operator=(const ScopedTransposedAssembly&) = delete;
+
+ private:
+  Assembler& assembler_;
+  bool previous_;
 };
 
 }  // namespace flexadj::assembly

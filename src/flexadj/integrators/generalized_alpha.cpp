@@ -58,9 +58,10 @@ GeneralizedAlpha::GeneralizedAlpha(assembly::Assembler& assembler, const model::
   assembly::State state = assembler_.make_state();
   const model::JacobianCoefficients unit{1.0, 1.0, 1.0};
   assembler_.assemble(state, settings.start_time, assembly::ConstraintLevel::Position, 1.0, &unit);
-  linalg::LinearSolverOptions options = solver_options;
-  options.local_coordinate_rows = static_cast<int>(assembler_.dofs().owned_coordinates().size());
-  solver_ = linalg::make_linear_solver(assembler_.matrix(), options);
+  solver_options_ = solver_options;
+  solver_options_.local_coordinate_rows = static_cast<int>(assembler_.dofs().owned_coordinates().size());
+  solver_options_.transposed = false;
+  solver_ = linalg::make_linear_solver(assembler_.matrix(), solver_options_);
   increment_ = rcp(new Vector(assembler_.system_map()));
   right_hand_side_ = rcp(new Vector(assembler_.system_map()));
 }

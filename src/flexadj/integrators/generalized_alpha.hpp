@@ -52,6 +52,8 @@ class GeneralizedAlpha {
 
   const GeneralizedAlphaCoefficients& coefficients() const { return coefficients_; }
   const linalg::LinearSolver& linear_solver() const { return *solver_; }
+  // The options the linear solver was made with (adjoint sweeps make theirs alike).
+  const linalg::LinearSolverOptions& solver_options() const { return solver_options_; }
 
  private:
   // Solves the last assembled system for the increment -A^{-1} r (factorizing the current matrix).
@@ -60,6 +62,7 @@ class GeneralizedAlpha {
   assembly::Assembler& assembler_;
   model::IntegratorSettings settings_;
   GeneralizedAlphaCoefficients coefficients_;
+  linalg::LinearSolverOptions solver_options_;
   std::unique_ptr<linalg::LinearSolver> solver_;
   RCP<Vector> increment_, right_hand_side_;
   std::vector<double> previous_a_, previous_aux_;

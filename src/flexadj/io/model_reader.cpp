@@ -1057,11 +1057,12 @@ class Reader {
   objectives::ObjectiveTerm read_objective_term(const Value& v) const {
     using Term = objectives::ObjectiveTerm;
     const std::string type =
-        typed_entry(v, {{"final_value", {"type", "coordinate", "relative_to", "quantity", "weight"}},
-                        {"final_square", {"type", "coordinate", "relative_to", "quantity", "weight", "target"}},
-                        {"tracking", {"type", "coordinate", "relative_to", "quantity", "weight", "reference",
+        typed_entry(v, {{"final_value", {"type", "coordinate", "sensor", "relative_to", "quantity", "weight"}},
+                        {"final_square", {"type", "coordinate", "sensor", "relative_to", "quantity", "weight", "target"}},
+                        {"tracking", {"type", "coordinate", "sensor", "relative_to", "quantity", "weight", "reference",
                                       "reference_control"}},
-                        {"penalty", {"type", "coordinate", "relative_to", "quantity", "weight", "lower", "upper"}},
+                        {"penalty",
+                         {"type", "coordinate", "sensor", "relative_to", "quantity", "weight", "lower", "upper"}},
                         {"control_effort", {"type", "control", "weight"}}});
     Term term;
     term.kind = type == "final_value"      ? Term::Kind::FinalValue
@@ -1082,10 +1083,17 @@ class Reader {
       if (v.has("upper")) term.upper = v.at("upper").number();
       if (!(term.lower < term.upper)) v.at("upper").fail("expected upper > lower");
     }
-    term.coordinate = coordinate_ref(v.at("coordinate"));
-    if (v.has("relative_to")) term.relative_to = coordinate_ref(v.at("relative_to"));
-    if (v.has("quantity") && v.at("quantity").choice({"position", "velocity"}) == "velocity")
-      term.quantity = Term::Quantity::Velocity;
+    if (v.has("sensor")) {
+      if (v.has("coordinate")) v.at("sensor").fail("give either 'coordinate' or 'sensor', not both");
+      if (v.has("relative_to")) v.at("relative_to").fail("'relative_to' applies to coordinates, not to a sensor");
+      read_sensor(v.at("sensor"), v.at("quantity"), term);
+    } else {
+      if (!v.has("coordinate")) v.fail("expected 'coordinate' (e.g. mass.x) or 'sensor' (a body point, see docs/model-format.md)");
+      term.coordinate = coordinate_ref(v.at("coordinate"));
+      if (v.has("relative_to")) term.relative_to = coordinate_ref(v.at("relative_to"));
+      if (v.has("quantity") && v.at("quantity").choice({"position", "velocity"}) == "velocity")
+        term.quantity = Term::Quantity::Velocity;
+    }
     term.weight = v.at("weight").number_or(1.0);
     term.target = v.at("target").number_or(0.0);
     term.reference = v.has("reference") ? v.at("reference").expression() : Expression::constant(0.0);
@@ -1097,6 +1105,36 @@ class Reader {
       if (!term.reference_signal) control.fail("unknown control '" + control.text() + "'");
     }
     return term;
+  }
+
+  // sensor: {body, point (global at t = 0; default the centre of mass), component: x | y | z} with quantity
+  // position | velocity | angular_velocity | direction; for direction, `direction` (global at t = 0) instead
+  // of `point`.
+  void read_sensor(const Value& v, const Value& quantity, objectives::ObjectiveTerm& term) const {
+    using Term = objectives::ObjectiveTerm;
+    v.expect_map({"body", "point", "direction", "component"});
+    term.sensor_body = body_ref(v.at("body"), false);
+    const std::string q =
+        quantity.given() ? quantity.choice({"position", "velocity", "angular_velocity", "direction"}) : "position";
+    term.quantity = q == "velocity"           ? Term::Quantity::Velocity
+                    : q == "angular_velocity" ? Term::Quantity::AngularVelocity
+                    : q == "direction"        ? Term::Quantity::Direction
+                                              : Term::Quantity::Position;
+    if (term.quantity == Term::Quantity::Direction) {
+      if (v.has("point")) v.at("point").fail("a direction sensor takes 'direction', not 'point'");
+      if (!v.has("direction")) v.fail("a direction sensor needs 'direction': a body-fixed direction, global at t = 0");
+      term.sensor_point = model_.to_body_vector(term.sensor_body, unit_vector(v.at("direction"), dimension_));
+    } else {
+      if (v.has("direction")) v.at("direction").fail("'direction' belongs to quantity: direction");
+      if (term.quantity != Term::Quantity::AngularVelocity)
+        term.sensor_point = model_.to_body_point(term.sensor_body, point_or_centre(v.at("point"), term.sensor_body));
+    }
+    const Value component = v.at("component");
+    const std::string axis = dimension_ == 2 && term.quantity == Term::Quantity::AngularVelocity
+                                 ? component.choice({"z"})
+                                 : dimension_ == 2 ? component.choice({"x", "y"})
+                                                   : component.choice({"x", "y", "z"});
+    term.sensor_component = axis == "x" ? 0 : axis == "y" ? 1 : 2;
   }
 
   // "<body>.<coordinate>" -> global coordinate id.

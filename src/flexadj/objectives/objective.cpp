@@ -1,10 +1,12 @@
 #include "flexadj/objectives/objective.hpp"
 
+#include <Sacado_No_Kokkos.hpp>
 #include <Teuchos_CommHelpers.hpp>
 
 #include <algorithm>
 
 #include "flexadj/functions/control_signal.hpp"
+#include "flexadj/model/body.hpp"
 #include "flexadj/model/model.hpp"
 
 namespace flexadj::objectives {
@@ -33,6 +35,28 @@ double excess(const ObjectiveTerm& term, double x) {
   return 0.0;
 }
 
+// The sensor value of a term from its body's coordinates q and velocities v (model/body.hpp kinematics).
+template <class S>
+S sensor_value(const ObjectiveTerm& term, model::BodyKind kind, const S* q, const S* v) {
+  model::Vec3<S> x;
+  switch (term.quantity) {
+    case ObjectiveTerm::Quantity::Position: x = model::point_position(kind, q, term.sensor_point); break;
+    case ObjectiveTerm::Quantity::Velocity: x = model::point_velocity(kind, q, v, term.sensor_point); break;
+    case ObjectiveTerm::Quantity::AngularVelocity: x = model::angular_velocity(kind, q, v); break;
+    case ObjectiveTerm::Quantity::Direction: x = model::multiply(model::body_rotation(kind, q), term.sensor_point); break;
+  }
+  return x[term.sensor_component];
+}
+
+constexpr int kMaxBodyCoordinates = 7;
+using SensorFad = Sacado::Fad::SFad<double, 2 * kMaxBodyCoordinates>;
+
+// Local index of the first coordinate of the sensor's body, -1 if another rank owns the body (a body's
+// coordinates are owned by one rank, DofMap).
+int sensor_offset(const assembly::Assembler& assembler, const ObjectiveTerm& term) {
+  return owned_index(assembler, assembler.model().body_offset(term.sensor_body));
+}
+
 // x of a term at this state on every rank: the owned coordinate, or, for a relative term whose two
 // coordinates may live on different ranks, the difference summed over the ranks (collective then).
 // Returns false if this rank neither owns the coordinate nor the term is relative.
@@ -43,6 +67,13 @@ bool term_value(const assembly::Assembler& assembler, const ObjectiveTerm& term,
     const int i = owned_index(assembler, coordinate);
     return i < 0 ? 0.0 : (position ? state.q[i] : state.v[i]);
   };
+  if (term.sensor_body >= 0) {
+    const int first = sensor_offset(assembler, term);
+    if (first < 0) return false;
+    x = sensor_value(term, assembler.model().body(term.sensor_body).kind, state.q.data() + first,
+                     state.v.data() + first);
+    return true;
+  }
   if (term.relative_to < 0) {
     const int i = owned_index(assembler, term.coordinate);
     if (i < 0) return false;
@@ -119,8 +150,12 @@ double Objective::value(const assembly::Assembler& assembler, storage::Trajector
 }
 
 void Objective::add_partials(const assembly::Assembler& assembler, const std::vector<double>& times, std::size_t n,
-                             const assembly::State& state, std::vector<double>& dq, std::vector<double>& dv) const {
+                             const assembly::State& state, std::vector<double>& dq, std::vector<double>& dv,
+                             Partials partials) const {
   const std::size_t last = times.size() - 1;
+  const bool terminal = partials == Partials::Terminal || (partials == Partials::Discrete && n == last);
+  const double integral_weight =
+      partials == Partials::Discrete ? quadrature_weight(times, n) : partials == Partials::Integrand ? 1.0 : 0.0;
   for (const auto& term : terms_) {
     if (term.kind == ObjectiveTerm::Kind::ControlEffort) continue;
     double x = 0.0;
@@ -128,13 +163,30 @@ void Objective::add_partials(const assembly::Assembler& assembler, const std::ve
     const bool position = term.quantity == ObjectiveTerm::Quantity::Position;
     double derivative = 0.0;
     switch (term.kind) {
-      case ObjectiveTerm::Kind::FinalValue: derivative = n == last ? term.weight : 0.0; break;
-      case ObjectiveTerm::Kind::FinalSquare: derivative = n == last ? term.weight * (x - term.target) : 0.0; break;
+      case ObjectiveTerm::Kind::FinalValue: derivative = terminal ? term.weight : 0.0; break;
+      case ObjectiveTerm::Kind::FinalSquare: derivative = terminal ? term.weight * (x - term.target) : 0.0; break;
       case ObjectiveTerm::Kind::Tracking:
-        derivative = term.weight * quadrature_weight(times, n) * (x - term.reference_at(times[n]));
+        derivative = term.weight * integral_weight * (x - term.reference_at(times[n]));
         break;
-      case ObjectiveTerm::Kind::Penalty: derivative = term.weight * quadrature_weight(times, n) * excess(term, x); break;
+      case ObjectiveTerm::Kind::Penalty: derivative = term.weight * integral_weight * excess(term, x); break;
       case ObjectiveTerm::Kind::ControlEffort: break;
+    }
+    if (term.sensor_body >= 0) {
+      // Chain rule through the body kinematics: one Sacado pass with q and v seeded.
+      const int first = sensor_offset(assembler, term);
+      const model::BodyKind kind = assembler.model().body(term.sensor_body).kind;
+      const int nb = model::coordinate_count(kind);
+      std::array<SensorFad, kMaxBodyCoordinates> qf, vf;
+      for (int k = 0; k < nb; ++k) {
+        qf[k] = SensorFad(2 * nb, k, state.q[first + k]);
+        vf[k] = SensorFad(2 * nb, nb + k, state.v[first + k]);
+      }
+      const SensorFad value = sensor_value(term, kind, qf.data(), vf.data());
+      for (int k = 0; k < nb; ++k) {
+        dq[first + k] += derivative * value.dx(k);
+        dv[first + k] += derivative * value.dx(nb + k);
+      }
+      continue;
     }
     std::vector<double>& target = position ? dq : dv;
     const int i = owned_index(assembler, term.coordinate);

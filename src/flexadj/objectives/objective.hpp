@@ -26,9 +26,15 @@ class Objective {
   // controls[name][k] += dJ/du_k of the terms that depend on control values explicitly (control effort).
   void add_control_gradient(const model::Model& model, const std::vector<double>& times,
                             std::map<std::string, std::vector<double>>& controls) const;
-  // dq += dJ/dq_n, dv += dJ/dv_n on the owned coordinates.
+  // Which derivatives add_partials gives at step n:
+  //   Discrete:  dJ/dq_n, dJ/dv_n of the discrete J (trapezoidal weights; terminal terms at the last step);
+  //   Integrand: h_q, h_v of the integral terms, J = int h dt + S (no quadrature weight, no terminal terms);
+  //   Terminal:  S_q, S_v of the terminal terms (at whichever step is given).
+  enum class Partials { Discrete, Integrand, Terminal };
+  // dq += the q-derivative, dv += the v-derivative on the owned coordinates.
   void add_partials(const assembly::Assembler& assembler, const std::vector<double>& times, std::size_t n,
-                    const assembly::State& state, std::vector<double>& dq, std::vector<double>& dv) const;
+                    const assembly::State& state, std::vector<double>& dq, std::vector<double>& dv,
+                    Partials partials = Partials::Discrete) const;
 
  private:
   std::vector<ObjectiveTerm> terms_;

@@ -1,5 +1,7 @@
 #pragma once
-// A term of an objective on the discrete trajectory: on one coordinate (or its rate), or on a control signal.
+// A term of an objective on the discrete trajectory: on one coordinate (or its rate), on a sensor of a body
+// (position or velocity of a body point, angular velocity, a body-fixed direction), or on a control signal.
+#include <array>
 #include <limits>
 #include <memory>
 #include <string>
@@ -17,11 +19,18 @@ struct ObjectiveTerm {
     Penalty,      // weight/2 * integral of (max(0, x - upper)^2 + max(0, lower - x)^2) dt  (C1 exterior penalty)
     ControlEffort // weight/2 * integral of u(t)^2 dt for the control signal `control`
   };
-  enum class Quantity { Position, Velocity };
+  // Coordinates: Position (q) or Velocity (dq/dt). Sensors: Position / Velocity of the body point, the
+  // AngularVelocity (global axes), or the Direction: the body-fixed unit vector in global axes.
+  enum class Quantity { Position, Velocity, AngularVelocity, Direction };
   Kind kind = Kind::FinalValue;
   Quantity quantity = Quantity::Position;
   long long coordinate = 0;  // global coordinate id
   long long relative_to = -1;  // if >= 0, the term is on x = q[coordinate] - q[relative_to] (a joint angle)
+  // A sensor instead of a coordinate if sensor_body >= 0: component sensor_component (0, 1, 2 = x, y, z, global
+  // axes) of the quantity at body point sensor_point (body frame; Direction: the body-frame unit vector).
+  int sensor_body = -1;
+  std::array<double, 3> sensor_point{0.0, 0.0, 0.0};
+  int sensor_component = 0;
   double weight = 1.0;
   double target = 0.0;
   functions::Expression reference;
