@@ -17,6 +17,14 @@ inline bool wants_help(const std::vector<std::string>& arguments, const std::str
   return false;
 }
 
+// The file name of `path` without folder and extension: "meshes/crane.yaml" -> "crane" (default output names).
+inline std::string file_stem(const std::string& path) {
+  const auto slash = path.rfind('/');
+  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
+  const auto dot = name.rfind('.');
+  return dot == std::string::npos ? name : name.substr(0, dot);
+}
+
 // Exit codes of the program.
 enum ExitCode : int { kSuccess = 0, kInternalError = 1, kInputError = 2, kSolverError = 3, kCheckFailed = 4 };
 
@@ -26,6 +34,8 @@ int gradient_command(const std::vector<std::string>& arguments, RCP<const Comm> 
 std::string gradient_help();
 int check_command(const std::vector<std::string>& arguments, RCP<const Comm> comm);
 std::string check_help();
+int static_command(const std::vector<std::string>& arguments, RCP<const Comm> comm);
+std::string static_help();
 int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> comm);
 std::string optimize_help();
 

@@ -3,6 +3,8 @@
 #include <chrono>
 #include <sstream>
 
+#include "commands.hpp"
+
 #include "flexadj/adjoint/continuous_adjoint.hpp"
 #include "flexadj/adjoint/discrete_adjoint.hpp"
 #include "flexadj/core/error.hpp"
@@ -47,9 +49,7 @@ void GradientProblem::set_adjoint(const AdjointSettings& settings) {
     throw InputError("", "--trajectory", "expected memory or hdf5, got '" + settings.storage + "'");
   adjoint_ = settings;
   if (adjoint_.storage == "hdf5" && adjoint_.trajectory_path.empty()) {
-    std::string stem = model_->source_file;
-    if (const auto slash = stem.find_last_of('/'); slash != std::string::npos) stem = stem.substr(slash + 1);
-    if (const auto dot = stem.rfind('.'); dot != std::string::npos) stem = stem.substr(0, dot);
+    const std::string stem = file_stem(model_->source_file);
     adjoint_.trajectory_path = (stem.empty() ? std::string("flexadj") : stem) + ".trajectory.h5";
   }
 }

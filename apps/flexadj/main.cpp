@@ -20,6 +20,7 @@ const char* kUsage =
     "  simulate MODEL.yaml   forward dynamics; writes HDF5 + XDMF for ParaView\n"
     "  gradient MODEL.yaml   objective and its discrete-adjoint gradient for the design variables\n"
     "  check MODEL.yaml      verifies that gradient: Taylor test and finite differences\n"
+    "  static MODEL.yaml     static equilibrium (Newton with load steps); writes HDF5 + XDMF\n"
     "  optimize MODEL.yaml   minimises the objective over the design variables (ROL, gradient, Barzilai-Borwein)\n"
     "\n"
     "Run 'flexadj COMMAND --help' for the options of a command. Under MPI: mpirun -np N flexadj ...\n"
@@ -47,9 +48,10 @@ int main(int argc, char** argv) {
     if (command == "simulate") return flexadj::app::simulate_command(arguments, comm);
     if (command == "gradient") return flexadj::app::gradient_command(arguments, comm);
     if (command == "check") return flexadj::app::check_command(arguments, comm);
+    if (command == "static") return flexadj::app::static_command(arguments, comm);
     if (command == "optimize") return flexadj::app::optimize_command(arguments, comm);
     throw flexadj::InputError("", "",
-                              "unknown command '" + command + "' (expected: simulate, gradient, check, optimize); see 'flexadj --help'");
+                              "unknown command '" + command + "' (expected: simulate, gradient, check, static, optimize); see 'flexadj --help'");
   } catch (const flexadj::InputError& error) {
     if (root) std::cerr << "flexadj: error: " << error.what() << "\n";
     return flexadj::app::kInputError;

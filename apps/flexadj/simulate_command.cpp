@@ -20,13 +20,6 @@ struct SimulateOptions {
   bool xdmf = true, quiet = false, no_output = false;
 };
 
-std::string stem(const std::string& path) {
-  const auto slash = path.rfind('/');
-  std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
-  const auto dot = name.rfind('.');
-  return dot == std::string::npos ? name : name.substr(0, dot);
-}
-
 SimulateOptions parse(const std::vector<std::string>& arguments) {
   SimulateOptions options;
   auto value_of = [&](std::size_t& i) -> const std::string& {
@@ -112,7 +105,7 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   assembler.scatter_global(model->initial_coordinates(), model->initial_velocities(), state);
 
   std::string output_path = options.output_path.empty() ? model->output.path : options.output_path;
-  if (output_path.empty()) output_path = stem(options.model_path) + ".h5";
+  if (output_path.empty()) output_path = file_stem(options.model_path) + ".h5";
   const int every = options.every > 0 ? options.every : model->output.every;
   std::unique_ptr<io::TrajectoryOutput> output;
   if (!options.no_output)

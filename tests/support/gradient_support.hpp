@@ -47,6 +47,34 @@ inline Evaluation evaluate(model::Model& model, const objectives::Objective& obj
   return e;
 }
 
+// An objective on the spinning body of spinning_top_pendulum(): terminal positions x, y of the centre and
+// the Euler parameter e1 (targets 0.05), the tracking of v_z against 0.1 t, and with final_velocity 1/2 v_y(T)^2 (S_v != 0).
+inline objectives::Objective spinning_body_objective(bool final_velocity) {
+  using objectives::ObjectiveTerm;
+  objectives::Objective objective;
+  for (long long coordinate : {0, 1, 4}) {
+    ObjectiveTerm term;
+    term.kind = ObjectiveTerm::Kind::FinalSquare;
+    term.coordinate = coordinate;
+    term.target = 0.05;
+    objective.add(term);
+  }
+  ObjectiveTerm tracking;
+  tracking.kind = ObjectiveTerm::Kind::Tracking;
+  tracking.quantity = ObjectiveTerm::Quantity::Velocity;
+  tracking.coordinate = 2;
+  tracking.reference = functions::Expression::parse("0.1*t");
+  objective.add(tracking);
+  if (final_velocity) {
+    ObjectiveTerm velocity;
+    velocity.kind = ObjectiveTerm::Kind::FinalSquare;
+    velocity.quantity = ObjectiveTerm::Quantity::Velocity;
+    velocity.coordinate = 1;
+    objective.add(velocity);
+  }
+  return objective;
+}
+
 // Central difference of J along parameter `index` with relative step `relative_step`.
 inline double central_difference(model::Model& model, const objectives::Objective& objective, RCP<const Comm> comm,
                                  int index, double relative_step = 1e-6) {

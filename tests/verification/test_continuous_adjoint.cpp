@@ -113,25 +113,7 @@ TEST(ContinuousAdjoint, SpinningBodyConvergesWithTheDiscreteAdjoint) {
     const adjoint::ParameterSpace space(*model);
     space.set_value(*model, space.find("box.inertia_xy"), 0.01);
     space.set_value(*model, space.find("box.inertia_yz"), -0.02);
-    objectives::Objective objective;
-    for (long long coordinate : {0, 1, 4}) {
-      ObjectiveTerm term;
-      term.kind = ObjectiveTerm::Kind::FinalSquare;
-      term.coordinate = coordinate;
-      term.target = 0.05;
-      objective.add(term);
-    }
-    ObjectiveTerm final_velocity;
-    final_velocity.kind = ObjectiveTerm::Kind::FinalSquare;
-    final_velocity.quantity = ObjectiveTerm::Quantity::Velocity;
-    final_velocity.coordinate = 1;
-    objective.add(final_velocity);
-    ObjectiveTerm tracking;
-    tracking.kind = ObjectiveTerm::Kind::Tracking;
-    tracking.quantity = ObjectiveTerm::Quantity::Velocity;
-    tracking.coordinate = 2;
-    tracking.reference = functions::Expression::parse("0.1*t");
-    objective.add(tracking);
+    const objectives::Objective objective = spinning_body_objective(true);
     const Evaluation c = evaluate(*model, objective, world(), true, nullptr, 2);
     const Evaluation d = evaluate(*model, objective, world(), true);
     for (const auto& name : names) {

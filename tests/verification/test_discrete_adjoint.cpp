@@ -98,20 +98,7 @@ TEST(DiscreteAdjoint, SpinningRigidBodyMatchesFiniteDifferencesAndTaylor) {
   const adjoint::ParameterSpace space(*model);
   space.set_value(*model, space.find("box.inertia_xy"), 0.01);
   space.set_value(*model, space.find("box.inertia_yz"), -0.02);
-  objectives::Objective objective;
-  for (long long coordinate : {0, 1, 4}) {
-    ObjectiveTerm term;
-    term.kind = ObjectiveTerm::Kind::FinalSquare;
-    term.coordinate = coordinate;
-    term.target = 0.05;
-    objective.add(term);
-  }
-  ObjectiveTerm tracking;
-  tracking.kind = ObjectiveTerm::Kind::Tracking;
-  tracking.quantity = ObjectiveTerm::Quantity::Velocity;
-  tracking.coordinate = 2;
-  tracking.reference = functions::Expression::parse("0.1*t");
-  objective.add(tracking);
+  const objectives::Objective objective = spinning_body_objective(false);
   const Evaluation e = evaluate(*model, objective, world(), true);
   std::vector<int> indices;
   for (const char* name : {"box.mass", "box.inertia_xx", "box.inertia_yy", "box.inertia_zz", "box.inertia_xy",

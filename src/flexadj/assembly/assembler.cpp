@@ -212,18 +212,20 @@ void Assembler::assemble(const State& state, double t, ConstraintLevel level, do
       if (projection_target) break;
       const auto& element = *model_.force_elements()[c.index];
       const int n = static_cast<int>(c.rows.size());
+      const double element_scale = element.applied_load() ? scale * load_factor_ : scale;
       load(c, views);
       if (coefficients) {
         element.residual_jacobian(q_.data(), v_.data(), a_.data(), t, *coefficients, r_.data(), jacobian_.data());
         for (int i = 0; i < n; ++i) {
-          for (int j = 0; j < n; ++j) row_[j] = scale * (transposed_ ? jacobian_[j * n + i] : jacobian_[i * n + j]);
+          for (int j = 0; j < n; ++j)
+            row_[j] = element_scale * (transposed_ ? jacobian_[j * n + i] : jacobian_[i * n + j]);
           matrix_->sumIntoLocalValues(c.rows[i], Teuchos::ArrayView<const LocalOrdinal>(c.columns.data(), n),
                                       Teuchos::ArrayView<const double>(row_.data(), n));
         }
       } else {
         element.residual(q_.data(), v_.data(), a_.data(), t, r_.data());
       }
-      for (int i = 0; i < n; ++i) residual[c.rows[i]] += scale * r_[i];
+      for (int i = 0; i < n; ++i) residual[c.rows[i]] += element_scale * r_[i];
     }
     for (const auto& c : constraints_) {
       const auto& constraint = *model_.constraints()[c.index];
@@ -320,6 +322,16 @@ void Assembler::visit_local_constraints(
     load(c, views);
     constraint.jacobian(q_.data(), t, c_.data(), jacobian_.data());
     visit(c.index, q_.data(), state.lambda.data() + c.first_multiplier, jacobian_.data());
+  }
+}
+
+void Assembler::visit_local_force_elements(const State& state,
+                                           const std::function<void(int, const double* q, const double* v)>& visit) {
+  import_state(state, true, false);
+  const GhostedViews views = ghosted_views();
+  for (const auto& c : forces_) {
+    load(c, views);
+    visit(c.index, q_.data(), v_.data());
   }
 }
 

@@ -65,6 +65,10 @@ class Assembler {
   // (docs/adjoint.md). ScopedTransposedAssembly sets it for a scope.
   void set_transposed(bool transposed) { transposed_ = transposed; }
   bool transposed() const { return transposed_; }
+  // Factor on the contributions of applied loads (ForceElement::applied_load) in assemble(): the load
+  // steps of a static solve; 1 otherwise.
+  void set_load_factor(double factor) { load_factor_ = factor; }
+  double load_factor() const { return load_factor_; }
 
   // Norms over all ranks of the last residual: dynamic rows and constraint rows (max norm).
   double dynamic_residual_norm() const;
@@ -100,6 +104,11 @@ class Assembler {
   void add_constraint_level_transposed(const State& state, double t, ConstraintLevel level,
                                        const std::vector<double>& mu_c, std::vector<double>& out_q,
                                        std::vector<double>& out_v);
+
+  // Calls visit(force element index, local q, local v) for each force element evaluated on this rank, in
+  // DofMap::local_force_elements() order (collective: imports ghost coordinates first).
+  void visit_local_force_elements(const State& state,
+                                  const std::function<void(int, const double* q, const double* v)>& visit);
 
   // Calls visit(constraint index, local q, local lambda, C_q) for each constraint evaluated on this rank,
   // in DofMap::local_constraints() order (collective: imports ghost coordinates first).
@@ -140,6 +149,7 @@ class Assembler {
   RCP<FEGraph> graph_;
   RCP<FEMatrix> matrix_;
   std::vector<LocalComponent> forces_, constraints_;
+  double load_factor_ = 1.0;
   // Work arrays sized for the largest component: no allocation during assembly or adjoint sweeps.
   std::vector<double> q_, v_, a_, r_, jacobian_, hessian_, c_, c_dot_, c_ddot_, row_;
   bool transposed_ = false;

@@ -58,4 +58,27 @@ struct LoadData {
 };
 std::unique_ptr<model::ForceElement> make_load(const std::string& name, int body, BodyKind kind, const LoadData& data);
 
+// Geometrically exact (Simo-Reissner) beam element between two nodes (spatial rigid bodies without inertia
+// elements of their own); see geometrically_exact_beam.cpp.
+struct BeamSectionData {
+  double youngs_modulus = 0.0, shear_modulus = 0.0, density = 0.0, area = 0.0;
+  double I2 = 0.0, I3 = 0.0, J = 0.0;              // area moments about section axes 2, 3; torsion constant
+  double shear_factor_2 = 1.0, shear_factor_3 = 1.0;
+  double shear_viscosity = 0.0, bulk_viscosity = 0.0;  // eta, zeta of Kelvin-Voigt damping
+  std::array<double, 3> rotary{};                  // area moments of the rotary inertia (default I2 + I3, I2, I3)
+};
+// Reference length and strains of the stress-free configuration.
+struct BeamReference {
+  double length = 0.0;
+  std::array<double, 3> stretch{}, curvature{};
+};
+// The reference of an element from its 14 coordinates (r_A, e_A, r_B, e_B) in the stress-free state.
+BeamReference beam_reference(const double* q);
+// Strains (Gamma_1..3, K_1..3) minus the reference values at coordinates q.
+std::array<double, 6> beam_strains(const double* q, const BeamReference& reference);
+std::unique_ptr<model::ForceElement> make_geometrically_exact_beam(const std::string& name, std::array<int, 2> nodes,
+                                                                   const BeamSectionData& section,
+                                                                   const BeamReference& reference,
+                                                                   const Point& gravity);
+
 }  // namespace flexadj::elements

@@ -17,6 +17,7 @@ class Load final : public model::ForceElementAD<Load, 7> {
   }
   const char* type() const override { return "load"; }
   bool conservative() const override { return false; }
+  bool applied_load() const override { return true; }
 
   template <class S, class P> void evaluate(const S* q, const S*, const S*, const P* p, double t, S* r) const {
     evaluate_with_control(q, p, S(data_.control ? data_.control->value(t) : 0.0), t, r);

@@ -2,6 +2,8 @@
 
 #include <Teuchos_DefaultMpiComm.hpp>
 
+#include <array>
+
 #include "flexadj/io/hdf5_results_file.hpp"
 #include "flexadj/io/xdmf_writer.hpp"
 #include "flexadj/model/coordinate_names.hpp"
@@ -62,8 +64,28 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const std::st
   const char* axes[3] = {"/bodies/axis_x", "/bodies/axis_y", "/bodies/axis_z"};
   for (int k = 0; k < 3; ++k) axis_fields_[k] = file_->define_field(axes[k], bodies, 3, body_items);
   velocity_field_ = file_->define_field("/bodies/velocity", bodies, 3, body_items);
-  joint_position_field_ = file_->define_field("/joints/position", joints, 3, local_joints_);
-  joint_force_field_ = file_->define_field("/joints/force", joints, 3, local_joints_);
+  if (joints > 0) {
+    joint_position_field_ = file_->define_field("/joints/position", joints, 3, local_joints_);
+    joint_force_field_ = file_->define_field("/joints/force", joints, 3, local_joints_);
+  }
+  // Beam elements as line segments between their nodes (indices into /bodies/position).
+  for (const auto& element : model.force_elements())
+    if (std::string(element->type()) == "beam")
+      for (int body : element->bodies()) beam_connectivity_.push_back(body);
+  const long long beam_elements = static_cast<long long>(beam_connectivity_.size() / 2);
+  if (beam_elements > 0) {
+    file_->write_static_int64("/beams/connectivity", beam_connectivity_, {beam_elements, 2});
+    // Stress resultants at the element midpoints, evaluated by the rank that evaluates the element.
+    beam_of_element_.assign(model.force_elements().size(), -1);
+    long long beam = 0;
+    for (std::size_t i = 0; i < model.force_elements().size(); ++i)
+      if (std::string(model.force_elements()[i]->type()) == "beam") beam_of_element_[i] = beam++;
+    for (int i : dofs.local_force_elements())
+      if (beam_of_element_[i] >= 0) local_beams_.push_back(beam_of_element_[i]);
+    beam_midpoint_field_ = file_->define_field("/beams/midpoint", beam_elements, 3, local_beams_);
+    beam_force_field_ = file_->define_field("/beams/force", beam_elements, 3, local_beams_);
+    beam_moment_field_ = file_->define_field("/beams/moment", beam_elements, 3, local_beams_);
+  }
 
   std::vector<std::string> body_names, body_types, joint_names, joint_types, multiplier_names;
   for (const auto& body : model.bodies()) {
@@ -79,8 +101,10 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const std::st
       multiplier_names.push_back(constraint->name() + "[" + std::to_string(k) + "]");
   file_->write_strings("/model/body_names", body_names);
   file_->write_strings("/model/body_types", body_types);
-  file_->write_strings("/model/joint_names", joint_names);
-  file_->write_strings("/model/joint_types", joint_types);
+  if (!joint_names.empty()) {  // HDF5 cannot write an empty list of strings
+    file_->write_strings("/model/joint_names", joint_names);
+    file_->write_strings("/model/joint_types", joint_types);
+  }
   file_->write_strings("/model/coordinate_names", coordinate_names(model));
   file_->write_strings("/model/multiplier_names", multiplier_names);
   file_->write_attribute("/", "program", "flexadj");
@@ -97,8 +121,18 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const std::st
               {a_field_, coordinates, {}},          {lambda_field_, multipliers, {}},
               {position_field_, body_values, {}},   {axis_fields_[0], body_values, {}},
               {axis_fields_[1], body_values, {}},   {axis_fields_[2], body_values, {}},
-              {velocity_field_, body_values, {}},   {joint_position_field_, joint_values, {}},
-              {joint_force_field_, joint_values, {}}};
+              {velocity_field_, body_values, {}}};
+  if (joints > 0) {
+    buffers_.push_back({joint_position_field_, joint_values, {}});
+    buffers_.push_back({joint_force_field_, joint_values, {}});
+  }
+  const std::size_t beam_values = 3 * local_beams_.size();
+  if (beam_elements > 0) {
+    buffers_.push_back({beam_midpoint_field_, beam_values, {}});
+    buffers_.push_back({beam_force_field_, beam_values, {}});
+    buffers_.push_back({beam_moment_field_, beam_values, {}});
+  }
+  beam_data_.resize(3 * beam_values);
   // Blocks of up to 64 steps, at most about 8 MB of buffers per rank.
   std::size_t per_step = 0;
   for (const auto& buffer : buffers_) per_step += buffer.values_per_step;
@@ -174,9 +208,34 @@ void TrajectoryOutput::observe(long long step, double t, const assembly::State& 
     ++j;
   });
 
-  const double* sources[] = {state.q.data(), state.v.data(), state.a.data(), state.lambda.data(),
-                             position, axes[0], axes[1], axes[2], velocity,
-                             joint_data_.data(), joint_data_.data() + m};
+  // Beams: midpoint, normal and shear forces (N, Q2, Q3), torsion and bending moments (T, M2, M3) in the section
+  // frame at the midpoint.
+  const std::size_t b = 3 * local_beams_.size();
+  if (!beam_connectivity_.empty()) {
+    std::size_t k = 0;
+    std::array<double, 6> values;
+    assembler_.visit_local_force_elements(state, [&](int index, const double* q, const double* v) {
+      if (beam_of_element_[index] < 0) return;
+      model.force_elements()[index]->resultants(q, v, values.data());
+      for (int c = 0; c < 3; ++c) {
+        beam_data_[3 * k + c] = 0.5 * (q[c] + q[7 + c]);
+        beam_data_[b + 3 * k + c] = values[c];
+        beam_data_[2 * b + 3 * k + c] = values[3 + c];
+      }
+      ++k;
+    });
+  }
+
+  // In the order of buffers_ (joint and beam fields only when there are joints and beams).
+  const double* sources[14] = {state.q.data(), state.v.data(), state.a.data(), state.lambda.data(),
+                               position, axes[0], axes[1], axes[2], velocity};
+  std::size_t count = 9;
+  if (!joints_.empty()) {
+    sources[count++] = joint_data_.data();
+    sources[count++] = joint_data_.data() + m;
+  }
+  if (!beam_connectivity_.empty())
+    for (int k = 0; k < 3; ++k) sources[count++] = beam_data_.data() + k * b;
   for (std::size_t k = 0; k < buffers_.size(); ++k)
     buffers_[k].data.insert(buffers_[k].data.end(), sources[k], sources[k] + buffers_[k].values_per_step);
   if (static_cast<long long>(pending_times_.size()) >= block_steps_) flush();
@@ -209,6 +268,17 @@ void TrajectoryOutput::finish() {
   if (!joints_.empty()) {
     xdmf.add_point_set("joints", "/joints/position", static_cast<long long>(joints_.size()));
     xdmf.add_attribute("joints", "force", "/joints/force", 3);
+  }
+  if (!beam_connectivity_.empty()) {
+    // Beams as polylines through the nodes, with the section frames (axis_x along the beam).
+    xdmf.add_point_set("beams", "/bodies/position", static_cast<long long>(model.bodies().size()));
+    xdmf.set_polyline_connectivity("beams", "/beams/connectivity", static_cast<long long>(beam_connectivity_.size() / 2));
+    for (const char* axis : {"axis_x", "axis_y", "axis_z"})
+      xdmf.add_attribute("beams", axis, std::string("/bodies/") + axis, 3);
+    xdmf.add_attribute("beams", "velocity", "/bodies/velocity", 3);
+    xdmf.add_point_set("beam_sections", "/beams/midpoint", static_cast<long long>(beam_connectivity_.size() / 2));
+    xdmf.add_attribute("beam_sections", "force", "/beams/force", 3);
+    xdmf.add_attribute("beam_sections", "moment", "/beams/moment", 3);
   }
   xdmf.write(xdmf_path(), path_, times_);
 }

@@ -46,6 +46,11 @@ class TrajectoryOutput {
   std::vector<int> joint_of_constraint_;  // constraint index -> joint index or -1
   std::vector<int> joint_point_parameter_;  // joint index -> index of its point's x parameter, or -1
   std::vector<long long> local_joints_;
+  std::vector<long long> beam_connectivity_;  // node (body) index pairs of the beam elements
+  std::vector<long long> beam_of_element_;    // force element index -> beam element index or -1
+  std::vector<long long> local_beams_;        // beam element indices evaluated on this rank
+  int beam_midpoint_field_ = -1, beam_force_field_ = -1, beam_moment_field_ = -1;
+  std::vector<double> beam_data_;             // midpoints, forces, moments of the local beam elements
   // Steps are buffered and written in blocks: one collective write per field per block.
   void flush();
   struct Buffer {

@@ -96,6 +96,12 @@ class ForceElement : public Component {
   virtual double potential_energy(const double* /*q*/, double /*t*/) const { return 0.0; }
   // False if the element dissipates energy or does work on the system (dampers, loads).
   virtual bool conservative() const { return true; }
+  // True for applied loads, which a static solve scales by its load factor.
+  virtual bool applied_load() const { return false; }
+  // Stress resultants for output (beams: normal and shear forces, torsion and bending moments in the section
+  // frame at the element's midpoint); resultant_count() values written by resultants().
+  virtual int resultant_count() const { return 0; }
+  virtual void resultants(const double* /*q*/, const double* /*v*/, double* /*out*/) const {}
 };
 
 class Constraint : public Component {

@@ -32,6 +32,16 @@ int Model::add_body(const Body& body) {
   return index;
 }
 
+int Model::add_node(const Body& node) {
+  if (node.kind != BodyKind::SpatialRigid) throw std::invalid_argument("a node must be of kind SpatialRigid");
+  const int index = static_cast<int>(bodies_.size());
+  bodies_.push_back(node);
+  body_offsets_.push_back(coordinate_count_);
+  coordinate_count_ += model::coordinate_count(node.kind);
+  add_constraint(constraints::make_unit_quaternion(node.name, index));
+  return index;
+}
+
 void Model::add_force_element(std::unique_ptr<ForceElement> element) { force_elements_.push_back(std::move(element)); }
 
 void Model::add_constraint(std::unique_ptr<Constraint> constraint) {
@@ -49,7 +59,8 @@ int Model::find_body(const std::string& name) const {
   if (name == "ground") return kGround;
   for (std::size_t i = 0; i < bodies_.size(); ++i)
     if (bodies_[i].name == name) return static_cast<int>(i);
-  return -2;
+  const auto alias = aliases_.find(name);
+  return alias == aliases_.end() ? -2 : alias->second;
 }
 
 std::shared_ptr<const functions::ControlSignal> Model::find_control(const std::string& name) const {

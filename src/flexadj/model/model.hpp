@@ -31,6 +31,14 @@ struct IntegratorSettings {
   long long step_count() const;
 };
 
+// flexadj static: Newton with load stepping (applied loads scaled by k/load_steps, k = 1..load_steps).
+struct StaticSettings {
+  int load_steps = 10;
+  int max_newton_iterations = 50;
+  double newton_tolerance = 1e-10;  // on the increment relative to 1 + |q|_inf and the constraint residual
+  double time = 0.0;                // time at which the loads are evaluated
+};
+
 struct OutputSettings {
   std::string path;  // empty: <model file stem>.h5 in the working directory
   int every = 1;     // write every n-th step (the last step is always written)
@@ -44,6 +52,7 @@ class Model {
   int dimension = 3;        // 2: planar model, 3: spatial model
   Point gravity{0.0, 0.0, 0.0};
   IntegratorSettings integrator;
+  StaticSettings statics;
   OutputSettings output;
   // Gradient problems: the objective's terms and the names of the design variables (see
   // adjoint::DesignSpace); both empty for plain simulations.
@@ -54,6 +63,11 @@ class Model {
   // Adds a body with its inertia element (and the unit-quaternion constraint of a spatial rigid body).
   // Set gravity before adding bodies: each body element takes its weight from it.
   int add_body(const Body& body);
+  // Adds a node: a spatial rigid body (position and Euler parameters, with the unit-quaternion constraint)
+  // without an inertia element; the elements attached to it (beams) carry its inertia.
+  int add_node(const Body& node);
+  // A second name of a body for find_body (e.g. "<beam>.start").
+  void add_body_alias(const std::string& alias, int index) { aliases_[alias] = index; }
   void add_force_element(std::unique_ptr<ForceElement> element);
   void add_constraint(std::unique_ptr<Constraint> constraint);
   void add_control(std::shared_ptr<functions::ControlSignal> control);
@@ -95,6 +109,7 @@ class Model {
   std::vector<std::unique_ptr<ForceElement>> force_elements_;
   std::vector<std::unique_ptr<Constraint>> constraints_;
   std::map<std::string, std::shared_ptr<functions::ControlSignal>> controls_;
+  std::map<std::string, int> aliases_;
   std::vector<int> body_offsets_, constraint_offsets_;
   int coordinate_count_ = 0, multiplier_count_ = 0;
 };

@@ -1,0 +1,138 @@
+// Scale benchmark of the geometrically exact beam: forward and discrete-adjoint time per step against the number
+// of elements, for a cantilever of length 10 clamped at one end, released straight under gravity (steel-like
+// section, so that Newton needs a few iterations per step). Run it at np 1 and np 2 (mpirun); prints a table and
+// writes JSON with --json.
+//
+//   flexadj_benchmark_beams [--counts 100,1000,10000] [--steps 10] [--solver auto|direct|iterative]
+//                           [--no-adjoint] [--json results/beams_np1.json]
+#include "flexadj/core/runtime.hpp"
+
+#include <chrono>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "flexadj/adjoint/discrete_adjoint.hpp"
+#include "flexadj/integrators/simulation.hpp"
+#include "flexadj/io/model_reader.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+struct Row {
+  int elements = 0;
+  long long unknowns = 0, steps = 0, newton_iterations = 0;
+  double setup = 0.0, forward = 0.0, adjoint = 0.0;
+  std::string solver;
+};
+
+std::string cantilever(int elements, int steps) {
+  std::ostringstream yaml;
+  yaml << "dimension: 3\n"
+          "gravity: [0, -9.81, 0]\n"
+          "integrator: {end_time: "
+       << 1e-3 * steps
+       << ", step_size: 1.0e-3, spectral_radius: 0.8}\n"
+          "beams:\n"
+          "  - name: beam\n"
+          "    section: {E: 2.1e11, nu: 0.3, rho: 7850, A: 1.0e-4, I2: 8.33e-10, I3: 8.33e-10,\n"
+          "              shear_factor: 0.8333, shear_viscosity: 1.0e3, bulk_viscosity: 1.0e2}\n"
+          "    elements: "
+       << elements
+       << "\n"
+          "    line: {start: [0, 0, 0], end: [10, 0, 0]}\n"
+          "joints:\n"
+          "  - {type: fixed, bodies: [ground, beam.start], point: [0, 0, 0]}\n";
+  return yaml.str();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  using namespace flexadj;
+  const Runtime runtime(argv);
+  auto comm = runtime.comm();
+  const bool root = comm->getRank() == 0;
+  std::vector<int> counts{100, 1000, 10000};
+  int steps = 10;
+  bool with_adjoint = true;
+  std::string json_path, solver = "auto";
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--counts" && i + 1 < argc) {
+      counts.clear();
+      std::stringstream list(argv[++i]);
+      for (std::string item; std::getline(list, item, ',');) counts.push_back(std::stoi(item));
+    } else if (a == "--steps" && i + 1 < argc) steps = std::stoi(argv[++i]);
+    else if (a == "--solver" && i + 1 < argc) solver = argv[++i];
+    else if (a == "--json" && i + 1 < argc) json_path = argv[++i];
+    else if (a == "--no-adjoint") with_adjoint = false;
+    else {
+      if (root) std::fprintf(stderr, "unknown argument '%s'\n", a.c_str());
+      return 2;
+    }
+  }
+  std::vector<Row> rows;
+  try {
+    for (int elements : counts) {
+      Row row;
+      row.elements = elements;
+      auto start = Clock::now();
+      auto model = io::read_model_string(cantilever(elements, steps), "beam_scale.yaml");
+      assembly::Assembler assembler(*model, comm);
+      linalg::LinearSolverOptions options;
+      options.kind = solver;
+      integrators::GeneralizedAlpha integrator(assembler, model->integrator, options);
+      assembly::State state = assembler.make_state();
+      assembler.scatter_global(model->initial_coordinates(), model->initial_velocities(), state);
+      row.unknowns = model->coordinate_count() + model->multiplier_count();
+      row.solver = integrator.linear_solver().description();
+      row.setup = seconds_since(start);
+      start = Clock::now();
+      auto trajectory = adjoint::simulate_and_store(assembler, integrator, state);
+      row.forward = seconds_since(start);
+      row.steps = static_cast<long long>(trajectory.states.size()) - 1;
+      if (with_adjoint) {
+        objectives::Objective objective;
+        objectives::ObjectiveTerm tip;
+        tip.kind = objectives::ObjectiveTerm::Kind::FinalSquare;
+        tip.coordinate = model->body_offset(model->find_body("beam.end")) + 1;
+        objective.add(tip);
+        start = Clock::now();
+        const auto gradient = adjoint::discrete_adjoint_gradient(assembler, integrator, trajectory, objective,
+                                                                 adjoint::ParameterSpace(*model));
+        row.adjoint = seconds_since(start);
+      }
+      rows.push_back(row);
+      if (root) std::fprintf(stderr, "%d elements done\n", elements);
+    }
+  } catch (const std::exception& error) {
+    if (root) std::fprintf(stderr, "benchmark failed: %s\n", error.what());
+    return 1;
+  }
+  if (!root) return 0;
+  std::printf("geometrically exact beam, cantilever under gravity, %d rank(s)\n", comm->getSize());
+  std::printf("%9s %10s %6s %9s %14s %14s %14s  %s\n", "elements", "unknowns", "steps", "setup s", "forward s/step",
+              "adjoint s/step", "fwd us/elem/st", "linear solver");
+  for (const Row& r : rows)
+    std::printf("%9d %10lld %6lld %9.3f %14.5f %14.5f %14.2f  %s\n", r.elements, r.unknowns, r.steps, r.setup,
+                r.forward / double(r.steps), r.adjoint / double(r.steps),
+                1e6 * r.forward / double(r.steps) / double(r.elements), r.solver.c_str());
+  if (!json_path.empty()) {
+    std::ofstream out(json_path);
+    out << "{\n  \"benchmark\": \"beam_scale\",\n  \"ranks\": " << comm->getSize() << ",\n  \"runs\": [\n";
+    for (std::size_t k = 0; k < rows.size(); ++k) {
+      const Row& r = rows[k];
+      out << "    {\"elements\": " << r.elements << ", \"unknowns\": " << r.unknowns << ", \"steps\": " << r.steps
+          << ", \"setup_seconds\": " << r.setup << ", \"forward_seconds_per_step\": " << r.forward / double(r.steps)
+          << ", \"adjoint_seconds_per_step\": " << r.adjoint / double(r.steps) << ", \"linear_solver\": \""
+          << r.solver << "\"}" << (k + 1 < rows.size() ? "," : "") << "\n";
+    }
+    out << "  ]\n}\n";
+  }
+  return 0;
+}

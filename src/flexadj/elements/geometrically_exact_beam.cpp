@@ -1,0 +1,289 @@
+// Geometrically exact (Simo-Reissner) 3D beam element with two nodes, each a position r and Euler
+// parameters e (the coordinates of a spatial rigid body).
+//
+// Kinematics (Simo 1985; Simo and Vu-Quoc 1986): the section frame R(s) interpolates the nodal frames along
+// the geodesic, R(s) = R_A exp((s/L) psi~) with exp(psi~) = R_A^T R_B (Crisfield and Jelenic 1999,
+// two nodes), and r(s) linearly. Then the material curvature K = psi / L is constant, and the strains at the
+// midpoint (one-point reduced integration, against shear locking) are
+//   Gamma = R_m^T (r_B - r_A) / L - Gamma_0,   K = psi / L - K_0   (Simo and Vu-Quoc 1986, sec. 2),
+// R_m = R_A exp(psi~/2), whose Euler parameters are those of e_A + e_B (the quaternion midpoint). Both depend
+// only on the relative rotation R_A^T R_B and on the chord in the midpoint frame: a rigid motion of the
+// element leaves them unchanged (objectivity, Crisfield and Jelenic 1999). Gamma_0 and K_0 are the strains of
+// the stress-free reference configuration.
+//
+// Internal forces: r = L (d eps/dq)^T (C (eps - eps_0) + D d eps/dt), C = diag(EA, k2 GA, k3 GA, GJ, EI2, EI3),
+// the derivative d eps/dq by a nested forward-AD pass. Kelvin-Voigt damping D of Schubert et al. (2024,
+// sec. 5): D = diag(chi A, eta A, eta A, eta (I2 + I3), chi I2, chi I3), chi = zeta (3 - E/G)^2 + eta (E/G)^2/3.
+//
+// Inertia lumped to the nodes: mass rho A L/2 and rotary inertia rho L/2 diag(Jr1, Jr2, Jr3) in the node frame
+// (section frame), with the rigid-body equations of body_inertia.cpp for each node; weight rho A L/2 g.
+#include <cassert>
+#include <cmath>
+
+#include "flexadj/elements/elements.hpp"
+#include "flexadj/model/component_ad.hpp"
+
+namespace flexadj::elements {
+namespace {
+
+using model::Vec3;
+constexpr int kBeamCoordinates = 14;
+
+template <class T> double scalar_value(const T& x) { return Sacado::ScalarValue<T>::eval(x); }
+
+class GeometricallyExactBeam final : public model::ForceElementAD<GeometricallyExactBeam, kBeamCoordinates> {
+ public:
+  enum : int {
+    kE, kG, kRho, kArea, kI2, kI3, kJ, kShear2, kShear3, kEta, kZeta,
+    kRotary1, kRotary2, kRotary3,  // area moments for the rotary inertia (default I2 + I3, I2, I3)
+    kLength, kStretch0, kCurvature0 = kStretch0 + 3, kGravity = kCurvature0 + 3, kParameterCount = kGravity + 3
+  };
+  static_assert(kParameterCount <= model::kMaxComponentParameters, "too many beam parameters");
+
+  GeometricallyExactBeam(const std::string& name, std::array<int, 2> nodes, const BeamSectionData& section,
+                         const BeamReference& reference, const Point& gravity)
+      : ForceElementAD(name, {nodes[0], nodes[1]}, {BodyKind::SpatialRigid, BodyKind::SpatialRigid}) {
+    add_parameter("youngs_modulus", section.youngs_modulus);
+    add_parameter("shear_modulus", section.shear_modulus);
+    add_parameter("density", section.density);
+    add_parameter("area", section.area);
+    add_parameter("I2", section.I2);
+    add_parameter("I3", section.I3);
+    add_parameter("J", section.J);
+    add_parameter("shear_factor_2", section.shear_factor_2);
+    add_parameter("shear_factor_3", section.shear_factor_3);
+    add_parameter("shear_viscosity", section.shear_viscosity);
+    add_parameter("bulk_viscosity", section.bulk_viscosity);
+    add_parameter("rotary_1", section.rotary[0]);
+    add_parameter("rotary_2", section.rotary[1]);
+    add_parameter("rotary_3", section.rotary[2]);
+    add_parameter("length", reference.length);
+    for (int i = 0; i < 3; ++i) add_parameter("stretch0_" + std::to_string(i + 1), reference.stretch[i]);
+    for (int i = 0; i < 3; ++i) add_parameter("curvature0_" + std::to_string(i + 1), reference.curvature[i]);
+    add_vector_parameter("gravity", gravity);
+    assert(static_cast<int>(parameters().size()) == kParameterCount);
+  }
+  const char* type() const override { return "beam"; }
+  bool conservative() const override {
+    return parameters()[kEta] == 0.0 && parameters()[kZeta] == 0.0;
+  }
+
+  // Strains (Gamma, K) of the element, without the reference values subtracted.
+  template <class T> static std::array<T, 6> strains(const T* q, const T& length) {
+    using std::atan2;
+    using std::sqrt;
+    const std::array<T, 4> ea{q[3], q[4], q[5], q[6]};
+    std::array<T, 4> eb{q[10], q[11], q[12], q[13]};
+    // e and -e are the same rotation: take the one nearer e_A (relative rotation below pi).
+    const T alignment = ea[0] * eb[0] + ea[1] * eb[1] + ea[2] * eb[2] + ea[3] * eb[3];
+    if (scalar_value(alignment) < 0.0)
+      for (auto& x : eb) x = -x;
+    // Relative rotation conj(e_A) e_B = (w, u); psi = 2 atan2(|u|, w) u/|u|, scale-invariant in e.
+    const std::array<T, 4> relative = model::quaternion_product(model::quaternion_conjugate(ea), eb);
+    const T& w = relative[0];
+    const T u2 = relative[1] * relative[1] + relative[2] * relative[2] + relative[3] * relative[3];
+    const T y = u2 / (w * w);
+    T factor;
+    if (scalar_value(y) < 1e-4) {
+      // atan(x)/x = 1 - x^2/3 + x^4/5 - x^6/7 + ..., x^2 = y: smooth at zero rotation.
+      factor = 2.0 / w * (1.0 - y / 3.0 + y * y / 5.0 - y * y * y / 7.0);
+    } else {
+      const T u = sqrt(u2);
+      factor = 2.0 * atan2(u, w) / u;
+    }
+    std::array<T, 6> eps;
+    for (int i = 0; i < 3; ++i) eps[3 + i] = factor * relative[1 + i] / length;
+    const std::array<T, 4> em{ea[0] + eb[0], ea[1] + eb[1], ea[2] + eb[2], ea[3] + eb[3]};
+    const T norm2 = em[0] * em[0] + em[1] * em[1] + em[2] * em[2] + em[3] * em[3];
+    const std::array<T, 9> rm = model::rotation_from_euler_parameters(em.data());
+    const Vec3<T> chord{q[7] - q[0], q[8] - q[1], q[9] - q[2]};
+    const Vec3<T> local = model::multiply_transposed(rm, chord);
+    for (int i = 0; i < 3; ++i) eps[i] = local[i] / (norm2 * length);
+    return eps;
+  }
+
+  template <class S, class P> void evaluate(const S* q, const S* v, const S* a, const P* p, double, S* r) const {
+    // Section stiffness and damping.
+    const S E = p[kE], G = p[kG], A = p[kArea], I2 = p[kI2], I3 = p[kI3];
+    const S ratio = E / G;
+    const S chi = p[kZeta] * (3.0 - ratio) * (3.0 - ratio) + p[kEta] * ratio * ratio / 3.0;
+    const std::array<S, 6> stiffness{E * A, p[kShear2] * G * A, p[kShear3] * G * A, G * p[kJ], E * I2, E * I3};
+    const std::array<S, 6> damping{chi * A, p[kEta] * A, p[kEta] * A, p[kEta] * (I2 + I3), chi * I2, chi * I3};
+    const S length = p[kLength];
+
+    // Strains and their derivatives with respect to q by a nested AD pass.
+    using Inner = Sacado::Fad::SFad<S, kBeamCoordinates>;
+    std::array<Inner, kBeamCoordinates> qi;
+    for (int i = 0; i < kBeamCoordinates; ++i) qi[i] = Inner(kBeamCoordinates, i, q[i]);
+    const std::array<Inner, 6> eps = strains(qi.data(), Inner(length));
+    for (int k = 0; k < 6; ++k) {
+      S rate = 0.0;
+      for (int j = 0; j < kBeamCoordinates; ++j) rate += eps[k].fastAccessDx(j) * v[j];
+      const S reference = k < 3 ? S(p[kStretch0 + k]) : S(p[kCurvature0 + k - 3]);
+      const S stress = stiffness[k] * (eps[k].val() - reference) + damping[k] * rate;
+      const S weighted = length * stress;
+      for (int i = 0; i < kBeamCoordinates; ++i) r[i] += eps[k].fastAccessDx(i) * weighted;
+    }
+
+    // Lumped inertia and weight at each node (Nikravesh 1988, eqs. (11.20)-(11.24), as for rigid bodies).
+    const S node_mass = 0.5 * p[kRho] * A * length;
+    const S rotary_scale = 0.5 * p[kRho] * length;
+    const Vec3<S> rotary{rotary_scale * p[kRotary1], rotary_scale * p[kRotary2], rotary_scale * p[kRotary3]};
+    for (int node = 0; node < 2; ++node) {
+      const int o = 7 * node;
+      for (int i = 0; i < 3; ++i) r[o + i] += node_mass * (a[o + i] - p[kGravity + i]);
+      const Vec3<S> omega = model::body_angular_velocity(q + o + 3, v + o + 3);
+      const Vec3<S> alpha = model::body_angular_velocity(q + o + 3, a + o + 3);
+      const Vec3<S> momentum{rotary[0] * omega[0], rotary[1] * omega[1], rotary[2] * omega[2]};
+      const Vec3<S> gyroscopic = model::cross(omega, momentum);
+      const Vec3<S> moment{rotary[0] * alpha[0] + gyroscopic[0], rotary[1] * alpha[1] + gyroscopic[1],
+                           rotary[2] * alpha[2] + gyroscopic[2]};
+      const auto Qe = model::euler_parameter_map_transposed(q + o + 3, moment);
+      for (int i = 0; i < 4; ++i) r[o + 3 + i] += 2.0 * Qe[i];
+    }
+  }
+
+  // As ForceElementAD::residual_jacobian, with the fixed-length SFad (always 14 coordinates), whose unrolled
+  // loops are faster than SLFad's.
+  void residual_jacobian(const double* q, const double* v, const double* a, double t,
+                         const model::JacobianCoefficients& c, double* r, double* J) const override {
+    using Fixed = Sacado::Fad::SFad<double, kBeamCoordinates>;
+    std::array<Fixed, kBeamCoordinates> qf, vf, af, rf;
+    for (int i = 0; i < kBeamCoordinates; ++i) {
+      qf[i] = Fixed(kBeamCoordinates, i, q[i]);
+      qf[i].fastAccessDx(i) = c.q;
+      vf[i] = Fixed(kBeamCoordinates, i, v[i]);
+      vf[i].fastAccessDx(i) = c.v;
+      af[i] = Fixed(kBeamCoordinates, i, a[i]);
+      af[i].fastAccessDx(i) = c.a;
+      rf[i] = 0.0;
+    }
+    evaluate<Fixed, double>(qf.data(), vf.data(), af.data(), parameters().data(), t, rf.data());
+    for (int i = 0; i < kBeamCoordinates; ++i) {
+      r[i] = rf[i].val();
+      for (int j = 0; j < kBeamCoordinates; ++j) J[i * kBeamCoordinates + j] = rf[i].fastAccessDx(j);
+    }
+  }
+
+  // As ForceElementAD::add_transposed_products and add_parameter_gradient, with fixed-length SFad types.
+  void add_transposed_products(const double* q, const double* v, const double* a, double t, const double* mu,
+                               double* out_q, double* out_v, double* out_a) const override {
+    constexpr int n = kBeamCoordinates;
+    using StateFad = Sacado::Fad::SFad<double, 3 * n>;
+    std::array<StateFad, n> qf, vf, af, rf;
+    for (int i = 0; i < n; ++i) {
+      qf[i] = StateFad(3 * n, i, q[i]);
+      vf[i] = StateFad(3 * n, n + i, v[i]);
+      af[i] = StateFad(3 * n, 2 * n + i, a[i]);
+      rf[i] = 0.0;
+    }
+    evaluate<StateFad, double>(qf.data(), vf.data(), af.data(), parameters().data(), t, rf.data());
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        out_q[j] += mu[i] * rf[i].fastAccessDx(j);
+        out_v[j] += mu[i] * rf[i].fastAccessDx(n + j);
+        out_a[j] += mu[i] * rf[i].fastAccessDx(2 * n + j);
+      }
+  }
+
+  void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* mu,
+                              double* gradient) const override {
+    using ParameterFad = Sacado::Fad::SFad<double, kParameterCount>;
+    std::array<ParameterFad, kBeamCoordinates> qf, vf, af, rf;
+    std::array<ParameterFad, kParameterCount> pf;
+    for (int i = 0; i < kBeamCoordinates; ++i) {
+      qf[i] = q[i];
+      vf[i] = v[i];
+      af[i] = a[i];
+      rf[i] = 0.0;
+    }
+    for (int k = 0; k < kParameterCount; ++k) pf[k] = ParameterFad(kParameterCount, k, parameters()[k]);
+    evaluate<ParameterFad, ParameterFad>(qf.data(), vf.data(), af.data(), pf.data(), t, rf.data());
+    for (int i = 0; i < kBeamCoordinates; ++i)
+      for (int k = 0; k < kParameterCount; ++k) gradient[k] += mu[i] * rf[i].fastAccessDx(k);
+  }
+
+  // (N, Q2, Q3, T, M2, M3) = C (eps - eps_0) + D d eps/dt in the midpoint section frame.
+  int resultant_count() const override { return 6; }
+  void resultants(const double* q, const double* v, double* out) const override {
+    const double* p = parameters().data();
+    const double E = p[kE], G = p[kG], A = p[kArea], I2 = p[kI2], I3 = p[kI3], ratio = E / G;
+    const double chi = p[kZeta] * (3.0 - ratio) * (3.0 - ratio) + p[kEta] * ratio * ratio / 3.0;
+    const std::array<double, 6> stiffness{E * A, p[kShear2] * G * A, p[kShear3] * G * A, G * p[kJ], E * I2, E * I3};
+    const std::array<double, 6> damping{chi * A, p[kEta] * A, p[kEta] * A, p[kEta] * (I2 + I3), chi * I2, chi * I3};
+    using Inner = Sacado::Fad::SFad<double, kBeamCoordinates>;
+    std::array<Inner, kBeamCoordinates> qi;
+    for (int i = 0; i < kBeamCoordinates; ++i) qi[i] = Inner(kBeamCoordinates, i, q[i]);
+    const std::array<Inner, 6> eps = strains(qi.data(), Inner(p[kLength]));
+    for (int k = 0; k < 6; ++k) {
+      double rate = 0.0;
+      for (int j = 0; j < kBeamCoordinates; ++j) rate += eps[k].fastAccessDx(j) * v[j];
+      const double reference = k < 3 ? p[kStretch0 + k] : p[kCurvature0 + k - 3];
+      out[k] = stiffness[k] * (eps[k].val() - reference) + damping[k] * rate;
+    }
+  }
+
+  double kinetic_energy(const double* q, const double* v) const override {
+    const double* p = parameters().data();
+    const double node_mass = 0.5 * p[kRho] * p[kArea] * p[kLength], rotary_scale = 0.5 * p[kRho] * p[kLength];
+    double energy = 0.0;
+    for (int node = 0; node < 2; ++node) {
+      const int o = 7 * node;
+      const Vec3<double> omega = model::body_angular_velocity(q + o + 3, v + o + 3);
+      for (int i = 0; i < 3; ++i)
+        energy += 0.5 * node_mass * v[o + i] * v[o + i] + 0.5 * rotary_scale * p[kRotary1 + i] * omega[i] * omega[i];
+    }
+    return energy;
+  }
+
+  double potential_energy(const double* q, double) const override {
+    const double* p = parameters().data();
+    const double E = p[kE], G = p[kG], A = p[kArea];
+    const std::array<double, 6> stiffness{E * A, p[kShear2] * G * A, p[kShear3] * G * A, G * p[kJ], E * p[kI2],
+                                          E * p[kI3]};
+    const std::array<double, 6> eps = strains(q, p[kLength]);
+    double energy = 0.0;
+    for (int k = 0; k < 6; ++k) {
+      const double strain = eps[k] - (k < 3 ? p[kStretch0 + k] : p[kCurvature0 + k - 3]);
+      energy += 0.5 * p[kLength] * stiffness[k] * strain * strain;
+    }
+    const double node_mass = 0.5 * p[kRho] * A * p[kLength];
+    for (int node = 0; node < 2; ++node)
+      for (int i = 0; i < 3; ++i) energy -= node_mass * p[kGravity + i] * q[7 * node + i];
+    return energy;
+  }
+};
+
+}  // namespace
+
+BeamReference beam_reference(const double* q) {
+  const std::array<double, 6> eps = GeometricallyExactBeam::strains(q, 1.0);
+  const double length =
+      std::sqrt((q[7] - q[0]) * (q[7] - q[0]) + (q[8] - q[1]) * (q[8] - q[1]) + (q[9] - q[2]) * (q[9] - q[2]));
+  // strains() divides by the length given (1 here): rescale to the true length.
+  BeamReference reference;
+  reference.length = length;
+  for (int i = 0; i < 3; ++i) {
+    reference.stretch[i] = eps[i] / length;
+    reference.curvature[i] = eps[3 + i] / length;
+  }
+  return reference;
+}
+
+std::array<double, 6> beam_strains(const double* q, const BeamReference& reference) {
+  std::array<double, 6> eps = GeometricallyExactBeam::strains(q, reference.length);
+  for (int i = 0; i < 3; ++i) {
+    eps[i] -= reference.stretch[i];
+    eps[3 + i] -= reference.curvature[i];
+  }
+  return eps;
+}
+
+std::unique_ptr<model::ForceElement> make_geometrically_exact_beam(const std::string& name, std::array<int, 2> nodes,
+                                                                   const BeamSectionData& section,
+                                                                   const BeamReference& reference,
+                                                                   const Point& gravity) {
+  return std::make_unique<GeometricallyExactBeam>(name, nodes, section, reference, gravity);
+}
+
+}  // namespace flexadj::elements

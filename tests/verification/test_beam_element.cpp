@@ -1,0 +1,208 @@
+// The geometrically exact beam element alone: objectivity (Crisfield and Jelenic 1999: a rigid motion
+// gives zero strain and zero internal forces; strain energy invariant under superposed rigid motions) and
+// its Sacado Jacobians against central finite differences of its residual.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+
+#include "flexadj/elements/elements.hpp"
+#include "flexadj/model/body.hpp"
+
+namespace flexadj::testing {
+namespace {
+
+using Quaternion = std::array<double, 4>;
+using State14 = std::array<double, 14>;
+
+Quaternion normalized(Quaternion e) {
+  const double n = std::sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2] + e[3] * e[3]);
+  for (double& x : e) x /= n;
+  return e;
+}
+Quaternion axis_angle(const std::array<double, 3>& axis, double angle) {
+  const double n = std::sqrt(model::dot(axis, axis));
+  const double s = std::sin(0.5 * angle) / n;
+  return {std::cos(0.5 * angle), axis[0] * s, axis[1] * s, axis[2] * s};
+}
+
+// Rigid motion x -> c + Q x, e -> e_Q e of both nodes.
+State14 moved(const State14& q, const Quaternion& eq, const std::array<double, 3>& c) {
+  const auto R = model::rotation_from_euler_parameters(eq.data());
+  State14 out;
+  for (int node = 0; node < 2; ++node) {
+    const int o = 7 * node;
+    const auto x = model::multiply(R, std::array<double, 3>{q[o], q[o + 1], q[o + 2]});
+    const auto e = model::quaternion_product(eq, Quaternion{q[o + 3], q[o + 4], q[o + 5], q[o + 6]});
+    for (int i = 0; i < 3; ++i) out[o + i] = c[i] + x[i];
+    for (int i = 0; i < 4; ++i) out[o + 3 + i] = e[i];
+  }
+  return out;
+}
+
+elements::BeamSectionData section(double eta = 0.0, double zeta = 0.0) {
+  elements::BeamSectionData s;
+  s.youngs_modulus = 2.1e5;
+  s.shear_modulus = 8.0e4;
+  s.density = 7.85;
+  s.area = 0.01;
+  s.I2 = 8.3e-6;
+  s.I3 = 1.2e-5;
+  s.J = 1.6e-5;
+  s.shear_factor_2 = s.shear_factor_3 = 5.0 / 6.0;
+  s.shear_viscosity = eta;
+  s.bulk_viscosity = zeta;
+  s.rotary = {s.I2 + s.I3, s.I2, s.I3};
+  return s;
+}
+
+// A curved reference element (node frames rotated against each other) of length about 0.5.
+State14 reference_state() {
+  const Quaternion ea = normalized(axis_angle({0.2, -0.4, 1.0}, 0.3));
+  const Quaternion eb = model::quaternion_product(ea, axis_angle({0.3, 1.0, 0.1}, 0.15));
+  const auto R = model::rotation_from_euler_parameters(ea.data());
+  const auto d = model::multiply(R, std::array<double, 3>{0.5, 0.02, -0.01});
+  return {0.1, -0.2, 0.3, ea[0], ea[1], ea[2], ea[3], 0.1 + d[0], -0.2 + d[1], 0.3 + d[2], eb[0], eb[1], eb[2], eb[3]};
+}
+
+// The reference state deformed: nodes displaced and rotated by finite amounts.
+State14 deformed_state() {
+  State14 q = reference_state();
+  q[7] += 0.03;
+  q[8] -= 0.05;
+  q[9] += 0.02;
+  const Quaternion eb = model::quaternion_product(Quaternion{q[10], q[11], q[12], q[13]},
+                                                  axis_angle({1.0, 0.5, -0.3}, 0.4));
+  for (int i = 0; i < 4; ++i) q[10 + i] = eb[i];
+  return q;
+}
+
+std::unique_ptr<model::ForceElement> element(const elements::BeamSectionData& s) {
+  const State14 q0 = reference_state();
+  return elements::make_geometrically_exact_beam("beam", {0, 1}, s, elements::beam_reference(q0.data()),
+                                                 {0.0, 0.0, 0.0});
+}
+
+double max_abs(const std::vector<double>& x) {
+  double m = 0.0;
+  for (double value : x) m = std::max(m, std::abs(value));
+  return m;
+}
+
+TEST(BeamElement, RigidMotionsGiveZeroStrainAndForce) {
+  const auto beam = element(section());
+  const State14 q0 = reference_state();
+  const std::vector<double> zero(14, 0.0);
+  const double force_scale = 2.1e5 * 0.01;  // EA: internal forces are EA times strains
+  // Large rotations about several axes, up to 170 degrees, with translations.
+  const std::vector<std::pair<Quaternion, std::array<double, 3>>> motions = {
+      {axis_angle({0.0, 0.0, 1.0}, 0.5 * M_PI), {1.0, 2.0, 3.0}},
+      {axis_angle({1.0, 1.0, 0.0}, 2.9), {-4.0, 0.5, 0.0}},
+      {axis_angle({0.3, -0.7, 0.2}, 1.3), {0.0, 0.0, 0.0}},
+      {Quaternion{1.0, 0.0, 0.0, 0.0}, {10.0, -20.0, 5.0}}};
+  for (const auto& [eq, c] : motions) {
+    const State14 q = moved(q0, eq, c);
+    std::vector<double> r(14);
+    beam->residual(q.data(), zero.data(), zero.data(), 0.0, r.data());
+    EXPECT_LT(max_abs(r), 1e-12 * force_scale);
+    EXPECT_LT(std::abs(beam->potential_energy(q.data(), 0.0)), 1e-24 * force_scale);
+    const auto strains = elements::beam_strains(q.data(), elements::beam_reference(q0.data()));
+    for (double e : strains) EXPECT_LT(std::abs(e), 1e-14);
+  }
+  // The reference state with each node's Euler parameters negated (the same rotations).
+  State14 flipped = q0;
+  for (int i = 10; i < 14; ++i) flipped[i] = -flipped[i];
+  std::vector<double> r(14);
+  beam->residual(flipped.data(), zero.data(), zero.data(), 0.0, r.data());
+  EXPECT_LT(max_abs(r), 1e-12 * force_scale);
+}
+
+TEST(BeamElement, StrainEnergyIsInvariantUnderRigidMotion) {
+  const auto beam = element(section());
+  const State14 q = deformed_state();
+  const double energy = beam->potential_energy(q.data(), 0.0);
+  ASSERT_GT(energy, 1e-3);  // the deformed state is strained
+  const auto eq = axis_angle({-0.4, 0.8, 0.3}, 2.2);
+  const State14 rotated = moved(q, eq, {3.0, -1.0, 2.0});
+  EXPECT_NEAR(beam->potential_energy(rotated.data(), 0.0), energy, 1e-12 * energy);
+  // Nodal forces rotate with the element: f' = Q f at both nodes.
+  const std::vector<double> zero(14, 0.0);
+  std::vector<double> r(14), r_rotated(14);
+  beam->residual(q.data(), zero.data(), zero.data(), 0.0, r.data());
+  beam->residual(rotated.data(), zero.data(), zero.data(), 0.0, r_rotated.data());
+  const auto R = model::rotation_from_euler_parameters(eq.data());
+  for (int node = 0; node < 2; ++node) {
+    const auto f = model::multiply(R, std::array<double, 3>{r[7 * node], r[7 * node + 1], r[7 * node + 2]});
+    for (int i = 0; i < 3; ++i) EXPECT_NEAR(r_rotated[7 * node + i], f[i], 1e-10 * max_abs(r));
+  }
+}
+
+TEST(BeamElement, JacobiansMatchCentralDifferences) {
+  // Viscosities large enough that dR/dv stands well above the round-off of the differences.
+  const auto beam = element(section(50.0, 5.0));
+  ASSERT_FALSE(beam->conservative());
+  const State14 q = deformed_state();
+  std::mt19937 generator(7);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  std::vector<double> v(14), a(14);
+  for (int i = 0; i < 14; ++i) {
+    v[i] = uniform(generator);
+    a[i] = 10.0 * uniform(generator);
+  }
+  const std::vector<double> qv(q.begin(), q.end());
+  // Each of dR/dq, dR/dv, dR/da against central differences with step 1e-6.
+  for (int which = 0; which < 3; ++which) {
+    model::JacobianCoefficients c{which == 0 ? 1.0 : 0.0, which == 1 ? 1.0 : 0.0, which == 2 ? 1.0 : 0.0};
+    std::vector<double> r(14), J(14 * 14);
+    beam->residual_jacobian(qv.data(), v.data(), a.data(), 0.0, c, r.data(), J.data());
+    double scale = 0.0, worst = 0.0;
+    for (int j = 0; j < 14; ++j) {
+      const double h = 1e-6;
+      std::vector<double> x[2] = {which == 0 ? qv : which == 1 ? v : a, which == 0 ? qv : which == 1 ? v : a};
+      x[0][j] += h;
+      x[1][j] -= h;
+      std::vector<double> rp(14), rm(14);
+      auto eval = [&](const std::vector<double>& xs, std::vector<double>& out) {
+        beam->residual(which == 0 ? xs.data() : qv.data(), which == 1 ? xs.data() : v.data(),
+                       which == 2 ? xs.data() : a.data(), 0.0, out.data());
+      };
+      eval(x[0], rp);
+      eval(x[1], rm);
+      for (int i = 0; i < 14; ++i) {
+        const double fd = (rp[i] - rm[i]) / (2.0 * h);
+        scale = std::max(scale, std::abs(J[i * 14 + j]));
+        worst = std::max(worst, std::abs(fd - J[i * 14 + j]));
+      }
+    }
+    EXPECT_GT(scale, 0.0);
+    EXPECT_LT(worst, 1e-6 * scale) << "Jacobian " << which << " (q, v, a)";
+  }
+}
+
+// The parameter derivatives (adjoint) against central differences of mu . r.
+TEST(BeamElement, ParameterDerivativesMatchCentralDifferences) {
+  auto beam = element(section(0.1, 0.01));
+  const State14 q = deformed_state();
+  std::vector<double> v(14, 0.3), a(14, -2.0), mu(14);
+  for (int i = 0; i < 14; ++i) mu[i] = std::sin(1.0 + i);
+  const int np = static_cast<int>(beam->parameters().size());
+  std::vector<double> gradient(np, 0.0);
+  beam->add_parameter_gradient(q.data(), v.data(), a.data(), 0.0, mu.data(), gradient.data());
+  for (int k = 0; k < np; ++k) {
+    const double p = beam->parameters()[k], h = 1e-6 * std::max(1.0, std::abs(p));
+    auto objective = [&](double value) {
+      beam->set_parameter(k, value);
+      std::vector<double> r(14);
+      beam->residual(q.data(), v.data(), a.data(), 0.0, r.data());
+      double s = 0.0;
+      for (int i = 0; i < 14; ++i) s += mu[i] * r[i];
+      return s;
+    };
+    const double fd = (objective(p + h) - objective(p - h)) / (2.0 * h);
+    beam->set_parameter(k, p);
+    EXPECT_NEAR(gradient[k], fd, 1e-6 * std::max(1.0, std::abs(fd))) << beam->parameter_names()[k];
+  }
+}
+
+}  // namespace
+}  // namespace flexadj::testing
