@@ -62,7 +62,7 @@ OptimizeOptions parse(const std::vector<std::string>& arguments) {
   if (!options.method.empty() && std::find(methods.begin(), methods.end(), options.method) == methods.end())
     throw InputError("", "--method",
                      "expected one of: lbfgs, trust_region, gradient, barzilai_borwein; got '" + options.method + "'");
-  if (options.prefix.empty()) options.prefix = fs::path(options.model_path).stem().string() + "_opt";
+  if (options.prefix.empty()) options.prefix = file_stem(options.model_path) + "_opt";
   return options;
 }
 
