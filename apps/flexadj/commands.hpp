@@ -36,5 +36,7 @@ int check_command(const std::vector<std::string>& arguments, RCP<const Comm> com
 std::string check_help();
 int static_command(const std::vector<std::string>& arguments, RCP<const Comm> comm);
 std::string static_help();
+int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> comm);
+std::string optimize_help();
 
 }  // namespace flexadj::app

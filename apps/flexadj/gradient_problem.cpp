@@ -54,49 +54,73 @@ void GradientProblem::set_adjoint(const AdjointSettings& settings) {
   }
 }
 
-Evaluation GradientProblem::evaluate(bool with_gradient) {
+Evaluation GradientProblem::forward() {
   Evaluation e;
   comm_->barrier();
   const auto start = std::chrono::steady_clock::now();
-  assembly::Assembler assembler(*model_, comm_);
-  linalg::LinearSolverOptions options;
-  options.kind = model_->integrator.linear_solver;
-  integrators::GeneralizedAlpha integrator(assembler, model_->integrator, options);
-  assembly::State state = assembler.make_state();
-  assembler.scatter_global(model_->initial_coordinates(), model_->initial_velocities(), state);
+  if (!assembler_) {
+    assembler_ = std::make_unique<assembly::Assembler>(*model_, comm_);
+    linalg::LinearSolverOptions options;
+    options.kind = model_->integrator.linear_solver;
+    integrator_ = std::make_unique<integrators::GeneralizedAlpha>(*assembler_, model_->integrator, options);
+  }
+  trajectory_.reset();  // an HDF5 trajectory closes its file before the next run rewrites it
+  assembly::State state = assembler_->make_state();
+  assembler_->scatter_global(model_->initial_coordinates(), model_->initial_velocities(), state);
   // The forward states for the backward sweep: in memory, or every step in an HDF5 file read back.
-  std::unique_ptr<storage::Trajectory> trajectory;
   if (adjoint_.storage == "hdf5") {
     {
-      io::TrajectoryOutput output(assembler, adjoint_.trajectory_path, 1, false);
+      io::TrajectoryOutput output(*assembler_, adjoint_.trajectory_path, 1, false);
       integrators::SimulationOptions simulation;
       simulation.progress = false;
       simulation.track_energy = false;
-      integrators::simulate(assembler, integrator, state, simulation,
+      integrators::simulate(*assembler_, *integrator_, state, simulation,
                             {[&](long long n, double t, const assembly::State& s) { output.observe(n, t, s); }});
       output.finish();
     }
-    trajectory = std::make_unique<storage::Hdf5Trajectory>(adjoint_.trajectory_path, assembler);
+    trajectory_ = std::make_unique<storage::Hdf5Trajectory>(adjoint_.trajectory_path, *assembler_);
   } else {
-    trajectory = std::make_unique<adjoint::StoredTrajectory>(adjoint::simulate_and_store(assembler, integrator, state));
+    trajectory_ =
+        std::make_unique<adjoint::StoredTrajectory>(adjoint::simulate_and_store(*assembler_, *integrator_, state));
   }
   const objectives::Objective objective(model_->objective_terms);
+  e.objective = objective.value(*assembler_, *trajectory_);
   comm_->barrier();
   e.forward_seconds = seconds_since(start);
-  if (!with_gradient) {
-    e.objective = objective.value(assembler, *trajectory);
-    return e;
-  }
-  const auto backward = std::chrono::steady_clock::now();
+  return e;
+}
+
+Evaluation GradientProblem::adjoint() {
+  if (!trajectory_) throw std::logic_error("GradientProblem::adjoint() without a forward run");
+  Evaluation e;
+  const auto start = std::chrono::steady_clock::now();
+  const objectives::Objective objective(model_->objective_terms);
   const adjoint::Gradient gradient =
       adjoint_.mode == "continuous"
-          ? adjoint::continuous_adjoint_gradient(assembler, integrator, *trajectory, objective, design_.parameters(),
-                                                 {adjoint_.bdf_order})
-          : adjoint::discrete_adjoint_gradient(assembler, integrator, *trajectory, objective, design_.parameters());
+          ? adjoint::continuous_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
+                                                 design_.parameters(), {adjoint_.bdf_order})
+          : adjoint::discrete_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective, design_.parameters());
   e.objective = gradient.objective;
   e.gradient = design_.gradient(gradient);
   comm_->barrier();
-  e.adjoint_seconds = seconds_since(backward);
+  e.adjoint_seconds = seconds_since(start);
+  return e;
+}
+
+void GradientProblem::write_trajectory(const std::string& path, bool xdmf) {
+  if (!trajectory_) throw std::logic_error("GradientProblem::write_trajectory() without a forward run");
+  io::TrajectoryOutput output(*assembler_, path, 1, xdmf);
+  const std::vector<double>& times = trajectory_->step_times();
+  for (std::size_t n = 0; n < times.size(); ++n) output.observe(static_cast<long long>(n), times[n], trajectory_->step(n));
+  output.finish();
+}
+
+Evaluation GradientProblem::evaluate(bool with_gradient) {
+  Evaluation e = forward();
+  if (!with_gradient) return e;
+  const Evaluation backward = adjoint();
+  e.gradient = backward.gradient;
+  e.adjoint_seconds = backward.adjoint_seconds;
   return e;
 }
 

@@ -3,12 +3,15 @@
 // of the model's `objective` section and its discrete-adjoint gradient with respect to the scalars of the
 // model's design variables (adjoint::DesignSpace): the discrete adjoint (exact for the discrete J) or the
 // continuous adjoint of Nachbagauer et al. 2015 (BDF-k, accurate to the integration error). The forward
-// trajectory is kept in memory or written to an HDF5 file and read back by the backward sweep.
+// trajectory is kept in memory or written to an HDF5 file and read back by the backward sweep. Assembler
+// (with its matrix graph) and integrator (with its linear solver) are built once and reused by every
+// evaluation.
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "flexadj/adjoint/design_space.hpp"
+#include "flexadj/adjoint/discrete_adjoint.hpp"
 #include "flexadj/core/tpetra_types.hpp"
 #include "flexadj/model/model.hpp"
 
@@ -45,6 +48,13 @@ class GradientProblem {
 
   // J, and with with_gradient dJ/d(design scalars), at the current values (collective).
   Evaluation evaluate(bool with_gradient);
+  // The two halves of evaluate(true): forward() runs the model at the current values and keeps the
+  // trajectory; adjoint() sweeps backward over the trajectory of the last forward() (the values must not
+  // have changed in between). Collective.
+  Evaluation forward();
+  Evaluation adjoint();
+  // Writes the trajectory of the last forward() as HDF5 (and XDMF) like `flexadj simulate` (collective).
+  void write_trajectory(const std::string& path, bool xdmf);
 
   // J as a formula, e.g. "mass.x(t_end) + 2/2 (v(load.x)(t_end) - 5)^2", for the report.
   std::string describe_objective() const;
@@ -54,6 +64,9 @@ class GradientProblem {
   RCP<const Comm> comm_;
   adjoint::DesignSpace design_;
   AdjointSettings adjoint_;
+  std::unique_ptr<assembly::Assembler> assembler_;
+  std::unique_ptr<integrators::GeneralizedAlpha> integrator_;
+  std::unique_ptr<storage::Trajectory> trajectory_;  // of the last forward()
 };
 
 }  // namespace flexadj::app

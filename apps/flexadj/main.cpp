@@ -21,6 +21,7 @@ const char* kUsage =
     "  gradient MODEL.yaml   objective and its discrete-adjoint gradient for the design variables\n"
     "  check MODEL.yaml      verifies that gradient: Taylor test and finite differences\n"
     "  static MODEL.yaml     static equilibrium (Newton with load steps); writes HDF5 + XDMF\n"
+    "  optimize MODEL.yaml   minimises the objective over the design variables (ROL, gradient, Barzilai-Borwein)\n"
     "\n"
     "Run 'flexadj COMMAND --help' for the options of a command. Under MPI: mpirun -np N flexadj ...\n"
     "Exit codes: 0 success, 2 bad input (model file or options), 3 the solver failed, 4 the gradient failed\n"
@@ -48,8 +49,9 @@ int main(int argc, char** argv) {
     if (command == "gradient") return flexadj::app::gradient_command(arguments, comm);
     if (command == "check") return flexadj::app::check_command(arguments, comm);
     if (command == "static") return flexadj::app::static_command(arguments, comm);
+    if (command == "optimize") return flexadj::app::optimize_command(arguments, comm);
     throw flexadj::InputError("", "",
-                              "unknown command '" + command + "' (expected: simulate, gradient, check, static); see 'flexadj --help'");
+                              "unknown command '" + command + "' (expected: simulate, gradient, check, static, optimize); see 'flexadj --help'");
   } catch (const flexadj::InputError& error) {
     if (root) std::cerr << "flexadj: error: " << error.what() << "\n";
     return flexadj::app::kInputError;

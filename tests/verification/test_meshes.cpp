@@ -49,6 +49,7 @@ TEST(Meshes, EveryModelFileReadsAndRuns) {
   const std::set<std::string> covered{"oscillator.yaml",         "torsional_pendulum.yaml",  "overhead_crane.yaml",
                                       "hanging_rigid_body.yaml", "triple_pendulum_cart.yaml", "double_pendulum_cart.yaml",
                                       "spherical_pendulum_spin.yaml", "rigid_chain.yaml",
+                                      "hanging_rigid_body_identification.yaml", "double_pendulum_cart_stabilization.yaml",
                                       // beams: their benchmarks are in test_beam_statics.cpp and test_beam_dynamics.cpp
                                       "bend_45_degrees.yaml", "right_angle_cantilever.yaml", "beam_swing_up.yaml",
                                       // ANCF: the pendulum's checks are in test_ancf_pendulum.cpp
@@ -166,6 +167,19 @@ TEST(Meshes, DoublePendulumOnACartMovesWithAForce) {
   const ModelRun r = run_file("double_pendulum_cart.yaml", {"controls[0].value=1"});
   ASSERT_TRUE(r.model);
   EXPECT_GT(r.trajectory.q.back()[0], 0.1);
+  EXPECT_LE(r.trajectory.summary.max_constraint_residual, 1e-10);
+}
+
+// Maciag et al. 2022, sec. 5.2 start: alpha1 = pi/4, links in line; with u = 0 the falling pendula push the
+// cart (what the optimised force has to prevent).
+TEST(Meshes, DoublePendulumStabilizationStartFallsAndMovesTheCart) {
+  const ModelRun r = run_file("double_pendulum_cart_stabilization.yaml", {"integrator.end_time=0.5"});
+  ASSERT_TRUE(r.model);
+  // Coordinates: cart (x, y), link1 (x, y, theta), link2 (x, y, theta).
+  EXPECT_NEAR(r.trajectory.q.front()[4], M_PI / 4, 1e-14);
+  EXPECT_NEAR(r.trajectory.q.front()[7], M_PI / 4, 1e-14);
+  EXPECT_LT(r.trajectory.q.back()[4], M_PI / 4 - 0.1);
+  EXPECT_GT(std::abs(r.trajectory.q.back()[0]), 1e-3);
   EXPECT_LE(r.trajectory.summary.max_constraint_residual, 1e-10);
 }
 

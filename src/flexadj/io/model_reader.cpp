@@ -396,7 +396,7 @@ void apply_override(Context& context, YAML::Node& root, const std::string& text)
 
 const Keys kTopKeys = {"title",  "dimension", "gravity", "integrator", "output",    "controls",
                        "bodies", "forces",    "joints",  "chain",      "objective", "design_variables",
-                       "static", "sections",  "beams",      "ancf"};
+                       "static", "sections",  "beams",      "ancf", "optimization"};
 
 class Reader {
  public:
@@ -428,6 +428,7 @@ class Reader {
     read_joints(root.at("joints"));
     read_objective(root.at("objective"));
     read_design_variables(root.at("design_variables"));
+    read_optimization(root.at("optimization"));
   }
 
  private:
@@ -1342,7 +1343,8 @@ class Reader {
     const std::string type =
         typed_entry(v, {{"final_value", {"type", "coordinate", "sensor", "relative_to", "quantity", "weight"}},
                         {"final_square", {"type", "coordinate", "sensor", "relative_to", "quantity", "weight", "target"}},
-                        {"tracking", {"type", "coordinate", "sensor", "relative_to", "quantity", "weight", "reference"}},
+                        {"tracking", {"type", "coordinate", "sensor", "relative_to", "quantity", "weight", "reference",
+                                      "reference_control"}},
                         {"penalty",
                          {"type", "coordinate", "sensor", "relative_to", "quantity", "weight", "lower", "upper"}},
                         {"control_effort", {"type", "control", "weight"}}});
@@ -1379,6 +1381,13 @@ class Reader {
     term.weight = v.at("weight").number_or(1.0);
     term.target = v.at("target").number_or(0.0);
     term.reference = v.has("reference") ? v.at("reference").expression() : Expression::constant(0.0);
+    if (v.has("reference_control")) {
+      // Measured data: the reference is a control signal (e.g. read from a CSV file).
+      if (v.has("reference")) v.at("reference_control").fail("give either 'reference' or 'reference_control', not both");
+      const Value control = v.at("reference_control");
+      term.reference_signal = model_.find_control(control.text());
+      if (!term.reference_signal) control.fail("unknown control '" + control.text() + "'");
+    }
     return term;
   }
 
@@ -1438,7 +1447,64 @@ class Reader {
         at.fail(e.what());
       }
       if (!seen.insert(name).second) at.fail("duplicate design variable '" + name + "'");
+      for (const auto& term : model_.objective_terms)
+        if (term.reference_signal && name == "control:" + term.reference_signal->name())
+          at.fail("control '" + term.reference_signal->name() +
+                  "' is the reference_control of an objective term (measured data), not a design variable");
       model_.design_variables.push_back(name);
+    }
+  }
+
+  // ---- optimization (flexadj optimize); after design_variables, whose names the bounds refer to
+  void read_optimization(const Value& v) {
+    if (!v.given()) return;
+    v.expect_map({"method", "max_iterations", "gradient_tolerance", "relative_gradient_tolerance",
+                  "objective_tolerance", "objective_target", "step_fraction", "line_search", "lbfgs_memory",
+                  "bounds", "start_from"});
+    auto& s = model_.optimization;
+    if (v.has("method")) s.method = v.at("method").choice({"lbfgs", "trust_region", "gradient", "barzilai_borwein"});
+    if (v.has("max_iterations")) s.max_iterations = v.at("max_iterations").integer(0);
+    if (v.has("gradient_tolerance")) s.gradient_tolerance = v.at("gradient_tolerance").non_negative();
+    if (v.has("relative_gradient_tolerance"))
+      s.relative_gradient_tolerance = v.at("relative_gradient_tolerance").non_negative();
+    if (v.has("objective_tolerance")) s.objective_tolerance = v.at("objective_tolerance").non_negative();
+    if (v.has("objective_target")) s.objective_target = v.at("objective_target").number();
+    if (v.has("step_fraction")) s.step_fraction = v.at("step_fraction").positive();
+    if (v.has("line_search")) s.line_search = v.at("line_search").choice({"armijo", "none"});
+    if (v.has("lbfgs_memory")) s.lbfgs_memory = v.at("lbfgs_memory").integer(1);
+    const adjoint::DesignSpace design = adjoint::DesignSpace::of(model_);
+    std::vector<std::string> known;
+    for (const auto& e : design.entries()) known.push_back(e.name);
+    const Value bounds = v.at("bounds");
+    const std::size_t n = bounds.list_size("a list of bounds such as {variable: spring.stiffness, lower: 0}");
+    std::set<std::string> bounded;
+    for (std::size_t i = 0; i < n; ++i) {
+      const Value b = bounds.item(i);
+      if (!b.is_map()) b.fail("expected a map {variable: <design variable>, lower: <number>, upper: <number>}, got " + b.describe());
+      b.expect_map({"variable", "lower", "upper"});
+      model::DesignBound bound;
+      const Value variable = b.at("variable");
+      bound.variable = variable.name();
+      if (std::find(known.begin(), known.end(), bound.variable) == known.end())
+        variable.fail("'" + bound.variable + "' is not a design variable (the design variables are: " + join(known) +
+                      ")");
+      if (!bounded.insert(bound.variable).second) variable.fail("duplicate bounds for '" + bound.variable + "'");
+      if (!b.has("lower") && !b.has("upper")) b.fail("a bound needs 'lower', 'upper' or both");
+      if (b.has("lower")) bound.lower = b.at("lower").number();
+      if (b.has("upper")) bound.upper = b.at("upper").number();
+      if (!(bound.lower <= bound.upper))
+        b.at("upper").fail("expected upper >= lower (" + format_number(bound.lower) + "), got " + b.at("upper").describe());
+      s.bounds.push_back(bound);
+    }
+    if (v.has("start_from")) {
+      const Value from = v.at("start_from");
+      const fs::path file = fs::path(from.name()).is_absolute() ? fs::path(from.name()) : context_.folder / from.name();
+      s.start_from = file.string();
+      try {
+        apply_design_values(model_, s.start_from);
+      } catch (const InputError& e) {
+        from.fail(e.what());
+      }
     }
   }
 
@@ -1501,6 +1567,63 @@ std::unique_ptr<model::Model> read_model_file(const std::string& path, const std
   context.file = path;
   context.folder = fs::path(path).parent_path();
   return read(text.str(), std::move(context), overrides);
+}
+
+void apply_design_values(model::Model& model, const std::string& path) {
+  YAML::Node root;
+  try {
+    root = YAML::LoadFile(path);
+  } catch (const YAML::BadFile&) {
+    throw InputError(path, "", "the design-values file cannot be opened");
+  } catch (const YAML::ParserException& e) {
+    throw InputError(path, "", "YAML syntax error at line " + std::to_string(e.mark.line + 1) + ": " + e.msg);
+  }
+  const YAML::Node values = root.IsMap() ? root["design_values"] : YAML::Node();
+  if (!values.IsDefined() || !values.IsMap())
+    throw InputError(path, "design_values", "expected a map of design-variable names to values");
+  const adjoint::ParameterSpace parameters(model);
+  for (const auto& entry : values) {
+    const std::string name = entry.first.as<std::string>(), key = "design_values." + name;
+    try {
+      adjoint::DesignSpace::resolve(model, parameters, name);
+    } catch (const InputError& e) {
+      throw InputError(path, key, e.what());
+    }
+    const adjoint::DesignSpace one(model, {name});
+    std::vector<double> x;
+    try {
+      if (entry.second.IsSequence()) x = entry.second.as<std::vector<double>>();
+      else x.push_back(entry.second.as<double>());
+    } catch (const YAML::Exception&) {
+      throw InputError(path, key, "expected a number or a list of numbers");
+    }
+    if (static_cast<int>(x.size()) != one.size())
+      throw InputError(path, key,
+                       "expected " + std::to_string(one.size()) + " value(s), got " + std::to_string(x.size()));
+    for (double xi : x)
+      if (!std::isfinite(xi)) throw InputError(path, key, "expected finite numbers");
+    one.set_values(model, x);
+  }
+}
+
+void write_design_values(const std::string& path, const std::vector<std::string>& names,
+                         const std::vector<std::vector<double>>& values, const std::string& comment) {
+  std::ofstream out(path);
+  if (!out) throw InputError(path, "", "cannot write the design-values file (does its folder exist?)");
+  out.precision(17);
+  out << "# " << comment << "\n# Read back with 'optimization: {start_from: <this file>}' in the model file.\n";
+  out << "design_values:\n";
+  for (std::size_t i = 0; i < names.size(); ++i) {
+    out << "  \"" << names[i] << "\": ";
+    if (names[i].rfind("control:", 0) != 0 && values[i].size() == 1) {
+      out << values[i][0] << "\n";
+      continue;
+    }
+    out << "[";
+    for (std::size_t k = 0; k < values[i].size(); ++k) out << (k ? ", " : "") << values[i][k];
+    out << "]\n";
+  }
+  if (!out) throw InputError(path, "", "writing the design-values file failed");
 }
 
 std::unique_ptr<model::Model> read_model_string(const std::string& yaml_text, const std::string& name_for_messages,

@@ -12,6 +12,7 @@
 #include "flexadj/functions/control_signal.hpp"
 #include "flexadj/model/body.hpp"
 #include "flexadj/model/component.hpp"
+#include "flexadj/model/optimization_settings.hpp"
 #include "flexadj/objectives/objective_term.hpp"
 
 namespace flexadj::model {
@@ -57,6 +58,7 @@ class Model {
   // adjoint::DesignSpace); both empty for plain simulations.
   std::vector<objectives::ObjectiveTerm> objective_terms;
   std::vector<std::string> design_variables;
+  OptimizationSettings optimization;  // flexadj optimize
 
   // Adds a body with its inertia element (and the unit-quaternion constraint of a spatial rigid body).
   // Set gravity before adding bodies: each body element takes its weight from it.

@@ -121,7 +121,7 @@ double Objective::value(const assembly::Assembler& assembler, storage::Trajector
           if (n == last) local += 0.5 * term.weight * (x - term.target) * (x - term.target);
           break;
         case ObjectiveTerm::Kind::Tracking: {
-          const double e = x - term.reference(times[n]);
+          const double e = x - term.reference_at(times[n]);
           local += 0.5 * term.weight * quadrature_weight(times, n) * e * e;
           break;
         }
@@ -166,7 +166,7 @@ void Objective::add_partials(const assembly::Assembler& assembler, const std::ve
       case ObjectiveTerm::Kind::FinalValue: derivative = terminal ? term.weight : 0.0; break;
       case ObjectiveTerm::Kind::FinalSquare: derivative = terminal ? term.weight * (x - term.target) : 0.0; break;
       case ObjectiveTerm::Kind::Tracking:
-        derivative = term.weight * integral_weight * (x - term.reference(times[n]));
+        derivative = term.weight * integral_weight * (x - term.reference_at(times[n]));
         break;
       case ObjectiveTerm::Kind::Penalty: derivative = term.weight * integral_weight * excess(term, x); break;
       case ObjectiveTerm::Kind::ControlEffort: break;

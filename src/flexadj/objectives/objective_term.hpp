@@ -3,8 +3,10 @@
 // (position or velocity of a body point, angular velocity, a body-fixed direction), or on a control signal.
 #include <array>
 #include <limits>
+#include <memory>
 #include <string>
 
+#include "flexadj/functions/control_signal.hpp"
 #include "flexadj/functions/expression.hpp"
 
 namespace flexadj::objectives {
@@ -32,6 +34,9 @@ struct ObjectiveTerm {
   double weight = 1.0;
   double target = 0.0;
   functions::Expression reference;
+  // Tracking of measured data: if set, the reference is this signal instead of `reference`.
+  std::shared_ptr<const functions::ControlSignal> reference_signal;
+  double reference_at(double t) const { return reference_signal ? reference_signal->value(t) : reference(t); }
   double lower = -std::numeric_limits<double>::infinity(), upper = std::numeric_limits<double>::infinity();
   std::string control;  // ControlEffort
 };

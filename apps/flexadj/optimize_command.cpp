@@ -1,0 +1,439 @@
+// flexadj optimize: minimises the objective of a model file over its design variables with the exact
+// discrete-adjoint gradient (optimization::minimize: ROL, the gradient method of Nachbagauer et al. 2015,
+// Barzilai-Borwein), with per-iteration progress, history, design values, restart file and final trajectory.
+#include <Teuchos_DefaultMpiComm.hpp>
+
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+#include "commands.hpp"
+#include "flexadj/core/error.hpp"
+#include "flexadj/io/hdf5_results_file.hpp"
+#include "flexadj/io/model_reader.hpp"
+#include "flexadj/optimization/optimizer.hpp"
+#include "gradient_problem.hpp"
+
+namespace flexadj::app {
+namespace {
+
+namespace fs = std::filesystem;
+using Kind = adjoint::DesignSpace::Kind;
+
+struct OptimizeOptions {
+  std::string model_path, prefix, method;
+  std::vector<std::string> overrides;
+  int max_iterations = -1;
+  bool quiet = false, restart = false, trajectory = true;
+};
+
+int parse_count(const std::string& option, const std::string& text) {
+  char* end = nullptr;
+  const long x = std::strtol(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || x < 0 || x > 100000000)
+    throw InputError("", option, "expected an integer >= 0, got '" + text + "'");
+  return static_cast<int>(x);
+}
+
+OptimizeOptions parse(const std::vector<std::string>& arguments) {
+  OptimizeOptions options;
+  auto value_of = [&](std::size_t& i) -> const std::string& {
+    if (i + 1 >= arguments.size()) throw InputError("", arguments[i], "option needs a value; see 'flexadj optimize --help'");
+    return arguments[++i];
+  };
+  for (std::size_t i = 0; i < arguments.size(); ++i) {
+    const std::string& a = arguments[i];
+    if (a == "-o" || a == "--output") options.prefix = value_of(i);
+    else if (a == "--method") options.method = value_of(i);
+    else if (a == "--max-iterations") options.max_iterations = parse_count(a, value_of(i));
+    else if (a == "--set") options.overrides.push_back(value_of(i));
+    else if (a == "--restart") options.restart = true;
+    else if (a == "--no-trajectory") options.trajectory = false;
+    else if (a == "-q" || a == "--quiet") options.quiet = true;
+    else if (!a.empty() && a[0] == '-') throw InputError("", a, "unknown option; see 'flexadj optimize --help'");
+    else if (options.model_path.empty()) options.model_path = a;
+    else throw InputError("", a, "unexpected argument (one model file only)");
+  }
+  if (options.model_path.empty()) throw InputError("", "", "missing MODEL.yaml; see 'flexadj optimize --help'");
+  const std::vector<std::string> methods = {"lbfgs", "trust_region", "gradient", "barzilai_borwein"};
+  if (!options.method.empty() && std::find(methods.begin(), methods.end(), options.method) == methods.end())
+    throw InputError("", "--method",
+                     "expected one of: lbfgs, trust_region, gradient, barzilai_borwein; got '" + options.method + "'");
+  if (options.prefix.empty()) options.prefix = file_stem(options.model_path) + "_opt";
+  return options;
+}
+
+// J and dJ/dx of the gradient problem, with a cache: a value and a gradient asked for at the same x cost
+// one forward run and one adjoint sweep (the trajectory of the forward run is kept for the sweep).
+class ProblemFunction : public optimization::Function {
+ public:
+  explicit ProblemFunction(GradientProblem& problem) : problem_(problem) {}
+
+  double value(const std::vector<double>& x) override {
+    if (forward_valid_ && x == forward_x_) return forward_J_;
+    problem_.set_values(x);
+    forward_x_ = x;
+    ++forward_runs_;
+    try {
+      forward_J_ = problem_.forward().objective;
+      forward_valid_ = true;
+    } catch (const SolverError&) {
+      // A design where the forward run fails counts as infinitely bad: the methods shorten the step.
+      forward_J_ = std::numeric_limits<double>::infinity();
+      forward_valid_ = false;
+      return forward_J_;
+    }
+    return forward_J_;
+  }
+
+  double value_and_gradient(const std::vector<double>& x, std::vector<double>& gradient) override {
+    if (!(gradient_valid_ && x == gradient_x_)) {
+      const double J = value(x);
+      if (!forward_valid_)
+        throw SolverError("the forward run failed at an accepted iterate; no gradient there");
+      ++adjoint_runs_;
+      gradient_ = problem_.adjoint().gradient;
+      gradient_x_ = x;
+      gradient_J_ = J;
+      gradient_valid_ = true;
+    }
+    gradient = gradient_;
+    return gradient_J_;
+  }
+
+  long forward_runs() const override { return forward_runs_; }
+  long adjoint_runs() const override { return adjoint_runs_; }
+
+ private:
+  GradientProblem& problem_;
+  std::vector<double> forward_x_, gradient_x_, gradient_;
+  double forward_J_ = 0.0, gradient_J_ = 0.0;
+  bool forward_valid_ = false, gradient_valid_ = false;
+  long forward_runs_ = 0, adjoint_runs_ = 0;
+};
+
+// One quadrature weight per design scalar: the trapezoidal weight of a control value on its grid, 1 for a
+// parameter or initial value (the metric of Nachbagauer et al. 2015, eq. (57) versus eq. (56)).
+std::vector<double> design_metric(const GradientProblem& problem) {
+  std::vector<double> w(problem.design().size(), 1.0);
+  for (const auto& e : problem.design().entries()) {
+    if (e.kind != Kind::Control) continue;
+    const auto& t = problem.model().find_control(e.control)->times();
+    if (t.size() < 2) continue;
+    for (std::size_t k = 0; k < t.size(); ++k)
+      w[e.offset + k] = 0.5 * ((k + 1 < t.size() ? t[k + 1] : t[k]) - (k > 0 ? t[k - 1] : t[k]));
+  }
+  return w;
+}
+
+optimization::Settings settings_of(const GradientProblem& problem, const OptimizeOptions& options) {
+  const model::OptimizationSettings& m = problem.model().optimization;
+  optimization::Settings s;
+  s.method = options.method.empty() ? m.method : options.method;
+  s.max_iterations = options.max_iterations >= 0 ? options.max_iterations : m.max_iterations;
+  s.gradient_tolerance = m.gradient_tolerance;
+  s.relative_gradient_tolerance = m.relative_gradient_tolerance;
+  s.objective_tolerance = m.objective_tolerance;
+  s.objective_target = m.objective_target;
+  s.step_fraction = m.step_fraction;
+  s.armijo = m.line_search == "armijo";
+  s.lbfgs_memory = m.lbfgs_memory;
+  s.metric = design_metric(problem);
+  if (!m.bounds.empty()) {
+    const int n = problem.design().size();
+    s.lower.assign(n, -std::numeric_limits<double>::infinity());
+    s.upper.assign(n, std::numeric_limits<double>::infinity());
+    for (const auto& bound : m.bounds)
+      for (const auto& e : problem.design().entries())
+        if (e.name == bound.variable)
+          for (int k = e.offset; k < e.offset + e.size; ++k) {
+            s.lower[k] = bound.lower;
+            s.upper[k] = bound.upper;
+          }
+  }
+  return s;
+}
+
+// ---- restart file: exact (hexadecimal floating point) text, rewritten after every iterate -----------------
+
+void put(std::ostream& out, double x) {
+  char text[64];
+  std::snprintf(text, sizeof text, "%a", x);
+  out << ' ' << text;
+}
+
+void put(std::ostream& out, const std::vector<double>& x) {
+  out << ' ' << x.size();
+  for (double xi : x) put(out, xi);
+}
+
+void write_restart(const std::string& path, const std::string& method, const optimization::RestartState& s) {
+  const std::string temporary = path + ".tmp";
+  {
+    std::ofstream out(temporary);
+    if (!out) throw InputError(path, "", "cannot write the restart file");
+    out << "flexadj-optimize-restart 1\nmethod " << method << "\niteration " << s.iteration << "\nscalars";
+    put(out, s.initial_gradient_norm);
+    put(out, s.previous_objective);
+    put(out, s.objective_before);
+    put(out, s.previous_step_length);
+    out << "\nx";
+    put(out, s.x);
+    out << "\nprevious_x";
+    put(out, s.previous_x);
+    out << "\nprevious_gradient";
+    put(out, s.previous_gradient);
+    out << "\nhistory " << s.history.size() << '\n';
+    for (const auto& h : s.history) {
+      out << h.iteration << ' ' << h.forward_runs << ' ' << h.adjoint_runs;
+      put(out, h.objective);
+      put(out, h.gradient_norm);
+      put(out, h.step);
+      put(out, h.seconds);
+      out << '\n';
+    }
+    if (!out) throw InputError(path, "", "writing the restart file failed");
+  }
+  fs::rename(temporary, path);  // an interruption leaves the previous complete file
+}
+
+optimization::RestartState read_restart(const std::string& path, const std::string& method, int size) {
+  std::ifstream in(path);
+  if (!in) throw InputError(path, "--restart", "cannot open the restart file (run without --restart first)");
+  auto fail = [&](const std::string& what) -> void { throw InputError(path, "--restart", what); };
+  std::string word, text;
+  int version = 0;
+  optimization::RestartState s;
+  auto number = [&]() {
+    in >> text;
+    char* end = nullptr;
+    const double x = std::strtod(text.c_str(), &end);
+    if (!in || *end != '\0') fail("damaged restart file (expected a number, got '" + text + "')");
+    return x;
+  };
+  auto vector = [&](const std::string& key) {
+    in >> word;
+    if (word != key) fail("damaged restart file (expected '" + key + "')");
+    std::size_t n = 0;
+    in >> n;
+    std::vector<double> x(n);
+    for (double& xi : x) xi = number();
+    return x;
+  };
+  in >> word >> version;
+  if (word != "flexadj-optimize-restart" || version != 1) fail("not a flexadj optimize restart file");
+  std::string stored_method;
+  in >> word >> stored_method;
+  if (stored_method != method)
+    fail("the restart file was written by method '" + stored_method + "', this run uses '" + method + "'");
+  in >> word >> s.iteration >> word;
+  s.initial_gradient_norm = number();
+  s.previous_objective = number();
+  s.objective_before = number();
+  s.previous_step_length = number();
+  s.x = vector("x");
+  if (static_cast<int>(s.x.size()) != size)
+    fail("the restart file has " + std::to_string(s.x.size()) + " design values, the model " + std::to_string(size));
+  s.previous_x = vector("previous_x");
+  s.previous_gradient = vector("previous_gradient");
+  std::size_t rows = 0;
+  in >> word >> rows;
+  for (std::size_t r = 0; r < rows; ++r) {
+    optimization::Iteration h;
+    in >> h.iteration >> h.forward_runs >> h.adjoint_runs;
+    h.objective = number();
+    h.gradient_norm = number();
+    h.step = number();
+    h.seconds = number();
+    s.history.push_back(h);
+  }
+  if (!in) fail("damaged restart file");
+  return s;
+}
+
+// ---- outputs --------------------------------------------------------------------------------------------------
+
+// One design-values entry per design variable (a control with all its values).
+void write_design(const std::string& path, const GradientProblem& problem, const std::vector<double>& x,
+                  const std::string& comment) {
+  std::vector<std::string> names;
+  std::vector<std::vector<double>> values;
+  for (const auto& e : problem.design().entries()) {
+    names.push_back(e.name);
+    values.emplace_back(x.begin() + e.offset, x.begin() + e.offset + e.size);
+  }
+  io::write_design_values(path, names, values, comment);
+}
+
+const char* kHistoryHeader = "iteration,objective,gradient_norm,step,forward_runs,adjoint_runs,seconds\n";
+
+void write_history_row(std::ostream& out, const optimization::Iteration& h) {
+  char line[256];
+  std::snprintf(line, sizeof line, "%d,%.17g,%.17g,%.17g,%ld,%ld,%.6f\n", h.iteration, h.objective, h.gradient_norm,
+                h.step, h.forward_runs, h.adjoint_runs, h.seconds);
+  out << line;
+}
+
+// Collective: /history/<column>, /design/{names,values,lower,upper}, /controls/<name>/{times,values}.
+void write_history_hdf5(const std::string& path, const Comm& comm, const GradientProblem& problem,
+                        const std::vector<optimization::Iteration>& history, const optimization::Settings& settings,
+                        const optimization::Result& result) {
+  const MPI_Comm raw = (*dynamic_cast<const Teuchos::MpiComm<int>&>(comm).getRawMpiComm())();
+  io::ResultsFile file(raw, path);
+  const auto rows = static_cast<long long>(history.size());
+  std::vector<double> iteration, objective, gradient_norm, step, forward_runs, adjoint_runs, seconds;
+  for (const auto& h : history) {
+    iteration.push_back(h.iteration);
+    objective.push_back(h.objective);
+    gradient_norm.push_back(h.gradient_norm);
+    step.push_back(h.step);
+    forward_runs.push_back(static_cast<double>(h.forward_runs));
+    adjoint_runs.push_back(static_cast<double>(h.adjoint_runs));
+    seconds.push_back(h.seconds);
+  }
+  file.write_attribute("/", "model_file", problem.model().source_file);
+  file.write_attribute("/", "method", settings.method);
+  file.write_attribute("/", "stop_reason", result.stop_reason);
+  file.write_static("/history/iteration", iteration, {rows});
+  file.write_static("/history/objective", objective, {rows});
+  file.write_static("/history/gradient_norm", gradient_norm, {rows});
+  file.write_static("/history/step", step, {rows});
+  file.write_static("/history/forward_runs", forward_runs, {rows});
+  file.write_static("/history/adjoint_runs", adjoint_runs, {rows});
+  file.write_static("/history/seconds", seconds, {rows});
+  const auto n = static_cast<long long>(result.x.size());
+  file.write_strings("/design/names", problem.design().names());
+  file.write_static("/design/values", result.x, {n});
+  if (!settings.lower.empty()) {
+    file.write_static("/design/lower", settings.lower, {n});
+    file.write_static("/design/upper", settings.upper, {n});
+  }
+  for (const auto& e : problem.design().entries()) {
+    if (e.kind != Kind::Control) continue;
+    const auto& times = problem.model().find_control(e.control)->times();
+    file.write_static("/controls/" + e.control + "/times", times, {static_cast<long long>(times.size())});
+    file.write_static("/controls/" + e.control + "/values",
+                      std::vector<double>(result.x.begin() + e.offset, result.x.begin() + e.offset + e.size), {e.size});
+  }
+  file.close();
+}
+
+}  // namespace
+
+std::string optimize_help() {
+  return "usage: flexadj optimize MODEL.yaml [options]\n"
+         "\n"
+         "Minimises the objective J of MODEL.yaml (section objective) over its design variables (section\n"
+         "design_variables) with the exact discrete-adjoint gradient. Method, bounds and stopping rules come\n"
+         "from the section optimization (docs/model-format.md). Prints one line per iteration on rank 0:\n"
+         "iteration, J, |grad| (projected onto the bounds), step |x_k - x_k-1|, forward and adjoint runs so far,\n"
+         "elapsed seconds.\n"
+         "\n"
+         "methods (optimization.method or --method):\n"
+         "  lbfgs             ROL line search with L-BFGS directions; with bounds ROL's projected quasi-Newton\n"
+         "                    method (default)\n"
+         "  trust_region      ROL trust region with an L-BFGS model; with bounds ROL's Lin-More algorithm\n"
+         "  gradient          steepest descent, step of Nachbagauer et al. 2015 eqs. (56)/(57) (a fraction\n"
+         "                    step_fraction of J), with an Armijo line search unless line_search: none\n"
+         "  barzilai_borwein  two-point step size gradient method (Barzilai-Borwein), as in Schubert et al. 2024\n"
+         "\n"
+         "options:\n"
+         "  -o, --output PREFIX     output files (default: MODEL-stem_opt):\n"
+         "                            PREFIX_history.csv  one row per iteration (written as it runs)\n"
+         "                            PREFIX_history.h5   /history/*, /design/{names,values,lower,upper},\n"
+         "                                                /controls/<name>/{times,values}\n"
+         "                            PREFIX_design.yaml  the design values of the last iterate; read back with\n"
+         "                                                --set optimization.start_from=PREFIX_design.yaml\n"
+         "                            PREFIX_restart.txt  state for --restart (exact, rewritten every iteration)\n"
+         "                            PREFIX.h5, PREFIX.xmf the trajectory of the final design (ParaView)\n"
+         "  --method NAME           overrides optimization.method\n"
+         "  --max-iterations N      overrides optimization.max_iterations (iterations in total, also after a\n"
+         "                          restart)\n"
+         "  --restart               continue from PREFIX_restart.txt: the gradient and Barzilai-Borwein methods\n"
+         "                          continue exactly; ROL's methods continue from the last iterate with an\n"
+         "                          empty L-BFGS memory\n"
+         "  --set KEY=VALUE         override a model-file value (repeatable), e.g. --set optimization.method=gradient\n"
+         "  --no-trajectory         do not write PREFIX.h5 / PREFIX.xmf\n"
+         "  -q, --quiet             print nothing (files only)\n"
+         "  -h, --help              this text\n"
+         "\n"
+         "Exit codes: 0 finished (a tolerance, the target or the iteration limit: the line 'stopped' says which),\n"
+         "2 bad input, 3 the solver failed at an accepted iterate.\n";
+}
+
+int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> comm) {
+  const bool root = comm->getRank() == 0;
+  if (wants_help(arguments, optimize_help(), root)) return kSuccess;
+  const OptimizeOptions options = parse(arguments);
+  GradientProblem problem(io::read_model_file(options.model_path, options.overrides), comm, "optimize");
+  const optimization::Settings settings = settings_of(problem, options);
+  const std::string history_csv = options.prefix + "_history.csv", history_h5 = options.prefix + "_history.h5",
+                    design_yaml = options.prefix + "_design.yaml", restart_file = options.prefix + "_restart.txt";
+  optimization::RestartState restart;
+  if (options.restart) restart = read_restart(restart_file, settings.method, problem.design().size());
+
+  std::ofstream csv;
+  if (root) {
+    csv.open(history_csv);
+    if (!csv) throw InputError(history_csv, "-o", "cannot write the history file (does its folder exist?)");
+    csv << kHistoryHeader;
+    for (const auto& h : restart.history) write_history_row(csv, h);
+    csv.flush();
+  }
+  const bool report = root && !options.quiet;
+  const model::Model& m = problem.model();
+  if (report) {
+    std::printf("flexadj optimize %s%s%s\n", options.model_path.c_str(), m.title.empty() ? "" : "  -- ", m.title.c_str());
+    std::printf("  objective   J = %s\n", problem.describe_objective().c_str());
+    std::printf("  design      %zu variable(s), %d value(s)%s; %d rank(s)\n", problem.design().entries().size(),
+                problem.design().size(), settings.lower.empty() ? "" : ", bounded", comm->getSize());
+    std::printf("  method      %s, at most %d iterations%s\n", settings.method.c_str(), settings.max_iterations,
+                options.restart ? (", restarted at iteration " + std::to_string(restart.iteration)).c_str() : "");
+    std::printf("%5s  %-23s  %-11s  %-11s  %7s  %7s  %9s\n", "iter", "J", "|grad|", "step", "forward", "adjoint",
+                "seconds");
+    std::fflush(stdout);
+  }
+
+  ProblemFunction function(problem);
+  const std::string comment = "flexadj optimize " + options.model_path;
+  const optimization::Observer observer = [&](const optimization::Iteration& h, const std::vector<double>& x,
+                                              const optimization::RestartState& state) {
+    if (!root) return;
+    if (!options.quiet) {
+      std::printf("%5d  %-23.16e  %-11.4e  %-11.4e  %7ld  %7ld  %9.2f\n", h.iteration, h.objective, h.gradient_norm,
+                  h.step, h.forward_runs, h.adjoint_runs, h.seconds);
+      std::fflush(stdout);
+    }
+    write_history_row(csv, h);
+    csv.flush();
+    write_design(design_yaml, problem, x, comment + ", iteration " + std::to_string(h.iteration));
+    write_restart(restart_file, settings.method, state);
+  };
+  optimization::Result result;
+  try {
+    result = optimization::minimize(function, problem.values(), settings, observer,
+                                    options.restart ? &restart : nullptr);
+  } catch (const std::invalid_argument& e) {
+    throw InputError(m.source_file, "optimization", e.what());
+  }
+
+  // The final design's trajectory (the forward run is served from the cache if it was the last one).
+  function.value(result.x);
+  if (options.trajectory) problem.write_trajectory(options.prefix + ".h5", m.output.xdmf);
+  write_history_hdf5(history_h5, *comm, problem, result.history, settings, result);
+  if (report) {
+    const auto& first = result.history.front();
+    std::printf("stopped     %s after %d iteration(s)\n", result.stop_reason.c_str(), result.iterations);
+    std::printf("result      J = %.16e (J/J0 = %.3e), forward runs %ld, adjoint runs %ld, %.2f s\n",
+                result.objective, first.objective != 0.0 ? result.objective / first.objective : 0.0,
+                function.forward_runs(), function.adjoint_runs(), result.history.back().seconds);
+    std::printf("output      %s, %s, %s, %s%s\n", history_csv.c_str(), history_h5.c_str(), design_yaml.c_str(),
+                restart_file.c_str(), options.trajectory ? (", " + options.prefix + ".h5").c_str() : "");
+  }
+  return kSuccess;
+}
+
+}  // namespace flexadj::app

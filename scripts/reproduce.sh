@@ -1,0 +1,54 @@
+#!/usr/bin/env bash
+# Reproductions of published optimisation examples with their full settings (docs/results.md): writes
+# results/optimization/<case>_* (history CSV/HDF5, design values, trajectory, PNG plots) and prints the
+# figures of the results table. CI runs shortened versions (tests/reproduction).
+# usage: scripts/reproduce.sh [-np N] [identification] [crane] [double_pendulum] [stabilization]
+#        (default: all, 1 rank)
+set -euo pipefail
+ROOT="$(cd "$(dirname "$0")/.." && pwd)"
+NP=1
+if [ "${1:-}" = "-np" ]; then NP="$2"; shift 2; fi
+CASES=("$@")
+[ ${#CASES[@]} -eq 0 ] && CASES=(identification crane double_pendulum stabilization)
+RUN="$ROOT/scripts/flexadj -np $NP"
+OUT="$ROOT/results/optimization"
+mkdir -p "$OUT"
+PY=/usr/bin/python3
+
+for case in "${CASES[@]}"; do
+  case "$case" in
+    identification)
+      # Nachbagauer et al. 2015, sec. 5.2: measurements from the correct tensor (step 1e-3 s, as the model).
+      $RUN simulate "$ROOT/meshes/hanging_rigid_body.yaml" -o "$OUT/identification_measured_run.h5" --no-xdmf -q \
+        --set integrator.newton_tolerance=1e-12
+      $PY "$ROOT/scripts/identification_measurements.py" "$OUT/identification_measured_run.h5" "$OUT/identification_measured.csv"
+      M="$OUT/identification_measured.csv"
+      $RUN optimize "$ROOT/meshes/hanging_rigid_body_identification.yaml" -o "$OUT/identification" \
+        --set "controls[0].file=$M" --set "controls[1].file=$M" --set "controls[2].file=$M"
+      cat "$OUT/identification_design.yaml"
+      $PY "$ROOT/scripts/plot_optimization.py" "$OUT/identification" --title "inertia identification"
+      ;;
+    crane)
+      # Nachbagauer et al. 2015, sec. 5.1: from F = 0, M = 98.1 N m to J/J0 <= 1e-7.
+      $RUN optimize "$ROOT/meshes/overhead_crane.yaml" -o "$OUT/crane"
+      $PY "$ROOT/scripts/crane_flat_controls.py" "$OUT/crane_flat_controls.yaml"
+      $PY "$ROOT/scripts/plot_optimization.py" "$OUT/crane" --reference "$OUT/crane_flat_controls.yaml" --title "overhead crane"
+      ;;
+    double_pendulum)
+      # Maciag et al. 2022, sec. 5.1: swing-up with gamma = 0 from u = 0, then gamma = 1 from that result.
+      $RUN optimize "$ROOT/meshes/double_pendulum_cart.yaml" -o "$OUT/swingup_gamma0"
+      $RUN optimize "$ROOT/meshes/double_pendulum_cart.yaml" -o "$OUT/swingup_gamma1" \
+        --set "optimization.start_from=$OUT/swingup_gamma0_design.yaml" \
+        --set "objective=[{type: final_square, coordinate: link1.theta, target: 1.5707963267948966}, {type: final_square, coordinate: link2.theta, relative_to: link1.theta}, {type: final_square, coordinate: link1.theta, quantity: velocity}, {type: final_square, coordinate: link2.theta, relative_to: link1.theta, quantity: velocity}]"
+      $PY "$ROOT/scripts/plot_optimization.py" "$OUT/swingup_gamma0" --title "double pendulum swing-up, gamma = 0"
+      $PY "$ROOT/scripts/plot_optimization.py" "$OUT/swingup_gamma1" --title "double pendulum swing-up, gamma = 1"
+      ;;
+    stabilization)
+      # Maciag et al. 2022, sec. 5.2: keep the cart at rest while the pendula fall (not converged: docs/results.md).
+      $RUN optimize "$ROOT/meshes/double_pendulum_cart_stabilization.yaml" -o "$OUT/stabilization" --max-iterations 1500
+      $PY -c "import h5py; f = h5py.File('$OUT/stabilization.h5', 'r'); print('max |x_cart| = %.2f mm' % (1e3 * abs(f['state/q'][:, 0]).max()))"
+      $PY "$ROOT/scripts/plot_optimization.py" "$OUT/stabilization" --title "cart stabilisation"
+      ;;
+    *) echo "unknown case '$case' (expected: identification, crane, double_pendulum, stabilization)" >&2; exit 2 ;;
+  esac
+done

@@ -1,0 +1,31 @@
+#pragma once
+// The `optimization` section of a model file (docs/model-format.md): method, bounds and stopping rules of
+// `flexadj optimize`.
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace flexadj::model {
+
+// Bounds on one design variable (all values of a control signal share them).
+struct DesignBound {
+  std::string variable;  // a design-variable name as stored in Model::design_variables ("control:F")
+  double lower = -std::numeric_limits<double>::infinity();
+  double upper = std::numeric_limits<double>::infinity();
+};
+
+struct OptimizationSettings {
+  std::string method = "lbfgs";  // lbfgs | trust_region | gradient | barzilai_borwein
+  int max_iterations = 100;
+  double gradient_tolerance = 0.0;            // stop when the (projected) gradient norm is <= this
+  double relative_gradient_tolerance = 1e-8;  // ... or <= this times its value at the start
+  double objective_tolerance = 0.0;           // ... or when |J_k - J_(k-1)| <= this |J_(k-1)|
+  double objective_target = -std::numeric_limits<double>::infinity();  // ... or when J <= this
+  double step_fraction = 0.05;     // gradient and Barzilai-Borwein methods: epsilon of the first step
+  std::string line_search = "armijo";  // gradient method: armijo | none
+  int lbfgs_memory = 10;
+  std::vector<DesignBound> bounds;
+  std::string start_from;  // design-values file applied to the model (path as resolved by the reader)
+};
+
+}  // namespace flexadj::model

@@ -1,0 +1,366 @@
+#include "flexadj/optimization/optimizer.hpp"
+
+#include <ROL_Bounds.hpp>
+#include <ROL_Objective.hpp>
+#include <ROL_Problem.hpp>
+#include <ROL_Solver.hpp>
+#include <ROL_StatusTest.hpp>
+#include <ROL_StdVector.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <sstream>
+#include <stdexcept>
+
+namespace flexadj::optimization {
+namespace {
+
+constexpr double kInfinity = std::numeric_limits<double>::infinity();
+constexpr double kArmijoSlope = 1e-4;  // sufficient-decrease constant of the Armijo rule
+constexpr int kMaxHalvings = 40;
+constexpr int kMaxDoublings = 10;
+constexpr double kStallStep = 1e-15;
+constexpr std::size_t kNonmonotoneMemory = 10;    // relative step below which an iteration made no progress
+
+bool bounded(const Settings& s) { return !s.lower.empty(); }
+
+double clamp(const Settings& s, std::size_t i, double x) {
+  return bounded(s) ? std::min(std::max(x, s.lower[i]), s.upper[i]) : x;
+}
+
+void project(const Settings& s, std::vector<double>& x) {
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = clamp(s, i, x[i]);
+}
+
+double norm(const std::vector<double>& x) {
+  double sum = 0.0;
+  for (double xi : x) sum += xi * xi;
+  return std::sqrt(sum);
+}
+
+double distance(const std::vector<double>& a, const std::vector<double>& b) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) sum += (a[i] - b[i]) * (a[i] - b[i]);
+  return std::sqrt(sum);
+}
+
+// |P(x - g) - x|: zero at a stationary point of the bound-constrained problem.
+double projected_gradient_norm(const Settings& s, const std::vector<double>& x, const std::vector<double>& g) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    const double d = clamp(s, i, x[i] - g[i]) - x[i];
+    sum += d * d;
+  }
+  return std::sqrt(sum);
+}
+
+// Records accepted iterates, applies the stopping rules common to all methods and keeps the restart state.
+class Monitor {
+ public:
+  Monitor(Function& f, const Settings& s, const Observer& observer, const RestartState* restart)
+      : function_(f), settings_(s), observer_(observer), start_(std::chrono::steady_clock::now()) {
+    if (restart) {
+      state_ = *restart;
+      if (!state_.history.empty()) seconds_offset_ = state_.history.back().seconds;
+      restarted_ = true;
+    }
+  }
+
+  RestartState& state() { return state_; }
+  int iteration() const { return state_.iteration; }
+  const std::string& stop_reason() const { return reason_; }
+  bool converged() const { return converged_; }
+
+  // The accepted iterate x with J and g. Returns false when a stopping rule holds. The first call after a
+  // restart re-evaluates the last written iterate and is not recorded again.
+  bool accept(const std::vector<double>& x, double J, const std::vector<double>& g) {
+    const double gnorm = projected_gradient_norm(settings_, x, g);
+    const bool repeat = restarted_ && first_;
+    if (first_ && !restarted_) state_.initial_gradient_norm = gnorm;
+    if (!first_) ++state_.iteration;
+    Iteration it;
+    it.iteration = state_.iteration;
+    it.objective = J;
+    it.gradient_norm = gnorm;
+    it.step = state_.x.empty() || first_ ? 0.0 : distance(x, state_.x);
+    it.forward_runs = function_.forward_runs();
+    it.adjoint_runs = function_.adjoint_runs();
+    it.seconds = seconds_offset_ + std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+    // J_(k-1) for the objective tolerance; a repeated iterate compares with the value before it.
+    const double previous = repeat ? state_.objective_before : state_.previous_objective;
+    if (!repeat) state_.objective_before = state_.previous_objective;
+    state_.x = x;
+    state_.previous_objective = J;
+    if (!repeat) {
+      state_.history.push_back(it);
+      if (observer_) observer_(it, x, state_);
+    }
+    first_ = false;
+    return !stop(it, previous, x, repeat);
+  }
+
+ private:
+  bool stop(const Iteration& it, double previous, const std::vector<double>& x, bool repeat) {
+    std::ostringstream why;
+    if (it.gradient_norm <= settings_.gradient_tolerance) {
+      why << "gradient norm " << it.gradient_norm << " <= gradient_tolerance " << settings_.gradient_tolerance;
+      converged_ = true;
+    } else if (it.gradient_norm <= settings_.relative_gradient_tolerance * state_.initial_gradient_norm) {
+      why << "gradient norm reduced by " << it.gradient_norm / state_.initial_gradient_norm
+          << " <= relative_gradient_tolerance " << settings_.relative_gradient_tolerance;
+      converged_ = true;
+    } else if (it.objective <= settings_.objective_target) {
+      why << "objective " << it.objective << " <= objective_target " << settings_.objective_target;
+      converged_ = true;
+    } else if (it.iteration > 0 && settings_.objective_tolerance > 0.0 && std::isfinite(previous) &&
+               std::abs(it.objective - previous) <= settings_.objective_tolerance * std::abs(previous)) {
+      why << "relative change of the objective " << std::abs(it.objective - previous) / std::abs(previous)
+          << " <= objective_tolerance " << settings_.objective_tolerance;
+      converged_ = true;
+    } else if (it.iteration >= settings_.max_iterations) {
+      why << "iteration limit " << settings_.max_iterations << " reached";
+    } else if (stalled(it, repeat, x)) {
+      why << "no progress in " << stalled_iterations_ << " iteration(s)";
+    } else {
+      return false;
+    }
+    reason_ = why.str();
+    return true;
+  }
+
+  // A trust-region iteration may reject its step and shrink the radius; the other methods make progress in
+  // every iteration unless their line search failed.
+  bool stalled(const Iteration& it, bool repeat, const std::vector<double>& x) {
+    if (it.iteration == 0 || repeat) return false;
+    if (it.step > kStallStep * (1.0 + norm(x))) {
+      stalled_iterations_ = 0;
+      return false;
+    }
+    ++stalled_iterations_;
+    return stalled_iterations_ >= (settings_.method == "trust_region" ? 50 : 2);
+  }
+
+  Function& function_;
+  const Settings& settings_;
+  const Observer& observer_;
+  int stalled_iterations_ = 0;
+  std::chrono::steady_clock::time_point start_;
+  RestartState state_;
+  double seconds_offset_ = 0.0;
+  bool restarted_ = false, first_ = true, converged_ = false;
+  std::string reason_;
+};
+
+// ---- ROL ------------------------------------------------------------------------------------------------
+
+using RolVector = ROL::StdVector<double>;
+
+const std::vector<double>& values_of(const ROL::Vector<double>& x) {
+  return *dynamic_cast<const RolVector&>(x).getVector();
+}
+
+class RolObjective : public ROL::Objective<double> {
+ public:
+  explicit RolObjective(Function& f) : function_(f) {}
+  double value(const ROL::Vector<double>& x, double&) override { return function_.value(values_of(x)); }
+  void gradient(ROL::Vector<double>& g, const ROL::Vector<double>& x, double&) override {
+    function_.value_and_gradient(values_of(x), *dynamic_cast<RolVector&>(g).getVector());
+  }
+
+ private:
+  Function& function_;
+};
+
+// Our stopping rules and progress lines inside ROL's iteration: ROL calls check() before every iteration
+// with the accepted iterate, whose value and gradient it has just computed (served from the cache).
+class RolMonitor : public ROL::StatusTest<double> {
+ public:
+  RolMonitor(Monitor& monitor, Function& f) : monitor_(monitor), function_(f) {}
+  bool check(ROL::AlgorithmState<double>& state) override {
+    const std::vector<double>& x = values_of(*state.iterateVec);
+    gradient_.resize(x.size());
+    const double J = function_.value_and_gradient(x, gradient_);
+    return monitor_.accept(x, J, gradient_);
+  }
+
+ private:
+  Monitor& monitor_;
+  Function& function_;
+  std::vector<double> gradient_;
+};
+
+void run_rol(Function& f, std::vector<double>& x, const Settings& s, Monitor& monitor) {
+  ROL::ParameterList list;
+  list.sublist("General").set("Output Level", 0);
+  list.sublist("General").sublist("Secant").set("Type", "Limited-Memory BFGS");
+  list.sublist("General").sublist("Secant").set("Maximum Storage", s.lbfgs_memory);
+  list.sublist("General").sublist("Secant").set("Use as Hessian", true);  // no Hessian products of J
+  list.sublist("Status Test").set("Iteration Limit", s.max_iterations);
+  if (s.method == "lbfgs") {
+    list.sublist("Step").set("Type", "Line Search");
+    auto& ls = list.sublist("Step").sublist("Line Search");
+    ls.sublist("Descent Method").set("Type", "Quasi-Newton Method");
+    ls.sublist("Line-Search Method").set("Type", "Cubic Interpolation");
+    ls.sublist("Curvature Condition").set("Type", "Strong Wolfe Conditions");
+  } else {
+    list.sublist("Step").set("Type", "Trust Region");
+    auto& tr = list.sublist("Step").sublist("Trust Region");
+    tr.set("Subproblem Solver", "Truncated CG");
+    tr.set("Subproblem Model", "Lin-More");
+  }
+  auto xr = ROL::makePtr<RolVector>(ROL::makePtr<std::vector<double>>(x));
+  auto objective = ROL::makePtr<RolObjective>(f);
+  auto problem = ROL::makePtr<ROL::Problem<double>>(objective, xr);
+  if (bounded(s)) {
+    auto lower = ROL::makePtr<RolVector>(ROL::makePtr<std::vector<double>>(s.lower));
+    auto upper = ROL::makePtr<RolVector>(ROL::makePtr<std::vector<double>>(s.upper));
+    problem->addBoundConstraint(ROL::makePtr<ROL::Bounds<double>>(lower, upper));
+  }
+  problem->finalize(false, false);
+  ROL::Solver<double> solver(problem, list);
+  std::ostringstream rol_output;  // ROL's own table is not printed; the monitor prints ours
+  solver.solve(rol_output, ROL::makePtr<RolMonitor>(monitor, f), false);
+  x = monitor.state().x;
+}
+
+// ---- gradient method -------------------------------------------------------------------------------------
+
+double metric(const Settings& s, std::size_t i) { return s.metric.empty() ? 1.0 : s.metric[i]; }
+
+// kappa = epsilon |J| / (g^T W^-1 g): the step that changes the linearised J by the fraction epsilon,
+// Nachbagauer et al. 2015, eq. (56) for parameters, eq. (57) for controls (W: quadrature weights).
+double fraction_step(const Settings& s, double J, const std::vector<double>& g) {
+  double gwg = 0.0;
+  for (std::size_t i = 0; i < g.size(); ++i) gwg += g[i] * g[i] / metric(s, i);
+  return gwg > 0.0 ? s.step_fraction * std::abs(J) / gwg : 0.0;
+}
+
+// x_trial = P(x - kappa W^-1 g)
+void trial_point(const Settings& s, const std::vector<double>& x, const std::vector<double>& g, double kappa,
+                 std::vector<double>& trial) {
+  for (std::size_t i = 0; i < x.size(); ++i) trial[i] = clamp(s, i, x[i] - kappa * g[i] / metric(s, i));
+}
+
+double directional_change(const std::vector<double>& x, const std::vector<double>& trial,
+                          const std::vector<double>& g) {
+  double d = 0.0;
+  for (std::size_t i = 0; i < x.size(); ++i) d += g[i] * (trial[i] - x[i]);
+  return d;
+}
+
+// Written here rather than taken from ROL: the paper's step rule (56)/(57) is not one of ROL's.
+void run_gradient(Function& f, std::vector<double>& x, const Settings& s, Monitor& monitor) {
+  std::vector<double> g(x.size()), trial(x.size()), best(x.size());
+  double J = f.value_and_gradient(x, g);
+  while (monitor.accept(x, J, g)) {
+    double kappa = fraction_step(s, J, g);
+    trial_point(s, x, g, kappa, trial);
+    double J_trial = f.value(trial);
+    if (s.armijo) {
+      // Inexact line search on kappa (Nachbagauer et al. 2015, sec. 4.1, strategy 2): halve until the
+      // Armijo condition holds; if the first kappa is accepted, double it while J keeps decreasing.
+      int halvings = 0;
+      while (!(J_trial <= J + kArmijoSlope * directional_change(x, trial, g)) && halvings++ < kMaxHalvings) {
+        kappa *= 0.5;
+        trial_point(s, x, g, kappa, trial);
+        J_trial = f.value(trial);
+      }
+      if (halvings == 0) {
+        for (int doubling = 0; doubling < kMaxDoublings; ++doubling) {
+          best = trial;
+          trial_point(s, x, g, 2.0 * kappa, trial);
+          const double J_wider = f.value(trial);
+          if (!(J_wider < J_trial && J_wider <= J + kArmijoSlope * directional_change(x, trial, g))) {
+            trial = best;
+            break;
+          }
+          kappa *= 2.0;
+          J_trial = J_wider;
+        }
+      }
+    }
+    x = trial;
+    J = f.value_and_gradient(x, g);
+  }
+}
+
+// ---- Barzilai-Borwein -------------------------------------------------------------------------------------
+
+// Written here rather than taken from ROL: ROL's spectral gradient method exists only for bound constraints
+// (TypeB) and cannot restart exactly; this is the two-point step of Barzilai and Borwein (1988), as in
+// Schubert et al. 2024, in the metric of eq. (57).
+void run_barzilai_borwein(Function& f, std::vector<double>& x, const Settings& s, Monitor& monitor) {
+  RestartState& state = monitor.state();
+  std::vector<double> g(x.size()), trial(x.size());
+  double J = f.value_and_gradient(x, g);
+  while (monitor.accept(x, J, g)) {
+    double alpha;
+    if (state.previous_x.empty()) {
+      alpha = fraction_step(s, J, g);  // first step: eqs. (56)/(57)
+    } else {
+      // alpha = s^T W s / s^T y with s = x_k - x_(k-1), y = g_k - g_(k-1) (BB1 step in the metric W)
+      double sws = 0.0, sy = 0.0;
+      for (std::size_t i = 0; i < x.size(); ++i) {
+        const double si = x[i] - state.previous_x[i];
+        sws += si * metric(s, i) * si;
+        sy += si * (g[i] - state.previous_gradient[i]);
+      }
+      alpha = sy > 0.0 ? sws / sy : state.previous_step_length;
+    }
+    // Non-monotone safeguard of Raydan (1997) / Grippo et al. (1986): accept the BB step if J falls below
+    // the largest of the last kNonmonotoneMemory values (plus the Armijo term), else halve it. Plain BB
+    // steps diverge on the strongly nonlinear control problems here.
+    double reference = J;
+    const std::size_t first = state.history.size() > kNonmonotoneMemory ? state.history.size() - kNonmonotoneMemory : 0;
+    for (std::size_t k = first; k < state.history.size(); ++k) reference = std::max(reference, state.history[k].objective);
+    trial_point(s, x, g, alpha, trial);
+    double J_trial = f.value(trial);
+    for (int halvings = 0; !(J_trial <= reference + kArmijoSlope * directional_change(x, trial, g)) &&
+                           halvings < kMaxHalvings;
+         ++halvings) {
+      alpha *= 0.5;
+      trial_point(s, x, g, alpha, trial);
+      J_trial = f.value(trial);
+    }
+    state.previous_x = x;
+    state.previous_gradient = g;
+    state.previous_step_length = alpha;
+    x = trial;
+    J = f.value_and_gradient(x, g);
+  }
+}
+
+}  // namespace
+
+void check_settings(const Settings& s, std::size_t size) {
+  const std::vector<std::string> methods = {"lbfgs", "trust_region", "gradient", "barzilai_borwein"};
+  if (std::find(methods.begin(), methods.end(), s.method) == methods.end())
+    throw std::invalid_argument("unknown optimisation method '" + s.method + "'");
+  if (s.lower.size() != s.upper.size() || (!s.lower.empty() && s.lower.size() != size))
+    throw std::invalid_argument("bounds must have one entry per design scalar");
+  for (std::size_t i = 0; i < s.lower.size(); ++i)
+    if (!(s.lower[i] <= s.upper[i])) throw std::invalid_argument("lower bound above upper bound");
+  if (!s.metric.empty() && s.metric.size() != size) throw std::invalid_argument("metric must have one weight per scalar");
+}
+
+Result minimize(Function& f, const std::vector<double>& x0, const Settings& s, const Observer& observer,
+                const RestartState* restart) {
+  check_settings(s, restart ? restart->x.size() : x0.size());
+  std::vector<double> x = restart ? restart->x : x0;
+  project(s, x);
+  Monitor monitor(f, s, observer, restart);
+  if (s.method == "gradient") run_gradient(f, x, s, monitor);
+  else if (s.method == "barzilai_borwein") run_barzilai_borwein(f, x, s, monitor);
+  else run_rol(f, x, s, monitor);
+  Result result;
+  result.x = monitor.state().x;
+  result.objective = monitor.state().previous_objective;
+  result.iterations = monitor.iteration();
+  result.stop_reason = monitor.stop_reason().empty() ? "the method stopped" : monitor.stop_reason();
+  result.converged = monitor.converged();
+  result.history = monitor.state().history;
+  return result;
+}
+
+}  // namespace flexadj::optimization

@@ -1,0 +1,89 @@
+#pragma once
+// Minimisation of J(x) over design scalars x with optional bounds lower <= x <= upper, given J and its
+// gradient (by the discrete adjoint in flexadj optimize). Methods:
+//   lbfgs             ROL line search with L-BFGS directions; with bounds ROL's projected quasi-Newton
+//   trust_region      ROL trust region with an L-BFGS model; with bounds ROL's Lin-More algorithm
+//   gradient          steepest descent with the step rule of Nachbagauer et al. 2015, eqs. (56)/(57),
+//                     optionally safeguarded by an Armijo backtracking line search
+//   barzilai_borwein  the two-point step size gradient method (Barzilai and Borwein 1988), as used by
+//                     Schubert et al. 2024; projected onto the bounds
+// Under MPI every rank runs the same iteration on the same (replicated) x; the function is collective.
+#include <functional>
+#include <limits>
+#include <string>
+#include <vector>
+
+namespace flexadj::optimization {
+
+// The function to minimise. value() may return +infinity where J cannot be computed (a failed forward run);
+// the methods then shorten the step.
+class Function {
+ public:
+  virtual ~Function() = default;
+  virtual double value(const std::vector<double>& x) = 0;
+  // J(x) and dJ/dx.
+  virtual double value_and_gradient(const std::vector<double>& x, std::vector<double>& gradient) = 0;
+  // Work done so far, for the progress lines.
+  virtual long forward_runs() const = 0;
+  virtual long adjoint_runs() const = 0;
+};
+
+struct Settings {
+  std::string method = "lbfgs";  // lbfgs | trust_region | gradient | barzilai_borwein
+  int max_iterations = 100;
+  double gradient_tolerance = 0.0;
+  double relative_gradient_tolerance = 1e-8;
+  double objective_tolerance = 0.0;  // relative change of J between iterations
+  double objective_target = -std::numeric_limits<double>::infinity();
+  double step_fraction = 0.05;       // epsilon of eqs. (56)/(57)
+  bool armijo = true;                // gradient method: backtracking line search on the eq. (56)/(57) step
+  int lbfgs_memory = 10;
+  std::vector<double> lower, upper;  // empty: unbounded; else one entry per scalar (+-infinity allowed)
+  // Gradient and Barzilai-Borwein methods: the metric of eq. (57), one positive weight per scalar (the
+  // quadrature weight of a control value, 1 for a parameter); empty: all 1. The step is -kappa g_i / w_i.
+  std::vector<double> metric;
+};
+
+// One accepted iterate (iteration 0 is the start).
+struct Iteration {
+  int iteration = 0;
+  double objective = 0.0;
+  double gradient_norm = 0.0;  // Euclidean norm of the projected gradient P(x - g) - x
+  double step = 0.0;           // |x_k - x_(k-1)|
+  long forward_runs = 0, adjoint_runs = 0;
+  double seconds = 0.0;        // since the start of this run
+};
+
+// What a restart needs: the last iterate and the state of the gradient and Barzilai-Borwein methods.
+// ROL's methods restart from x only (their L-BFGS memory starts empty).
+struct RestartState {
+  int iteration = 0;
+  std::vector<double> x;
+  double initial_gradient_norm = 0.0;   // for the relative gradient tolerance
+  double previous_objective = std::numeric_limits<double>::quiet_NaN();  // J at x
+  double objective_before = std::numeric_limits<double>::quiet_NaN();    // J at the iterate before x
+  std::vector<double> previous_x, previous_gradient;  // Barzilai-Borwein: x_(k-1), g_(k-1)
+  double previous_step_length = 0.0;                  // Barzilai-Borwein: alpha_(k-1)
+  std::vector<Iteration> history;
+};
+
+struct Result {
+  std::vector<double> x;
+  double objective = 0.0;
+  int iterations = 0;
+  std::string stop_reason;
+  bool converged = false;  // a tolerance or the target was met (not the iteration limit)
+  std::vector<Iteration> history;  // all recorded iterates, those before a restart included
+};
+
+// Called after every accepted iterate (and for the start) with the record, x and the restart state.
+using Observer = std::function<void(const Iteration&, const std::vector<double>& x, const RestartState&)>;
+
+// restart: null for a fresh start from x0; otherwise continues from restart->x (x0 is ignored).
+Result minimize(Function& function, const std::vector<double>& x0, const Settings& settings,
+                const Observer& observer, const RestartState* restart = nullptr);
+
+// Throws std::invalid_argument for an unknown method or bounds of the wrong size.
+void check_settings(const Settings& settings, std::size_t size);
+
+}  // namespace flexadj::optimization

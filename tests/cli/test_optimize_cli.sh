@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# Command-line behaviour of `flexadj optimize`: each bad optimization section or option gives a message naming
+# the file, the key and what was expected, and exit code 2; --help documents every option; a good run writes
+# its files and a design-values file that the model reads back. Usage: test_optimize_cli.sh PATH/TO/flexadj
+set -u
+FLEXADJ="$1"
+WORK="$(mktemp -d)"
+trap 'rm -rf "$WORK"' EXIT
+cd "$WORK"
+passed=0
+failed=0
+
+# The Bestle-Eberhard oscillator with the target x(t1) = 0.3 (optimum: z0 = 0.3 for c = 1).
+model() {
+  cat <<'YAML'
+dimension: 2
+integrator: {end_time: 1.5707963267948966, step_size: 0.015707963267948966}
+bodies:
+  - {name: mass, type: point_mass, mass: 1, position: [0, 0], velocity: [0.5, 0]}
+forces:
+  - {name: spring, type: spring_damper, bodies: [ground, mass], points: [[-1, 0], [0, 0]], stiffness: 1, free_length: 1}
+joints:
+  - {name: rail, type: prismatic, bodies: [ground, mass], axis: [1, 0]}
+objective:
+  - {type: final_square, coordinate: mass.x, target: 0.3}
+design_variables:
+  - initial_velocity: mass.x
+YAML
+  echo "optimization:"
+  echo "$1"
+}
+
+# expect NAME EXIT_CODE "TEXT1" "TEXT2" ... -- ARGS...
+expect() {
+  local name="$1" code="$2"; shift 2
+  local texts=()
+  while [ "$1" != "--" ]; do texts+=("$1"); shift; done
+  shift
+  "$FLEXADJ" "$@" >stdout.txt 2>stderr.txt
+  local actual=$?
+  local ok=1
+  if [ "$actual" -ne "$code" ]; then ok=0; echo "FAIL $name: exit code $actual, expected $code"; fi
+  for text in "${texts[@]}"; do
+    if ! grep -qF -- "$text" stderr.txt stdout.txt; then ok=0; echo "FAIL $name: output lacks '$text'"; fi
+  done
+  if [ $ok -eq 1 ]; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); sed 's/^/     | /' stderr.txt; fi
+}
+
+model "  method: gradient" > good.yaml
+expect "good run" 0 "stopped" "result" "iter" -- optimize good.yaml -o run
+for f in run_history.csv run_history.h5 run_design.yaml run_restart.txt run.h5 run.xmf; do
+  if [ -s "$f" ]; then passed=$((passed + 1)); echo "ok   $f written"; else failed=$((failed + 1)); echo "FAIL $f missing"; fi
+done
+# The design-values file reads back: the gradient at the optimum is (close to) zero, J (close to) 0.
+expect "start_from reads back" 0 "J = " -- gradient good.yaml --set optimization.start_from=run_design.yaml
+if awk '/^J = /{exit !($3 < 1e-12)}' stdout.txt; then passed=$((passed + 1)); echo "ok   J at the read-back optimum < 1e-12";
+else failed=$((failed + 1)); echo "FAIL J at the read-back optimum: $(grep '^J = ' stdout.txt)"; fi
+
+model "  method: newton" > bad_method.yaml
+expect "unknown method" 2 "bad_method.yaml" "optimization.method" "expected one of: lbfgs, trust_region, gradient, barzilai_borwein" "newton" -- optimize bad_method.yaml
+model "  bounds: [{variable: spring.stiffness, lower: 0}]" > unknown_bound.yaml
+expect "bound on a variable that is not a design variable" 2 "unknown_bound.yaml" "optimization.bounds[0].variable" "'spring.stiffness' is not a design variable" "initial_velocity:mass.x" -- optimize unknown_bound.yaml
+model "  bounds: [{variable: initial_velocity:mass.x, lower: 1, upper: 0}]" > crossed.yaml
+expect "lower > upper" 2 "crossed.yaml" "optimization.bounds[0].upper" "expected upper >= lower" -- optimize crossed.yaml
+model "  bounds: [{variable: initial_velocity:mass.x}]" > empty_bound.yaml
+expect "bound without limits" 2 "empty_bound.yaml" "optimization.bounds[0]" "needs 'lower', 'upper' or both" -- optimize empty_bound.yaml
+model "  max_iteration: 3" > typo.yaml
+expect "unknown key" 2 "typo.yaml" "optimization.max_iteration" "unknown key" "max_iterations" -- optimize typo.yaml
+model "  max_iterations: -1" > negative.yaml
+expect "negative iteration count" 2 "negative.yaml" "optimization.max_iterations" "expected an integer >= 0" -- optimize negative.yaml
+model "  step_fraction: 0" > zero_fraction.yaml
+expect "zero step fraction" 2 "zero_fraction.yaml" "optimization.step_fraction" "positive" -- optimize zero_fraction.yaml
+model "  start_from: missing.yaml" > missing_start.yaml
+expect "missing start_from file" 2 "missing_start.yaml" "optimization.start_from" "cannot be opened" -- optimize missing_start.yaml
+printf 'design_values:\n  "spring.stifness": 2\n' > bad_values.yaml
+model "  start_from: bad_values.yaml" > bad_start.yaml
+expect "unknown name in a design-values file" 2 "bad_start.yaml" "optimization.start_from" "bad_values.yaml" "design_values.spring.stifness" "did you mean 'spring.stiffness'" -- optimize bad_start.yaml
+printf 'design_values:\n  "initial_velocity:mass.x": [1, 2]\n' > wrong_size.yaml
+model "  start_from: wrong_size.yaml" > size_start.yaml
+expect "wrong number of values" 2 "design_values.initial_velocity:mass.x" "expected 1 value(s), got 2" -- optimize size_start.yaml
+expect "unknown --method" 2 "--method" "expected one of" -- optimize good.yaml --method newton
+expect "bad --max-iterations" 2 "--max-iterations" "expected an integer >= 0" -- optimize good.yaml --max-iterations many
+expect "restart without a restart file" 2 "nothing_restart.txt" "--restart" "cannot open the restart file" -- optimize good.yaml -o nothing --restart
+expect "restart with another method" 2 "run_restart.txt" "written by method 'gradient'" -- optimize good.yaml -o run --restart --method lbfgs
+model "  method: gradient" | sed '/^objective:/,/^design_variables:/{/^objective:/d;/final_square/d}' > no_objective.yaml
+expect "no objective" 2 "no_objective.yaml" "objective" "flexadj optimize" -- optimize no_objective.yaml
+expect "help" 0 "--output PREFIX" "--method" "--max-iterations" "--restart" "--set" "--no-trajectory" "--quiet" "lbfgs" "trust_region" "barzilai_borwein" "(56)/(57)" -- optimize --help
+expect "listed in the program help" 0 "optimize MODEL.yaml" -- --help
+
+echo "$passed passed, $failed failed"
+[ "$failed" -eq 0 ]
