@@ -18,7 +18,7 @@ struct LinearSolverOptions {
   std::string kind = "auto";          // auto | direct | iterative
   long long gather_limit = 2000000;   // auto: direct up to this many unknowns
   double tolerance = 1e-12;           // iterative: relative residual GMRES aims at
-  double accepted_residual = 1e-8;    // iterative: relative true residual accepted after the solve
+  double accepted_residual = 1e-8;    // iterative: backward error |r| / (|A| |x| + |b|) accepted after the solve
   int max_iterations = 500;
   int restart = 100;
   // Saddle-point layout of the local rows: this many coordinate rows first, then the multiplier rows
