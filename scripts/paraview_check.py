@@ -2,7 +2,8 @@
 renders the last step (bodies as spheres with their axis_z as arrows, joints as points).
 
     pvpython scripts/paraview_check.py results/run.xmf [--png picture.png]
-    (rendering without a display: xvfb-run -a pvpython ...)
+    (rendering without a display: xvfb-run -a -s "-screen 0 1024x768x24" pvpython ...; the default 8-bit
+    screen of xvfb-run makes ParaView abort with "bad X server connection")
 Debian: apt-get install paraview python3-paraview xvfb
 """
 import os
