@@ -3,13 +3,7 @@
 # the file, the key and what was expected, and exit code 2; a solver failure gives exit code 3 and keeps the
 # steps done; a good run gives exit code 0 and its files; the gradient of the Bestle-Eberhard oscillator
 # matches its closed form. Usage: test_cli.sh PATH/TO/flexadj
-set -u
-FLEXADJ="$1"
-WORK="$(mktemp -d)"
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK"
-passed=0
-failed=0
+source "$(dirname "${BASH_SOURCE[0]}")/cli_support.sh" "$1"
 
 good_model() {
   cat <<'YAML'
@@ -23,21 +17,6 @@ joints:
 YAML
 }
 
-# expect NAME EXIT_CODE "TEXT1" "TEXT2" ... -- ARGS...
-expect() {
-  local name="$1" code="$2"; shift 2
-  local texts=()
-  while [ "$1" != "--" ]; do texts+=("$1"); shift; done
-  shift
-  "$FLEXADJ" "$@" >stdout.txt 2>stderr.txt
-  local actual=$?
-  local ok=1
-  if [ "$actual" -ne "$code" ]; then ok=0; echo "FAIL $name: exit code $actual, expected $code"; fi
-  for text in "${texts[@]}"; do
-    if ! grep -qF -- "$text" stderr.txt stdout.txt; then ok=0; echo "FAIL $name: output lacks '$text'"; fi
-  done
-  if [ $ok -eq 1 ]; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); sed 's/^/     | /' stderr.txt; fi
-}
 
 good_model > good.yaml
 expect "good run" 0 "summary" "max |C(q)|" -- simulate good.yaml -o good.h5
@@ -101,10 +80,6 @@ design_variables:
   - spring.stiffness
   - initial_velocity: mass.x
 YAML
-}
-pass_if() {  # pass_if NAME COMMAND...
-  local name="$1"; shift
-  if "$@"; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); echo "FAIL $name"; fi
 }
 
 oscillator_model > oscillator.yaml
@@ -179,5 +154,4 @@ expect "component on too many coordinates" 2 "two_full_nodes.yaml" "forces[0]" "
 expect "gradient help" 0 "usage: flexadj gradient" "--h5" -- gradient --help
 expect "check help" 0 "usage: flexadj check" "--relative-step" "Exit codes" -- check --help
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

@@ -2,13 +2,7 @@
 # Command-line behaviour of `flexadj optimize`: each bad optimization section or option gives a message naming
 # the file, the key and what was expected, and exit code 2; --help documents every option; a good run writes
 # its files and a design-values file that the model reads back. Usage: test_optimize_cli.sh PATH/TO/flexadj
-set -u
-FLEXADJ="$1"
-WORK="$(mktemp -d)"
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK"
-passed=0
-failed=0
+source "$(dirname "${BASH_SOURCE[0]}")/cli_support.sh" "$1"
 
 # The Bestle-Eberhard oscillator with the target x(t1) = 0.3 (optimum: z0 = 0.3 for c = 1).
 model() {
@@ -30,21 +24,6 @@ YAML
   echo "$1"
 }
 
-# expect NAME EXIT_CODE "TEXT1" "TEXT2" ... -- ARGS...
-expect() {
-  local name="$1" code="$2"; shift 2
-  local texts=()
-  while [ "$1" != "--" ]; do texts+=("$1"); shift; done
-  shift
-  "$FLEXADJ" "$@" >stdout.txt 2>stderr.txt
-  local actual=$?
-  local ok=1
-  if [ "$actual" -ne "$code" ]; then ok=0; echo "FAIL $name: exit code $actual, expected $code"; fi
-  for text in "${texts[@]}"; do
-    if ! grep -qF -- "$text" stderr.txt stdout.txt; then ok=0; echo "FAIL $name: output lacks '$text'"; fi
-  done
-  if [ $ok -eq 1 ]; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); sed 's/^/     | /' stderr.txt; fi
-}
 
 model "  method: gradient" > good.yaml
 expect "good run" 0 "stopped" "result" "iter" -- optimize good.yaml -o run
@@ -87,5 +66,4 @@ expect "no objective" 2 "no_objective.yaml" "objective" "flexadj optimize" -- op
 expect "help" 0 "--output PREFIX" "--method" "--max-iterations" "--restart" "--set" "--no-trajectory" "--quiet" "lbfgs" "trust_region" "barzilai_borwein" "(56)/(57)" -- optimize --help
 expect "listed in the program help" 0 "optimize MODEL.yaml" -- --help
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish

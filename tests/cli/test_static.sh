@@ -3,29 +3,8 @@
 # files with the beam as a polyline; bad beam input gives exit code 2 naming the file, the key and what was
 # expected; a Newton failure in a load step gives exit code 3. (The numbers: tests/verification/test_beam_*.cpp.)
 # Usage: test_static.sh PATH/TO/flexadj
-set -u
-FLEXADJ="$1"
-WORK="$(mktemp -d)"
-trap 'rm -rf "$WORK"' EXIT
-cd "$WORK"
-passed=0
-failed=0
+source "$(dirname "${BASH_SOURCE[0]}")/cli_support.sh" "$1"
 
-# expect NAME EXIT_CODE "TEXT1" "TEXT2" ... -- ARGS...
-expect() {
-  local name="$1" code="$2"; shift 2
-  local texts=()
-  while [ "$1" != "--" ]; do texts+=("$1"); shift; done
-  shift
-  "$FLEXADJ" "$@" >stdout.txt 2>stderr.txt
-  local actual=$?
-  local ok=1
-  if [ "$actual" -ne "$code" ]; then ok=0; echo "FAIL $name: exit code $actual, expected $code"; fi
-  for text in "${texts[@]}"; do
-    if ! grep -qF -- "$text" stderr.txt stdout.txt; then ok=0; echo "FAIL $name: output lacks '$text'"; fi
-  done
-  if [ $ok -eq 1 ]; then passed=$((passed + 1)); echo "ok   $name"; else failed=$((failed + 1)); sed 's/^/     | /' stderr.txt; fi
-}
 
 # L = 1, EI = 100, M = 100 pi: a half circle of radius 1/pi.
 cantilever() {
@@ -66,5 +45,4 @@ expect "help" 0 "usage: flexadj static" -- static --help
 cantilever | sed 's/load_steps: 4}/load_steps: 1, max_newton_iterations: 2}/' > newton.yaml
 expect "Newton failure" 3 "Newton iteration failed in load step 1 of 1" -- static newton.yaml -o newton.h5
 
-echo "$passed passed, $failed failed"
-[ "$failed" -eq 0 ]
+finish
