@@ -62,7 +62,12 @@ for c in n: print('%-12s q(T) = %+.6f  v(T) = %+.6f' % (c, f['state/q'][-1, n.in
       # the start and at the optimised design.
       $RUN optimize "$ROOT/meshes/beam_swing_up.yaml" -o "$OUT/beam_swing_up"
       $RUN check "$ROOT/meshes/beam_swing_up.yaml" -q
-      $RUN check "$ROOT/meshes/beam_swing_up.yaml" -q --set "optimization.start_from=$OUT/beam_swing_up_design.yaml"
+      # At the optimum (J ~ 1e-15) the central differences resolve only the Newton residual (exit code 4 expected,
+      # docs/results.md); the same trajectory with the target moved to (0, 0.9) has an O(1) gradient.
+      $RUN check "$ROOT/meshes/beam_swing_up.yaml" -q --set "optimization.start_from=$OUT/beam_swing_up_design.yaml" ||
+        echo "check at the optimum: exit code $? (expected 4: the gradient is at the differences' noise level)"
+      $RUN check "$ROOT/meshes/beam_swing_up.yaml" -q --set "optimization.start_from=$OUT/beam_swing_up_design.yaml" \
+        --set "objective[1].target=0.9"
       $PY "$ROOT/scripts/plot_optimization.py" "$OUT/beam_swing_up" --title "very flexible beam swing-up"
       ;;
     *) echo "unknown case '$case' (expected: identification, crane, double_pendulum, stabilization, triple_pendulum, beam_swing_up)" >&2; exit 2 ;;
