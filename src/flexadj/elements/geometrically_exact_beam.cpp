@@ -31,7 +31,8 @@ constexpr int kBeamCoordinates = 14;
 
 template <class T> double scalar_value(const T& x) { return Sacado::ScalarValue<T>::eval(x); }
 
-class GeometricallyExactBeam final : public model::ForceElementAD<GeometricallyExactBeam, kBeamCoordinates> {
+class GeometricallyExactBeam final
+    : public model::ForceElementAD<GeometricallyExactBeam, kBeamCoordinates, /*FixedLength=*/true> {
  public:
   enum : int {
     kE, kG, kRho, kArea, kI2, kI3, kJ, kShear2, kShear3, kEta, kZeta,
@@ -141,66 +142,6 @@ class GeometricallyExactBeam final : public model::ForceElementAD<GeometricallyE
       const auto Qe = model::euler_parameter_map_transposed(q + o + 3, moment);
       for (int i = 0; i < 4; ++i) r[o + 3 + i] += 2.0 * Qe[i];
     }
-  }
-
-  // As ForceElementAD::residual_jacobian, with the fixed-length SFad (always 14 coordinates), whose unrolled
-  // loops are faster than SLFad's.
-  void residual_jacobian(const double* q, const double* v, const double* a, double t,
-                         const model::JacobianCoefficients& c, double* r, double* J) const override {
-    using Fixed = Sacado::Fad::SFad<double, kBeamCoordinates>;
-    std::array<Fixed, kBeamCoordinates> qf, vf, af, rf;
-    for (int i = 0; i < kBeamCoordinates; ++i) {
-      qf[i] = Fixed(kBeamCoordinates, i, q[i]);
-      qf[i].fastAccessDx(i) = c.q;
-      vf[i] = Fixed(kBeamCoordinates, i, v[i]);
-      vf[i].fastAccessDx(i) = c.v;
-      af[i] = Fixed(kBeamCoordinates, i, a[i]);
-      af[i].fastAccessDx(i) = c.a;
-      rf[i] = 0.0;
-    }
-    evaluate<Fixed, double>(qf.data(), vf.data(), af.data(), parameters().data(), t, rf.data());
-    for (int i = 0; i < kBeamCoordinates; ++i) {
-      r[i] = rf[i].val();
-      for (int j = 0; j < kBeamCoordinates; ++j) J[i * kBeamCoordinates + j] = rf[i].fastAccessDx(j);
-    }
-  }
-
-  // As ForceElementAD::add_transposed_products and add_parameter_gradient, with fixed-length SFad types.
-  void add_transposed_products(const double* q, const double* v, const double* a, double t, const double* mu,
-                               double* out_q, double* out_v, double* out_a) const override {
-    constexpr int n = kBeamCoordinates;
-    using StateFad = Sacado::Fad::SFad<double, 3 * n>;
-    std::array<StateFad, n> qf, vf, af, rf;
-    for (int i = 0; i < n; ++i) {
-      qf[i] = StateFad(3 * n, i, q[i]);
-      vf[i] = StateFad(3 * n, n + i, v[i]);
-      af[i] = StateFad(3 * n, 2 * n + i, a[i]);
-      rf[i] = 0.0;
-    }
-    evaluate<StateFad, double>(qf.data(), vf.data(), af.data(), parameters().data(), t, rf.data());
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) {
-        out_q[j] += mu[i] * rf[i].fastAccessDx(j);
-        out_v[j] += mu[i] * rf[i].fastAccessDx(n + j);
-        out_a[j] += mu[i] * rf[i].fastAccessDx(2 * n + j);
-      }
-  }
-
-  void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* mu,
-                              double* gradient) const override {
-    using ParameterFad = Sacado::Fad::SFad<double, kParameterCount>;
-    std::array<ParameterFad, kBeamCoordinates> qf, vf, af, rf;
-    std::array<ParameterFad, kParameterCount> pf;
-    for (int i = 0; i < kBeamCoordinates; ++i) {
-      qf[i] = q[i];
-      vf[i] = v[i];
-      af[i] = a[i];
-      rf[i] = 0.0;
-    }
-    for (int k = 0; k < kParameterCount; ++k) pf[k] = ParameterFad(kParameterCount, k, parameters()[k]);
-    evaluate<ParameterFad, ParameterFad>(qf.data(), vf.data(), af.data(), pf.data(), t, rf.data());
-    for (int i = 0; i < kBeamCoordinates; ++i)
-      for (int k = 0; k < kParameterCount; ++k) gradient[k] += mu[i] * rf[i].fastAccessDx(k);
   }
 
   // (N, Q2, Q3, T, M2, M3) = C (eps - eps_0) + D d eps/dt in the midpoint section frame.

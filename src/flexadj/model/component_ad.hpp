@@ -13,6 +13,7 @@
 #include <cassert>
 #include <stdexcept>
 #include <string>
+#include <type_traits>
 
 #include "flexadj/model/component.hpp"
 
@@ -29,14 +30,21 @@ inline void check_coordinate_count(const Component& c, int max_coordinates) {
                                 std::to_string(max_coordinates));
 }
 
-template <class Derived, int MaxCoordinates>
+// FixedLength: the element always has exactly MaxCoordinates coordinates (and at most kMaxComponentParameters
+// parameters); its Fad types are then the fixed-length SFad, whose unrolled loops are faster than SLFad's.
+template <class Derived, int MaxCoordinates, bool FixedLength = false>
 class ForceElementAD : public ForceElement {
  public:
   ForceElementAD(std::string name, std::vector<int> bodies, std::vector<BodyKind> kinds)
       : ForceElement(std::move(name), std::move(bodies), std::move(kinds)) {
     check_coordinate_count(*this, MaxCoordinates);
+    if (FixedLength && coordinate_count() != MaxCoordinates)
+      throw std::invalid_argument("'" + this->name() + "' needs exactly " + std::to_string(MaxCoordinates) +
+                                  " coordinates");
   }
-  using Fad = Sacado::Fad::SLFad<double, MaxCoordinates>;
+  template <int N>
+  using FadOf = std::conditional_t<FixedLength, Sacado::Fad::SFad<double, N>, Sacado::Fad::SLFad<double, N>>;
+  using Fad = FadOf<MaxCoordinates>;
 
   void residual(const double* q, const double* v, const double* a, double t, double* r) const override {
     const int n = coordinate_count();
@@ -70,7 +78,7 @@ class ForceElementAD : public ForceElement {
   // One evaluation with q, v and a seeded in separate slots gives all three Jacobians.
   void add_transposed_products(const double* q, const double* v, const double* a, double t, const double* mu,
                                double* out_q, double* out_v, double* out_a) const override {
-    using StateFad = Sacado::Fad::SLFad<double, 3 * MaxCoordinates>;
+    using StateFad = FadOf<3 * MaxCoordinates>;
     const int n = coordinate_count();
     std::array<StateFad, MaxCoordinates> qf, vf, af, rf;
     for (int i = 0; i < n; ++i) {
@@ -92,7 +100,7 @@ class ForceElementAD : public ForceElement {
 
   void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* mu,
                               double* gradient) const override {
-    using ParameterFad = Sacado::Fad::SLFad<double, kMaxComponentParameters>;
+    using ParameterFad = FadOf<kMaxComponentParameters>;
     const int n = coordinate_count(), np = static_cast<int>(parameters().size());
     assert(np <= kMaxComponentParameters);
     std::array<ParameterFad, MaxCoordinates> qf, vf, af, rf;
