@@ -8,6 +8,7 @@
 #include "flexadj/adjoint/continuous_adjoint.hpp"
 #include "flexadj/adjoint/discrete_adjoint.hpp"
 #include "flexadj/functions/control_signal.hpp"
+#include "flexadj/io/model_reader.hpp"
 #include "simulation_support.hpp"
 
 namespace flexadj::testing {
@@ -72,6 +73,31 @@ inline objectives::Objective spinning_body_objective(bool final_velocity) {
     velocity.coordinate = 1;
     objective.add(velocity);
   }
+  return objective;
+}
+
+// The overhead crane of meshes/ in motion: F = 300 N, M = 80 N m for 0.8 s (extra overrides, e.g. the step).
+inline std::unique_ptr<model::Model> moving_crane(const std::vector<std::string>& overrides = {}) {
+  std::vector<std::string> all{"integrator.end_time=0.8", "integrator.newton_tolerance=1e-12", "controls[0].value=300",
+                               "controls[1].value=80"};
+  all.insert(all.end(), overrides.begin(), overrides.end());
+  return io::read_model_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/overhead_crane.yaml", all);
+}
+
+// An objective on the moving crane's load: tracking of x against t^2/2 and 1/2 (y(T) + 3.5)^2.
+inline objectives::Objective crane_load_objective() {
+  using objectives::ObjectiveTerm;
+  objectives::Objective objective;
+  ObjectiveTerm load_x;
+  load_x.kind = ObjectiveTerm::Kind::Tracking;
+  load_x.coordinate = 3;
+  load_x.reference = functions::Expression::parse("0.5*t^2");
+  objective.add(load_x);
+  ObjectiveTerm load_y;
+  load_y.kind = ObjectiveTerm::Kind::FinalSquare;
+  load_y.coordinate = 4;
+  load_y.target = -3.5;
+  objective.add(load_y);
   return objective;
 }
 

@@ -135,21 +135,8 @@ TEST(ContinuousAdjoint, CraneControlGradientConvergesWithTheDiscreteAdjoint) {
   std::vector<double> gaps;
   double scale = 0.0;
   for (double step : {4e-3, 2e-3, 1e-3, 5e-4}) {
-    auto model = io::read_model_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/overhead_crane.yaml",
-                                     {"integrator.end_time=0.8", "integrator.newton_tolerance=1e-12",
-                                      "integrator.step_size=" + std::to_string(step), "controls[0].value=300",
-                                      "controls[1].value=80"});
-    objectives::Objective objective;
-    ObjectiveTerm load_x;
-    load_x.kind = ObjectiveTerm::Kind::Tracking;
-    load_x.coordinate = 3;
-    load_x.reference = functions::Expression::parse("0.5*t^2");
-    objective.add(load_x);
-    ObjectiveTerm load_y;
-    load_y.kind = ObjectiveTerm::Kind::FinalSquare;
-    load_y.coordinate = 4;
-    load_y.target = -3.5;
-    objective.add(load_y);
+    auto model = moving_crane({"integrator.step_size=" + std::to_string(step)});
+    const objectives::Objective objective = crane_load_objective();
     const Evaluation c = evaluate(*model, objective, world(), true, nullptr, 2);
     const Evaluation d = evaluate(*model, objective, world(), true);
     double gap = 0.0;

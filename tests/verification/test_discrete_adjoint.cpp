@@ -20,13 +20,6 @@ void expect_second_order(const std::vector<double>& orders, const std::vector<do
     EXPECT_GT(orders[k], 1.9) << "remainders " << remainders[k] << " -> " << remainders[k + 1];
 }
 
-// The overhead crane of meshes/ in motion: F = 300 N, M = 80 N m for 0.8 s.
-std::unique_ptr<model::Model> moving_crane() {
-  return io::read_model_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/overhead_crane.yaml",
-                             {"integrator.end_time=0.8", "integrator.newton_tolerance=1e-12",
-                              "controls[0].value=300", "controls[1].value=80"});
-}
-
 objectives::Objective final_value(long long coordinate) {
   objectives::Objective objective;
   ObjectiveTerm term;
@@ -150,17 +143,7 @@ TEST(DiscreteAdjoint, OverheadCraneConstraintParameterMatchesFiniteDifferences) 
 // Every value of a control signal: central differences and a Taylor test on the crane's force and torque.
 TEST(DiscreteAdjoint, CraneControlValuesMatchFiniteDifferencesAndTaylor) {
   auto model = moving_crane();
-  objectives::Objective objective;
-  ObjectiveTerm load_x;
-  load_x.kind = ObjectiveTerm::Kind::Tracking;
-  load_x.coordinate = 3;
-  load_x.reference = functions::Expression::parse("0.5*t^2");
-  objective.add(load_x);
-  ObjectiveTerm load_y;
-  load_y.kind = ObjectiveTerm::Kind::FinalSquare;
-  load_y.coordinate = 4;
-  load_y.target = -3.5;
-  objective.add(load_y);
+  const objectives::Objective objective = crane_load_objective();
   const Evaluation e = evaluate(*model, objective, world(), true);
   for (const std::string name : {"F", "M"}) {
     auto signal = model->controls().at(name);

@@ -1076,16 +1076,22 @@ class Reader {
   }
 
   // ---- forces
-  void read_forces(const Value& list) {
-    const std::size_t n = list.list_size("a list of forces");
+  // Reads each entry of a list of components with read(entry, index); a component that refuses its bodies
+  // (std::invalid_argument, model/component_ad.hpp) is an input error of its entry.
+  template <class Read> void read_components(const Value& list, const char* expected, Read read) {
+    const std::size_t n = list.list_size(expected);
     for (std::size_t i = 0; i < n; ++i) {
       const Value entry = list.item(i);
       try {
-        read_force(entry, i);
-      } catch (const std::invalid_argument& e) {  // a component refusing its bodies (model/component_ad.hpp)
+        read(entry, i);
+      } catch (const std::invalid_argument& e) {
         entry.fail(e.what());
       }
     }
+  }
+
+  void read_forces(const Value& list) {
+    read_components(list, "a list of forces", [&](const Value& v, std::size_t i) { read_force(v, i); });
   }
 
   void read_force(const Value& v, std::size_t index) {
@@ -1210,15 +1216,7 @@ class Reader {
 
   // ---- joints
   void read_joints(const Value& list) {
-    const std::size_t n = list.list_size("a list of joints");
-    for (std::size_t i = 0; i < n; ++i) {
-      const Value entry = list.item(i);
-      try {
-        read_joint(entry, i);
-      } catch (const std::invalid_argument& e) {  // a component refusing its bodies (model/component_ad.hpp)
-        entry.fail(e.what());
-      }
-    }
+    read_components(list, "a list of joints", [&](const Value& v, std::size_t i) { read_joint(v, i); });
   }
 
   void read_joint(const Value& v, std::size_t index) {
