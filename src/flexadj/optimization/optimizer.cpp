@@ -69,6 +69,13 @@ class Monitor {
 
   RestartState& state() { return state_; }
   int iteration() const { return state_.iteration; }
+  // The line search found no acceptable step: the method ends at the last accepted iterate.
+  void stop_line_search_failed(double trial_objective) {
+    std::ostringstream why;
+    why << "line search failed: no acceptable step after " << kMaxHalvings << " halvings (last trial J = "
+        << trial_objective << (std::isfinite(trial_objective) ? ")" : ": the forward run failed)");
+    reason_ = why.str();
+  }
   const std::string& stop_reason() const { return reason_; }
   bool converged() const { return converged_; }
 
@@ -266,6 +273,10 @@ void run_gradient(Function& f, std::vector<double>& x, const Settings& s, Monito
         trial_point(s, x, g, kappa, trial);
         J_trial = f.value(trial);
       }
+      if (!(J_trial <= J + kArmijoSlope * directional_change(x, trial, g))) {
+        monitor.stop_line_search_failed(J_trial);
+        return;
+      }
       if (halvings == 0) {
         for (int doubling = 0; doubling < kMaxDoublings; ++doubling) {
           best = trial;
@@ -279,6 +290,10 @@ void run_gradient(Function& f, std::vector<double>& x, const Settings& s, Monito
           J_trial = J_wider;
         }
       }
+    }
+    if (!std::isfinite(J_trial)) {  // without the Armijo search: the eq. (56)/(57) step left the feasible designs
+      monitor.stop_line_search_failed(J_trial);
+      return;
     }
     x = trial;
     J = f.value_and_gradient(x, g);
@@ -322,6 +337,10 @@ void run_barzilai_borwein(Function& f, std::vector<double>& x, const Settings& s
       alpha *= 0.5;
       trial_point(s, x, g, alpha, trial);
       J_trial = f.value(trial);
+    }
+    if (!(J_trial <= reference + kArmijoSlope * directional_change(x, trial, g))) {
+      monitor.stop_line_search_failed(J_trial);
+      return;
     }
     state.previous_x = x;
     state.previous_gradient = g;
