@@ -63,6 +63,7 @@ GeneralizedAlpha::GeneralizedAlpha(assembly::Assembler& assembler, const model::
   solver_options_.transposed = false;
   solver_ = linalg::make_linear_solver(assembler_.matrix(), solver_options_);
   increment_ = rcp(new Vector(assembler_.system_map()));
+  last_increment_.assign(assembler_.system_map()->getNodeNumElements(), 0.0);
   right_hand_side_ = rcp(new Vector(assembler_.system_map()));
 }
 
@@ -164,18 +165,44 @@ StepStatistics GeneralizedAlpha::step(assembly::State& state, double t, double h
 
   StepStatistics statistics;
   const Comm& comm = *assembler_.comm();
+  // Damped Newton: a full step that multiplies the residual norm by more than kDivergenceFactor is halved
+  // (backtracking on |R|, Deuflhard 2004, sec. 3.1); the converged solution is the same, only the iterates
+  // differ. Large steps of very flexible beams otherwise make the plain iteration wander and fail. Residuals
+  // below the Newton tolerance are round-off and never damped.
+  constexpr double kDivergenceFactor = 2.0;
+  constexpr int kMaxHalvings = 10;
+  double previous_merit = std::numeric_limits<double>::infinity(), applied_fraction = 1.0;
+  int halvings = 0;
+  auto apply = [&](double fraction, const double* x) {
+    for (std::size_t i = 0; i < n; ++i) {
+      state.q[i] += fraction * x[i];
+      state.v[i] += fraction * dv_dq * x[i];
+      state.a[i] += fraction * da_dq * x[i];
+    }
+    for (std::size_t k = 0; k < state.lambda.size(); ++k) state.lambda[k] += fraction * x[n + k] / scale;
+  };
   for (int iteration_count = 1; iteration_count <= settings_.max_newton_iterations; ++iteration_count) {
     assembler_.assemble(state, t_next, assembly::ConstraintLevel::Position, scale, &iteration);
+    const double merit = assembler_.residual().norm2();
+    const bool diverging = !(merit <= kDivergenceFactor * previous_merit) &&
+                           !(merit <= settings_.newton_tolerance * (1.0 + max_abs(state.q, comm)));
+    if (diverging && halvings < kMaxHalvings) {
+      applied_fraction *= 0.5;
+      apply(-applied_fraction, last_increment_.data());
+      ++halvings;
+      continue;
+    }
+    previous_merit = merit;
+    halvings = 0;
+    applied_fraction = 1.0;
     const auto x = newton_increment();
+    std::copy(x.begin(), x.end(), last_increment_.begin());
+    apply(1.0, last_increment_.data());
     double local_increment = 0.0;
     for (std::size_t i = 0; i < n; ++i) {
-      state.q[i] += x[i];
-      state.v[i] += dv_dq * x[i];
-      state.a[i] += da_dq * x[i];
       local_increment = std::max(local_increment, std::abs(x[i]));
       if (!std::isfinite(x[i])) local_increment = std::numeric_limits<double>::infinity();
     }
-    for (std::size_t k = 0; k < state.lambda.size(); ++k) state.lambda[k] += x[n + k] / scale;
     Teuchos::reduceAll(comm, Teuchos::REDUCE_MAX, local_increment, Teuchos::outArg(statistics.increment));
     statistics.newton_iterations = iteration_count;
     if (!std::isfinite(statistics.increment)) break;

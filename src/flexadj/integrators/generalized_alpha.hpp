@@ -65,7 +65,7 @@ class GeneralizedAlpha {
   linalg::LinearSolverOptions solver_options_;
   std::unique_ptr<linalg::LinearSolver> solver_;
   RCP<Vector> increment_, right_hand_side_;
-  std::vector<double> previous_a_, previous_aux_;
+  std::vector<double> previous_a_, previous_aux_, last_increment_;
   InitialProjection projection_;
 };
 
