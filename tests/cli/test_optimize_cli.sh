@@ -34,6 +34,11 @@ done
 expect "start_from reads back" 0 "J = " -- gradient good.yaml --set optimization.start_from=run_design.yaml
 if awk '/^J = /{exit !($3 < 1e-12)}' stdout.txt; then passed=$((passed + 1)); echo "ok   J at the read-back optimum < 1e-12";
 else failed=$((failed + 1)); echo "FAIL J at the read-back optimum: $(grep '^J = ' stdout.txt)"; fi
+# A file named by --set is relative to the working directory, not to the model's folder.
+mkdir -p elsewhere && cp good.yaml elsewhere/
+expect "start_from from --set, model in another folder" 0 "J = " -- gradient elsewhere/good.yaml --set optimization.start_from=run_design.yaml
+if awk '/^J = /{exit !($3 < 1e-12)}' stdout.txt; then passed=$((passed + 1)); echo "ok   J at the optimum read from the working directory";
+else failed=$((failed + 1)); echo "FAIL J with start_from from --set: $(grep '^J = ' stdout.txt)"; fi
 
 model "  method: newton" > bad_method.yaml
 expect "unknown method" 2 "bad_method.yaml" "optimization.method" "expected one of: lbfgs, trust_region, gradient, barzilai_borwein" "newton" -- optimize bad_method.yaml

@@ -91,6 +91,13 @@ struct Context {
 
   // Errors inside a node set by an override name the override (its line numbers would be meaningless);
   // others give the line in the model file.
+  // True if the node at `path` was set by a command-line override.
+  bool overridden(const std::string& path) const {
+    for (const auto& o : overrides)
+      if (within(path, o.root)) return true;
+    return false;
+  }
+
   [[noreturn]] void fail(const std::string& path, std::string message, const YAML::Mark& mark) const {
     for (auto it = overrides.rbegin(); it != overrides.rend(); ++it) {
       if (within(path, it->root)) throw InputError(file, path, message + " (from command-line override '" + it->text + "')");
@@ -557,7 +564,7 @@ class Reader {
       } else {
         v.forbid("elements", "is given by the mesh");
         const Value file = v.at("gmsh");
-        nodes = elements::read_gmsh_beam(resolve(file.text()).string(), section_axis(v, {0.0, 0.0, 1.0}));
+        nodes = elements::read_gmsh_beam(resolve(file, file.text()).string(), section_axis(v, {0.0, 0.0, 1.0}));
       }
     } catch (const std::invalid_argument& error) {
       v.at(geometry).fail(std::string("bad beam geometry: ") + error.what());
@@ -573,7 +580,7 @@ class Reader {
 
   // A text file of points, one "x y z" (or "x, y, z") per line; '#' starts a comment.
   std::vector<Point> read_points_file(const Value& v) const {
-    const fs::path path = resolve(v.text());
+    const fs::path path = resolve(v, v.text());
     std::ifstream in(path);
     if (!in) v.fail("cannot open the points file '" + path.string() + "'");
     std::vector<Point> points;
@@ -752,7 +759,7 @@ class Reader {
       signal = make_signal(v, name, t, u, kind);
     } else {
       const Value file = v.at("file");
-      const fs::path path = resolve(file.name());
+      const fs::path path = resolve(file, file.name());
       const std::string extension = path.extension().string();
       const bool hdf5 = extension == ".h5" || extension == ".hdf5" || extension == ".he5";
       if (hdf5) allow_only({"file", "times_dataset", "values_dataset"});
@@ -799,9 +806,12 @@ class Reader {
     return x;
   }
 
-  fs::path resolve(const std::string& file) const {
+  // A file named by `v`: relative paths resolve against the model file's folder, or against the working
+  // directory when the value comes from a command-line override (--set key=file).
+  fs::path resolve(const Value& v, const std::string& file) const {
     const fs::path path(file);
-    return path.is_absolute() || context_.folder.empty() ? path : context_.folder / path;
+    if (path.is_absolute() || context_.folder.empty() || context_.overridden(v.path())) return path;
+    return context_.folder / path;
   }
 
   // ---- bodies
@@ -1496,8 +1506,7 @@ class Reader {
     }
     if (v.has("start_from")) {
       const Value from = v.at("start_from");
-      const fs::path file = fs::path(from.name()).is_absolute() ? fs::path(from.name()) : context_.folder / from.name();
-      s.start_from = file.string();
+      s.start_from = resolve(from, from.name()).string();
       try {
         apply_design_values(model_, s.start_from);
       } catch (const InputError& e) {
