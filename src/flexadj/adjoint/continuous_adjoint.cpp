@@ -125,15 +125,15 @@ Gradient continuous_adjoint_gradient(assembly::Assembler& assembler, const integ
   // Boundary terms of a constraint parameter at T: with C_q dq + C_p dp = 0 and the velocity-level variation
   // of eq. (33) with its parameter term, dJ/dp += -eta . C_p + xi . (C_q v + C_t)_p.
   set_system_vector(mu, zero, 0.0, eta, -1.0);
-  assembler.add_parameter_gradient(terminal, t_end, mu, ConstraintLevel::Position, true, parameters.force_offsets(),
-                                   parameters.constraint_offsets(), local.parameters, local.controls);
+  assembler.add_parameter_gradient(terminal, t_end, mu, ConstraintLevel::Position, true, parameters.gradient_force_offsets(),
+                                   parameters.gradient_constraint_offsets(), local.parameters, local.controls);
   set_system_vector(mu, zero, 0.0, xi, 1.0);
-  assembler.add_parameter_gradient(terminal, t_end, mu, ConstraintLevel::Velocity, true, parameters.force_offsets(),
-                                   parameters.constraint_offsets(), local.parameters, local.controls);
+  assembler.add_parameter_gradient(terminal, t_end, mu, ConstraintLevel::Velocity, true, parameters.gradient_force_offsets(),
+                                   parameters.gradient_constraint_offsets(), local.parameters, local.controls);
   // Eq. (52) by the trapezoidal rule: the w-part of the end point now, its mu-part once mu(T) is extrapolated.
   set_system_vector(mu, w, 0.5 * h, {}, 0.0);
-  assembler.add_parameter_gradient(terminal, t_end, mu, ConstraintLevel::Position, false, parameters.force_offsets(),
-                                   parameters.constraint_offsets(), local.parameters, local.controls);
+  assembler.add_parameter_gradient(terminal, t_end, mu, ConstraintLevel::Position, false, parameters.gradient_force_offsets(),
+                                   parameters.gradient_constraint_offsets(), local.parameters, local.controls);
   assembler.adjoint_products(terminal, t_end, w, {}, false, y_k, y_d, y_m);
   history(p_history, last) = p;
   history(mw_history, last) = y_m;
@@ -180,8 +180,8 @@ Gradient continuous_adjoint_gradient(assembly::Assembler& assembler, const integ
     const double weight = step > 0 ? h : 0.5 * h;
     const bool in_startup_layer = extrapolate && static_cast<int>(last - step) <= startup_layer;
     set_system_vector(mu, w, weight, multiplier, in_startup_layer ? 0.0 : weight);
-    assembler.add_parameter_gradient(*state, t, mu, ConstraintLevel::Position, false, parameters.force_offsets(),
-                                     parameters.constraint_offsets(), local.parameters, local.controls);
+    assembler.add_parameter_gradient(*state, t, mu, ConstraintLevel::Position, false, parameters.gradient_force_offsets(),
+                                     parameters.gradient_constraint_offsets(), local.parameters, local.controls);
     const int after_layer = static_cast<int>(last - step) - startup_layer - 1;
     if (after_layer >= 0 && after_layer < 3) mu_after_layer[after_layer] = multiplier;
     history(p_history, step) = p;
@@ -200,8 +200,8 @@ Gradient continuous_adjoint_gradient(assembly::Assembler& assembler, const integ
         multiplier[k] = l0 * mu_after_layer[0][k] + l1 * mu_after_layer[1][k] + l2 * mu_after_layer[2][k];
       set_system_vector(mu, zero, 0.0, multiplier, j == 0 ? 0.5 * h : h);
       assembler.add_parameter_gradient(j == 0 ? terminal : trajectory.step(step), times[step], mu,
-                                       ConstraintLevel::Position, true, parameters.force_offsets(),
-                                       parameters.constraint_offsets(), local.parameters, local.controls);
+                                       ConstraintLevel::Position, true, parameters.gradient_force_offsets(),
+                                       parameters.gradient_constraint_offsets(), local.parameters, local.controls);
     }
   }
 

@@ -143,6 +143,10 @@ DesignSpace::DesignSpace(const model::Model& model, const std::vector<std::strin
     entries_.back().offset = size_;
     size_ += entries_.back().size;
   }
+  std::vector<int> wanted;
+  for (const Entry& e : entries_)
+    if (e.kind == Kind::Parameter) wanted.push_back(e.parameter);
+  parameters_.want_gradients_of(wanted);
 }
 
 DesignSpace DesignSpace::of(const model::Model& model) {

@@ -91,8 +91,8 @@ Gradient discrete_adjoint_gradient(assembly::Assembler& assembler, const integra
         for (std::size_t i = 0; i < n; ++i) values[i] = mu_r[i];
         for (std::size_t k = 0; k < m; ++k) values[n + k] = mu_c[k];
       }
-      assembler.add_parameter_gradient(state, t, mu, ConstraintLevel::Position, false, parameters.force_offsets(),
-                                       parameters.constraint_offsets(), local.parameters, local.controls);
+      assembler.add_parameter_gradient(state, t, mu, ConstraintLevel::Position, false, parameters.gradient_force_offsets(),
+                                       parameters.gradient_constraint_offsets(), local.parameters, local.controls);
       continue;
     }
 
@@ -125,8 +125,8 @@ Gradient discrete_adjoint_gradient(assembly::Assembler& assembler, const integra
       for (std::size_t i = 0; i < n; ++i) values[i] = mu_r[i];
       for (std::size_t k = 0; k < m; ++k) values[n + k] = mu_c[k];
     }
-    assembler.add_parameter_gradient(state, t, mu, ConstraintLevel::Acceleration, false, parameters.force_offsets(),
-                                     parameters.constraint_offsets(), local.parameters, local.controls);
+    assembler.add_parameter_gradient(state, t, mu, ConstraintLevel::Acceleration, false, parameters.gradient_force_offsets(),
+                                     parameters.gradient_constraint_offsets(), local.parameters, local.controls);
 
     add_initial_projection_adjoint(assembler, integrator.initial_projection(), *solver, state, t, parameters, dJ_dq,
                                    dJ_dv, local);

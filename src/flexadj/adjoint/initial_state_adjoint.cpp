@@ -58,14 +58,14 @@ void add_initial_projection_adjoint(assembly::Assembler& assembler, const integr
   for (std::size_t i = 0; i < n; ++i) dJ_dq[i] += y_k[i];
   std::fill(y_d.begin(), y_d.end(), 0.0);
   assembler.add_constraint_level_transposed(projected, t0, ConstraintLevel::Velocity, sigma, dJ_dq, y_d);
-  assembler.add_parameter_gradient(projected, t0, mu, ConstraintLevel::Velocity, true, parameters.force_offsets(),
-                                   parameters.constraint_offsets(), local.parameters, local.controls);
+  assembler.add_parameter_gradient(projected, t0, mu, ConstraintLevel::Velocity, true, parameters.gradient_force_offsets(),
+                                   parameters.gradient_constraint_offsets(), local.parameters, local.controls);
   // Positions: q0 - q_given + C_q^T nu = 0, C(q0) = 0: [I + d(C_q^T nu)/dq, C_q^T; C_q 0] [rho; sigma] =
   // [-dJ/dq0; 0], dJ/dq_given = -rho.
   solve_projection(ConstraintLevel::Position, projection.position_multipliers, projection.given_q, dJ_dq);
   for (std::size_t i = 0; i < n; ++i) dJ_dq[i] = -rho[i];
-  assembler.add_parameter_gradient(projected, t0, mu, ConstraintLevel::Position, true, parameters.force_offsets(),
-                                   parameters.constraint_offsets(), local.parameters, local.controls);
+  assembler.add_parameter_gradient(projected, t0, mu, ConstraintLevel::Position, true, parameters.gradient_force_offsets(),
+                                   parameters.gradient_constraint_offsets(), local.parameters, local.controls);
 }
 
 Gradient reduce_gradient(const assembly::Assembler& assembler, const objectives::Objective& objective,

@@ -17,6 +17,18 @@ ParameterSpace::ParameterSpace(const model::Model& model) {
     constraint_offsets_.push_back(size());
     add(*model.constraints()[i], true, static_cast<int>(i));
   }
+  gradient_force_offsets_ = force_offsets_;
+  gradient_constraint_offsets_ = constraint_offsets_;
+}
+
+void ParameterSpace::want_gradients_of(const std::vector<int>& parameters) {
+  gradient_force_offsets_.assign(force_offsets_.size(), -1);
+  gradient_constraint_offsets_.assign(constraint_offsets_.size(), -1);
+  for (int index : parameters) {
+    const Location& l = locations_.at(index);
+    if (l.constraint) gradient_constraint_offsets_[l.component] = constraint_offsets_[l.component];
+    else gradient_force_offsets_[l.component] = force_offsets_[l.component];
+  }
 }
 
 int ParameterSpace::find(const std::string& name) const {

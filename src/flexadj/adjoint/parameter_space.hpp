@@ -16,6 +16,13 @@ class ParameterSpace {
   const std::vector<std::string>& names() const { return names_; }
   const std::vector<int>& force_offsets() const { return force_offsets_; }
   const std::vector<int>& constraint_offsets() const { return constraint_offsets_; }
+  // The offsets to pass to Assembler::add_parameter_gradient: those of force_offsets()/constraint_offsets(),
+  // with -1 for components none of whose parameters is wanted (their dR/dp is then not evaluated; by default
+  // every parameter is wanted).
+  const std::vector<int>& gradient_force_offsets() const { return gradient_force_offsets_; }
+  const std::vector<int>& gradient_constraint_offsets() const { return gradient_constraint_offsets_; }
+  // Only these parameters' gradients are needed (indices into this space).
+  void want_gradients_of(const std::vector<int>& parameters);
   // Index of a parameter by name, -1 if there is none.
   int find(const std::string& name) const;
   double value(const model::Model& model, int index) const;
@@ -23,7 +30,7 @@ class ParameterSpace {
 
  private:
   std::vector<std::string> names_;
-  std::vector<int> force_offsets_, constraint_offsets_;
+  std::vector<int> force_offsets_, constraint_offsets_, gradient_force_offsets_, gradient_constraint_offsets_;
   struct Location {
     bool constraint;
     int component, parameter;

@@ -360,10 +360,12 @@ void Assembler::add_parameter_gradient(const State& state, double t, const Vecto
   };
   for (const auto& c : forces_) {
     if (constraints_only) break;
+    if (force_offsets[c.index] < 0 && !model_.force_elements()[c.index]->control()) continue;
     load_with_mu(c);
     const auto& element = *model_.force_elements()[c.index];
-    element.add_parameter_gradient(q_.data(), v_.data(), a_.data(), t, mu_r,
-                                   gradient.data() + force_offsets[c.index]);
+    if (force_offsets[c.index] >= 0)
+      element.add_parameter_gradient(q_.data(), v_.data(), a_.data(), t, mu_r,
+                                     gradient.data() + force_offsets[c.index]);
     if (const functions::ControlSignal* signal = element.control()) {
       const double sensitivity = element.control_sensitivity(q_.data(), v_.data(), a_.data(), t, mu_r);
       const auto w = signal->weights(t);
@@ -373,6 +375,7 @@ void Assembler::add_parameter_gradient(const State& state, double t, const Vecto
     }
   }
   for (const auto& c : constraints_) {
+    if (constraint_offsets[c.index] < 0) continue;
     load_with_mu(c);
     const auto& constraint = *model_.constraints()[c.index];
     for (int k = 0; k < constraint.equation_count(); ++k) mu_c[k] = mu_owned[owned + c.first_multiplier + k];

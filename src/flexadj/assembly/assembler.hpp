@@ -86,7 +86,7 @@ class Assembler {
   // gradient[parameter_offset + k] += mu_r . dR/dp_k + mu_c . dC/dp_k over the components of this rank,
   // with R = M a - Q + C_q^T lambda and C the constraint at `level`; constraints_only leaves out the force
   // elements (R = C_q^T lambda, as in the initial-state projection). Offsets follow ParameterSpace (forces,
-  // then constraints). Control inputs: controls[signal][k] += (mu_r . dR/du(t)) * (weight of value k at t).
+  // then constraints); a component with offset -1 is skipped (its parameters are not wanted). Control inputs: controls[signal][k] += (mu_r . dR/du(t)) * (weight of value k at t).
   // Collective (imports).
   void add_parameter_gradient(const State& state, double t, const Vector& mu, ConstraintLevel level,
                               bool constraints_only, const std::vector<int>& force_offsets,
