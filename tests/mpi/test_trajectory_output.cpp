@@ -7,7 +7,9 @@
 #include <regex>
 #include <sstream>
 
+#include "beam_support.hpp"
 #include "flexadj/io/hdf5_results_file.hpp"
+#include "flexadj/io/model_reader.hpp"
 #include "flexadj/io/trajectory_output.hpp"
 #include "models.hpp"
 #include "simulation_support.hpp"
@@ -75,6 +77,140 @@ TEST(TrajectoryOutput, FileMatchesTheInMemoryTrajectory) {
   }
   EXPECT_GT(references, 76);  // at least one per written step
   EXPECT_NE(xml.find("CollectionType=\"Temporal\""), std::string::npos);
+}
+
+// Runs `model` on `comm`, writing every step to `path`; returns the global q and v of the steps.
+std::pair<std::vector<std::vector<double>>, std::vector<std::vector<double>>> run_with_output(
+    const model::Model& model, RCP<const Comm> comm, const std::string& path) {
+  assembly::Assembler assembler(model, comm);
+  integrators::GeneralizedAlpha integrator(assembler, model.integrator, {});
+  auto state = assembler.make_state();
+  assembler.scatter_global(model.initial_coordinates(), model.initial_velocities(), state);
+  io::TrajectoryOutput output(assembler, path, 1, false);
+  std::vector<std::vector<double>> q, v;
+  const auto& dofs = assembler.dofs();
+  integrators::StepObserver record = [&](long long n, double t, const assembly::State& s) {
+    output.observe(n, t, s);
+    q.push_back(gather_global(s.q, dofs.owned_coordinates(), dofs.coordinate_count(), *comm));
+    v.push_back(gather_global(s.v, dofs.owned_coordinates(), dofs.coordinate_count(), *comm));
+  };
+  integrators::SimulationOptions options;
+  options.progress = false;
+  integrators::simulate(assembler, integrator, state, options, {record});
+  output.finish();
+  return {q, v};
+}
+
+const char* const kBeamFields[] = {"/beams/midpoint", "/beams/force", "/beams/moment", "/bodies/axis_x",
+                                   "/bodies/axis_y", "/bodies/axis_z"};
+
+// Beam output of every element with stress resultants (geometrically exact and ANCF): /beams/midpoint,
+// /beams/force and /beams/moment hold each element's section point and (N, Q2, Q3), (T, M2, M3) at every step,
+// /bodies/axis_* the nodes' section frames (model::section_frame), exactly as the elements compute them from the
+// in-memory trajectory; and the file of this rank count equals that of one rank (each rank runs the model alone).
+void check_beam_output(const std::string& yaml, const std::string& name) {
+  const auto model = io::read_model_string(yaml, name + ".yaml");
+  auto comm = world();
+  const std::string path = name + "_np" + std::to_string(comm->getSize()) + ".h5";
+  const auto [q, v] = run_with_output(*model, comm, path);
+  const std::string serial_path = name + "_serial_rank" + std::to_string(comm->getRank()) + ".h5";
+  run_with_output(*model, self(), serial_path);
+
+  std::vector<int> beam_elements;
+  for (std::size_t i = 0; i < model->force_elements().size(); ++i)
+    if (model->force_elements()[i]->resultant_count() > 0) beam_elements.push_back(static_cast<int>(i));
+  const long long steps = static_cast<long long>(q.size()), beams = static_cast<long long>(beam_elements.size());
+  const long long bodies = static_cast<long long>(model->bodies().size());
+  const io::ResultsReader reader(path), serial(serial_path);
+  ASSERT_EQ(reader.steps(), steps);
+  for (const char* field : kBeamFields)
+    ASSERT_EQ(reader.dims(field),
+              (std::vector<long long>{steps, std::string(field).rfind("/beams", 0) == 0 ? beams : bodies, 3}))
+        << field;
+  const auto midpoints = reader.read_all("/beams/midpoint"), forces = reader.read_all("/beams/force"),
+             moments = reader.read_all("/beams/moment");
+  std::array<std::vector<double>, 3> axes;
+  for (int a = 0; a < 3; ++a) axes[a] = reader.read_all(kBeamFields[3 + a]);
+  double largest_difference = 0.0;
+  auto compare = [&](double in_file, double expected) {
+    largest_difference = std::max(largest_difference, std::abs(in_file - expected));
+  };
+  for (long long k = 0; k < steps; ++k) {
+    for (long long b = 0; b < beams; ++b) {
+      const auto& element = *model->force_elements()[beam_elements[b]];
+      const auto local_q = local_coordinates(*model, element, q[k]), local_v = local_coordinates(*model, element, v[k]);
+      std::array<double, 3> x;
+      std::array<double, 6> r;
+      element.section_point(local_q.data(), x.data());
+      element.resultants(local_q.data(), local_v.data(), r.data());
+      for (int c = 0; c < 3; ++c) {
+        compare(midpoints[(k * beams + b) * 3 + c], x[c]);
+        compare(forces[(k * beams + b) * 3 + c], r[c]);
+        compare(moments[(k * beams + b) * 3 + c], r[3 + c]);
+      }
+    }
+    for (long long b = 0; b < bodies; ++b) {
+      const int body = static_cast<int>(b);
+      const auto R = model::section_frame(model->body(body).kind, q[k].data() + model->body_offset(body));
+      for (int a = 0; a < 3; ++a)
+        for (int c = 0; c < 3; ++c) compare(axes[a][(k * bodies + b) * 3 + c], R[3 * c + a]);
+    }
+  }
+  EXPECT_EQ(largest_difference, 0.0) << name;
+  // The file of this rank count against that of one rank.
+  double largest_rank_difference = 0.0;
+  for (const char* field : kBeamFields) {
+    const auto values = reader.read_all(field), serial_values = serial.read_all(field);
+    ASSERT_EQ(values.size(), serial_values.size()) << field;
+    for (std::size_t i = 0; i < values.size(); ++i)
+      largest_rank_difference = std::max(largest_rank_difference, std::abs(values[i] - serial_values[i]));
+  }
+  double largest_force = 0.0, largest_moment = 0.0;
+  for (double f : forces) largest_force = std::max(largest_force, std::abs(f));
+  for (double m : moments) largest_moment = std::max(largest_moment, std::abs(m));
+  std::printf("%s at np %d: %lld beam elements, %lld steps, largest |force| %.3e, |moment| %.3e, largest difference "
+              "from np 1 %.2e\n",
+              name.c_str(), comm->getSize(), beams, steps, largest_force, largest_moment, largest_rank_difference);
+  EXPECT_GT(largest_moment, 0.0) << name;  // the comparisons are not of zeros
+  EXPECT_LT(largest_rank_difference, 1e-10) << name;
+}
+
+// A geometrically exact beam, an ANCF cable (damped) and a fully parameterised ANCF beam, pinned at one end and
+// falling under gravity.
+TEST(TrajectoryOutput, BeamResultantsOfSpatialBeamsAndAncfElements) {
+  check_beam_output(R"(
+dimension: 3
+gravity: [0, 0, -9.81]
+integrator: {end_time: 0.02, step_size: 1.0e-3}
+sections:
+  - {name: s, E: 1.0e6, nu: 0.3, rho: 100, A: 0.01, I: 1.0e-5, shear_viscosity: 10}
+beams:
+  - {name: ge, section: s, elements: 3, line: {start: [0, 0, 0], end: [1, 0, 0]}}
+ancf:
+  - {name: cable, type: cable, section: s, damping_time: 1.0e-3, elements: 3,
+     arc: {centre: [0, 1, 1], start: [0, 0, 1], angle: 1.2, axis: [0, 0, 1]}}
+  - {name: full, type: full, section: s, elements: 3, line: {start: [0, 0, 2], end: [0.3, 1, 2]}}
+joints:
+  - {type: spherical, bodies: [ground, ge.start], point: [0, 0, 0]}
+  - {type: spherical, bodies: [ground, cable.start], point: [0, 0, 1]}
+  - {type: spherical, bodies: [ground, full.start], point: [0, 0, 2]}
+)",
+                    "beam_output_spatial");
+}
+
+// The ANCF pendulum of Berzeri and Shabana (meshes/ancf_pendulum.yaml) on 4 elements, 20 steps.
+TEST(TrajectoryOutput, BeamResultantsOfPlanarAncfElements) {
+  check_beam_output(R"(
+dimension: 2
+gravity: [0, -9.81]
+integrator: {end_time: 0.02, step_size: 1.0e-3, spectral_radius: 0.95}
+ancf:
+  - {name: pendulum, type: planar, curvature: simple, section: {E: 0.7e6, nu: 0.3, rho: 5540, A: 0.0018, I: 1.215e-8},
+     elements: 4, line: {start: [0, 0], end: [1.2, 0]}}
+joints:
+  - {name: pin, type: revolute, bodies: [ground, pendulum.start], point: [0, 0]}
+)",
+                    "beam_output_planar");
 }
 
 }  // namespace

@@ -32,4 +32,16 @@ inline std::array<double, 3> position_of(const model::Model& model, const std::v
   return {q[o], q[o + 1], q[o + 2]};
 }
 
+// A component's local coordinates (its bodies' coordinates, concatenated; ground has none) from the global q.
+inline std::vector<double> local_coordinates(const model::Model& model, const model::Component& component,
+                                             const std::vector<double>& q) {
+  std::vector<double> local;
+  for (std::size_t k = 0; k < component.bodies().size(); ++k) {
+    if (component.bodies()[k] == model::kGround) continue;
+    const auto first = q.begin() + model.body_offset(component.bodies()[k]);
+    local.insert(local.end(), first, first + model::coordinate_count(component.kinds()[k]));
+  }
+  return local;
+}
+
 }  // namespace flexadj::testing

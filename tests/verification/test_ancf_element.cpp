@@ -8,13 +8,16 @@
 #include <random>
 
 #include "flexadj/elements/elements.hpp"
+#include "flexadj/io/model_reader.hpp"
 #include "flexadj/model/body.hpp"
+#include "flexadj/model/model.hpp"
 
 namespace flexadj::testing {
 namespace {
 
 using elements::AncfElementData;
 using Point = std::array<double, 3>;
+using model::BodyKind;
 
 enum class Type { Planar, Cable, Full };
 int node_size(Type t) { return t == Type::Planar ? 4 : t == Type::Cable ? 6 : 12; }
@@ -189,6 +192,154 @@ TEST(AncfElement, JacobianMatchesCentralDifferences) {
       }
       // Central differences: truncation h^2 |r'''| and round-off 1e-16 |r| / h, both below 1e-7 of the largest entry.
       for (int i = 0; i < n; ++i) EXPECT_NEAR(J[i * n + j], column[i], 1e-7 * scale) << c.name << " (" << i << ", " << j << ")";
+    }
+  }
+}
+
+// Columns of a frame (row-major, columns the axes).
+Point column(const std::array<double, 9>& R, int axis) { return {R[axis], R[3 + axis], R[6 + axis]}; }
+
+// Largest entry of |R^T R - I| and det R - 1.
+std::array<double, 2> orthonormality_errors(const std::array<double, 9>& R) {
+  double largest = 0.0;
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 3; ++j)
+      largest = std::max(largest, std::abs(model::dot(column(R, i), column(R, j)) - (i == j ? 1.0 : 0.0)));
+  return {largest, model::dot(column(R, 0), model::cross(column(R, 1), column(R, 2))) - 1.0};
+}
+
+// Section frames of ANCF nodes (model::section_frame) along arcs read from model files, in the reference and with
+// the gradients stretched and sheared: axis_x is the unit tangent, the frame orthonormal and right-handed (to
+// 1e-12; measured largest errors printed); full nodes in the reference give the section axes of the input
+// (arc: axis 3 along the arc axis, axis 2 towards the centre). The cable arc (about (0, 0.6, 0.8), 3 pi/2 in 12
+// elements) passes through the tangent -e_x at node 4; its frame is the smallest rotation from the global axes:
+// rotation angle = angle(e_x, t), i.e. (trace R - 1)/2 = t_x.
+TEST(AncfElement, SectionFramesOfNodesFollowTheCentreline) {
+  const std::string section = "section: {E: 1.0e4, G: 5.0e3, rho: 1, A: 1, I: 0.01, J: 0.02}";
+  struct ArcCase {
+    const char* name;
+    int dimension;
+    std::string beam;
+    Point centre, axis;
+  };
+  const Point tilted{0.0, 0.6, 0.8};
+  const ArcCase cases[] = {
+      {"planar", 2, "{name: b, type: planar, " + section + ", elements: 8, arc: {centre: [0, 1], start: [0, 0], angle: 4}}",
+       {0.0, 1.0, 0.0}, {0.0, 0.0, 1.0}},
+      {"cable", 3, "{name: b, type: cable, " + section +
+                       ", elements: 12, arc: {centre: [0, 0, 0], start: [1, 0, 0], angle: 4.71238898038469, axis: [0, 0.6, 0.8]}}",
+       {0.0, 0.0, 0.0}, tilted},
+      {"full", 3, "{name: b, type: full, " + section +
+                      ", elements: 8, arc: {centre: [0, 0, 0], start: [1, 0, 0], angle: 5, axis: [0, 0.6, 0.8]}}",
+       {0.0, 0.0, 0.0}, tilted}};
+  for (const ArcCase& arc : cases) {
+    const auto model = io::read_model_string("dimension: " + std::to_string(arc.dimension) +
+                                                 "\nintegrator: {end_time: 1, step_size: 0.1}\nancf:\n  - " + arc.beam + "\n",
+                                             "frames.yaml");
+    double worst_tangent = 0.0, worst_orthonormality = 0.0, worst_determinant = 0.0, worst_input_axes = 0.0;
+    for (const auto& body : model->bodies()) {
+      std::vector<double> q = body.initial_coordinates;
+      const int dim = arc.dimension;
+      const Point x{q[0], q[1], dim == 3 ? q[2] : 0.0};
+      const Point radial = model::subtract(x, arc.centre);
+      const Point tangent = model::scaled(model::cross(arc.axis, radial), 1.0 / std::sqrt(model::dot(radial, radial)));
+      const Point towards_centre = model::cross(arc.axis, tangent);
+      // The reference, then the slope stretched by 1.7 and (full) r_y sheared by 0.3 r_x and shortened by 0.8.
+      for (int deformed = 0; deformed < 2; ++deformed) {
+        if (deformed == 1) {
+          for (int i = 0; i < dim; ++i) q[dim + i] *= 1.7;
+          if (body.kind == BodyKind::AncfFullNode)
+            for (int i = 0; i < 3; ++i) q[6 + i] = 0.8 * q[6 + i] + 0.3 * q[3 + i];
+        }
+        const auto R = model::section_frame(body.kind, q.data());
+        const auto errors = orthonormality_errors(R);
+        worst_orthonormality = std::max(worst_orthonormality, errors[0]);
+        worst_determinant = std::max(worst_determinant, std::abs(errors[1]));
+        const Point axis_x = column(R, 0);
+        worst_tangent = std::max(worst_tangent, std::sqrt(model::dot(model::subtract(axis_x, tangent),
+                                                                     model::subtract(axis_x, tangent))));
+        if (body.kind == BodyKind::AncfCableNode) {
+          EXPECT_NEAR((R[0] + R[4] + R[8] - 1.0) / 2.0, axis_x[0], 1e-12) << body.name;
+        }
+        if (body.kind == BodyKind::AncfFullNode && deformed == 0)
+          for (int i = 0; i < 3; ++i) {
+            worst_input_axes = std::max(worst_input_axes, std::abs(column(R, 1)[i] - towards_centre[i]));
+            worst_input_axes = std::max(worst_input_axes, std::abs(column(R, 2)[i] - arc.axis[i]));
+          }
+        if (body.kind == BodyKind::AncfFullNode && deformed == 1)  // axis_y in the plane of r_x and r_y
+          EXPECT_NEAR(model::dot(column(R, 2), Point{q[6], q[7], q[8]}), 0.0, 1e-12) << body.name;
+      }
+    }
+    std::printf("%-6s arc frames: |axis_x - t| %.1e, |R^T R - I| %.1e, |det R - 1| %.1e, full: |axes - input| %.1e\n",
+                arc.name, worst_tangent, worst_orthonormality, worst_determinant, worst_input_axes);
+    EXPECT_LT(worst_tangent, 1e-12) << arc.name;
+    EXPECT_LT(worst_orthonormality, 1e-12) << arc.name;
+    EXPECT_LT(worst_determinant, 1e-12) << arc.name;
+    EXPECT_LT(worst_input_axes, 1e-12) << arc.name;
+  }
+  // The cable's frame at and next to the tangent -e_x: the half turn about e_z, and continuous next to it along
+  // the direction u of approach (the smallest rotation about an axis normal to e_x and to u).
+  const double exactly_back[6] = {0.0, 0.0, 0.0, -2.0, 0.0, 0.0};
+  const auto R = model::section_frame(BodyKind::AncfCableNode, exactly_back);
+  const std::array<double, 9> half_turn{-1.0, 0.0, 0.0, 0.0, -1.0, 0.0, 0.0, 0.0, 1.0};
+  for (int i = 0; i < 9; ++i) EXPECT_EQ(R[i], half_turn[i]);
+  const double nearly_back[6] = {0.0, 0.0, 0.0, -1.0, 1e-9, 0.0};
+  const auto near = model::section_frame(BodyKind::AncfCableNode, nearly_back);
+  const auto errors = orthonormality_errors(near);
+  EXPECT_LT(errors[0], 1e-15);
+  EXPECT_LT(std::abs(errors[1]), 1e-15);
+  for (int i = 0; i < 9; ++i) EXPECT_NEAR(near[i], half_turn[i], 2e-9);
+}
+
+// The resultants refer to the midpoint of the centreline: of a straight element its middle, of the arc (radius R,
+// angle theta) its cubic Hermite interpolation (r_A + r_B)/2 + L/8 (r'_A - r'_B), L = R theta, which lies
+// R (1 - cos(theta/2) - theta/4 sin(theta/2)) = 1.62e-4 inside the arc's midpoint for theta = 0.5. They vanish in
+// the stress-free reference and after a rigid motion of it; of a deformed state they are unchanged by a rigid
+// motion: planar and full, all six (the section frame turns with the element); cable, N and the bending moment
+// |(M2, M3)| (its frame is a convention, model::section_frame, and does not turn with a general rotation).
+TEST(AncfElement, ResultantsAtTheMidpointAreObjective) {
+  std::mt19937 rng(5);
+  for (const Case& c : kCases) {
+    AncfElementData data = section_data(c.type);
+    data.damping_time = 0.01;
+    const auto q0 = reference(c.type, c.curved, data);
+    const auto element = make(c.type, data);
+    const int n = element->coordinate_count();
+    ASSERT_EQ(element->resultant_count(), 6);
+    Point x{};
+    element->section_point(q0.data(), x.data());
+    const double inside = c.curved ? 1.0 - std::cos(0.25) - 0.125 * std::sin(0.25) : 0.0;
+    const Point midpoint = c.curved ? Point{(1.0 - inside) * std::sin(0.25), 1.0 - (1.0 - inside) * std::cos(0.25), 0.0}
+                                    : Point{0.45, 0.2, 0.0};
+    const double offset = std::sqrt(model::dot(model::subtract(x, midpoint), model::subtract(x, midpoint)));
+    std::printf("%-16s section point %.2e from the interpolated midpoint (%.3e inside the arc)\n", c.name, offset, inside);
+    EXPECT_LT(offset, 1e-15) << c.name;
+
+    const auto R = c.type == Type::Planar ? rotation({0.0, 0.0, 1.0}, 2.1) : rotation({0.3, -0.8, 0.5}, 2.1);
+    const Point shift{0.4, -1.3, c.type == Type::Planar ? 0.0 : 0.9};
+    const std::vector<double> at_rest(n, 0.0);
+    const double EA = data.section.youngs_modulus * data.section.area;
+    std::array<double, 6> r{};
+    for (const auto& q : {q0, rigidly_moved(c.type, q0, R, shift)}) {
+      element->resultants(q.data(), at_rest.data(), r.data());
+      for (int k = 0; k < 6; ++k) EXPECT_LT(std::abs(r[k]), 1e-10 * EA) << c.name << " " << k;
+    }
+
+    const auto q = perturbed(q0, rng, 0.05);
+    const auto v = perturbed(at_rest, rng, 1.0);
+    std::array<double, 6> moved{};
+    element->resultants(q.data(), v.data(), r.data());
+    // Velocities of a rigid motion turn with it (no translation rate).
+    element->resultants(rigidly_moved(c.type, q, R, shift).data(), rigidly_moved(c.type, v, R, {0.0, 0.0, 0.0}).data(),
+                        moved.data());
+    double scale = 0.0;
+    for (double value : r) scale = std::max(scale, std::abs(value));
+    if (c.type == Type::Cable) {
+      EXPECT_NEAR(moved[0], r[0], 1e-12 * scale) << c.name;
+      EXPECT_NEAR(std::hypot(moved[4], moved[5]), std::hypot(r[4], r[5]), 1e-12 * scale) << c.name;
+      for (int k = 1; k < 4; ++k) EXPECT_EQ(moved[k], 0.0) << c.name << " " << k;
+    } else {
+      for (int k = 0; k < 6; ++k) EXPECT_NEAR(moved[k], r[k], 1e-12 * scale) << c.name << " " << k;
     }
   }
 }

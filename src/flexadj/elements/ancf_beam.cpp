@@ -172,6 +172,47 @@ class AncfFullBeam final : public model::ForceElementAD<AncfFullBeam, kFullCoord
     return energy;
   }
 
+  // ---- output: the section at the midpoint xi = 1/2 ----
+  // A node at the midpoint: the interpolated r, r_x (Hermite) and directors r_y, r_z (linear).
+  std::array<double, 12> midpoint_node(const double* q) const {
+    std::array<double, 12> node;
+    ancf::hermite_centreline(q, {0, 3, 12, 15}, 3, 0.5, length_, node.data(), node.data() + 3);
+    for (int i = 0; i < 6; ++i) node[6 + i] = 0.5 * (q[6 + i] + q[18 + i]);
+    return node;
+  }
+
+  void section_point(const double* q, double* x) const override {
+    const auto node = midpoint_node(q);
+    for (int c = 0; c < 3; ++c) x[c] = node[c];
+  }
+
+  // (N, Q2, Q3, T, M2, M3): the means over the element, with the energy's sampling and weights
+  // (weighted_stiffness), of C (e - e_0 + tau de/dt), C = diag(EA, k2 GA, k3 GA, GJ, EI2, EI3), for the structural
+  // strains of [NGG13] the energy uses: axial eps and curvatures K_1..3 at the Gauss points, shear g_2 = r'.d2,
+  // g_3 = r'.d3 at the Lobatto points (the mean is the midpoint value of a resultant varying linearly along the
+  // element; ancf_cable.cpp). N is multiplied by the stretch |r'| (the force across the section, as in
+  // ancf_cable.cpp). The values are components on the director triad (d2 x d3, d2, d3) normalised, which is the
+  // output section frame (model::section_frame of midpoint_node) while the section is unsheared and undeformed,
+  // and differs from it by the shear angles otherwise.
+  int resultant_count() const override { return 6; }
+  void resultants(const double* q, const double* v, double* out) const override {
+    using OutputAD = Sacado::Fad::SFad<double, kFullCoordinates>;
+    const auto qi = ancf::seeded<OutputAD, kFullCoordinates>(q);
+    const std::array<OutputAD, kStrainCount> e = strains<OutputAD>(qi.data());
+    const auto c = weighted_stiffness(parameters().data());
+    auto weighted_stress = [&](int m) {
+      return ancf::viscoelastic_stress(e[m], reference_[m], c[m], parameters()[kDampingTime], v);
+    };
+    std::array<double, 6> sum{};
+    for (int g = 0; g < ancf::kGaussPoints; ++g) {
+      sum[0] += std::sqrt(1.0 + 2.0 * e[4 * g].val()) * weighted_stress(4 * g);
+      for (int k = 1; k < 4; ++k) sum[2 + k] += weighted_stress(4 * g + k);
+    }
+    for (int k = 0; k < 3; ++k)
+      for (int j = 0; j < 2; ++j) sum[1 + j] += weighted_stress(kAxialCurvature + 2 * k + j);
+    for (int k = 0; k < 6; ++k) out[k] = sum[k] / length_;
+  }
+
  private:
   // r += M a - (weight if with_weight).
   template <class S, class P> void add_inertia_and_weight(const S* a, const P* p, S* r, bool with_weight = true) const {

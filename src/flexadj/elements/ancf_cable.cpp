@@ -148,6 +148,84 @@ template <int Dim> class AncfGradientDeficient final
     return energy;
   }
 
+  // ---- output: the section at the midpoint xi = 1/2 ----
+  using OutputAD = Sacado::Fad::SFad<double, kN>;  // strains with their derivatives, for the strain rates
+
+  // A node at the midpoint: the interpolated r and r' (the coordinates of node_kind()).
+  std::array<double, 2 * Dim> midpoint_node(const double* q) const {
+    std::array<double, 2 * Dim> node;
+    ancf::hermite_centreline(q, {0, Dim, 2 * Dim, 3 * Dim}, Dim, 0.5, length_, node.data(), node.data() + Dim);
+    return node;
+  }
+
+  void section_point(const double* q, double* x) const override {
+    const auto node = midpoint_node(q);
+    const auto point = model::point_position(node_kind(), node.data(), model::Vec3<double>{0.0, 0.0, 0.0});
+    for (int c = 0; c < 3; ++c) x[c] = point[c];
+  }
+
+  // (N, Q2, Q3, T, M2, M3) of the element: the means over the element (the energy's Gauss rule) of the resultants
+  // below, elastic plus Kelvin-Voigt, in the section frame at the midpoint (model::section_frame of midpoint_node).
+  // The mean is the midpoint value of a resultant that varies linearly along the element, and it filters the
+  // O(h^2) oscillation of the cubic's pointwise strains in bending (tip-moment test in test_ancf_statics.cpp).
+  //   N = |r'| EA (eps - eps_0): the force across the section, n = dU/dr' = EA eps r' for the Green strain [BS00]
+  //       (EA eps alone, the force conjugate to eps, is smaller by the stretch |r'|);
+  //   bending moment vector: gauss_bending_moment; M2 = m.axis_y, M3 = m.axis_z;
+  //   Q2 = Q3 = 0: the Euler-Bernoulli beam has no shear strain, its shear force is not a constitutive quantity (it
+  //       follows from equilibrium, dM/dx); T = 0: the model has no torsion.
+  int resultant_count() const override { return 6; }
+  void resultants(const double* q, const double* v, double* out) const override {
+    const double* p = this->parameters().data();
+    const double EA = p[kE] * p[kArea], EI = p[kE] * p[kI], tau = p[kDampingTime];
+    const auto frame = model::section_frame(node_kind(), midpoint_node(q).data());
+    const model::Vec3<double> axis_z{frame[2], frame[5], frame[8]};
+    const auto qi = ancf::seeded<OutputAD, kN>(q);
+    double normal = 0.0;
+    model::Vec3<double> moment{0.0, 0.0, 0.0};
+    for (int g = 0; g < ancf::kGaussPoints; ++g) {
+      const Strains<OutputAD> s = strains<OutputAD>(qi.data(), length_, g, vector_curvature_[g]);
+      const double weight = ancf::gauss_weights()[g];
+      normal += weight * std::sqrt(1.0 + 2.0 * s.axial.val()) *
+                ancf::viscoelastic_stress(s.axial, axial_0_[g], EA, tau, v);
+      moment = model::add(moment, model::scaled(gauss_bending_moment(q, v, g, s, EI, axis_z), weight));
+    }
+    const auto local = model::multiply_transposed(frame, moment);
+    out[0] = normal;
+    out[1] = out[2] = out[3] = 0.0;
+    out[4] = local[1];
+    out[5] = local[2];
+  }
+
+  // Bending moment vector (global) at Gauss point g from its strains s: EI (kappa - kappa_0) times the binormal
+  // (r' x r'')/|r' x r''| (planar: e_z, kappa signed; where the curvature vanishes on a curved reference, whose
+  // binormal is then undefined, `fallback`), EI times the curvature vector (r' x r'')/|r'|^2 at a straight spatial
+  // reference, or t x EI (r'' - r''_0), t = r'/|r'|, for the simple model.
+  model::Vec3<double> gauss_bending_moment(const double* q, const double* v, int g, const Strains<OutputAD>& s,
+                                           double EI, const model::Vec3<double>& fallback) const {
+    const double tau = this->parameters()[kDampingTime];
+    const auto& curvature_0 = curvature_0_[g];
+    model::Vec3<double> moment{0.0, 0.0, 0.0};
+    if (simple_) {
+      model::Vec3<double> point{0.0, 0.0, 0.0}, slope{0.0, 0.0, 0.0}, bending{0.0, 0.0, 0.0};
+      ancf::hermite_centreline(q, {0, Dim, 2 * Dim, 3 * Dim}, Dim, ancf::gauss_points()[g], length_, point.data(),
+                               slope.data());
+      for (int c = 0; c < Dim; ++c) bending[c] = ancf::viscoelastic_stress(s.curvature[c], curvature_0[c], EI, tau, v);
+      return model::cross(model::scaled(slope, 1.0 / std::sqrt(model::dot(slope, slope))), bending);
+    }
+    if (Dim == 2) {
+      moment[2] = ancf::viscoelastic_stress(s.curvature[0], curvature_0[0], EI, tau, v);
+      return moment;
+    }
+    if (vector_curvature_[g]) {
+      for (int c = 0; c < 3; ++c) moment[c] = ancf::viscoelastic_stress(s.curvature[c], curvature_0[c], EI, tau, v);
+      return moment;
+    }
+    const auto k = strains<double>(q, length_, g, true).curvature;
+    const double norm = std::sqrt(model::dot(k, k));
+    const model::Vec3<double> binormal = norm > 0.0 ? model::scaled(k, 1.0 / norm) : fallback;
+    return model::scaled(binormal, ancf::viscoelastic_stress(s.curvature[0], curvature_0[0], EI, tau, v));
+  }
+
  private:
   // r += weight (stiffness (e - e_0) + stiffness tau de/dt) de/dq.
   template <class Inner, class S>

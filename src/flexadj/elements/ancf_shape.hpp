@@ -23,6 +23,36 @@ inline HermiteWeights hermite(double xi, double L) {
   return w;
 }
 
+// Position r and slope dr/dx at xi of the centreline whose r_A, r'_A, r_B, r'_B (dim components each) start at
+// `offsets` in q.
+inline void hermite_centreline(const double* q, const std::array<int, 4>& offsets, int dim, double xi, double L,
+                               double* position, double* slope) {
+  const auto w = hermite(xi, L);
+  for (int i = 0; i < dim; ++i) {
+    position[i] = slope[i] = 0.0;
+    for (int k = 0; k < 4; ++k) {
+      position[i] += w.value[k] * q[offsets[k] + i];
+      slope[i] += w.first[k] * q[offsets[k] + i];
+    }
+  }
+}
+
+// Coordinates q as forward-AD variables: q[i] seeded with derivative direction i of N.
+template <class Inner, int N> std::array<Inner, N> seeded(const double* q) {
+  std::array<Inner, N> qi;
+  for (int i = 0; i < N; ++i) qi[i] = Inner(N, i, q[i]);
+  return qi;
+}
+
+// Kelvin-Voigt stress resultant stiffness (e - e_0 + tau de/dt) of a strain e carrying de/dq (forward AD), with
+// de/dt = de/dq . v.
+template <class Inner> double viscoelastic_stress(const Inner& e, double e_0, double stiffness, double tau,
+                                                  const double* v) {
+  double rate = 0.0;
+  for (int j = 0; j < e.size(); ++j) rate += e.fastAccessDx(j) * v[j];
+  return stiffness * (e.val() - e_0 + tau * rate);
+}
+
 // rho A L times int_0^1 S_i S_j dxi (consistent mass of one coordinate direction) and int_0^1 S_i dxi, in units of
 // rho A L; the slope entries carry L.
 inline std::array<std::array<double, 4>, 4> hermite_mass(double L) {

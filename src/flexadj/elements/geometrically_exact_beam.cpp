@@ -164,6 +164,11 @@ class GeometricallyExactBeam final
     }
   }
 
+  // The midpoint of the chord (r is interpolated linearly).
+  void section_point(const double* q, double* x) const override {
+    for (int c = 0; c < 3; ++c) x[c] = 0.5 * (q[c] + q[7 + c]);
+  }
+
   double kinetic_energy(const double* q, const double* v) const override {
     const double* p = parameters().data();
     const double node_mass = 0.5 * p[kRho] * p[kArea] * p[kLength], rotary_scale = 0.5 * p[kRho] * p[kLength];

@@ -3,6 +3,7 @@
 #include <Teuchos_DefaultMpiComm.hpp>
 
 #include <array>
+#include <stdexcept>
 
 #include "flexadj/io/hdf5_results_file.hpp"
 #include "flexadj/io/xdmf_writer.hpp"
@@ -10,6 +11,9 @@
 
 namespace flexadj::io {
 namespace {
+
+// (N, Q2, Q3, T, M2, M3) per beam element.
+constexpr int kBeamResultants = 6;
 
 MPI_Comm raw_comm(const Comm& comm) {
   return (*dynamic_cast<const Teuchos::MpiComm<int>&>(comm).getRawMpiComm())();
@@ -68,18 +72,22 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const std::st
     joint_position_field_ = file_->define_field("/joints/position", joints, 3, local_joints_);
     joint_force_field_ = file_->define_field("/joints/force", joints, 3, local_joints_);
   }
-  // Beam elements as line segments between their nodes (indices into /bodies/position).
-  for (const auto& element : model.force_elements())
-    if (std::string(element->type()) == "beam" || std::string(element->type()).rfind("ancf_", 0) == 0)
-      for (int body : element->bodies()) beam_connectivity_.push_back(body);
+  // Beam elements (the two-node elements with stress resultants: geometrically exact and ANCF) as line segments
+  // between their nodes (indices into /bodies/position).
+  beam_of_element_.assign(model.force_elements().size(), -1);
+  for (std::size_t i = 0; i < model.force_elements().size(); ++i) {
+    const auto& element = *model.force_elements()[i];
+    if (element.resultant_count() == 0) continue;
+    if (element.resultant_count() != kBeamResultants || element.bodies().size() != 2)
+      throw std::logic_error("beam output: element '" + element.name() + "' is not a two-node element with " +
+                             std::to_string(kBeamResultants) + " resultants");
+    beam_of_element_[i] = static_cast<long long>(beam_connectivity_.size() / 2);
+    for (int body : element.bodies()) beam_connectivity_.push_back(body);
+  }
   const long long beam_elements = static_cast<long long>(beam_connectivity_.size() / 2);
   if (beam_elements > 0) {
     file_->write_static_int64("/beams/connectivity", beam_connectivity_, {beam_elements, 2});
     // Stress resultants at the element midpoints, evaluated by the rank that evaluates the element.
-    beam_of_element_.assign(model.force_elements().size(), -1);
-    long long beam = 0;
-    for (std::size_t i = 0; i < model.force_elements().size(); ++i)
-      if (std::string(model.force_elements()[i]->type()) == "beam") beam_of_element_[i] = beam++;
     for (int i : dofs.local_force_elements())
       if (beam_of_element_[i] >= 0) local_beams_.push_back(beam_of_element_[i]);
     beam_midpoint_field_ = file_->define_field("/beams/midpoint", beam_elements, 3, local_beams_);
@@ -175,7 +183,7 @@ void TrajectoryOutput::observe(long long step, double t, const assembly::State& 
     const model::Vec3<double> origin{0.0, 0.0, 0.0};
     const auto x = model::point_position(kind, q, origin);
     const auto u = model::point_velocity(kind, q, v, origin);
-    const auto R = model::body_rotation(kind, q);
+    const auto R = model::section_frame(kind, q);
     for (int c = 0; c < 3; ++c) {
       position[3 * i + c] = x[c];
       velocity[3 * i + c] = u[c];
@@ -213,12 +221,13 @@ void TrajectoryOutput::observe(long long step, double t, const assembly::State& 
   const std::size_t b = 3 * local_beams_.size();
   if (!beam_connectivity_.empty()) {
     std::size_t k = 0;
-    std::array<double, 6> values;
+    std::array<double, kBeamResultants> values;
     assembler_.visit_local_force_elements(state, [&](int index, const double* q, const double* v) {
       if (beam_of_element_[index] < 0) return;
-      model.force_elements()[index]->resultants(q, v, values.data());
+      const auto& element = *model.force_elements()[index];
+      element.resultants(q, v, values.data());
+      element.section_point(q, beam_data_.data() + 3 * k);
       for (int c = 0; c < 3; ++c) {
-        beam_data_[3 * k + c] = 0.5 * (q[c] + q[7 + c]);
         beam_data_[b + 3 * k + c] = values[c];
         beam_data_[2 * b + 3 * k + c] = values[3 + c];
       }

@@ -4,10 +4,15 @@
 //   /time                       [steps]
 //   /state/q, /state/v, /state/a [steps, coordinates]      /state/lambda [steps, multipliers]
 //   /bodies/position            [steps, bodies, 3]  centre of mass
-//   /bodies/axis_x|y|z          [steps, bodies, 3]  body-frame axes in global coordinates
+//   /bodies/axis_x|y|z          [steps, bodies, 3]  body-frame axes in global coordinates (ANCF nodes: the section
+//                                                   frame of their gradients, model::section_frame)
 //   /bodies/velocity            [steps, bodies, 3]
 //   /joints/position            [steps, joints, 3]  the joint point on its first body
 //   /joints/force               [steps, joints, 3]  constraint force on the translation of that body
+//   /beams/connectivity         [elements, 2]       node (body) indices of the beam elements (geometrically
+//                                                   exact and ANCF: the elements with stress resultants)
+//   /beams/midpoint             [steps, elements, 3] the element's section point (ForceElement::section_point)
+//   /beams/force, /beams/moment [steps, elements, 3] (N, Q2, Q3) and (T, M2, M3) in its section frame
 //   /model/...                  names of bodies, joints, coordinates and multipliers; attributes with
 //                               the model file, title, dimension and integrator settings
 #include <memory>

@@ -232,4 +232,11 @@ template <class S, class P, class F> void add_generalized_force(BodyKind kind, c
   }
 }
 
+// ---- section frames for output -----------------------------------------------------------------
+// The frame (row-major, columns axis_x, axis_y, axis_z) the output shows for a body: body_rotation for rigid
+// bodies and beam nodes; for ANCF nodes, which carry gradients instead of a rotation, a frame built from them
+// (section_frame.cpp) with axis_x along the centreline slope. Output only: joints, loads and sensors use
+// body_rotation.
+std::array<double, 9> section_frame(BodyKind kind, const double* q);
+
 }  // namespace flexadj::model

@@ -102,6 +102,8 @@ class ForceElement : public Component {
   // frame at the element's midpoint); resultant_count() values written by resultants().
   virtual int resultant_count() const { return 0; }
   virtual void resultants(const double* /*q*/, const double* /*v*/, double* /*out*/) const {}
+  // The global point the resultants refer to (beams: the midpoint of the centreline), for output.
+  virtual void section_point(const double* /*q*/, double* x) const { x[0] = x[1] = x[2] = 0.0; }
 };
 
 class Constraint : public Component {
