@@ -19,7 +19,7 @@ TEST(TrajectoryOutput, FileMatchesTheInMemoryTrajectory) {
   auto model = rigid_chain(5, 0.3, 150);  // 150 steps: more than one write block of 64
   auto comm = world();
   assembly::Assembler assembler(*model, comm);
-  integrators::GeneralizedAlpha integrator(assembler, model->integrator, {});
+  const auto integrator = integrators::make_time_integrator(assembler, model->integrator, {});
   auto state = assembler.make_state();
   assembler.scatter_global(model->initial_coordinates(), model->initial_velocities(), state);
   const std::string path = "trajectory_output_np" + std::to_string(comm->getSize()) + ".h5";
@@ -39,7 +39,7 @@ TEST(TrajectoryOutput, FileMatchesTheInMemoryTrajectory) {
   };
   integrators::SimulationOptions options;
   options.progress = false;
-  integrators::simulate(assembler, integrator, state, options, {record});
+  integrators::simulate(assembler, *integrator, state, options, {record});
   output.finish();
 
   const io::ResultsReader reader(path);
