@@ -73,7 +73,8 @@ void write_summary_json(const std::string& path, const model::Model& model, cons
 std::string simulate_help() {
   return "usage: flexadj simulate MODEL.yaml [options]\n"
          "\n"
-         "Integrates the equations of motion of MODEL.yaml (generalized-alpha, index 3) and writes\n"
+         "Integrates the equations of motion of MODEL.yaml (generalized-alpha or HHT, index 3, or the\n"
+         "midpoint variational integrator: integrator.type) and writes\n"
          "time, q, v, a, lambda and body/joint data to HDF5, with an XDMF file for ParaView.\n"
          "\n"
          "options:\n"

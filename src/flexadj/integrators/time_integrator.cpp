@@ -8,6 +8,7 @@
 
 #include "flexadj/core/error.hpp"
 #include "flexadj/integrators/generalized_alpha.hpp"
+#include "flexadj/integrators/variational.hpp"
 
 namespace flexadj::integrators {
 
@@ -134,6 +135,7 @@ void TimeIntegrator::throw_newton_failure(long long step_index, double t, const 
 std::unique_ptr<TimeIntegrator> make_time_integrator(assembly::Assembler& assembler,
                                                      const model::IntegratorSettings& settings,
                                                      const linalg::LinearSolverOptions& solver_options) {
+  if (settings.scheme == "variational") return std::make_unique<Variational>(assembler, settings, solver_options);
   return std::make_unique<GeneralizedAlpha>(assembler, settings, solver_options);
 }
 

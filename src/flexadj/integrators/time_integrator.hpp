@@ -1,6 +1,6 @@
 #pragma once
-// The forward integrators behind one interface (generalized-alpha / HHT, generalized_alpha.hpp), chosen by
-// IntegratorSettings::scheme through make_time_integrator().
+// The forward integrators behind one interface: generalized-alpha / HHT (generalized_alpha.hpp) and the midpoint
+// variational integrator (variational.hpp), chosen by IntegratorSettings::scheme through make_time_integrator().
 // The base holds what both share: the linear solver of the saddle-point systems on the assembler's graph, and the
 // consistent initial state (projection of the given q, v onto the constraints; accelerations and multipliers).
 #include <memory>
@@ -71,7 +71,7 @@ class TimeIntegrator {
   InitialProjection projection_;
 };
 
-// The integrator of settings.scheme: generalized_alpha or hht.
+// The integrator of settings.scheme: generalized_alpha, hht or variational.
 std::unique_ptr<TimeIntegrator> make_time_integrator(assembly::Assembler& assembler,
                                                      const model::IntegratorSettings& settings,
                                                      const linalg::LinearSolverOptions& solver_options);
