@@ -76,14 +76,14 @@ int main(int argc, char** argv) {
       flexadj::assembly::Assembler assembler(*model, comm);
       flexadj::linalg::LinearSolverOptions options;
       options.kind = model->integrator.linear_solver;
-      flexadj::integrators::GeneralizedAlpha integrator(assembler, model->integrator, options);
+      const auto integrator = flexadj::integrators::make_time_integrator(assembler, model->integrator, options);
       auto state = assembler.make_state();
       assembler.scatter_global(model->initial_coordinates(), model->initial_velocities(), state);
       record.setup_seconds = std::chrono::duration<double>(Clock::now() - setup_start).count();
       flexadj::integrators::SimulationOptions simulation;
       simulation.progress = false;
       simulation.track_energy = false;
-      const auto summary = flexadj::integrators::simulate(assembler, integrator, state, simulation, {});
+      const auto summary = flexadj::integrators::simulate(assembler, *integrator, state, simulation, {});
       record.forward_seconds = summary.wall_seconds;
       record.steps = summary.steps;
       record.newton_iterations = summary.newton_iterations;

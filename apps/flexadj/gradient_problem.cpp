@@ -22,6 +22,10 @@ std::unique_ptr<model::Model> checked(std::unique_ptr<model::Model> model, const
                      "missing; 'flexadj " + command +
                          "' needs an objective: a list of terms such as {type: final_value, coordinate: mass.x} "
                          "(docs/model-format.md, section objective)");
+  if (model->integrator.scheme == "variational")
+    throw InputError(model->source_file, "integrator.type",
+                     "the discrete adjoint of the variational integrator is not available; use generalized_alpha or "
+                     "hht for gradients ('flexadj " + command + "' needs a gradient)");
   return model;
 }
 

@@ -73,7 +73,8 @@ void write_summary_json(const std::string& path, const model::Model& model, cons
 std::string simulate_help() {
   return "usage: flexadj simulate MODEL.yaml [options]\n"
          "\n"
-         "Integrates the equations of motion of MODEL.yaml (generalized-alpha, index 3) and writes\n"
+         "Integrates the equations of motion of MODEL.yaml (generalized-alpha or HHT, index 3, or the\n"
+         "midpoint variational integrator: integrator.type) and writes\n"
          "time, q, v, a, lambda and body/joint data to HDF5, with an XDMF file for ParaView.\n"
          "\n"
          "options:\n"
@@ -100,7 +101,7 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   assembly::Assembler assembler(*model, comm);
   linalg::LinearSolverOptions solver_options;
   solver_options.kind = model->integrator.linear_solver;
-  integrators::GeneralizedAlpha integrator(assembler, model->integrator, solver_options);
+  const auto integrator = integrators::make_time_integrator(assembler, model->integrator, solver_options);
   assembly::State state = assembler.make_state();
   assembler.scatter_global(model->initial_coordinates(), model->initial_velocities(), state);
 
@@ -118,13 +119,10 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
                 model->dimension == 2 ? "planar" : "spatial", model->bodies().size(),
                 model->bodies().size() == 1 ? "body" : "bodies", model->coordinate_count(),
                 model->multiplier_count());
-    const auto& c = integrator.coefficients();
-    std::printf("  integrator  %s, rho_inf = %g (alpha_m = %.4g, alpha_f = %.4g), h = %g s, %lld steps\n",
-                model->integrator.scheme == "hht" ? "HHT" : "generalized-alpha", model->integrator.spectral_radius,
-                c.alpha_m, c.alpha_f, model->integrator.step_size,
-                model->integrator.step_count());
+    std::printf("  integrator  %s, h = %g s, %lld steps\n", integrator->description().c_str(),
+                model->integrator.step_size, model->integrator.step_count());
     std::printf("  parallel    %d rank(s), linear solver %s\n", comm->getSize(),
-                integrator.linear_solver().description().c_str());
+                integrator->linear_solver().description().c_str());
     std::fflush(stdout);
   }
 
@@ -135,7 +133,7 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
     observers.push_back([&](long long n, double t, const assembly::State& s) { output->observe(n, t, s); });
   integrators::SimulationSummary summary;
   try {
-    summary = integrators::simulate(assembler, integrator, state, simulation_options, observers);
+    summary = integrators::simulate(assembler, *integrator, state, simulation_options, observers);
   } catch (const SolverError&) {
     if (output) output->finish();  // keep the steps done so far readable
     throw;

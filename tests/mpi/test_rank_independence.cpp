@@ -2,8 +2,10 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include "flexadj/core/error.hpp"
+#include "flexadj/io/model_reader.hpp"
 #include "models.hpp"
 #include "simulation_support.hpp"
 
@@ -33,6 +35,40 @@ TEST(RankIndependence, RigidChainMatchesTheSingleRankRun) {
   EXPECT_LE(distributed.summary.max_constraint_residual, 1e-10);
   // The chain moved: the test compares a real motion.
   EXPECT_GT(std::abs(distributed.q.back()[0] - distributed.q.front()[0]), 1e-2);
+}
+
+// The variational integrator (integrators/variational.hpp) on the rigid chain and on the flying spaghetti beam
+// (meshes/flying_spaghetti.yaml, through the end of its load at t = 2.5): the same trajectory at any rank count.
+void expect_same_variational_trajectory(const model::Model& model, const char* what) {
+  const Trajectory distributed = run(model, world());
+  const Trajectory serial = run(model, self());
+  ASSERT_EQ(distributed.q.size(), serial.q.size());
+  const double q_difference = max_difference(distributed.q, serial.q);
+  const double v_difference = max_difference(distributed.v, serial.v);
+  double lambda_scale = 0.0;
+  for (const auto& step : serial.lambda)
+    for (double value : step) lambda_scale = std::max(lambda_scale, std::abs(value));
+  const double lambda_difference = max_difference(distributed.lambda, serial.lambda) / lambda_scale;
+  std::printf("%s, variational, np %d vs 1: max |dq| = %.2e, max |dv| = %.2e, max |d lambda| / max |lambda| = %.2e\n",
+              what, world()->getSize(), q_difference, v_difference, lambda_difference);
+  EXPECT_LT(q_difference, 1e-10);
+  EXPECT_LT(v_difference, 1e-10);
+  EXPECT_LT(lambda_difference, 1e-10);
+  EXPECT_LE(distributed.summary.max_constraint_residual, 1e-10);
+  EXPECT_GT(std::abs(distributed.q.back()[0] - distributed.q.front()[0]), 1e-2);  // it moved
+}
+
+TEST(RankIndependence, VariationalRigidChainMatchesTheSingleRankRun) {
+  auto model = rigid_chain(8, 0.5, 250);
+  model->integrator.scheme = "variational";
+  expect_same_variational_trajectory(*model, "rigid chain");
+}
+
+TEST(RankIndependence, VariationalBeamMatchesTheSingleRankRun) {
+  const auto model = io::read_model_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/flying_spaghetti.yaml",
+                                         {"integrator.end_time=3"});
+  ASSERT_EQ(model->integrator.scheme, "variational");
+  expect_same_variational_trajectory(*model, "flying spaghetti");
 }
 
 // Belos GMRES + Ifpack2 block Jacobi/KLU2 reaches the direct solution to the Newton tolerance.

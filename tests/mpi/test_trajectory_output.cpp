@@ -10,6 +10,7 @@
 #include "beam_support.hpp"
 #include "flexadj/io/hdf5_results_file.hpp"
 #include "flexadj/io/model_reader.hpp"
+#include "flexadj/integrators/time_integrator.hpp"
 #include "flexadj/io/trajectory_output.hpp"
 #include "models.hpp"
 #include "simulation_support.hpp"
@@ -21,7 +22,7 @@ TEST(TrajectoryOutput, FileMatchesTheInMemoryTrajectory) {
   auto model = rigid_chain(5, 0.3, 150);  // 150 steps: more than one write block of 64
   auto comm = world();
   assembly::Assembler assembler(*model, comm);
-  integrators::GeneralizedAlpha integrator(assembler, model->integrator, {});
+  const auto integrator = integrators::make_time_integrator(assembler, model->integrator, {});
   auto state = assembler.make_state();
   assembler.scatter_global(model->initial_coordinates(), model->initial_velocities(), state);
   const std::string path = "trajectory_output_np" + std::to_string(comm->getSize()) + ".h5";
@@ -41,7 +42,7 @@ TEST(TrajectoryOutput, FileMatchesTheInMemoryTrajectory) {
   };
   integrators::SimulationOptions options;
   options.progress = false;
-  integrators::simulate(assembler, integrator, state, options, {record});
+  integrators::simulate(assembler, *integrator, state, options, {record});
   output.finish();
 
   const io::ResultsReader reader(path);
@@ -83,7 +84,7 @@ TEST(TrajectoryOutput, FileMatchesTheInMemoryTrajectory) {
 std::pair<std::vector<std::vector<double>>, std::vector<std::vector<double>>> run_with_output(
     const model::Model& model, RCP<const Comm> comm, const std::string& path) {
   assembly::Assembler assembler(model, comm);
-  integrators::GeneralizedAlpha integrator(assembler, model.integrator, {});
+  const auto integrator = integrators::make_time_integrator(assembler, model.integrator, {});
   auto state = assembler.make_state();
   assembler.scatter_global(model.initial_coordinates(), model.initial_velocities(), state);
   io::TrajectoryOutput output(assembler, path, 1, false);
@@ -96,7 +97,7 @@ std::pair<std::vector<std::vector<double>>, std::vector<std::vector<double>>> ru
   };
   integrators::SimulationOptions options;
   options.progress = false;
-  integrators::simulate(assembler, integrator, state, options, {record});
+  integrators::simulate(assembler, *integrator, state, options, {record});
   output.finish();
   return {q, v};
 }

@@ -34,7 +34,7 @@ inline Trajectory run(const model::Model& model, RCP<const Comm> comm, bool reco
   assembly::Assembler assembler(model, comm);
   linalg::LinearSolverOptions options;
   options.kind = solver;
-  integrators::GeneralizedAlpha integrator(assembler, model.integrator, options);
+  const auto integrator = integrators::make_time_integrator(assembler, model.integrator, options);
   assembly::State state = assembler.make_state();
   assembler.scatter_global(model.initial_coordinates(), model.initial_velocities(), state);
   Trajectory trajectory;
@@ -50,7 +50,7 @@ inline Trajectory run(const model::Model& model, RCP<const Comm> comm, bool reco
   };
   integrators::SimulationOptions simulation_options;
   simulation_options.progress = false;
-  trajectory.summary = integrators::simulate(assembler, integrator, state, simulation_options, {observer});
+  trajectory.summary = integrators::simulate(assembler, *integrator, state, simulation_options, {observer});
   return trajectory;
 }
 

@@ -44,6 +44,9 @@ const char* kind_name(BodyKind kind) {
     case BodyKind::PointMass3D: return "PointMass3D";
     case BodyKind::PlanarRigid: return "PlanarRigid";
     case BodyKind::SpatialRigid: return "SpatialRigid";
+    case BodyKind::AncfPlanarNode: return "AncfPlanarNode";
+    case BodyKind::AncfCableNode: return "AncfCableNode";
+    case BodyKind::AncfFullNode: return "AncfFullNode";
   }
   return "Unknown";
 }
@@ -618,6 +621,261 @@ TEST_P(ConservativeForces, ResidualAtRestIsPotentialGradient) {
 
 INSTANTIATE_TEST_SUITE_P(Components, ConservativeForces, ::testing::ValuesIn(conservative_cases()),
                          param_name<ForceCase>);
+
+// ---- inertia: kinetic-energy kernels and the discrete momenta of the variational integrator --------------
+// For every element with inertia: dr/da = T_vv, r(q, v, a) - applied(q, v) = d/dt T_v - T_q (the Euler-Lagrange
+// form of T), T and its derivatives by central differences of kinetic_energy(); and for every element the
+// Jacobian of discrete_momenta's `minus` against central differences.
+
+struct InertiaCase {
+  std::string name;
+  std::vector<BodyKind> kinds;
+  std::function<std::unique_ptr<fm::ForceElement>()> make;
+  std::function<State()> state;
+};
+void PrintTo(const InertiaCase& c, std::ostream* os) { *os << c.name; }
+
+// Spatial rigid bodies and beam nodes: unit Euler parameters with e.e_dot = 0 (on the constraint manifold, where
+// the Newton-Euler form of the inertia terms and Lagrange's differ only along e).
+State on_euler_parameter_manifold(const std::vector<BodyKind>& kinds, State s) {
+  std::size_t offset = 0;
+  for (BodyKind kind : kinds) {
+    if (kind == SR) {
+      double* e = s.q.data() + offset + 3;
+      double* e_dot = s.v.data() + offset + 3;
+      const double norm = std::sqrt(e[0] * e[0] + e[1] * e[1] + e[2] * e[2] + e[3] * e[3]);
+      for (int i = 0; i < 4; ++i) e[i] /= norm;
+      const double along = e[0] * e_dot[0] + e[1] * e_dot[1] + e[2] * e_dot[2] + e[3] * e_dot[3];
+      for (int i = 0; i < 4; ++i) e_dot[i] -= along * e[i];
+    }
+    offset += fm::coordinate_count(kind);
+  }
+  return s;
+}
+
+InertiaCase body_case(BodyKind kind) {
+  const std::string name = case_name("body_inertia", {kind});
+  return {name, {kind}, [kind] { return fe::make_body_inertia(make_body(kind), 0, {0.4, -9.81, -1.3}); },
+          [kind, name] { return on_euler_parameter_manifold({kind}, random_state({kind}, seed_of(name), Quaternions::Unit)); }};
+}
+
+// Geometrically exact beam with damping and weight; the reference is a curved element of length about 0.5, the
+// state the reference with its nodes moved and turned.
+InertiaCase beam_case() {
+  auto reference = [] {
+    State s = random_state({SR, SR}, seed_of("beam reference"), Quaternions::Unit);
+    const auto R = fm::rotation_from_euler_parameters(s.q.data() + 3);
+    const auto chord = fm::multiply(R, fm::Vec3<double>{0.5, 0.02, -0.01});
+    for (int i = 0; i < 3; ++i) s.q[7 + i] = s.q[i] + chord[i];
+    for (int i = 0; i < 4; ++i) s.q[10 + i] = s.q[3 + i] + 0.1 * (i == 1 ? 1.0 : 0.0);
+    return s;
+  };
+  return {"geometrically_exact_beam",
+          {SR, SR},
+          [reference] {
+            fe::BeamSectionData section;
+            section.youngs_modulus = 2.1e3;
+            section.shear_modulus = 8.0e2;
+            section.density = 100.0;  // node mass 2.5, rotary inertia 0.2 to 0.5: inertia terms of order 1
+            section.area = 0.1;
+            section.I2 = 0.008;
+            section.I3 = 0.012;
+            section.J = 0.016;
+            section.shear_viscosity = 0.3;
+            section.bulk_viscosity = 0.05;
+            section.rotary = {section.I2 + section.I3, section.I2, section.I3};
+            const State r = on_euler_parameter_manifold({SR, SR}, reference());
+            return fe::make_geometrically_exact_beam("beam", {0, 1}, section, fe::beam_reference(r.q.data()),
+                                                     {0.4, -9.81, -1.3});
+          },
+          [reference] {
+            State s = reference();
+            std::mt19937 rng(seed_of("beam state"));
+            std::uniform_real_distribution<double> u(-1.0, 1.0);
+            for (double& x : s.q) x += 0.05 * u(rng);
+            return on_euler_parameter_manifold({SR, SR}, s);
+          }};
+}
+
+// ANCF element (planar, cable or full) with damping and weight on a straight reference of length 0.7 along x;
+// the state is the reference perturbed by 0.05.
+InertiaCase ancf_case(BodyKind node) {
+  const int dimension = node == BodyKind::AncfPlanarNode ? 2 : 3;
+  auto reference = [node, dimension] {
+    Vector q;
+    for (int k = 0; k < 2; ++k) {
+      Vector x{0.1 + 0.7 * k, 0.2, 0.0}, t{1.0, 0.0, 0.0};
+      q.insert(q.end(), x.begin(), x.begin() + dimension);
+      q.insert(q.end(), t.begin(), t.begin() + dimension);
+      if (node == BodyKind::AncfFullNode) q.insert(q.end(), {0.0, 1.0, 0.0, 0.0, 0.0, 1.0});
+    }
+    return q;
+  };
+  const std::string name = case_name("ancf", {node, node});
+  return {name,
+          {node, node},
+          [node, dimension, reference] {
+            fe::AncfElementData data;
+            data.section.youngs_modulus = 2e4;
+            data.section.shear_modulus = 8e3;
+            data.section.density = 3.0;
+            data.section.area = 0.5;
+            data.section.I2 = data.section.I3 = 0.03;
+            data.section.J = 0.04;
+            data.section.shear_factor_2 = data.section.shear_factor_3 = 5.0 / 6.0;
+            data.damping_time = 0.01;
+            data.length = 0.7;
+            const Vector q = reference();
+            std::copy(q.begin(), q.end(), data.reference.begin());
+            const fe::Point gravity{0.4, -9.81, -1.3};
+            if (node == BodyKind::AncfFullNode) return fe::make_ancf_full_beam("ancf", {0, 1}, data, gravity);
+            return fe::make_ancf_gradient_deficient("ancf", dimension, {0, 1}, data, gravity);
+          },
+          [reference, name] {
+            State s;
+            s.q = reference();
+            std::mt19937 rng(seed_of(name));
+            std::uniform_real_distribution<double> u(-1.0, 1.0);
+            for (double& x : s.q) x += 0.05 * u(rng);
+            for (std::size_t i = 0; i < s.q.size(); ++i) {
+              s.v.push_back(u(rng));
+              s.a.push_back(u(rng));
+            }
+            s.t = 0.6;
+            return s;
+          }};
+}
+
+std::vector<InertiaCase> inertia_cases() {
+  std::vector<InertiaCase> cases;
+  for (BodyKind kind : {P2, PR, P3, SR}) cases.push_back(body_case(kind));
+  cases.push_back(beam_case());
+  for (BodyKind node : {BodyKind::AncfPlanarNode, BodyKind::AncfCableNode, BodyKind::AncfFullNode})
+    cases.push_back(ancf_case(node));
+  return cases;
+}
+
+// Central differences of the kinetic energy: exact (to round-off) for the first derivatives and for T_vv, T being
+// quadratic in v and, for every element here, at most quadratic in q.
+Vector kinetic_gradient(const fm::ForceElement& element, const Vector& q, const Vector& v, bool along_v) {
+  const VectorFunction T = [&](const Vector& x) {
+    return Vector{along_v ? element.kinetic_energy(q.data(), x.data()) : element.kinetic_energy(x.data(), v.data())};
+  };
+  return central_difference_jacobian(T, along_v ? v : q, 1e-3);
+}
+
+class InertiaKernels : public ::testing::TestWithParam<InertiaCase> {};
+
+TEST_P(InertiaKernels, MassMatrixIsTheKineticEnergyHessian) {
+  const InertiaCase& c = GetParam();
+  const auto element = c.make();
+  const State s = c.state();
+  const std::size_t n = element->coordinate_count();
+  ASSERT_EQ(n, s.q.size());
+  Vector r(n), M(n * n);
+  element->residual_jacobian(s.q.data(), s.v.data(), s.a.data(), s.t, {0.0, 0.0, 1.0}, r.data(), M.data());
+  const VectorFunction T_v = [&](const Vector& x) { return kinetic_gradient(*element, s.q, x, true); };
+  const Vector T_vv = central_difference_jacobian(T_v, s.v, 1e-2);
+  EXPECT_GT(max_abs(M), 1e-3) << "the check would be vacuous";
+  EXPECT_TRUE(agree(c.name + ": dr/da vs T_vv", T_vv, M, n, 1e-9, "T_vv (FD)", "dr/da"));
+}
+
+TEST_P(InertiaKernels, InertiaTermsAreTheEulerLagrangeFormOfTheKineticEnergy) {
+  const InertiaCase& c = GetParam();
+  const auto element = c.make();
+  const State s = c.state();
+  const std::size_t n = element->coordinate_count();
+  Vector r(n), applied(n);
+  element->residual(s.q.data(), s.v.data(), s.a.data(), s.t, r.data());
+  element->applied_residual(s.q.data(), s.v.data(), s.t, applied.data());
+  // d/dt T_v along q + v s + a s^2/2, v + a s (fourth-order central differences in s), minus T_q.
+  auto T_v_along = [&](double step) {
+    Vector q(n), v(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      q[i] = s.q[i] + s.v[i] * step + 0.5 * s.a[i] * step * step;
+      v[i] = s.v[i] + s.a[i] * step;
+    }
+    return kinetic_gradient(*element, q, v, true);
+  };
+  const double d = 1e-3;
+  const Vector p2 = T_v_along(2 * d), p1 = T_v_along(d), m1 = T_v_along(-d), m2 = T_v_along(-2 * d);
+  const Vector T_q = kinetic_gradient(*element, s.q, s.v, false);
+  Vector euler_lagrange(n), inertia(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    euler_lagrange[i] = (-p2[i] + 8.0 * p1[i] - 8.0 * m1[i] + m2[i]) / (12.0 * d) - T_q[i];
+    inertia[i] = r[i] - applied[i];
+  }
+  project_out_euler_parameter_normal(c.kinds, s.q, euler_lagrange);
+  project_out_euler_parameter_normal(c.kinds, s.q, inertia);
+  EXPECT_GT(max_abs(inertia), 1e-3) << "the check would be vacuous";
+  EXPECT_GT(max_abs(applied), 1e-3) << c.name << ": the element should have applied forces here";
+  EXPECT_TRUE(agree(c.name + ": r - applied vs d/dt T_v - T_q", euler_lagrange, inertia, 1, 1e-7, "Euler-Lagrange (FD)",
+                    "r - applied"));
+}
+
+// With h = 0 the discrete momenta are the Legendre transform: plus = -minus = T_v = M v.
+TEST_P(InertiaKernels, DiscreteMomentaAtZeroStepAreTheLegendreTransform) {
+  const InertiaCase& c = GetParam();
+  const auto element = c.make();
+  const State s = c.state();
+  const std::size_t n = element->coordinate_count();
+  Vector r(n), M(n * n), minus(n), plus(n), Mv(n, 0.0);
+  element->residual_jacobian(s.q.data(), s.v.data(), s.a.data(), s.t, {0.0, 0.0, 1.0}, r.data(), M.data());
+  for (std::size_t i = 0; i < n; ++i)
+    for (std::size_t j = 0; j < n; ++j) Mv[i] += M[i * n + j] * s.v[j];
+  element->discrete_momenta(s.q.data(), s.v.data(), s.t, 0.0, minus.data(), plus.data(), nullptr);
+  EXPECT_TRUE(agree(c.name + ": plus(h = 0) vs M v", Mv, plus, 1, 1e-13, "M v", "plus"));
+  for (double& x : minus) x = -x;
+  EXPECT_TRUE(agree(c.name + ": -minus(h = 0) vs M v", Mv, minus, 1, 1e-13, "M v", "-minus"));
+}
+
+// d(minus)/dq_{n+1} = 1/2 d/dq_mid + 1/h d/dv_mid against central differences in q_{n+1}.
+void expect_discrete_momenta_jacobian(const std::string& name, const fm::ForceElement& element, const State& s) {
+  const std::size_t n = element.coordinate_count();
+  const double h = 0.1;
+  Vector q_next(n);
+  for (std::size_t i = 0; i < n; ++i) q_next[i] = s.q[i] + h * s.v[i];
+  auto midpoint = [&](const Vector& next, Vector& q_mid, Vector& v_mid) {
+    for (std::size_t i = 0; i < n; ++i) {
+      q_mid[i] = 0.5 * (s.q[i] + next[i]);
+      v_mid[i] = (next[i] - s.q[i]) / h;
+    }
+  };
+  const VectorFunction minus_of = [&](const Vector& next) {
+    Vector q_mid(n), v_mid(n), minus(n), plus(n);
+    midpoint(next, q_mid, v_mid);
+    element.discrete_momenta(q_mid.data(), v_mid.data(), s.t, h, minus.data(), plus.data(), nullptr);
+    return minus;
+  };
+  Vector q_mid(n), v_mid(n), minus(n), plus(n), J(n * n), minus_plain(n), plus_plain(n);
+  midpoint(q_next, q_mid, v_mid);
+  element.discrete_momenta(q_mid.data(), v_mid.data(), s.t, h, minus.data(), plus.data(), J.data());
+  element.discrete_momenta(q_mid.data(), v_mid.data(), s.t, h, minus_plain.data(), plus_plain.data(), nullptr);
+  EXPECT_TRUE(agree(name + ": discrete_momenta jacobian", central_difference_jacobian(minus_of, q_next, 1e-6), J, n,
+                    1e-7));
+  EXPECT_TRUE(agree(name + ": minus with and without jacobian", minus_plain, minus, 1, 1e-14, "plain", "with J"));
+  EXPECT_TRUE(agree(name + ": plus with and without jacobian", plus_plain, plus, 1, 1e-14, "plain", "with J"));
+  // Without inertia minus = plus = (h/2) f = -(h/2) r(q_mid, v_mid, 0).
+  if (element.kinetic_energy(q_mid.data(), v_mid.data()) != 0.0) return;
+  Vector r(n);
+  element.applied_residual(q_mid.data(), v_mid.data(), s.t, r.data());
+  for (double& x : r) x *= -0.5 * h;
+  EXPECT_TRUE(agree(name + ": minus of an element without inertia", r, minus, 1, 1e-14, "-(h/2) r", "minus"));
+}
+
+TEST_P(InertiaKernels, DiscreteMomentaJacobianMatchesCentralDifferences) {
+  const InertiaCase& c = GetParam();
+  expect_discrete_momenta_jacobian(c.name, *c.make(), c.state());
+}
+
+INSTANTIATE_TEST_SUITE_P(Components, InertiaKernels, ::testing::ValuesIn(inertia_cases()), param_name<InertiaCase>);
+
+// Elements without inertia (springs, dampers, loads with a control signal): minus = plus = (h/2) f at the midpoint.
+TEST_P(ForceElementDerivatives, DiscreteMomentaJacobianMatchesCentralDifferences) {
+  const ForceCase& c = GetParam();
+  const State s = random_state(c.kinds, seed_of(c.name), Quaternions::Unit);
+  expect_discrete_momenta_jacobian(c.name, *c.make(s), s);
+}
 
 // ---- body inertia: power identity v . r(q, v, a) = dT/dt (no gravity) ------------------------------------
 

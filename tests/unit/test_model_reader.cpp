@@ -518,6 +518,10 @@ TEST(ModelReaderErrors, Values) {
                "expected a number in [0, 1], got 1.5");
   expect_error(replaced(kSpatial, "linear_solver: direct", "linear_solver: lu"), "integrator.linear_solver",
                "expected one of: auto, direct, iterative; got 'lu'");
+  // The variational integrator has no numerical damping to set.
+  expect_error(replaced(kSpatial, "spectral_radius: 0.5", "type: variational, spectral_radius: 0.5"),
+               "integrator.spectral_radius", "not used by type variational");
+  EXPECT_EQ(read(replaced(kSpatial, "spectral_radius: 0.5", "type: variational"))->integrator.scheme, "variational");
   expect_error(replaced(kPlanar, "    damping: 1\n", "    damping: -1\n"), "forces[0].damping",
                "expected a number >= 0, got -1");
   expect_error(replaced(kPlanar, "    position: [0, 0]", "    position: [0, 0, 0]"), "bodies[0].position",

@@ -136,6 +136,8 @@ Assembler::Assembler(const model::Model& model, RCP<const Comm> comm)
   zero_multipliers_.assign(m, 0.0);
   d_dq_.resize(n * n);
   d_dv_.resize(n * n);
+  q_mid_.resize(n); v_mid_.resize(n); minus_.resize(n); plus_.resize(n);
+  previous_jacobian_.resize(m * n);
 }
 
 Assembler::~Assembler() = default;
@@ -159,17 +161,28 @@ void Assembler::scatter_global(const std::vector<double>& q, const std::vector<d
 }
 
 void Assembler::import_state(const State& state, bool velocities, bool accelerations) {
+  import_columns(state.q.data(), velocities ? state.v.data() : nullptr, accelerations ? state.a.data() : nullptr);
+}
+
+void Assembler::import_columns(const double* q, const double* v, const double* a) {
   {
-    auto q = owned_state_->getDataNonConst(0);
-    auto v = owned_state_->getDataNonConst(1);
-    auto a = owned_state_->getDataNonConst(2);
-    for (std::size_t i = 0; i < state.q.size(); ++i) {
-      q[i] = state.q[i];
-      v[i] = velocities ? state.v[i] : 0.0;
-      a[i] = accelerations ? state.a[i] : 0.0;
+    auto q_column = owned_state_->getDataNonConst(0);
+    auto v_column = owned_state_->getDataNonConst(1);
+    auto a_column = owned_state_->getDataNonConst(2);
+    for (std::size_t i = 0; i < dofs_.owned_coordinates().size(); ++i) {
+      q_column[i] = q[i];
+      v_column[i] = v ? v[i] : 0.0;
+      a_column[i] = a ? a[i] : 0.0;
     }
   }
   ghosted_state_->doImport(*owned_state_, *coordinate_import_, Tpetra::INSERT);
+}
+
+void Assembler::export_first_work_column(std::vector<double>& out) {
+  owned_work_->putScalar(0.0);
+  owned_work_->doExport(*ghosted_work_, *coordinate_export_, Tpetra::ADD);
+  const auto sum = owned_work_->getData(0);
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] = sum[i];
 }
 
 Assembler::GhostedViews Assembler::ghosted_views() const {
@@ -265,6 +278,92 @@ void Assembler::assemble(const State& state, double t, ConstraintLevel level, do
   residual_->putScalar(0.0);
   residual_->doExport(*ghosted_residual_, *residual_export_, Tpetra::ADD);
   if (coefficients) matrix_->endAssembly();
+}
+
+void Assembler::assemble_variational_step(const std::vector<double>& previous_q,
+                                          const std::vector<double>& previous_momentum,
+                                          const std::vector<double>& next_q, const std::vector<double>& scaled_impulse,
+                                          double t, double h, bool with_matrix, std::vector<double>* momentum) {
+  // Ghosted columns: q = q_{n+1}, v = q_n.
+  import_columns(next_q.data(), previous_q.data(), nullptr);
+  ghosted_residual_->putScalar(0.0);
+  if (momentum) ghosted_work_->putScalar(0.0);
+  if (with_matrix) {
+    matrix_->beginAssembly();
+    matrix_->setAllToScalar(0.0);
+  }
+  {
+    auto residual = ghosted_residual_->getDataNonConst(0);
+    Teuchos::ArrayRCP<double> momentum_sum;
+    if (momentum) momentum_sum = ghosted_work_->getDataNonConst(0);
+    const GhostedViews views = ghosted_views();
+    // The owned coordinates are the first rows of the ghosted system map.
+    for (std::size_t i = 0; i < previous_momentum.size(); ++i) residual[i] -= h * previous_momentum[i];
+    for (const auto& c : forces_) {
+      const auto& element = *model_.force_elements()[c.index];
+      const int n = static_cast<int>(c.rows.size());
+      load(c, views);
+      for (int i = 0; i < n; ++i) {
+        q_mid_[i] = 0.5 * (q_[i] + v_[i]);
+        v_mid_[i] = (q_[i] - v_[i]) / h;
+      }
+      element.discrete_momenta(q_mid_.data(), v_mid_.data(), t + 0.5 * h, h, minus_.data(), plus_.data(),
+                               with_matrix ? jacobian_.data() : nullptr);
+      for (int i = 0; i < n; ++i) residual[c.rows[i]] -= h * minus_[i];
+      if (momentum)
+        for (int i = 0; i < n; ++i) momentum_sum[c.state_entries[i]] += plus_[i];
+      if (!with_matrix) continue;
+      for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) row_[j] = -h * jacobian_[i * n + j];
+        matrix_->sumIntoLocalValues(c.rows[i], Teuchos::ArrayView<const LocalOrdinal>(c.columns.data(), n),
+                                    Teuchos::ArrayView<const double>(row_.data(), n));
+      }
+    }
+    for (const auto& c : constraints_) {
+      const auto& constraint = *model_.constraints()[c.index];
+      const int n = static_cast<int>(c.rows.size()), m = constraint.equation_count();
+      load(c, views);
+      constraint.jacobian(v_.data(), t, c_.data(), previous_jacobian_.data());  // C_q(q_n, t_n)
+      constraint.jacobian(q_.data(), t + h, c_.data(), jacobian_.data());       // C, C_q at q_{n+1}, t_{n+1}
+      const double* impulse = scaled_impulse.data() + c.first_multiplier;
+      for (int k = 0; k < m; ++k) residual[c.multiplier_rows[k]] += c_[k];
+      for (int i = 0; i < n; ++i) {
+        double force = 0.0;
+        for (int k = 0; k < m; ++k) force += previous_jacobian_[k * n + i] * impulse[k];
+        residual[c.rows[i]] += force;
+      }
+      if (!with_matrix) continue;
+      for (int i = 0; i < n; ++i) {
+        for (int k = 0; k < m; ++k) row_[k] = previous_jacobian_[k * n + i];
+        matrix_->sumIntoLocalValues(c.rows[i], Teuchos::ArrayView<const LocalOrdinal>(c.columns.data() + n, m),
+                                    Teuchos::ArrayView<const double>(row_.data(), m));
+      }
+      for (int k = 0; k < m; ++k)
+        matrix_->sumIntoLocalValues(c.multiplier_rows[k], Teuchos::ArrayView<const LocalOrdinal>(c.columns.data(), n),
+                                    Teuchos::ArrayView<const double>(jacobian_.data() + k * n, n));
+    }
+  }
+  residual_->putScalar(0.0);
+  residual_->doExport(*ghosted_residual_, *residual_export_, Tpetra::ADD);
+  if (with_matrix) matrix_->endAssembly();
+  if (momentum) export_first_work_column(*momentum);
+}
+
+void Assembler::momentum(const State& state, double t, std::vector<double>& p) {
+  import_state(state, true, false);
+  ghosted_work_->putScalar(0.0);
+  {
+    auto sum = ghosted_work_->getDataNonConst(0);
+    const GhostedViews views = ghosted_views();
+    for (const auto& c : forces_) {
+      load(c, views);
+      // h = 0: plus = T_v.
+      model_.force_elements()[c.index]->discrete_momenta(q_.data(), v_.data(), t, 0.0, minus_.data(), plus_.data(),
+                                                         nullptr);
+      for (std::size_t i = 0; i < c.state_entries.size(); ++i) sum[c.state_entries[i]] += plus_[i];
+    }
+  }
+  export_first_work_column(p);
 }
 
 double Assembler::dynamic_residual_norm() const {

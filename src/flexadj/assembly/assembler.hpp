@@ -29,7 +29,8 @@ namespace flexadj::assembly {
 enum class ConstraintLevel { Position, Velocity, Acceleration };
 
 // The state of this rank: owned coordinates in DofMap::owned_coordinates() order, owned multipliers
-// in DofMap::owned_multipliers() order; aux is the auxiliary acceleration of generalized-alpha.
+// in DofMap::owned_multipliers() order. aux is the auxiliary acceleration of generalized-alpha and the momentum
+// p_n of the variational integrator (integrators/variational.hpp).
 struct State {
   std::vector<double> q, v, a, aux, lambda;
 };
@@ -58,6 +59,20 @@ class Assembler {
   void assemble(const State& state, double t, ConstraintLevel level, double scale,
                 const model::JacobianCoefficients* coefficients,
                 const std::vector<double>* projection_target = nullptr);
+
+  // The step q_n -> q_{n+1} of the midpoint variational integrator (integrators/variational.hpp), from q_n =
+  // previous_q with momentum p_n = previous_momentum to q_{n+1} = next_q, t = t_n:
+  //   residual = [ -h (p_n + sum_e minus_e) + C_q(q_n, t)^T y ]   matrix = [ -h d(sum_e minus_e)/dq_{n+1}  C_q(q_n, t)^T ]
+  //              [ C(q_{n+1}, t + h)                         ]            [ C_q(q_{n+1}, t + h)             0             ]
+  // with minus_e of ForceElement::discrete_momenta at the midpoint and t + h/2, and y = h Lambda (owned
+  // multipliers, Lambda the constraint impulse). The row scale -h makes the coordinate block M + O(h^2) and y of
+  // the size of generalized-alpha's beta h^2 lambda. With momentum, also p_hat = sum_e plus_e (owned
+  // coordinates). The matrix is filled if with_matrix. Collective.
+  void assemble_variational_step(const std::vector<double>& previous_q, const std::vector<double>& previous_momentum,
+                                 const std::vector<double>& next_q, const std::vector<double>& scaled_impulse, double t,
+                                 double h, bool with_matrix, std::vector<double>* momentum);
+  // p = sum_e T_v(q, v) at the state's q and v: the continuous Legendre transform (owned coordinates). Collective.
+  void momentum(const State& state, double t, std::vector<double>& p);
 
   // With transposed set, assemble() fills the transpose A^T of the matrix above (the residual is unchanged):
   // the force elements' blocks are transposed; the constraint blocks (C_q^T, C_q, the symmetric Hessian
@@ -126,6 +141,10 @@ class Assembler {
     std::vector<int> multiplier_rows;     // local in the ghosted system map
   };
   void import_state(const State& state, bool velocities, bool accelerations);
+  // Imports owned vectors into the ghosted columns q, v, a (nullptr: zero).
+  void import_columns(const double* q, const double* v, const double* a);
+  // out = the owned sum of ghosted_work_'s first column (Export with ADD).
+  void export_first_work_column(std::vector<double>& out);
   // The ghosted q, v, a of the last import, fetched once per sweep over the components.
   struct GhostedViews {
     Teuchos::ArrayRCP<const double> q, v, a;
@@ -152,6 +171,7 @@ class Assembler {
   double load_factor_ = 1.0;
   // Work arrays sized for the largest component: no allocation during assembly or adjoint sweeps.
   std::vector<double> q_, v_, a_, r_, jacobian_, hessian_, c_, c_dot_, c_ddot_, row_;
+  std::vector<double> q_mid_, v_mid_, minus_, plus_, previous_jacobian_;  // the variational step
   bool transposed_ = false;
   std::vector<double> mu_local_, mu_multipliers_, zero_multipliers_, out_q_local_, out_v_local_, out_a_local_,
       d_dq_, d_dv_;

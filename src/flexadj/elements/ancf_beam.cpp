@@ -36,6 +36,7 @@ constexpr int kAxialCurvature = ancf::kGaussPoints * 4;   // eps, K1, K2, K3 at 
 constexpr int kShear = 3 * 2;                             // g_2, g_3 at the three Lobatto points
 constexpr int kSection = 2 * 3;                           // e_22, e_33, g_23 at the two nodes
 constexpr int kStrainCount = kAxialCurvature + kShear + kSection;
+constexpr std::array<int, 4> kCentreline{0, 3, 12, 15};  // r_A, r_x A, r_B, r_x B
 
 class AncfFullBeam final : public model::ForceElementAD<AncfFullBeam, kFullCoordinates> {
  public:
@@ -67,12 +68,11 @@ class AncfFullBeam final : public model::ForceElementAD<AncfFullBeam, kFullCoord
     using std::sqrt;
     const double L = length_;
     std::array<T, kStrainCount> e;
-    const std::array<int, 4> centreline{0, 3, 12, 15};  // r_A, r_x A, r_B, r_x B
     auto tangent = [&](double xi) {
       const auto w = ancf::hermite(xi, L);
       Vec3<T> t{T(0.0), T(0.0), T(0.0)};
       for (int k = 0; k < 4; ++k)
-        for (int i = 0; i < 3; ++i) t[i] += w.first[k] * q[centreline[k] + i];
+        for (int i = 0; i < 3; ++i) t[i] += w.first[k] * q[kCentreline[k] + i];
       return t;
     };
     auto director = [&](int first, double xi) {
@@ -135,7 +135,14 @@ class AncfFullBeam final : public model::ForceElementAD<AncfFullBeam, kFullCoord
     return c;
   }
 
-  template <class S, class P> void evaluate(const S* q, const S* v, const S* a, const P* p, double, S* r) const {
+  // Consistent mass, then applied().
+  template <class S, class P> void evaluate(const S* q, const S* v, const S* a, const P* p, double t, S* r) const {
+    add_mass_times(a, p, r);
+    applied(q, v, p, t, r);
+  }
+
+  // Elastic and damping forces and weight.
+  template <class S, class P> void applied(const S* q, const S* v, const P* p, double, S* r) const {
     using Inner = Sacado::Fad::SFad<S, kFullCoordinates>;
     std::array<Inner, kFullCoordinates> qi;
     for (int i = 0; i < kFullCoordinates; ++i) qi[i] = Inner(kFullCoordinates, i, q[i]);
@@ -148,15 +155,15 @@ class AncfFullBeam final : public model::ForceElementAD<AncfFullBeam, kFullCoord
       const S stress = c[m] * (e[m].val() - reference_[m] + tau * rate);
       for (int i = 0; i < kFullCoordinates; ++i) r[i] += e[m].fastAccessDx(i) * stress;
     }
-    add_inertia_and_weight(a, p, r);
+    const auto load = ancf::hermite_load(length_);
+    const P mass = p[kRho] * p[kArea] * length_;
+    for (int k = 0; k < 4; ++k)
+      for (int i = 0; i < 3; ++i) r[kCentreline[k] + i] -= mass * load[k] * p[kGravity + i];
   }
 
-  double kinetic_energy(const double*, const double* v) const override {
-    std::array<double, kFullCoordinates> Mv{};
-    add_inertia_and_weight(v, parameters().data(), Mv.data(), false);
-    double energy = 0.0;
-    for (int i = 0; i < kFullCoordinates; ++i) energy += 0.5 * v[i] * Mv[i];
-    return energy;
+  // T = 1/2 v.M v.
+  template <class S, class P> S kinetic(const S*, const S* v, const P* p) const {
+    return ancf::half_quadratic_form<kFullCoordinates>(v, [&](const S* x, S* r) { add_mass_times(x, p, r); });
   }
 
   double potential_energy(const double* q, double) const override {
@@ -166,9 +173,8 @@ class AncfFullBeam final : public model::ForceElementAD<AncfFullBeam, kFullCoord
     double energy = 0.0;
     for (int m = 0; m < kStrainCount; ++m) energy += 0.5 * c[m] * (e[m] - reference_[m]) * (e[m] - reference_[m]);
     const auto load = ancf::hermite_load(length_);
-    const std::array<int, 4> centreline{0, 3, 12, 15};
     for (int k = 0; k < 4; ++k)
-      for (int i = 0; i < 3; ++i) energy -= p[kRho] * p[kArea] * length_ * load[k] * p[kGravity + i] * q[centreline[k] + i];
+      for (int i = 0; i < 3; ++i) energy -= p[kRho] * p[kArea] * length_ * load[k] * p[kGravity + i] * q[kCentreline[k] + i];
     return energy;
   }
 
@@ -214,27 +220,24 @@ class AncfFullBeam final : public model::ForceElementAD<AncfFullBeam, kFullCoord
   }
 
  private:
-  // r += M a - (weight if with_weight).
-  template <class S, class P> void add_inertia_and_weight(const S* a, const P* p, S* r, bool with_weight = true) const {
+  // r += M x: the consistent mass of the centreline and of the directors.
+  template <class S, class P> void add_mass_times(const S* x, const P* p, S* r) const {
     const double L = length_;
-    const std::array<int, 4> centreline{0, 3, 12, 15};
     const auto M = ancf::hermite_mass(L);
-    const auto load = ancf::hermite_load(L);
     const P mass = p[kRho] * p[kArea] * L;
     for (int k = 0; k < 4; ++k)
       for (int i = 0; i < 3; ++i) {
-        S inertia = 0.0;
-        for (int l = 0; l < 4; ++l) inertia += M[k][l] * a[centreline[l] + i];
-        r[centreline[k] + i] += mass * inertia;
-        if (with_weight) r[centreline[k] + i] -= mass * load[k] * p[kGravity + i];
+        S sum = 0.0;
+        for (int l = 0; l < 4; ++l) sum += M[k][l] * x[kCentreline[l] + i];
+        r[kCentreline[k] + i] += mass * sum;
       }
     // Directors: rho I int (linear shape)^2 dx = rho I L/6 [[2, 1], [1, 2]].
     const std::array<P, 2> director_inertia{p[kRho] * p[kI3] * L / 6.0, p[kRho] * p[kI2] * L / 6.0};
     for (int d = 0; d < 2; ++d)
       for (int i = 0; i < 3; ++i) {
         const int A = 6 + 3 * d + i, B = A + 12;
-        r[A] += director_inertia[d] * (2.0 * a[A] + a[B]);
-        r[B] += director_inertia[d] * (a[A] + 2.0 * a[B]);
+        r[A] += director_inertia[d] * (2.0 * x[A] + x[B]);
+        r[B] += director_inertia[d] * (x[A] + 2.0 * x[B]);
       }
   }
 

@@ -94,7 +94,14 @@ template <int Dim> class AncfGradientDeficient final
     return s;
   }
 
-  template <class S, class P> void evaluate(const S* q, const S* v, const S* a, const P* p, double, S* r) const {
+  // Consistent mass (per coordinate direction), then applied().
+  template <class S, class P> void evaluate(const S* q, const S* v, const S* a, const P* p, double t, S* r) const {
+    add_mass_times(a, p, r);
+    applied(q, v, p, t, r);
+  }
+
+  // Elastic and damping forces and weight.
+  template <class S, class P> void applied(const S* q, const S* v, const P* p, double, S* r) const {
     const double length = length_;
     const S EA = p[kE] * p[kArea], EI = p[kE] * p[kI], tau = p[kDampingTime];
     using Inner = Sacado::Fad::SFad<S, kN>;
@@ -108,26 +115,15 @@ template <int Dim> class AncfGradientDeficient final
       const int count = vector_curvature_[g] ? 3 : curvature_count;
       for (int c = 0; c < count; ++c) add_stress(s.curvature[c], curvature_0_[g][c], EI, tau, weight, v, r);
     }
-    // Consistent mass and weight, per coordinate direction.
     const S mass = p[kRho] * p[kArea] * length_;
-    const auto M = ancf::hermite_mass(length);
     const auto load = ancf::hermite_load(length);
     for (int k = 0; k < 4; ++k)
-      for (int i = 0; i < Dim; ++i) {
-        S inertia = 0.0;
-        for (int l = 0; l < 4; ++l) inertia += M[k][l] * a[Dim * l + i];
-        r[Dim * k + i] += mass * (inertia - load[k] * p[kGravity + i]);
-      }
+      for (int i = 0; i < Dim; ++i) r[Dim * k + i] -= mass * load[k] * p[kGravity + i];
   }
 
-  double kinetic_energy(const double*, const double* v) const override {
-    const double* p = this->parameters().data();
-    const auto M = ancf::hermite_mass(length_);
-    double energy = 0.0;
-    for (int k = 0; k < 4; ++k)
-      for (int l = 0; l < 4; ++l)
-        for (int i = 0; i < Dim; ++i) energy += 0.5 * M[k][l] * v[Dim * k + i] * v[Dim * l + i];
-    return p[kRho] * p[kArea] * length_ * energy;
+  // T = 1/2 v.M v.
+  template <class S, class P> S kinetic(const S*, const S* v, const P* p) const {
+    return ancf::half_quadratic_form<kN>(v, [&](const S* x, S* r) { add_mass_times(x, p, r); });
   }
 
   double potential_energy(const double* q, double) const override {
@@ -227,6 +223,18 @@ template <int Dim> class AncfGradientDeficient final
   }
 
  private:
+  // r += M x, M the consistent mass rho A int S^T S dx of each coordinate direction.
+  template <class S, class P> void add_mass_times(const S* x, const P* p, S* r) const {
+    const S mass = p[kRho] * p[kArea] * length_;
+    const auto M = ancf::hermite_mass(length_);
+    for (int k = 0; k < 4; ++k)
+      for (int i = 0; i < Dim; ++i) {
+        S sum = 0.0;
+        for (int l = 0; l < 4; ++l) sum += M[k][l] * x[Dim * l + i];
+        r[Dim * k + i] += mass * sum;
+      }
+  }
+
   // r += weight (stiffness (e - e_0) + stiffness tau de/dt) de/dq.
   template <class Inner, class S>
   static void add_stress(const Inner& e, double e0, const S& stiffness, const S& tau, const S& weight, const S* v,

@@ -64,6 +64,16 @@ inline std::array<std::array<double, 4>, 4> hermite_mass(double L) {
 }
 inline std::array<double, 4> hermite_load(double L) { return {0.5, L / 12.0, 0.5, -L / 12.0}; }
 
+// Kinetic energy 1/2 v.(M v) of a constant mass matrix M, given as add_mass_times(x, r): r += M x on N coordinates.
+template <int N, class S, class AddMassTimes> S half_quadratic_form(const S* v, const AddMassTimes& add_mass_times) {
+  std::array<S, N> momentum;
+  for (S& m : momentum) m = 0.0;
+  add_mass_times(v, momentum.data());
+  S energy = 0.0;
+  for (int i = 0; i < N; ++i) energy += 0.5 * v[i] * momentum[i];
+  return energy;
+}
+
 // 5-point Gauss-Legendre rule on [0, 1] (exact to degree 9).
 constexpr int kGaussPoints = 5;
 inline const std::array<double, kGaussPoints>& gauss_points() {

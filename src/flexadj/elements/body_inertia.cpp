@@ -26,10 +26,10 @@ class BodyInertia final : public model::ForceElementAD<BodyInertia, 7> {
   }
   const char* type() const override { return "body"; }
 
-  template <class S, class P> void evaluate(const S* q, const S* v, const S* a, const P* p, double, S* r) const {
+  template <class S, class P> void evaluate(const S* q, const S* v, const S* a, const P* p, double t, S* r) const {
     const BodyKind kind = kinds()[0];
     const int translations = model::translation_count(kind);
-    for (int i = 0; i < translations; ++i) r[i] += p[kMass] * (a[i] - p[kGx + i]);
+    for (int i = 0; i < translations; ++i) r[i] += p[kMass] * a[i];
     if (kind == BodyKind::PlanarRigid) r[2] += p[kIzz] * a[2];
     if (kind == BodyKind::SpatialRigid) {
       const Vec3<S> w = model::body_angular_velocity(q + 3, v + 3);
@@ -38,20 +38,27 @@ class BodyInertia final : public model::ForceElementAD<BodyInertia, 7> {
       const auto Qe = model::euler_parameter_map_transposed(q + 3, moment);
       for (int i = 0; i < 4; ++i) r[3 + i] += 2.0 * Qe[i];
     }
+    applied(q, v, p, t, r);
   }
 
-  double kinetic_energy(const double* q, const double* v) const override {
+  // Weight.
+  template <class S, class P> void applied(const S*, const S*, const P* p, double, S* r) const {
+    for (int i = 0; i < model::translation_count(kinds()[0]); ++i) r[i] -= p[kMass] * p[kGx + i];
+  }
+
+  // T = m/2 |v|^2 + 1/2 w'.J w', w' = 2 G(e) e_dot (also for |e| != 1, e.g. the midpoint of two unit quaternions).
+  template <class S, class P> S kinetic(const S* q, const S* v, const P* p) const {
     const BodyKind kind = kinds()[0];
-    const double* p = parameters().data();
-    double energy = 0.0;
+    S energy = 0.0;
     for (int i = 0; i < model::translation_count(kind); ++i) energy += 0.5 * p[kMass] * v[i] * v[i];
     if (kind == BodyKind::PlanarRigid) energy += 0.5 * p[kIzz] * v[2] * v[2];
     if (kind == BodyKind::SpatialRigid) {
-      const Vec3<double> w = model::body_angular_velocity(q + 3, v + 3);
+      const Vec3<S> w = model::body_angular_velocity(q + 3, v + 3);
       energy += 0.5 * model::dot(w, inertia_times(p, w));
     }
     return energy;
   }
+
   double potential_energy(const double* q, double) const override {
     const double* p = parameters().data();
     double energy = 0.0;

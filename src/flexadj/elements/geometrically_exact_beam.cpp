@@ -103,7 +103,27 @@ class GeometricallyExactBeam final
     return eps;
   }
 
-  template <class S, class P> void evaluate(const S* q, const S* v, const S* a, const P* p, double, S* r) const {
+  // Lumped inertia at each node (Nikravesh 1988, eqs. (11.20)-(11.24), as for rigid bodies), then applied().
+  template <class S, class P> void evaluate(const S* q, const S* v, const S* a, const P* p, double t, S* r) const {
+    const P node_mass = 0.5 * p[kRho] * p[kArea] * p[kLength];
+    const Vec3<P> rotary = node_rotary_inertia(p);
+    for (int node = 0; node < 2; ++node) {
+      const int o = 7 * node;
+      for (int i = 0; i < 3; ++i) r[o + i] += node_mass * a[o + i];
+      const Vec3<S> omega = model::body_angular_velocity(q + o + 3, v + o + 3);
+      const Vec3<S> alpha = model::body_angular_velocity(q + o + 3, a + o + 3);
+      const Vec3<S> momentum{rotary[0] * omega[0], rotary[1] * omega[1], rotary[2] * omega[2]};
+      const Vec3<S> gyroscopic = model::cross(omega, momentum);
+      const Vec3<S> moment{rotary[0] * alpha[0] + gyroscopic[0], rotary[1] * alpha[1] + gyroscopic[1],
+                           rotary[2] * alpha[2] + gyroscopic[2]};
+      const auto Qe = model::euler_parameter_map_transposed(q + o + 3, moment);
+      for (int i = 0; i < 4; ++i) r[o + 3 + i] += 2.0 * Qe[i];
+    }
+    applied(q, v, p, t, r);
+  }
+
+  // Internal forces and weight.
+  template <class S, class P> void applied(const S* q, const S* v, const P* p, double, S* r) const {
     // Section stiffness and damping.
     const S E = p[kE], G = p[kG], A = p[kArea], I2 = p[kI2], I3 = p[kI3];
     const S ratio = E / G;
@@ -125,23 +145,23 @@ class GeometricallyExactBeam final
       const S weighted = length * stress;
       for (int i = 0; i < kBeamCoordinates; ++i) r[i] += eps[k].fastAccessDx(i) * weighted;
     }
-
-    // Lumped inertia and weight at each node (Nikravesh 1988, eqs. (11.20)-(11.24), as for rigid bodies).
     const S node_mass = 0.5 * p[kRho] * A * length;
-    const S rotary_scale = 0.5 * p[kRho] * length;
-    const Vec3<S> rotary{rotary_scale * p[kRotary1], rotary_scale * p[kRotary2], rotary_scale * p[kRotary3]};
+    for (int node = 0; node < 2; ++node)
+      for (int i = 0; i < 3; ++i) r[7 * node + i] -= node_mass * p[kGravity + i];
+  }
+
+  // T = sum over the nodes of m/2 |v|^2 + 1/2 w'.J w', w' = 2 G(e) e_dot.
+  template <class S, class P> S kinetic(const S* q, const S* v, const P* p) const {
+    const P node_mass = 0.5 * p[kRho] * p[kArea] * p[kLength];
+    const Vec3<P> rotary = node_rotary_inertia(p);
+    S energy = 0.0;
     for (int node = 0; node < 2; ++node) {
       const int o = 7 * node;
-      for (int i = 0; i < 3; ++i) r[o + i] += node_mass * (a[o + i] - p[kGravity + i]);
       const Vec3<S> omega = model::body_angular_velocity(q + o + 3, v + o + 3);
-      const Vec3<S> alpha = model::body_angular_velocity(q + o + 3, a + o + 3);
-      const Vec3<S> momentum{rotary[0] * omega[0], rotary[1] * omega[1], rotary[2] * omega[2]};
-      const Vec3<S> gyroscopic = model::cross(omega, momentum);
-      const Vec3<S> moment{rotary[0] * alpha[0] + gyroscopic[0], rotary[1] * alpha[1] + gyroscopic[1],
-                           rotary[2] * alpha[2] + gyroscopic[2]};
-      const auto Qe = model::euler_parameter_map_transposed(q + o + 3, moment);
-      for (int i = 0; i < 4; ++i) r[o + 3 + i] += 2.0 * Qe[i];
+      for (int i = 0; i < 3; ++i)
+        energy += 0.5 * node_mass * v[o + i] * v[o + i] + 0.5 * rotary[i] * omega[i] * omega[i];
     }
+    return energy;
   }
 
   // (N, Q2, Q3, T, M2, M3) = C (eps - eps_0) + D d eps/dt in the midpoint section frame.
@@ -169,19 +189,6 @@ class GeometricallyExactBeam final
     for (int c = 0; c < 3; ++c) x[c] = 0.5 * (q[c] + q[7 + c]);
   }
 
-  double kinetic_energy(const double* q, const double* v) const override {
-    const double* p = parameters().data();
-    const double node_mass = 0.5 * p[kRho] * p[kArea] * p[kLength], rotary_scale = 0.5 * p[kRho] * p[kLength];
-    double energy = 0.0;
-    for (int node = 0; node < 2; ++node) {
-      const int o = 7 * node;
-      const Vec3<double> omega = model::body_angular_velocity(q + o + 3, v + o + 3);
-      for (int i = 0; i < 3; ++i)
-        energy += 0.5 * node_mass * v[o + i] * v[o + i] + 0.5 * rotary_scale * p[kRotary1 + i] * omega[i] * omega[i];
-    }
-    return energy;
-  }
-
   double potential_energy(const double* q, double) const override {
     const double* p = parameters().data();
     const double E = p[kE], G = p[kG], A = p[kArea];
@@ -197,6 +204,13 @@ class GeometricallyExactBeam final
     for (int node = 0; node < 2; ++node)
       for (int i = 0; i < 3; ++i) energy -= node_mass * p[kGravity + i] * q[7 * node + i];
     return energy;
+  }
+
+ private:
+  // Rotary inertia rho L/2 (Jr1, Jr2, Jr3) of each node, in the node frame.
+  template <class P> static Vec3<P> node_rotary_inertia(const P* p) {
+    const P scale = 0.5 * p[kRho] * p[kLength];
+    return {scale * p[kRotary1], scale * p[kRotary2], scale * p[kRotary3]};
   }
 };
 

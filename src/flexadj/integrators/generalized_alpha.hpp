@@ -9,10 +9,10 @@
 // 1977) are the special case alpha_m = 0, alpha_f = (1 - rho)/(1 + rho), gamma = 1/2 + alpha_f,
 // beta = (1 + alpha_f)^2 / 4, for rho in [1/2, 1] (Arnold and Bruls 2007, sec. 2).
 // Newton iterates on (q, beta h^2 lambda) with the scaled matrix of assembler.hpp.
-#include <memory>
+#include <string>
+#include <vector>
 
-#include "flexadj/assembly/assembler.hpp"
-#include "flexadj/linalg/linear_solver.hpp"
+#include "flexadj/integrators/time_integrator.hpp"
 
 namespace flexadj::integrators {
 
@@ -23,50 +23,22 @@ struct GeneralizedAlphaCoefficients {
   static GeneralizedAlphaCoefficients for_scheme(const std::string& scheme, double rho_infinity);
 };
 
-// The projection of the given initial state onto the constraints (see GeneralizedAlpha::initialize): the
-// given q and v and the multipliers of the two projection problems, kept for the adjoint.
-struct InitialProjection {
-  std::vector<double> given_q, given_v, position_multipliers, velocity_multipliers;
-};
-
-struct StepStatistics {
-  int newton_iterations = 0;
-  double increment = 0.0;           // last ||dq||_inf
-  double constraint_residual = 0.0; // ||C(q_{n+1})||_inf at convergence
-};
-
-class GeneralizedAlpha {
+class GeneralizedAlpha final : public TimeIntegrator {
  public:
   GeneralizedAlpha(assembly::Assembler& assembler, const model::IntegratorSettings& settings,
                    const linalg::LinearSolverOptions& solver_options);
 
-  // Consistent initial state. The given q and v are projected onto the constraints,
-  //   q0 = argmin |q - q_given|^2 subject to C(q, t0) = 0,   v0 = argmin |v - v_given|^2 subject to dC/dt = 0,
-  // so that parameters of the constraints (a rod length) move the initial state consistently; a given
-  // state that violates a constraint by more than 1e-2 (relative) is an input error. Then the accelerations
-  // and multipliers from M a + C_q^T lambda = Q, C_acc = 0; aux = a.
-  void initialize(assembly::State& state, double t0);
-  const InitialProjection& initial_projection() const { return projection_; }
-  // Advances state from t to t + h; throws SolverError (with step, time and residuals) on failure.
-  StepStatistics step(assembly::State& state, double t, double h, long long step_index);
+  // The given q and v projected onto the constraints (TimeIntegrator::project_initial_state), then the
+  // accelerations and multipliers from M a + C_q^T lambda = Q, C_acc = 0; aux = a.
+  void initialize(assembly::State& state, double t0) override;
+  StepStatistics step(assembly::State& state, double t, double h, long long step_index) override;
+  std::string description() const override;
 
   const GeneralizedAlphaCoefficients& coefficients() const { return coefficients_; }
-  const linalg::LinearSolver& linear_solver() const { return *solver_; }
-  // The options the linear solver was made with (adjoint sweeps make theirs alike).
-  const linalg::LinearSolverOptions& solver_options() const { return solver_options_; }
 
  private:
-  // Solves the last assembled system for the increment -A^{-1} r (factorizing the current matrix).
-  Teuchos::ArrayRCP<const double> newton_increment();
-
-  assembly::Assembler& assembler_;
-  model::IntegratorSettings settings_;
   GeneralizedAlphaCoefficients coefficients_;
-  linalg::LinearSolverOptions solver_options_;
-  std::unique_ptr<linalg::LinearSolver> solver_;
-  RCP<Vector> increment_, right_hand_side_;
   std::vector<double> previous_a_, previous_aux_, last_increment_;
-  InitialProjection projection_;
 };
 
 }  // namespace flexadj::integrators

@@ -7,7 +7,7 @@
 
 namespace flexadj::integrators {
 
-SimulationSummary simulate(assembly::Assembler& assembler, GeneralizedAlpha& integrator, assembly::State& state,
+SimulationSummary simulate(assembly::Assembler& assembler, TimeIntegrator& integrator, assembly::State& state,
                            const SimulationOptions& options, const std::vector<StepObserver>& observers) {
   const auto start = std::chrono::steady_clock::now();
   const auto& model = assembler.model();

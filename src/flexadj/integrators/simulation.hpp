@@ -3,7 +3,7 @@
 #include <functional>
 #include <vector>
 
-#include "flexadj/integrators/generalized_alpha.hpp"
+#include "flexadj/integrators/time_integrator.hpp"
 
 namespace flexadj::integrators {
 
@@ -26,7 +26,7 @@ struct SimulationOptions {
 // Observer called after initialization (step 0) and after every step: (step, t, state).
 using StepObserver = std::function<void(long long, double, const assembly::State&)>;
 
-SimulationSummary simulate(assembly::Assembler& assembler, GeneralizedAlpha& integrator, assembly::State& state,
+SimulationSummary simulate(assembly::Assembler& assembler, TimeIntegrator& integrator, assembly::State& state,
                            const SimulationOptions& options, const std::vector<StepObserver>& observers);
 
 }  // namespace flexadj::integrators

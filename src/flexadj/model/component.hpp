@@ -92,6 +92,17 @@ class ForceElement : public Component {
                                      const double* /*mu*/) const {
     return 0.0;
   }
+  // r = the residual without its inertia terms, i.e. -f with f the applied, elastic, gravity and damping forces
+  // (the whole residual of an element without inertia).
+  virtual void applied_residual(const double* q, const double* v, double t, double* r) const = 0;
+  // Discrete momenta of the midpoint variational integrator (integrators/variational.hpp) from the kinetic energy
+  // T(q, v) and f = -applied_residual, all at q_mid = (q_n + q_{n+1})/2, v_mid = (q_{n+1} - q_n)/h, t_mid:
+  //   minus = (h/2)(T_q + f) - T_v = D1 L_d + f_d^-,   plus = (h/2)(T_q + f) + T_v = D2 L_d + f_d^+
+  // for L_d = h T(q_mid, v_mid), f_d^- = f_d^+ = (h/2) f (Marsden and West 2001, sec. 3.2; Schubert et al. 2024,
+  // eqs. (6)-(7)). With h = 0, plus = T_v(q, v), the continuous Legendre transform. jacobian (nullable, n x n
+  // row-major) = d(minus)/dq_{n+1} = 1/2 d(minus)/dq_mid + 1/h d(minus)/dv_mid.
+  virtual void discrete_momenta(const double* q_mid, const double* v_mid, double t_mid, double h, double* minus,
+                                double* plus, double* jacobian) const = 0;
   virtual double kinetic_energy(const double* /*q*/, const double* /*v*/) const { return 0.0; }
   virtual double potential_energy(const double* /*q*/, double /*t*/) const { return 0.0; }
   // False if the element dissipates energy or does work on the system (dampers, loads).

@@ -4,6 +4,11 @@
 //
 // Force kernels provide
 //   template <class S, class P> void evaluate(const S* q, const S* v, const S* a, const P* p, double t, S* r) const;
+// Kernels with inertia also provide their kinetic energy and the residual without inertia terms,
+//   template <class S, class P> S kinetic(const S* q, const S* v, const P* p) const;
+//   template <class S, class P> void applied(const S* q, const S* v, const P* p, double t, S* r) const;
+// with evaluate() = the hand-written inertia terms (d/dt T_v - T_q) + applied(). A kernel without kinetic() has no
+// inertia: its evaluate() does not depend on a and is all of its applied residual.
 // Constraint kernels provide
 //   template <class S, class P> void evaluate(const S* q, const S& t, const P* p, S* c) const;
 // where p are the component's parameters. Static-length Fad types: no heap allocation per evaluation.
@@ -14,6 +19,7 @@
 #include <stdexcept>
 #include <string>
 #include <type_traits>
+#include <utility>
 
 #include "flexadj/model/component.hpp"
 
@@ -30,6 +36,13 @@ inline void check_coordinate_count(const Component& c, int max_coordinates) {
                                 std::to_string(max_coordinates));
 }
 
+// True if Kernel defines kinetic() (detection idiom).
+template <class Kernel, class = void> struct HasKineticEnergy : std::false_type {};
+template <class Kernel>
+struct HasKineticEnergy<Kernel, std::void_t<decltype(std::declval<const Kernel&>().template kinetic<double, double>(
+                                    std::declval<const double*>(), std::declval<const double*>(),
+                                    std::declval<const double*>()))>> : std::true_type {};
+
 // FixedLength: the element always has exactly MaxCoordinates coordinates (and at most kMaxComponentParameters
 // parameters); its Fad types are then the fixed-length SFad, whose unrolled loops are faster than SLFad's.
 template <class Derived, int MaxCoordinates, bool FixedLength = false>
@@ -42,8 +55,8 @@ class ForceElementAD : public ForceElement {
       throw std::invalid_argument("'" + this->name() + "' needs exactly " + std::to_string(MaxCoordinates) +
                                   " coordinates");
   }
-  template <int N>
-  using FadOf = std::conditional_t<FixedLength, Sacado::Fad::SFad<double, N>, Sacado::Fad::SLFad<double, N>>;
+  template <int N, class Scalar = double>
+  using FadOf = std::conditional_t<FixedLength, Sacado::Fad::SFad<Scalar, N>, Sacado::Fad::SLFad<Scalar, N>>;
   using Fad = FadOf<MaxCoordinates>;
 
   void residual(const double* q, const double* v, const double* a, double t, double* r) const override {
@@ -73,6 +86,26 @@ class ForceElementAD : public ForceElement {
       r[i] = rf[i].val();
       for (int j = 0; j < n; ++j) J[i * n + j] = rf[i].hasFastAccess() ? rf[i].fastAccessDx(j) : 0.0;
     }
+  }
+
+  void applied_residual(const double* q, const double* v, double t, double* r) const override {
+    for (int i = 0; i < coordinate_count(); ++i) r[i] = 0.0;
+    add_applied<double, double>(q, v, parameters().data(), t, r);
+  }
+
+  double kinetic_energy(const double* q, const double* v) const override {
+    if constexpr (HasKineticEnergy<Derived>::value)
+      return derived().template kinetic<double, double>(q, v, parameters().data());
+    else
+      return 0.0;
+  }
+
+  void discrete_momenta(const double* q_mid, const double* v_mid, double t_mid, double h, double* minus, double* plus,
+                        double* jacobian) const override {
+    if (jacobian)
+      discrete_momenta_as<Fad>(q_mid, v_mid, t_mid, h, minus, plus, jacobian);
+    else
+      discrete_momenta_as<double>(q_mid, v_mid, t_mid, h, minus, plus, nullptr);
   }
 
   // One evaluation with q, v and a seeded in separate slots gives all three Jacobians.
@@ -120,6 +153,67 @@ class ForceElementAD : public ForceElement {
 
  private:
   const Derived& derived() const { return static_cast<const Derived&>(*this); }
+
+  // r += the residual without inertia terms.
+  template <class S, class P> void add_applied(const S* q, const S* v, const P* p, double t, S* r) const {
+    if constexpr (HasKineticEnergy<Derived>::value) {
+      derived().template applied<S, P>(q, v, p, t, r);
+    } else {
+      std::array<S, MaxCoordinates> no_acceleration;
+      for (int i = 0; i < coordinate_count(); ++i) no_acceleration[i] = S(0.0);
+      derived().template evaluate<S, P>(q, v, no_acceleration.data(), p, t, r);
+    }
+  }
+
+  // Outer = double: minus and plus only. Outer = Fad: slot j carries d/dq_{n+1, j}, i.e. 1/2 in q_mid_j and 1/h in
+  // v_mid_j (as residual_jacobian seeds c.q and c.v). T_q and T_v come from an inner Fad over the 2n slots (q, v).
+  template <class Outer>
+  void discrete_momenta_as(const double* q_mid, const double* v_mid, double t_mid, double h, double* minus,
+                           double* plus, double* jacobian) const {
+    constexpr bool with_jacobian = !std::is_same_v<Outer, double>;
+    const int n = coordinate_count();
+    std::array<Outer, MaxCoordinates> q{}, v{}, applied{}, kinetic_q{}, kinetic_v{};
+    for (int i = 0; i < n; ++i) {
+      if constexpr (with_jacobian) {
+        q[i] = Outer(n, i, q_mid[i]);
+        q[i].fastAccessDx(i) = 0.5;
+        v[i] = Outer(n, i, v_mid[i]);
+        v[i].fastAccessDx(i) = 1.0 / h;
+        applied[i] = Outer(n, 0.0);
+      } else {
+        q[i] = q_mid[i];
+        v[i] = v_mid[i];
+        applied[i] = 0.0;
+      }
+      kinetic_q[i] = kinetic_v[i] = Outer(0.0);
+    }
+    add_applied<Outer, double>(q.data(), v.data(), parameters().data(), t_mid, applied.data());
+    if constexpr (HasKineticEnergy<Derived>::value) {
+      using Inner = FadOf<2 * MaxCoordinates, Outer>;
+      std::array<Inner, MaxCoordinates> qi, vi;
+      for (int i = 0; i < n; ++i) {
+        qi[i] = Inner(2 * n, i, q[i]);
+        vi[i] = Inner(2 * n, n + i, v[i]);
+      }
+      const Inner T = derived().template kinetic<Inner, double>(qi.data(), vi.data(), parameters().data());
+      for (int i = 0; i < n; ++i) {
+        kinetic_q[i] = T.dx(i);
+        kinetic_v[i] = T.dx(n + i);
+      }
+    }
+    for (int i = 0; i < n; ++i) {
+      const Outer forces = 0.5 * h * (kinetic_q[i] - applied[i]);
+      const Outer left = forces - kinetic_v[i];
+      if constexpr (with_jacobian) {
+        minus[i] = left.val();
+        plus[i] = (forces + kinetic_v[i]).val();
+        for (int j = 0; j < n; ++j) jacobian[i * n + j] = left.dx(j);
+      } else {
+        minus[i] = left;
+        plus[i] = forces + kinetic_v[i];
+      }
+    }
+  }
 };
 
 template <class Derived, int MaxCoordinates, int MaxEquations>

@@ -20,7 +20,7 @@ namespace flexadj::model {
 using Point = std::array<double, 3>;
 
 struct IntegratorSettings {
-  std::string scheme = "generalized_alpha";  // generalized_alpha (Chung-Hulbert) | hht (alpha_m = 0)
+  std::string scheme = "generalized_alpha";  // generalized_alpha (Chung-Hulbert) | hht (alpha_m = 0) | variational
   double start_time = 0.0;
   double end_time = 1.0;
   double step_size = 1e-3;
