@@ -22,10 +22,6 @@ std::unique_ptr<model::Model> checked(std::unique_ptr<model::Model> model, const
                      "missing; 'flexadj " + command +
                          "' needs an objective: a list of terms such as {type: final_value, coordinate: mass.x} "
                          "(docs/model-format.md, section objective)");
-  if (model->integrator.scheme == "variational")
-    throw InputError(model->source_file, "integrator.type",
-                     "the discrete adjoint of the variational integrator is not available; use generalized_alpha or "
-                     "hht for gradients ('flexadj " + command + "' needs a gradient)");
   return model;
 }
 
@@ -51,6 +47,10 @@ void GradientProblem::set_adjoint(const AdjointSettings& settings) {
     throw InputError("", "--bdf-order", "expected an integer from 1 to 4, got " + std::to_string(settings.bdf_order));
   if (settings.storage != "memory" && settings.storage != "hdf5")
     throw InputError("", "--trajectory", "expected memory or hdf5, got '" + settings.storage + "'");
+  if (settings.mode == "continuous" && model_->integrator.scheme == "variational")
+    throw InputError(model_->source_file, "integrator.type",
+                     "the continuous adjoint (--adjoint continuous) is not available with the variational "
+                     "integrator; use the discrete adjoint (the default)");
   adjoint_ = settings;
   if (adjoint_.storage == "hdf5" && adjoint_.trajectory_path.empty()) {
     const std::string stem = file_stem(model_->source_file);
@@ -66,7 +66,7 @@ Evaluation GradientProblem::forward() {
     assembler_ = std::make_unique<assembly::Assembler>(*model_, comm_);
     linalg::LinearSolverOptions options;
     options.kind = model_->integrator.linear_solver;
-    integrator_ = std::make_unique<integrators::GeneralizedAlpha>(*assembler_, model_->integrator, options);
+    integrator_ = integrators::make_time_integrator(*assembler_, model_->integrator, options);
   }
   trajectory_.reset();  // an HDF5 trajectory closes its file before the next run rewrites it
   assembly::State state = assembler_->make_state();
@@ -99,9 +99,10 @@ Evaluation GradientProblem::adjoint() {
   Evaluation e;
   const auto start = std::chrono::steady_clock::now();
   const objectives::Objective objective(model_->objective_terms);
+  const auto* alpha = dynamic_cast<const integrators::GeneralizedAlpha*>(integrator_.get());
   const adjoint::Gradient gradient =
       adjoint_.mode == "continuous"
-          ? adjoint::continuous_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
+          ? adjoint::continuous_adjoint_gradient(*assembler_, *alpha, *trajectory_, objective,
                                                  design_.parameters(), {adjoint_.bdf_order})
           : adjoint::discrete_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective, design_.parameters());
   e.objective = gradient.objective;

@@ -65,7 +65,7 @@ class GradientProblem {
   adjoint::DesignSpace design_;
   AdjointSettings adjoint_;
   std::unique_ptr<assembly::Assembler> assembler_;
-  std::unique_ptr<integrators::GeneralizedAlpha> integrator_;
+  std::unique_ptr<integrators::TimeIntegrator> integrator_;  // generalized-alpha, HHT or variational
   std::unique_ptr<storage::Trajectory> trajectory_;  // of the last forward()
 };
 

@@ -26,7 +26,9 @@ inline Evaluation evaluate(model::Model& model, const objectives::Objective& obj
   assembly::Assembler assembler(model, comm);
   linalg::LinearSolverOptions options;
   options.kind = "direct";
-  integrators::GeneralizedAlpha integrator(assembler, model.integrator, options);
+  // Generalized-alpha/HHT or the variational integrator, by model.integrator.scheme.
+  const auto integrator_owner = integrators::make_time_integrator(assembler, model.integrator, options);
+  integrators::TimeIntegrator& integrator = *integrator_owner;
   assembly::State state = assembler.make_state();
   std::vector<double> v0 = model.initial_velocities();
   if (initial_velocity_shift)
@@ -39,7 +41,8 @@ inline Evaluation evaluate(model::Model& model, const objectives::Objective& obj
     return e;
   }
   if (bdf_order > 0)
-    e.gradient = adjoint::continuous_adjoint_gradient(assembler, integrator, trajectory, objective,
+    e.gradient = adjoint::continuous_adjoint_gradient(assembler, dynamic_cast<integrators::GeneralizedAlpha&>(integrator),
+                                                      trajectory, objective,
                                                       adjoint::ParameterSpace(model), {bdf_order});
   else
     e.gradient = adjoint::discrete_adjoint_gradient(assembler, integrator, trajectory, objective,

@@ -47,6 +47,8 @@ Assembler::Assembler(const model::Model& model, RCP<const Comm> comm)
   ghosted_work_ = rcp(new MultiVector(ghosted_coordinate_map_, 3));
   ghosted_mu_ = rcp(new Vector(ghosted_coordinate_map_));
   owned_mu_ = rcp(new Vector(coordinate_map_));
+  owned_momentum_mu_ = rcp(new MultiVector(coordinate_map_, 2));
+  ghosted_momentum_mu_ = rcp(new MultiVector(ghosted_coordinate_map_, 2));
   owned_state_ = rcp(new MultiVector(coordinate_map_, 3));
   ghosted_state_ = rcp(new MultiVector(ghosted_coordinate_map_, 3));
   residual_ = rcp(new Vector(system_map_));
@@ -129,6 +131,7 @@ Assembler::Assembler(const model::Model& model, RCP<const Comm> comm)
   c_.resize(m * std::max(n, std::size_t(1))); c_dot_.resize(m); c_ddot_.resize(m);
   row_.resize(n + m);
   mu_local_.resize(n);
+  mu_plus_local_.resize(n);
   out_q_local_.resize(n);
   out_v_local_.resize(n);
   out_a_local_.resize(n);
@@ -314,7 +317,7 @@ void Assembler::assemble_variational_step(const std::vector<double>& previous_q,
         for (int i = 0; i < n; ++i) momentum_sum[c.state_entries[i]] += plus_[i];
       if (!with_matrix) continue;
       for (int i = 0; i < n; ++i) {
-        for (int j = 0; j < n; ++j) row_[j] = -h * jacobian_[i * n + j];
+        for (int j = 0; j < n; ++j) row_[j] = -h * (transposed_ ? jacobian_[j * n + i] : jacobian_[i * n + j]);
         matrix_->sumIntoLocalValues(c.rows[i], Teuchos::ArrayView<const LocalOrdinal>(c.columns.data(), n),
                                     Teuchos::ArrayView<const double>(row_.data(), n));
       }
@@ -333,14 +336,17 @@ void Assembler::assemble_variational_step(const std::vector<double>& previous_q,
         residual[c.rows[i]] += force;
       }
       if (!with_matrix) continue;
+      // Transposed: C_q(q_{n+1})^T in the coordinate rows, C_q(q_n) in the multiplier rows.
+      const double* upper = transposed_ ? jacobian_.data() : previous_jacobian_.data();
+      const double* lower = transposed_ ? previous_jacobian_.data() : jacobian_.data();
       for (int i = 0; i < n; ++i) {
-        for (int k = 0; k < m; ++k) row_[k] = previous_jacobian_[k * n + i];
+        for (int k = 0; k < m; ++k) row_[k] = upper[k * n + i];
         matrix_->sumIntoLocalValues(c.rows[i], Teuchos::ArrayView<const LocalOrdinal>(c.columns.data() + n, m),
                                     Teuchos::ArrayView<const double>(row_.data(), m));
       }
       for (int k = 0; k < m; ++k)
         matrix_->sumIntoLocalValues(c.multiplier_rows[k], Teuchos::ArrayView<const LocalOrdinal>(c.columns.data(), n),
-                                    Teuchos::ArrayView<const double>(jacobian_.data() + k * n, n));
+                                    Teuchos::ArrayView<const double>(lower + k * n, n));
     }
   }
   residual_->putScalar(0.0);
@@ -364,6 +370,100 @@ void Assembler::momentum(const State& state, double t, std::vector<double>& p) {
     }
   }
   export_first_work_column(p);
+}
+
+template <class Visit>
+void Assembler::visit_discrete_momenta(const std::vector<double>& first, const std::vector<double>& second, double h,
+                                       const std::vector<double>& mu_minus, const std::vector<double>& mu_plus,
+                                       const Visit& visit) {
+  import_columns(first.data(), second.data(), nullptr);
+  {
+    auto minus_column = owned_momentum_mu_->getDataNonConst(0);
+    auto plus_column = owned_momentum_mu_->getDataNonConst(1);
+    for (std::size_t i = 0; i < dofs_.owned_coordinates().size(); ++i) {
+      minus_column[i] = mu_minus[i];
+      plus_column[i] = mu_plus[i];
+    }
+  }
+  ghosted_momentum_mu_->doImport(*owned_momentum_mu_, *coordinate_import_, Tpetra::INSERT);
+  const auto ghosted_minus = ghosted_momentum_mu_->getData(0), ghosted_plus = ghosted_momentum_mu_->getData(1);
+  const GhostedViews views = ghosted_views();
+  for (const auto& c : forces_) {
+    load(c, views);
+    const int n = static_cast<int>(c.rows.size());
+    for (int i = 0; i < n; ++i) {
+      // h > 0: q_ = q_n, v_ = q_{n+1}; h = 0: q_ = q, v_ = v.
+      q_mid_[i] = h > 0.0 ? 0.5 * (q_[i] + v_[i]) : q_[i];
+      v_mid_[i] = h > 0.0 ? (v_[i] - q_[i]) / h : v_[i];
+      mu_local_[i] = ghosted_minus[c.state_entries[i]];
+      mu_plus_local_[i] = ghosted_plus[c.state_entries[i]];
+    }
+    visit(c, mu_local_.data(), mu_plus_local_.data());
+  }
+}
+
+void Assembler::add_discrete_momenta_transposed(const std::vector<double>& first, const std::vector<double>& second,
+                                                double t, double h, const std::vector<double>& mu_minus,
+                                                const std::vector<double>& mu_plus, std::vector<double>& out_first,
+                                                std::vector<double>& out_second) {
+  ghosted_work_->putScalar(0.0);
+  {
+    auto sum_first = ghosted_work_->getDataNonConst(0);
+    auto sum_second = ghosted_work_->getDataNonConst(1);
+    visit_discrete_momenta(first, second, h, mu_minus, mu_plus,
+                           [&](const LocalComponent& c, const double* local_minus, const double* local_plus) {
+                             const int n = static_cast<int>(c.rows.size());
+                             for (int i = 0; i < n; ++i) out_q_local_[i] = out_v_local_[i] = 0.0;
+                             model_.force_elements()[c.index]->add_discrete_momenta_transposed_products(
+                                 q_mid_.data(), v_mid_.data(), t + 0.5 * h, h, local_minus, local_plus,
+                                 out_q_local_.data(), out_v_local_.data());
+                             // d/dq_n = 1/2 d/dq_mid - 1/h d/dv_mid, d/dq_{n+1} = 1/2 d/dq_mid + 1/h d/dv_mid.
+                             for (int i = 0; i < n; ++i) {
+                               const double dq = out_q_local_[i], dv = out_v_local_[i];
+                               sum_first[c.state_entries[i]] += h > 0.0 ? 0.5 * dq - dv / h : dq;
+                               sum_second[c.state_entries[i]] += h > 0.0 ? 0.5 * dq + dv / h : dv;
+                             }
+                           });
+  }
+  owned_work_->putScalar(0.0);
+  owned_work_->doExport(*ghosted_work_, *coordinate_export_, Tpetra::ADD);
+  const auto first_sum = owned_work_->getData(0), second_sum = owned_work_->getData(1);
+  for (std::size_t i = 0; i < out_first.size(); ++i) {
+    out_first[i] += first_sum[i];
+    out_second[i] += second_sum[i];
+  }
+}
+
+void Assembler::add_discrete_momenta_parameter_gradient(const std::vector<double>& first,
+                                                        const std::vector<double>& second, double t, double h,
+                                                        const std::vector<double>& mu_minus,
+                                                        const std::vector<double>& mu_plus,
+                                                        const std::vector<int>& force_offsets,
+                                                        std::vector<double>& gradient,
+                                                        std::map<std::string, std::vector<double>>& controls) {
+  const double t_mid = t + 0.5 * h;
+  visit_discrete_momenta(
+      first, second, h, mu_minus, mu_plus,
+      [&](const LocalComponent& c, const double* local_minus, const double* local_plus) {
+        const auto& element = *model_.force_elements()[c.index];
+        if (force_offsets[c.index] >= 0)
+          element.add_discrete_momenta_parameter_gradient(q_mid_.data(), v_mid_.data(), t_mid, h, local_minus,
+                                                          local_plus, gradient.data() + force_offsets[c.index]);
+        const functions::ControlSignal* signal = element.control();
+        if (!signal || h <= 0.0) return;
+        // minus and plus hold -(h/2) times the applied residual: mu . d/du = -(h/2) (mu_minus + mu_plus) . dr/du.
+        const int n = static_cast<int>(c.rows.size());
+        for (int i = 0; i < n; ++i) {
+          row_[i] = local_minus[i] + local_plus[i];
+          a_[i] = 0.0;
+        }
+        const double sensitivity =
+            -0.5 * h * element.control_sensitivity(q_mid_.data(), v_mid_.data(), a_.data(), t_mid, row_.data());
+        const auto w = signal->weights(t_mid);
+        auto& values = controls.at(signal->name());
+        values[w.k0] += w.w0 * sensitivity;
+        values[w.k1] += w.w1 * sensitivity;
+      });
 }
 
 double Assembler::dynamic_residual_norm() const {

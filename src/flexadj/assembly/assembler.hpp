@@ -65,7 +65,7 @@ class Assembler {
   //   residual = [ -h (p_n + sum_e minus_e) + C_q(q_n, t)^T y ]   matrix = [ -h d(sum_e minus_e)/dq_{n+1}  C_q(q_n, t)^T ]
   //              [ C(q_{n+1}, t + h)                         ]            [ C_q(q_{n+1}, t + h)             0             ]
   // with minus_e of ForceElement::discrete_momenta at the midpoint and t + h/2, and y = h Lambda (owned
-  // multipliers, Lambda the constraint impulse). The row scale -h makes the coordinate block M + O(h^2) and y of
+  // multipliers, Lambda the constraint impulse). With transposed() the matrix is its transpose (same graph). The row scale -h makes the coordinate block M + O(h^2) and y of
   // the size of generalized-alpha's beta h^2 lambda. With momentum, also p_hat = sum_e plus_e (owned
   // coordinates). The matrix is filled if with_matrix. Collective.
   void assemble_variational_step(const std::vector<double>& previous_q, const std::vector<double>& previous_momentum,
@@ -73,6 +73,24 @@ class Assembler {
                                  double h, bool with_matrix, std::vector<double>* momentum);
   // p = sum_e T_v(q, v) at the state's q and v: the continuous Legendre transform (owned coordinates). Collective.
   void momentum(const State& state, double t, std::vector<double>& p);
+  // The discrete adjoint of the variational integrator (docs/adjoint.md): sums over the force elements of the
+  // discrete momenta's transposed products and parameter terms (ForceElement::add_discrete_momenta_*), owned vectors.
+  // h > 0: a step from t with (first, second) = (q_n, q_{n+1}); out_first += (d minus/dq_n)^T mu_minus +
+  //   (d plus/dq_n)^T mu_plus, out_second the same with q_{n+1}; control terms at t + h/2.
+  // h = 0: (first, second) = (q, v), plus = T_v and minus = -T_v: out_first += (dT_v/dq)^T (mu_plus - mu_minus),
+  //   out_second += M (mu_plus - mu_minus).
+  // Collective.
+  void add_discrete_momenta_transposed(const std::vector<double>& first, const std::vector<double>& second, double t,
+                                       double h, const std::vector<double>& mu_minus,
+                                       const std::vector<double>& mu_plus, std::vector<double>& out_first,
+                                       std::vector<double>& out_second);
+  // gradient[force_offset + k] += mu_minus . d(minus)/dp_k + mu_plus . d(plus)/dp_k, controls as in
+  // add_parameter_gradient (h > 0 only: loads act through minus and plus). Collective.
+  void add_discrete_momenta_parameter_gradient(const std::vector<double>& first, const std::vector<double>& second,
+                                               double t, double h, const std::vector<double>& mu_minus,
+                                               const std::vector<double>& mu_plus,
+                                               const std::vector<int>& force_offsets, std::vector<double>& gradient,
+                                               std::map<std::string, std::vector<double>>& controls);
 
   // With transposed set, assemble() fills the transpose A^T of the matrix above (the residual is unchanged):
   // the force elements' blocks are transposed; the constraint blocks (C_q^T, C_q, the symmetric Hessian
@@ -161,6 +179,7 @@ class Assembler {
   RCP<const Export> residual_export_, coordinate_export_;
   RCP<MultiVector> owned_work_, ghosted_work_;  // three coordinate columns for adjoint products
   RCP<Vector> owned_mu_, ghosted_mu_;
+  RCP<MultiVector> owned_momentum_mu_, ghosted_momentum_mu_;  // mu_minus, mu_plus of the discrete momenta
   RCP<MultiVector> owned_state_, ghosted_state_;  // columns q, v, a
   RCP<Vector> residual_, ghosted_residual_;
   using FEGraph = Tpetra::FECrsGraph<LocalOrdinal, GlobalOrdinal, Node>;
@@ -174,7 +193,13 @@ class Assembler {
   std::vector<double> q_mid_, v_mid_, minus_, plus_, previous_jacobian_;  // the variational step
   bool transposed_ = false;
   std::vector<double> mu_local_, mu_multipliers_, zero_multipliers_, out_q_local_, out_v_local_, out_a_local_,
-      d_dq_, d_dv_;
+      d_dq_, d_dv_, mu_plus_local_;
+  // Imports mu_minus, mu_plus and the columns (first, second) for the discrete momenta's adjoint pieces; calls
+  // visit(element, local mu_minus, local mu_plus) with q_mid_, v_mid_ set for each force element.
+  template <class Visit>
+  void visit_discrete_momenta(const std::vector<double>& first, const std::vector<double>& second, double h,
+                              const std::vector<double>& mu_minus, const std::vector<double>& mu_plus,
+                              const Visit& visit);
 };
 
 class ScopedTransposedAssembly {

@@ -103,6 +103,15 @@ class ForceElement : public Component {
   // row-major) = d(minus)/dq_{n+1} = 1/2 d(minus)/dq_mid + 1/h d(minus)/dv_mid.
   virtual void discrete_momenta(const double* q_mid, const double* v_mid, double t_mid, double h, double* minus,
                                 double* plus, double* jacobian) const = 0;
+  // Adjoint pieces of the discrete momenta (same arguments; the discrete adjoint, Schubert et al. 2024, eqs. (10)-(13)):
+  // out_q += (d minus/dq_mid)^T mu_minus + (d plus/dq_mid)^T mu_plus, out_v the same with v_mid.
+  virtual void add_discrete_momenta_transposed_products(const double* q_mid, const double* v_mid, double t_mid,
+                                                        double h, const double* mu_minus, const double* mu_plus,
+                                                        double* out_q, double* out_v) const = 0;
+  // gradient[k] += mu_minus . d(minus)/dp_k + mu_plus . d(plus)/dp_k.
+  virtual void add_discrete_momenta_parameter_gradient(const double* q_mid, const double* v_mid, double t_mid,
+                                                       double h, const double* mu_minus, const double* mu_plus,
+                                                       double* gradient) const = 0;
   virtual double kinetic_energy(const double* /*q*/, const double* /*v*/) const { return 0.0; }
   virtual double potential_energy(const double* /*q*/, double /*t*/) const { return 0.0; }
   // False if the element dissipates energy or does work on the system (dampers, loads).

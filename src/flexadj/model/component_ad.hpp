@@ -108,6 +108,47 @@ class ForceElementAD : public ForceElement {
       discrete_momenta_as<double>(q_mid, v_mid, t_mid, h, minus, plus, nullptr);
   }
 
+  // The gradient of the scalar mu_minus . minus + mu_plus . plus over the 2n slots (q_mid, v_mid) (the StateFad of
+  // add_transposed_products, whose a slots stay unused).
+  void add_discrete_momenta_transposed_products(const double* q_mid, const double* v_mid, double t_mid, double h,
+                                                const double* mu_minus, const double* mu_plus, double* out_q,
+                                                double* out_v) const override {
+    using StateFad = FadOf<3 * MaxCoordinates>;
+    const int n = coordinate_count();
+    std::array<StateFad, MaxCoordinates> q, v;
+    for (int i = 0; i < n; ++i) {
+      q[i] = StateFad(3 * n, i, q_mid[i]);
+      v[i] = StateFad(3 * n, n + i, v_mid[i]);
+    }
+    const StateFad pairing = momenta_pairing<StateFad, double>(q.data(), v.data(), parameters().data(), t_mid, h,
+                                                               mu_minus, mu_plus, StateFad(3 * n, 0.0));
+    if (!pairing.hasFastAccess()) return;
+    for (int j = 0; j < n; ++j) {
+      out_q[j] += pairing.fastAccessDx(j);
+      out_v[j] += pairing.fastAccessDx(n + j);
+    }
+  }
+
+  void add_discrete_momenta_parameter_gradient(const double* q_mid, const double* v_mid, double t_mid, double h,
+                                               const double* mu_minus, const double* mu_plus,
+                                               double* gradient) const override {
+    using ParameterFad = FadOf<kMaxComponentParameters>;
+    const int n = coordinate_count(), np = static_cast<int>(parameters().size());
+    assert(np <= kMaxComponentParameters);
+    if (np == 0) return;
+    std::array<ParameterFad, MaxCoordinates> q, v;
+    std::array<ParameterFad, kMaxComponentParameters> p;
+    for (int i = 0; i < n; ++i) {
+      q[i] = q_mid[i];
+      v[i] = v_mid[i];
+    }
+    for (int k = 0; k < np; ++k) p[k] = ParameterFad(np, k, parameters()[k]);
+    const ParameterFad pairing = momenta_pairing<ParameterFad, ParameterFad>(q.data(), v.data(), p.data(), t_mid, h,
+                                                                             mu_minus, mu_plus, ParameterFad(np, 0.0));
+    if (pairing.hasFastAccess())
+      for (int k = 0; k < np; ++k) gradient[k] += pairing.fastAccessDx(k);
+  }
+
   // One evaluation with q, v and a seeded in separate slots gives all three Jacobians.
   void add_transposed_products(const double* q, const double* v, const double* a, double t, const double* mu,
                                double* out_q, double* out_v, double* out_a) const override {
@@ -163,6 +204,35 @@ class ForceElementAD : public ForceElement {
       for (int i = 0; i < coordinate_count(); ++i) no_acceleration[i] = S(0.0);
       derived().template evaluate<S, P>(q, v, no_acceleration.data(), p, t, r);
     }
+  }
+
+  // mu_minus . minus + mu_plus . plus = (h/2) w . (T_q - applied) + d . T_v with w = mu_minus + mu_plus,
+  // d = mu_plus - mu_minus: T_q . (h/2) w + T_v . d is the derivative of T along ((h/2) w, d), one Fad direction.
+  // zero: 0 with the derivative size of S.
+  template <class S, class P>
+  S momenta_pairing(const S* q, const S* v, const P* p, double t_mid, double h, const double* mu_minus,
+                    const double* mu_plus, const S& zero) const {
+    const int n = coordinate_count();
+    S result = zero;
+    if (h != 0.0) {
+      std::array<S, MaxCoordinates> applied;
+      for (int i = 0; i < n; ++i) applied[i] = zero;
+      add_applied<S, P>(q, v, p, t_mid, applied.data());
+      for (int i = 0; i < n; ++i) result -= (0.5 * h * (mu_minus[i] + mu_plus[i])) * applied[i];
+    }
+    if constexpr (HasKineticEnergy<Derived>::value) {
+      using Direction = Sacado::Fad::SFad<S, 1>;
+      std::array<Direction, MaxCoordinates> qd, vd;
+      for (int i = 0; i < n; ++i) {
+        qd[i] = Direction(1, 0, q[i]);
+        qd[i].fastAccessDx(0) = S(0.5 * h * (mu_minus[i] + mu_plus[i]));
+        vd[i] = Direction(1, 0, v[i]);
+        vd[i].fastAccessDx(0) = S(mu_plus[i] - mu_minus[i]);
+      }
+      const Direction T = derived().template kinetic<Direction, P>(qd.data(), vd.data(), p);
+      result += T.fastAccessDx(0);
+    }
+    return result;
   }
 
   // Outer = double: minus and plus only. Outer = Fad: slot j carries d/dq_{n+1, j}, i.e. 1/2 in q_mid_j and 1/h in
