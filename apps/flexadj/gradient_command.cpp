@@ -132,9 +132,13 @@ void print_header(const GradientOptions& options, const GradientProblem& problem
   std::printf("  model       %s, %zu %s, %d coordinate(s), %d multiplier(s); %d rank(s)\n",
               m.dimension == 2 ? "planar" : "spatial", m.bodies().size(), m.bodies().size() == 1 ? "body" : "bodies",
               m.coordinate_count(), m.multiplier_count(), comm.getSize());
-  std::printf("  integrator  %s, rho_inf = %g, h = %g s, %lld steps\n",
-              m.integrator.scheme == "hht" ? "HHT" : "generalized-alpha", m.integrator.spectral_radius,
-              m.integrator.step_size, m.integrator.step_count());
+  if (m.integrator.scheme == "variational")
+    std::printf("  integrator  midpoint variational integrator (RATTLE), h = %g s, %lld steps\n", m.integrator.step_size,
+                m.integrator.step_count());
+  else
+    std::printf("  integrator  %s, rho_inf = %g, h = %g s, %lld steps\n",
+                m.integrator.scheme == "hht" ? "HHT" : "generalized-alpha", m.integrator.spectral_radius,
+                m.integrator.step_size, m.integrator.step_count());
   std::printf("  objective   J = %s\n", problem.describe_objective().c_str());
   const AdjointSettings& a = problem.adjoint_settings();
   if (a.mode == "continuous")
@@ -188,8 +192,9 @@ std::string gradient_help() {
          "                         /controls/<name>/times, /values, /gradient\n"
          "  --set KEY=VALUE        override a model-file value, e.g. --set integrator.step_size=1e-4\n"
          "                         or --set design_variables=[spring.stiffness] (repeatable)\n"
-         "  --adjoint MODE         discrete (default): the discrete adjoint of generalized-alpha, the exact\n"
-         "                         gradient of the discrete J; continuous: the adjoint DAE of Nachbagauer et\n"
+         "  --adjoint MODE         discrete (default): the discrete adjoint of the model's integrator\n"
+         "                         (generalized-alpha, HHT or variational), the exact gradient of the\n"
+         "                         discrete J; continuous (not with variational): the adjoint DAE of Nachbagauer et\n"
          "                         al. 2015 integrated backwards by BDF, the gradient of the continuous J to\n"
          "                         the integration error (docs/adjoint.md)\n"
          "  --bdf-order K          continuous adjoint: BDF order 1..4 (default 2; the result is at most second\n"
