@@ -51,6 +51,24 @@ inline Evaluation evaluate(model::Model& model, const objectives::Objective& obj
   return e;
 }
 
+// An objective on the oscillator of models.hpp (coordinate 0): 2 int (x - 0.2 sin 3t)^2 dt / 2 + (v(T) - 0.1)^2 / 2.
+inline objectives::Objective oscillator_objective() {
+  objectives::Objective objective;
+  objectives::ObjectiveTerm tracking;
+  tracking.kind = objectives::ObjectiveTerm::Kind::Tracking;
+  tracking.coordinate = 0;
+  tracking.weight = 2.0;
+  tracking.reference = functions::Expression::parse("0.2*sin(3*t)");
+  objective.add(tracking);
+  objectives::ObjectiveTerm final_velocity;
+  final_velocity.kind = objectives::ObjectiveTerm::Kind::FinalSquare;
+  final_velocity.quantity = objectives::ObjectiveTerm::Quantity::Velocity;
+  final_velocity.coordinate = 0;
+  final_velocity.target = 0.1;
+  objective.add(final_velocity);
+  return objective;
+}
+
 // An objective on the spinning body of spinning_top_pendulum(): terminal positions x, y of the centre and
 // the Euler parameter e1 (targets 0.05), the tracking of v_z against 0.1 t, and with final_velocity 1/2 v_y(T)^2 (S_v != 0).
 inline objectives::Objective spinning_body_objective(bool final_velocity) {

@@ -53,19 +53,7 @@ TEST(DiscreteAdjoint, OscillatorMatchesFiniteDifferencesForEveryParameter) {
   // A damper and an offset attachment so that every spring parameter acts.
   const adjoint::ParameterSpace space(*model);
   space.set_value(*model, space.find("spring.damping"), 0.3);
-  objectives::Objective objective;
-  ObjectiveTerm tracking;
-  tracking.kind = ObjectiveTerm::Kind::Tracking;
-  tracking.coordinate = 0;
-  tracking.weight = 2.0;
-  tracking.reference = functions::Expression::parse("0.2*sin(3*t)");
-  objective.add(tracking);
-  ObjectiveTerm final_velocity;
-  final_velocity.kind = ObjectiveTerm::Kind::FinalSquare;
-  final_velocity.quantity = ObjectiveTerm::Quantity::Velocity;
-  final_velocity.coordinate = 0;
-  final_velocity.target = 0.1;
-  objective.add(final_velocity);
+  const objectives::Objective objective = oscillator_objective();
   const Evaluation e = evaluate(*model, objective, world(), true);
   for (const char* name : {"mass.mass", "spring.stiffness", "spring.damping", "spring.free_length", "spring.point_a_x"}) {
     const int index = space.find(name);

@@ -73,19 +73,7 @@ TEST(VariationalAdjoint, OscillatorMatchesFiniteDifferencesAndTaylor) {
   use_variational(*model);
   const adjoint::ParameterSpace space(*model);
   space.set_value(*model, space.find("spring.damping"), 0.3);
-  objectives::Objective objective;
-  ObjectiveTerm tracking;
-  tracking.kind = ObjectiveTerm::Kind::Tracking;
-  tracking.coordinate = 0;
-  tracking.weight = 2.0;
-  tracking.reference = functions::Expression::parse("0.2*sin(3*t)");
-  objective.add(tracking);
-  ObjectiveTerm final_velocity;
-  final_velocity.kind = ObjectiveTerm::Kind::FinalSquare;
-  final_velocity.quantity = ObjectiveTerm::Quantity::Velocity;
-  final_velocity.coordinate = 0;
-  final_velocity.target = 0.1;
-  objective.add(final_velocity);
+  const objectives::Objective objective = oscillator_objective();
   const Evaluation e = evaluate(*model, objective, world(), true);
   check_parameters(*model, objective, e, {"spring.stiffness", "spring.damping", "mass.mass", "spring.free_length"},
                    {0.5, 0.1, 0.3, 0.05}, 1e-1);
