@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "flexadj/adjoint/discrete_adjoint.hpp"
+#include "flexadj/integrators/generalized_alpha.hpp"
 #include "flexadj/integrators/simulation.hpp"
 #include "flexadj/io/model_reader.hpp"
 
@@ -93,9 +94,10 @@ int main(int argc, char** argv) {
       row.solver = integrator.linear_solver().description();
       row.setup = seconds_since(start);
       start = Clock::now();
-      auto trajectory = adjoint::simulate_and_store(assembler, integrator, state);
+      storage::MemoryTrajectory trajectory;
+      integrators::record_forward_run(assembler, integrator, state, trajectory);
       row.forward = seconds_since(start);
-      row.steps = static_cast<long long>(trajectory.states.size()) - 1;
+      row.steps = static_cast<long long>(trajectory.step_count()) - 1;
       if (with_adjoint) {
         objectives::Objective objective;
         objectives::ObjectiveTerm tip;

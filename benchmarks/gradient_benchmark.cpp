@@ -15,6 +15,7 @@
 
 #include "flexadj/adjoint/continuous_adjoint.hpp"
 #include "flexadj/adjoint/discrete_adjoint.hpp"
+#include "flexadj/integrators/generalized_alpha.hpp"
 #include "flexadj/integrators/simulation.hpp"
 #include "flexadj/io/model_reader.hpp"
 
@@ -49,9 +50,10 @@ Row run(const std::string& problem, const std::string& path, const std::vector<s
   row.design_variables = parameters.size();
   for (const auto& [name, signal] : model->controls()) row.design_variables += static_cast<long long>(signal->size());
   auto start = Clock::now();
-  auto trajectory = adjoint::simulate_and_store(assembler, integrator, state);
+  storage::MemoryTrajectory trajectory;
+  integrators::record_forward_run(assembler, integrator, state, trajectory);
   row.forward = seconds_since(start);
-  row.steps = static_cast<long long>(trajectory.states.size()) - 1;
+  row.steps = static_cast<long long>(trajectory.step_count()) - 1;
   start = Clock::now();
   const auto gradient = adjoint::discrete_adjoint_gradient(assembler, integrator, trajectory, objective,
                                                            parameters);

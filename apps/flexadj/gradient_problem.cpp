@@ -10,6 +10,7 @@
 #include "flexadj/core/error.hpp"
 #include "flexadj/integrators/simulation.hpp"
 #include "flexadj/io/trajectory_output.hpp"
+#include "flexadj/storage/trajectory.hpp"
 #include "flexadj/model/coordinate_names.hpp"
 
 namespace flexadj::app {
@@ -52,6 +53,8 @@ void GradientProblem::set_adjoint(const AdjointSettings& settings) {
                      "the continuous adjoint (--adjoint continuous) is not available with the variational "
                      "integrator; use the discrete adjoint (the default)");
   adjoint_ = settings;
+  trajectory_.reset();  // made anew, of the chosen kind, by the next forward()
+  recorded_ = false;
   if (adjoint_.storage == "hdf5" && adjoint_.trajectory_path.empty()) {
     const std::string stem = file_stem(model_->source_file);
     adjoint_.trajectory_path = (stem.empty() ? std::string("flexadj") : stem) + ".trajectory.h5";
@@ -68,25 +71,14 @@ Evaluation GradientProblem::forward() {
     options.kind = model_->integrator.linear_solver;
     integrator_ = integrators::make_time_integrator(*assembler_, model_->integrator, options);
   }
-  trajectory_.reset();  // an HDF5 trajectory closes its file before the next run rewrites it
+  // The forward states for the backward sweep, where the option puts them (storage/trajectory.hpp).
+  if (!trajectory_)
+    trajectory_ = storage::make_trajectory(adjoint_.storage, adjoint_.trajectory_path, *assembler_);
   assembly::State state = assembler_->make_state();
   assembler_->scatter_global(model_->initial_coordinates(), model_->initial_velocities(), state);
-  // The forward states for the backward sweep: in memory, or every step in an HDF5 file read back.
-  if (adjoint_.storage == "hdf5") {
-    {
-      io::TrajectoryOutput output(*assembler_, adjoint_.trajectory_path, 1, false);
-      integrators::SimulationOptions simulation;
-      simulation.progress = false;
-      simulation.track_energy = false;
-      integrators::simulate(*assembler_, *integrator_, state, simulation,
-                            {[&](long long n, double t, const assembly::State& s) { output.observe(n, t, s); }});
-      output.finish();
-    }
-    trajectory_ = std::make_unique<storage::Hdf5Trajectory>(adjoint_.trajectory_path, *assembler_);
-  } else {
-    trajectory_ =
-        std::make_unique<adjoint::StoredTrajectory>(adjoint::simulate_and_store(*assembler_, *integrator_, state));
-  }
+  recorded_ = false;
+  integrators::record_forward_run(*assembler_, *integrator_, state, *trajectory_);
+  recorded_ = true;
   const objectives::Objective objective(model_->objective_terms);
   e.objective = objective.value(*assembler_, *trajectory_);
   comm_->barrier();
@@ -95,14 +87,13 @@ Evaluation GradientProblem::forward() {
 }
 
 Evaluation GradientProblem::adjoint() {
-  if (!trajectory_) throw std::logic_error("GradientProblem::adjoint() without a forward run");
+  if (!recorded_) throw std::logic_error("GradientProblem::adjoint() without a complete forward run");
   Evaluation e;
   const auto start = std::chrono::steady_clock::now();
   const objectives::Objective objective(model_->objective_terms);
-  const auto* alpha = dynamic_cast<const integrators::GeneralizedAlpha*>(integrator_.get());
   const adjoint::Gradient gradient =
       adjoint_.mode == "continuous"
-          ? adjoint::continuous_adjoint_gradient(*assembler_, *alpha, *trajectory_, objective,
+          ? adjoint::continuous_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
                                                  design_.parameters(), {adjoint_.bdf_order})
           : adjoint::discrete_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective, design_.parameters());
   e.objective = gradient.objective;
@@ -113,7 +104,7 @@ Evaluation GradientProblem::adjoint() {
 }
 
 void GradientProblem::write_trajectory(const std::string& path, bool xdmf) {
-  if (!trajectory_) throw std::logic_error("GradientProblem::write_trajectory() without a forward run");
+  if (!recorded_) throw std::logic_error("GradientProblem::write_trajectory() without a complete forward run");
   io::TrajectoryOutput output(*assembler_, path, 1, xdmf);
   const std::vector<double>& times = trajectory_->step_times();
   for (std::size_t n = 0; n < times.size(); ++n) output.observe(static_cast<long long>(n), times[n], trajectory_->step(n));

@@ -66,7 +66,8 @@ class GradientProblem {
   AdjointSettings adjoint_;
   std::unique_ptr<assembly::Assembler> assembler_;
   std::unique_ptr<integrators::TimeIntegrator> integrator_;  // generalized-alpha, HHT or variational
-  std::unique_ptr<storage::Trajectory> trajectory_;  // of the last forward()
+  std::unique_ptr<storage::Trajectory> trajectory_;  // of the last forward(), memory or HDF5 (adjoint settings)
+  bool recorded_ = false;                            // the last forward() completed
 };
 
 }  // namespace flexadj::app

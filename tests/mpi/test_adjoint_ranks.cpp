@@ -4,7 +4,9 @@
 #include <cmath>
 #include <cstdio>
 
-#include "flexadj/io/trajectory_output.hpp"
+#include "flexadj/integrators/generalized_alpha.hpp"
+#include "flexadj/integrators/simulation.hpp"
+#include "flexadj/storage/trajectory.hpp"
 #include "gradient_support.hpp"
 #include "models.hpp"
 
@@ -18,6 +20,22 @@ double max_relative_difference(const std::vector<double>& a, const std::vector<d
     worst = std::max(worst, std::abs(a[i] - b[i]));
   }
   return worst / std::max(scale, 1e-300);
+}
+
+// One forward run recorded into two trajectories at once (memory and HDF5), so that their sweeps see the same run.
+void record_into_both(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator, assembly::State& state,
+                      storage::Trajectory& first, storage::Trajectory& second) {
+  integrators::SimulationOptions options;
+  options.progress = false;
+  first.begin_recording();
+  second.begin_recording();
+  integrators::simulate(assembler, integrator, state, options,
+                        {[&](long long n, double t, const assembly::State& s) {
+                          first.record(n, t, s);
+                          second.record(n, t, s);
+                        }});
+  first.end_recording();
+  second.end_recording();
 }
 
 // Final squares of the positions of links 1, 2, 5, 6 (7 coordinates per link) and tracking of a velocity.
@@ -108,21 +126,9 @@ TEST(AdjointRanks, VariationalChainGradientMatchesTheSingleRankGradient) {
   assembler.scatter_global(model->initial_coordinates(), model->initial_velocities(), state);
   const std::string path = "variational_adjoint_trajectory_np" + std::to_string(world()->getSize()) + ".h5";
   storage::MemoryTrajectory memory;
-  {
-    io::TrajectoryOutput output(assembler, path, 1, false);
-    integrators::SimulationOptions simulation;
-    simulation.progress = false;
-    integrators::simulate(assembler, *integrator, state, simulation,
-                          {[&](long long n, double t, const assembly::State& s) {
-                            output.observe(n, t, s);
-                            memory.times.push_back(t);
-                            memory.states.push_back(s);
-                          }});
-    output.finish();
-  }
-  const auto from_memory = adjoint::discrete_adjoint_gradient(assembler, *integrator, memory, objective, space);
-
   storage::Hdf5Trajectory file(path, assembler);
+  record_into_both(assembler, *integrator, state, memory, file);
+  const auto from_memory = adjoint::discrete_adjoint_gradient(assembler, *integrator, memory, objective, space);
   const auto from_file = adjoint::discrete_adjoint_gradient(assembler, *integrator, file, objective, space);
   EXPECT_LT(max_relative_difference(from_file.parameters, from_memory.parameters), 1e-12);
 }
@@ -152,7 +158,8 @@ TEST(AdjointRanks, IterativeSolverGivesTheDirectGradient) {
     integrators::GeneralizedAlpha integrator(assembler, model->integrator, options);
     auto state = assembler.make_state();
     assembler.scatter_global(model->initial_coordinates(), model->initial_velocities(), state);
-    auto trajectory = adjoint::simulate_and_store(assembler, integrator, state);
+    storage::MemoryTrajectory trajectory;
+    integrators::record_forward_run(assembler, integrator, state, trajectory);
     return std::make_pair(adjoint::discrete_adjoint_gradient(assembler, integrator, trajectory, objective, space),
                           adjoint::continuous_adjoint_gradient(assembler, integrator, trajectory, objective, space));
   };
@@ -180,22 +187,11 @@ TEST(AdjointRanks, Hdf5TrajectoryGivesTheMemoryGradient) {
   assembler.scatter_global(model->initial_coordinates(), model->initial_velocities(), state);
   const std::string path = "adjoint_trajectory_np" + std::to_string(comm->getSize()) + ".h5";
   storage::MemoryTrajectory memory;
-  {
-    io::TrajectoryOutput output(assembler, path, 1, false);
-    integrators::SimulationOptions options;
-    options.progress = false;
-    integrators::simulate(assembler, integrator, state, options,
-                          {[&](long long n, double t, const assembly::State& s) {
-                            output.observe(n, t, s);
-                            memory.times.push_back(t);
-                            memory.states.push_back(s);
-                          }});
-    output.finish();
-  }
+  storage::Hdf5Trajectory file(path, assembler);
+  record_into_both(assembler, integrator, state, memory, file);
   const adjoint::ParameterSpace space(*model);
   const auto from_memory =
       adjoint::discrete_adjoint_gradient(assembler, integrator, memory, objective, space);
-  storage::Hdf5Trajectory file(path, assembler);
   const auto from_file = adjoint::discrete_adjoint_gradient(assembler, integrator, file, objective, space);
   EXPECT_EQ(from_file.objective, from_memory.objective);
   EXPECT_EQ(from_file.parameters, from_memory.parameters);

@@ -7,6 +7,7 @@
 
 #include "flexadj/adjoint/continuous_adjoint.hpp"
 #include "flexadj/adjoint/discrete_adjoint.hpp"
+#include "flexadj/storage/trajectory.hpp"
 #include "flexadj/functions/control_signal.hpp"
 #include "flexadj/io/model_reader.hpp"
 #include "simulation_support.hpp"
@@ -34,15 +35,15 @@ inline Evaluation evaluate(model::Model& model, const objectives::Objective& obj
   if (initial_velocity_shift)
     for (std::size_t i = 0; i < v0.size(); ++i) v0[i] += (*initial_velocity_shift)[i];
   assembler.scatter_global(model.initial_coordinates(), v0, state);
-  auto trajectory = adjoint::simulate_and_store(assembler, integrator, state);
+  storage::MemoryTrajectory trajectory;
+  integrators::record_forward_run(assembler, integrator, state, trajectory);
   Evaluation e;
   if (!with_gradient) {
-    e.value = objective.value(assembler, trajectory.times, trajectory.states);
+    e.value = objective.value(assembler, trajectory);
     return e;
   }
   if (bdf_order > 0)
-    e.gradient = adjoint::continuous_adjoint_gradient(assembler, dynamic_cast<integrators::GeneralizedAlpha&>(integrator),
-                                                      trajectory, objective,
+    e.gradient = adjoint::continuous_adjoint_gradient(assembler, integrator, trajectory, objective,
                                                       adjoint::ParameterSpace(model), {bdf_order});
   else
     e.gradient = adjoint::discrete_adjoint_gradient(assembler, integrator, trajectory, objective,

@@ -3,6 +3,7 @@
 #include <array>
 #include <cmath>
 
+#include "flexadj/assembly/system_vector.hpp"
 #include "flexadj/core/error.hpp"
 
 namespace flexadj::adjoint {
@@ -21,7 +22,7 @@ constexpr std::array<std::array<double, kMaxBdfOrder + 1>, kMaxBdfOrder + 1> kBd
 
 }  // namespace
 
-Gradient continuous_adjoint_gradient(assembly::Assembler& assembler, const integrators::GeneralizedAlpha& integrator,
+Gradient continuous_adjoint_gradient(assembly::Assembler& assembler, const integrators::TimeIntegrator& integrator,
                                      storage::Trajectory& trajectory, const objectives::Objective& objective,
                                      const ParameterSpace& parameters, const ContinuousAdjointOptions& options) {
   using assembly::ConstraintLevel;
@@ -42,7 +43,7 @@ Gradient continuous_adjoint_gradient(assembly::Assembler& assembler, const integ
 
   const std::size_t n = assembler.dofs().owned_coordinates().size(), m = assembler.dofs().owned_multipliers().size();
   const double objective_value = objective.value(assembler, trajectory);
-  LocalGradient local(assembler.model(), parameters);
+  assembly::LocalGradient local = make_local_gradient(assembler.model(), parameters);
 
   Vector rhs(assembler.system_map()), solution(assembler.system_map()), mu(assembler.system_map());
   std::vector<double> w(n), p(n), h_q(n), h_v(n), s_q(n), s_v(n), xi(m), eta(m), multiplier(m), y_k(n), y_d(n),
@@ -56,11 +57,11 @@ Gradient continuous_adjoint_gradient(assembly::Assembler& assembler, const integ
   auto history = [&](std::array<std::vector<double>, kMaxBdfOrder>& ring, std::size_t step) -> std::vector<double>& {
     return ring[step % options.bdf_order];
   };
+  // [coordinate_factor * coordinates; multiplier_factor * multipliers] (no multipliers: zeros).
   auto set_system_vector = [&](Vector& vector, const std::vector<double>& coordinates, double coordinate_factor,
                                const std::vector<double>& multipliers, double multiplier_factor) {
-    auto values = vector.getDataNonConst(0);
-    for (std::size_t i = 0; i < n; ++i) values[i] = coordinate_factor * coordinates[i];
-    for (std::size_t k = 0; k < m; ++k) values[n + k] = multipliers.empty() ? 0.0 : multiplier_factor * multipliers[k];
+    assembly::SystemVectorView(vector, n).assign(coordinates, coordinate_factor,
+                                                 multipliers.empty() ? nullptr : &multipliers, multiplier_factor);
   };
 
   const assembly::ScopedTransposedAssembly transposed_assembly(assembler);
@@ -80,9 +81,8 @@ Gradient continuous_adjoint_gradient(assembly::Assembler& assembler, const integ
   solver->update();
   auto solve = [&](std::vector<double>& coordinates, std::vector<double>& multipliers, double multiplier_factor) {
     solver->solve(rhs, solution);
-    const auto x = solution.getData(0);
-    for (std::size_t i = 0; i < n; ++i) coordinates[i] = x[i];
-    for (std::size_t k = 0; k < m; ++k) multipliers[k] = multiplier_factor * x[n + k];
+    assembly::ConstSystemVectorView(solution, n).extract(&coordinates, &multipliers);
+    for (double& value : multipliers) value = multiplier_factor * value;
   };
   // Eq. (38): [M^T C_q^T; C_q 0] [w; xi] = [-S_v; 0].
   set_system_vector(rhs, s_v, -1.0, {}, 0.0);
@@ -111,8 +111,8 @@ Gradient continuous_adjoint_gradient(assembly::Assembler& assembler, const integ
       for (std::size_t i = 0; i < n; ++i) mw_rate[i] += difference[j] * y_m[i];
       assembler.assemble(state_j, times[last - j], ConstraintLevel::Acceleration, 1.0, &mass_only);
       assembler.matrix()->apply(system_w, product);
-      const auto cq_w = product.getData(0);
-      for (std::size_t k = 0; k < m; ++k) cq_w_rate[k] += difference[j] * cq_w[n + k];
+      const assembly::ConstSystemVectorView cq_w(product, n);
+      for (std::size_t k = 0; k < m; ++k) cq_w_rate[k] += difference[j] * cq_w.multipliers()[k];
     }
     solver->update();  // the matrix is that of T again
   }
@@ -125,15 +125,12 @@ Gradient continuous_adjoint_gradient(assembly::Assembler& assembler, const integ
   // Boundary terms of a constraint parameter at T: with C_q dq + C_p dp = 0 and the velocity-level variation
   // of eq. (33) with its parameter term, dJ/dp += -eta . C_p + xi . (C_q v + C_t)_p.
   set_system_vector(mu, zero, 0.0, eta, -1.0);
-  assembler.add_parameter_gradient(terminal, t_end, mu, ConstraintLevel::Position, true, parameters.gradient_force_offsets(),
-                                   parameters.gradient_constraint_offsets(), local.parameters, local.controls);
+  assembler.add_parameter_gradient(terminal, t_end, mu, ConstraintLevel::Position, true, local);
   set_system_vector(mu, zero, 0.0, xi, 1.0);
-  assembler.add_parameter_gradient(terminal, t_end, mu, ConstraintLevel::Velocity, true, parameters.gradient_force_offsets(),
-                                   parameters.gradient_constraint_offsets(), local.parameters, local.controls);
+  assembler.add_parameter_gradient(terminal, t_end, mu, ConstraintLevel::Velocity, true, local);
   // Eq. (52) by the trapezoidal rule: the w-part of the end point now, its mu-part once mu(T) is extrapolated.
   set_system_vector(mu, w, 0.5 * h, {}, 0.0);
-  assembler.add_parameter_gradient(terminal, t_end, mu, ConstraintLevel::Position, false, parameters.gradient_force_offsets(),
-                                   parameters.gradient_constraint_offsets(), local.parameters, local.controls);
+  assembler.add_parameter_gradient(terminal, t_end, mu, ConstraintLevel::Position, false, local);
   assembler.adjoint_products(terminal, t_end, w, {}, false, y_k, y_d, y_m);
   history(p_history, last) = p;
   history(mw_history, last) = y_m;
@@ -180,8 +177,7 @@ Gradient continuous_adjoint_gradient(assembly::Assembler& assembler, const integ
     const double weight = step > 0 ? h : 0.5 * h;
     const bool in_startup_layer = extrapolate && static_cast<int>(last - step) <= startup_layer;
     set_system_vector(mu, w, weight, multiplier, in_startup_layer ? 0.0 : weight);
-    assembler.add_parameter_gradient(*state, t, mu, ConstraintLevel::Position, false, parameters.gradient_force_offsets(),
-                                     parameters.gradient_constraint_offsets(), local.parameters, local.controls);
+    assembler.add_parameter_gradient(*state, t, mu, ConstraintLevel::Position, false, local);
     const int after_layer = static_cast<int>(last - step) - startup_layer - 1;
     if (after_layer >= 0 && after_layer < 3) mu_after_layer[after_layer] = multiplier;
     history(p_history, step) = p;
@@ -200,8 +196,7 @@ Gradient continuous_adjoint_gradient(assembly::Assembler& assembler, const integ
         multiplier[k] = l0 * mu_after_layer[0][k] + l1 * mu_after_layer[1][k] + l2 * mu_after_layer[2][k];
       set_system_vector(mu, zero, 0.0, multiplier, j == 0 ? 0.5 * h : h);
       assembler.add_parameter_gradient(j == 0 ? terminal : trajectory.step(step), times[step], mu,
-                                       ConstraintLevel::Position, true, parameters.gradient_force_offsets(),
-                                       parameters.gradient_constraint_offsets(), local.parameters, local.controls);
+                                       ConstraintLevel::Position, true, local);
     }
   }
 
@@ -212,8 +207,7 @@ Gradient continuous_adjoint_gradient(assembly::Assembler& assembler, const integ
     dJ_dq[i] = -p[i];
     dJ_dv[i] = -y_m[i];
   }
-  add_initial_projection_adjoint(assembler, integrator.initial_projection(), *solver, initial, times[0], parameters,
-                                 dJ_dq, dJ_dv, local);
+  integrator.add_initial_projection_adjoint(*solver, initial, times[0], dJ_dq, dJ_dv, local);
   return reduce_gradient(assembler, objective, times, objective_value, local, dJ_dq, dJ_dv);
 }
 

@@ -4,9 +4,9 @@
 // consistent terminal conditions, eqs. (37)-(39), and the gradient integral of eq. (52) by the trapezoidal
 // rule. It approximates the gradient of the continuous objective to the integration error (docs/adjoint.md,
 // "The continuous adjoint"); the discrete adjoint gives the exact gradient of the discrete one.
-#include "flexadj/adjoint/initial_state_adjoint.hpp"
+#include "flexadj/adjoint/gradient.hpp"
 #include "flexadj/adjoint/parameter_space.hpp"
-#include "flexadj/integrators/generalized_alpha.hpp"
+#include "flexadj/integrators/time_integrator.hpp"
 #include "flexadj/objectives/objective.hpp"
 #include "flexadj/storage/trajectory.hpp"
 
@@ -16,9 +16,10 @@ struct ContinuousAdjointOptions {
   int bdf_order = 2;  // k of BDF-k, 1..4; the first steps use orders 1, 2, ... up to k
 };
 
-// The trajectory must hold every step of the forward run of `integrator` on a constant step (memory, or HDF5
+// The trajectory must hold every step of the forward run of `integrator` (generalized-alpha or HHT: the
+// projection of the initial state and the solver kind are taken from it) on a constant step (memory, or HDF5
 // written with every = 1). InputError if the steps are not constant or bdf_order is outside 1..4.
-Gradient continuous_adjoint_gradient(assembly::Assembler& assembler, const integrators::GeneralizedAlpha& integrator,
+Gradient continuous_adjoint_gradient(assembly::Assembler& assembler, const integrators::TimeIntegrator& integrator,
                                      storage::Trajectory& trajectory, const objectives::Objective& objective,
                                      const ParameterSpace& parameters, const ContinuousAdjointOptions& options = {});
 

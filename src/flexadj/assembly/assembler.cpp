@@ -4,6 +4,7 @@
 #include <Tpetra_FECrsMatrix.hpp>
 #include <Teuchos_CommHelpers.hpp>
 
+#include "flexadj/assembly/system_vector.hpp"
 #include "flexadj/functions/control_signal.hpp"
 
 #include <algorithm>
@@ -47,8 +48,6 @@ Assembler::Assembler(const model::Model& model, RCP<const Comm> comm)
   ghosted_work_ = rcp(new MultiVector(ghosted_coordinate_map_, 3));
   ghosted_mu_ = rcp(new Vector(ghosted_coordinate_map_));
   owned_mu_ = rcp(new Vector(coordinate_map_));
-  owned_momentum_mu_ = rcp(new MultiVector(coordinate_map_, 2));
-  ghosted_momentum_mu_ = rcp(new MultiVector(ghosted_coordinate_map_, 2));
   owned_state_ = rcp(new MultiVector(coordinate_map_, 3));
   ghosted_state_ = rcp(new MultiVector(ghosted_coordinate_map_, 3));
   residual_ = rcp(new Vector(system_map_));
@@ -131,7 +130,6 @@ Assembler::Assembler(const model::Model& model, RCP<const Comm> comm)
   c_.resize(m * std::max(n, std::size_t(1))); c_dot_.resize(m); c_ddot_.resize(m);
   row_.resize(n + m);
   mu_local_.resize(n);
-  mu_plus_local_.resize(n);
   out_q_local_.resize(n);
   out_v_local_.resize(n);
   out_a_local_.resize(n);
@@ -139,8 +137,6 @@ Assembler::Assembler(const model::Model& model, RCP<const Comm> comm)
   zero_multipliers_.assign(m, 0.0);
   d_dq_.resize(n * n);
   d_dv_.resize(n * n);
-  q_mid_.resize(n); v_mid_.resize(n); minus_.resize(n); plus_.resize(n);
-  previous_jacobian_.resize(m * n);
 }
 
 Assembler::~Assembler() = default;
@@ -283,189 +279,6 @@ void Assembler::assemble(const State& state, double t, ConstraintLevel level, do
   if (coefficients) matrix_->endAssembly();
 }
 
-void Assembler::assemble_variational_step(const std::vector<double>& previous_q,
-                                          const std::vector<double>& previous_momentum,
-                                          const std::vector<double>& next_q, const std::vector<double>& scaled_impulse,
-                                          double t, double h, bool with_matrix, std::vector<double>* momentum) {
-  // Ghosted columns: q = q_{n+1}, v = q_n.
-  import_columns(next_q.data(), previous_q.data(), nullptr);
-  ghosted_residual_->putScalar(0.0);
-  if (momentum) ghosted_work_->putScalar(0.0);
-  if (with_matrix) {
-    matrix_->beginAssembly();
-    matrix_->setAllToScalar(0.0);
-  }
-  {
-    auto residual = ghosted_residual_->getDataNonConst(0);
-    Teuchos::ArrayRCP<double> momentum_sum;
-    if (momentum) momentum_sum = ghosted_work_->getDataNonConst(0);
-    const GhostedViews views = ghosted_views();
-    // The owned coordinates are the first rows of the ghosted system map.
-    for (std::size_t i = 0; i < previous_momentum.size(); ++i) residual[i] -= h * previous_momentum[i];
-    for (const auto& c : forces_) {
-      const auto& element = *model_.force_elements()[c.index];
-      const int n = static_cast<int>(c.rows.size());
-      load(c, views);
-      for (int i = 0; i < n; ++i) {
-        q_mid_[i] = 0.5 * (q_[i] + v_[i]);
-        v_mid_[i] = (q_[i] - v_[i]) / h;
-      }
-      element.discrete_momenta(q_mid_.data(), v_mid_.data(), t + 0.5 * h, h, minus_.data(), plus_.data(),
-                               with_matrix ? jacobian_.data() : nullptr);
-      for (int i = 0; i < n; ++i) residual[c.rows[i]] -= h * minus_[i];
-      if (momentum)
-        for (int i = 0; i < n; ++i) momentum_sum[c.state_entries[i]] += plus_[i];
-      if (!with_matrix) continue;
-      for (int i = 0; i < n; ++i) {
-        for (int j = 0; j < n; ++j) row_[j] = -h * (transposed_ ? jacobian_[j * n + i] : jacobian_[i * n + j]);
-        matrix_->sumIntoLocalValues(c.rows[i], Teuchos::ArrayView<const LocalOrdinal>(c.columns.data(), n),
-                                    Teuchos::ArrayView<const double>(row_.data(), n));
-      }
-    }
-    for (const auto& c : constraints_) {
-      const auto& constraint = *model_.constraints()[c.index];
-      const int n = static_cast<int>(c.rows.size()), m = constraint.equation_count();
-      load(c, views);
-      constraint.jacobian(v_.data(), t, c_.data(), previous_jacobian_.data());  // C_q(q_n, t_n)
-      constraint.jacobian(q_.data(), t + h, c_.data(), jacobian_.data());       // C, C_q at q_{n+1}, t_{n+1}
-      const double* impulse = scaled_impulse.data() + c.first_multiplier;
-      for (int k = 0; k < m; ++k) residual[c.multiplier_rows[k]] += c_[k];
-      for (int i = 0; i < n; ++i) {
-        double force = 0.0;
-        for (int k = 0; k < m; ++k) force += previous_jacobian_[k * n + i] * impulse[k];
-        residual[c.rows[i]] += force;
-      }
-      if (!with_matrix) continue;
-      // Transposed: C_q(q_{n+1})^T in the coordinate rows, C_q(q_n) in the multiplier rows.
-      const double* upper = transposed_ ? jacobian_.data() : previous_jacobian_.data();
-      const double* lower = transposed_ ? previous_jacobian_.data() : jacobian_.data();
-      for (int i = 0; i < n; ++i) {
-        for (int k = 0; k < m; ++k) row_[k] = upper[k * n + i];
-        matrix_->sumIntoLocalValues(c.rows[i], Teuchos::ArrayView<const LocalOrdinal>(c.columns.data() + n, m),
-                                    Teuchos::ArrayView<const double>(row_.data(), m));
-      }
-      for (int k = 0; k < m; ++k)
-        matrix_->sumIntoLocalValues(c.multiplier_rows[k], Teuchos::ArrayView<const LocalOrdinal>(c.columns.data(), n),
-                                    Teuchos::ArrayView<const double>(lower + k * n, n));
-    }
-  }
-  residual_->putScalar(0.0);
-  residual_->doExport(*ghosted_residual_, *residual_export_, Tpetra::ADD);
-  if (with_matrix) matrix_->endAssembly();
-  if (momentum) export_first_work_column(*momentum);
-}
-
-void Assembler::momentum(const State& state, double t, std::vector<double>& p) {
-  import_state(state, true, false);
-  ghosted_work_->putScalar(0.0);
-  {
-    auto sum = ghosted_work_->getDataNonConst(0);
-    const GhostedViews views = ghosted_views();
-    for (const auto& c : forces_) {
-      load(c, views);
-      // h = 0: plus = T_v.
-      model_.force_elements()[c.index]->discrete_momenta(q_.data(), v_.data(), t, 0.0, minus_.data(), plus_.data(),
-                                                         nullptr);
-      for (std::size_t i = 0; i < c.state_entries.size(); ++i) sum[c.state_entries[i]] += plus_[i];
-    }
-  }
-  export_first_work_column(p);
-}
-
-template <class Visit>
-void Assembler::visit_discrete_momenta(const std::vector<double>& first, const std::vector<double>& second, double h,
-                                       const std::vector<double>& mu_minus, const std::vector<double>& mu_plus,
-                                       const Visit& visit) {
-  import_columns(first.data(), second.data(), nullptr);
-  {
-    auto minus_column = owned_momentum_mu_->getDataNonConst(0);
-    auto plus_column = owned_momentum_mu_->getDataNonConst(1);
-    for (std::size_t i = 0; i < dofs_.owned_coordinates().size(); ++i) {
-      minus_column[i] = mu_minus[i];
-      plus_column[i] = mu_plus[i];
-    }
-  }
-  ghosted_momentum_mu_->doImport(*owned_momentum_mu_, *coordinate_import_, Tpetra::INSERT);
-  const auto ghosted_minus = ghosted_momentum_mu_->getData(0), ghosted_plus = ghosted_momentum_mu_->getData(1);
-  const GhostedViews views = ghosted_views();
-  for (const auto& c : forces_) {
-    load(c, views);
-    const int n = static_cast<int>(c.rows.size());
-    for (int i = 0; i < n; ++i) {
-      // h > 0: q_ = q_n, v_ = q_{n+1}; h = 0: q_ = q, v_ = v.
-      q_mid_[i] = h > 0.0 ? 0.5 * (q_[i] + v_[i]) : q_[i];
-      v_mid_[i] = h > 0.0 ? (v_[i] - q_[i]) / h : v_[i];
-      mu_local_[i] = ghosted_minus[c.state_entries[i]];
-      mu_plus_local_[i] = ghosted_plus[c.state_entries[i]];
-    }
-    visit(c, mu_local_.data(), mu_plus_local_.data());
-  }
-}
-
-void Assembler::add_discrete_momenta_transposed(const std::vector<double>& first, const std::vector<double>& second,
-                                                double t, double h, const std::vector<double>& mu_minus,
-                                                const std::vector<double>& mu_plus, std::vector<double>& out_first,
-                                                std::vector<double>& out_second) {
-  ghosted_work_->putScalar(0.0);
-  {
-    auto sum_first = ghosted_work_->getDataNonConst(0);
-    auto sum_second = ghosted_work_->getDataNonConst(1);
-    visit_discrete_momenta(first, second, h, mu_minus, mu_plus,
-                           [&](const LocalComponent& c, const double* local_minus, const double* local_plus) {
-                             const int n = static_cast<int>(c.rows.size());
-                             for (int i = 0; i < n; ++i) out_q_local_[i] = out_v_local_[i] = 0.0;
-                             model_.force_elements()[c.index]->add_discrete_momenta_transposed_products(
-                                 q_mid_.data(), v_mid_.data(), t + 0.5 * h, h, local_minus, local_plus,
-                                 out_q_local_.data(), out_v_local_.data());
-                             // d/dq_n = 1/2 d/dq_mid - 1/h d/dv_mid, d/dq_{n+1} = 1/2 d/dq_mid + 1/h d/dv_mid.
-                             for (int i = 0; i < n; ++i) {
-                               const double dq = out_q_local_[i], dv = out_v_local_[i];
-                               sum_first[c.state_entries[i]] += h > 0.0 ? 0.5 * dq - dv / h : dq;
-                               sum_second[c.state_entries[i]] += h > 0.0 ? 0.5 * dq + dv / h : dv;
-                             }
-                           });
-  }
-  owned_work_->putScalar(0.0);
-  owned_work_->doExport(*ghosted_work_, *coordinate_export_, Tpetra::ADD);
-  const auto first_sum = owned_work_->getData(0), second_sum = owned_work_->getData(1);
-  for (std::size_t i = 0; i < out_first.size(); ++i) {
-    out_first[i] += first_sum[i];
-    out_second[i] += second_sum[i];
-  }
-}
-
-void Assembler::add_discrete_momenta_parameter_gradient(const std::vector<double>& first,
-                                                        const std::vector<double>& second, double t, double h,
-                                                        const std::vector<double>& mu_minus,
-                                                        const std::vector<double>& mu_plus,
-                                                        const std::vector<int>& force_offsets,
-                                                        std::vector<double>& gradient,
-                                                        std::map<std::string, std::vector<double>>& controls) {
-  const double t_mid = t + 0.5 * h;
-  visit_discrete_momenta(
-      first, second, h, mu_minus, mu_plus,
-      [&](const LocalComponent& c, const double* local_minus, const double* local_plus) {
-        const auto& element = *model_.force_elements()[c.index];
-        if (force_offsets[c.index] >= 0)
-          element.add_discrete_momenta_parameter_gradient(q_mid_.data(), v_mid_.data(), t_mid, h, local_minus,
-                                                          local_plus, gradient.data() + force_offsets[c.index]);
-        const functions::ControlSignal* signal = element.control();
-        if (!signal || h <= 0.0) return;
-        // minus and plus hold -(h/2) times the applied residual: mu . d/du = -(h/2) (mu_minus + mu_plus) . dr/du.
-        const int n = static_cast<int>(c.rows.size());
-        for (int i = 0; i < n; ++i) {
-          row_[i] = local_minus[i] + local_plus[i];
-          a_[i] = 0.0;
-        }
-        const double sensitivity =
-            -0.5 * h * element.control_sensitivity(q_mid_.data(), v_mid_.data(), a_.data(), t_mid, row_.data());
-        const auto w = signal->weights(t_mid);
-        auto& values = controls.at(signal->name());
-        values[w.k0] += w.w0 * sensitivity;
-        values[w.k1] += w.w1 * sensitivity;
-      });
-}
-
 double Assembler::dynamic_residual_norm() const {
   const auto r = residual_->getData(0);
   double local = 0.0, global = 0.0;
@@ -477,13 +290,12 @@ double Assembler::dynamic_residual_norm() const {
 double Assembler::constraint_residual_norm() const { return worst_constraint().second; }
 
 std::pair<int, double> Assembler::worst_constraint() const {
-  const auto r = residual_->getData(0);
-  const std::size_t offset = dofs_.owned_coordinates().size();
+  const ConstSystemVectorView r(*residual_, dofs_.owned_coordinates().size());
   double local = -1.0;
   int worst = -1;
   for (const auto& c : constraints_)
     for (int k = 0; k < static_cast<int>(c.multiplier_rows.size()); ++k) {
-      const double value = std::abs(r[offset + c.first_multiplier + k]);
+      const double value = std::abs(r.multipliers()[c.first_multiplier + k]);
       if (value > local || std::isnan(value)) { local = value; worst = c.index; }
     }
   // Max over ranks, keeping the index of the worst constraint.
@@ -531,144 +343,6 @@ void Assembler::visit_local_force_elements(const State& state,
   for (const auto& c : forces_) {
     load(c, views);
     visit(c.index, q_.data(), v_.data());
-  }
-}
-
-void Assembler::apply_transposed(const Vector& x, Vector& y) const { matrix_->apply(x, y, Teuchos::TRANS); }
-
-void Assembler::add_parameter_gradient(const State& state, double t, const Vector& mu, ConstraintLevel level,
-                                       bool constraints_only, const std::vector<int>& force_offsets,
-                                       const std::vector<int>& constraint_offsets, std::vector<double>& gradient,
-                                       std::map<std::string, std::vector<double>>& controls) {
-  import_state(state, true, true);
-  const std::size_t owned = dofs_.owned_coordinates().size();
-  {
-    const auto values = mu.getData(0);
-    auto work = owned_work_->getDataNonConst(0);
-    for (std::size_t i = 0; i < owned; ++i) work[i] = values[i];
-  }
-  ghosted_work_->doImport(*owned_work_, *coordinate_import_, Tpetra::INSERT);
-  const auto mu_ghosted = ghosted_work_->getData(0);
-  const auto mu_owned = mu.getData(0);
-  const GhostedViews views = ghosted_views();
-  double* mu_r = mu_local_.data();
-  double* mu_c = mu_multipliers_.data();
-  auto load_with_mu = [&](const LocalComponent& c) {
-    load(c, views);
-    for (std::size_t i = 0; i < c.state_entries.size(); ++i) mu_r[i] = mu_ghosted[c.state_entries[i]];
-  };
-  for (const auto& c : forces_) {
-    if (constraints_only) break;
-    if (force_offsets[c.index] < 0 && !model_.force_elements()[c.index]->control()) continue;
-    load_with_mu(c);
-    const auto& element = *model_.force_elements()[c.index];
-    if (force_offsets[c.index] >= 0)
-      element.add_parameter_gradient(q_.data(), v_.data(), a_.data(), t, mu_r,
-                                     gradient.data() + force_offsets[c.index]);
-    if (const functions::ControlSignal* signal = element.control()) {
-      const double sensitivity = element.control_sensitivity(q_.data(), v_.data(), a_.data(), t, mu_r);
-      const auto w = signal->weights(t);
-      auto& values = controls.at(signal->name());
-      values[w.k0] += w.w0 * sensitivity;
-      values[w.k1] += w.w1 * sensitivity;
-    }
-  }
-  for (const auto& c : constraints_) {
-    if (constraint_offsets[c.index] < 0) continue;
-    load_with_mu(c);
-    const auto& constraint = *model_.constraints()[c.index];
-    for (int k = 0; k < constraint.equation_count(); ++k) mu_c[k] = mu_owned[owned + c.first_multiplier + k];
-    constraint.add_parameter_gradient(q_.data(), v_.data(), a_.data(), t, state.lambda.data() + c.first_multiplier,
-                                      mu_r, mu_c, static_cast<int>(level),
-                                      gradient.data() + constraint_offsets[c.index]);
-  }
-}
-
-void Assembler::add_constraint_level_transposed(const State& state, double t, ConstraintLevel level,
-                                                const std::vector<double>& mu_c, std::vector<double>& out_q,
-                                                std::vector<double>& out_v) {
-  import_state(state, true, true);
-  ghosted_work_->putScalar(0.0);
-  {
-    auto sum_q = ghosted_work_->getDataNonConst(0);
-    auto sum_v = ghosted_work_->getDataNonConst(1);
-    const GhostedViews views = ghosted_views();
-    for (const auto& c : constraints_) {
-      const auto& constraint = *model_.constraints()[c.index];
-      const int n = static_cast<int>(c.rows.size()), m = constraint.equation_count();
-      load(c, views);
-      constraint.level_jacobians(q_.data(), v_.data(), a_.data(), t, static_cast<int>(level), d_dq_.data(),
-                                 d_dv_.data());
-      for (int i = 0; i < n; ++i)
-        for (int e = 0; e < m; ++e) {
-          sum_q[c.state_entries[i]] += d_dq_[e * n + i] * mu_c[c.first_multiplier + e];
-          sum_v[c.state_entries[i]] += d_dv_[e * n + i] * mu_c[c.first_multiplier + e];
-        }
-    }
-  }
-  owned_work_->putScalar(0.0);
-  owned_work_->doExport(*ghosted_work_, *coordinate_export_, Tpetra::ADD);
-  const auto q_sum = owned_work_->getData(0), v_sum = owned_work_->getData(1);
-  for (std::size_t i = 0; i < out_q.size(); ++i) {
-    out_q[i] += q_sum[i];
-    out_v[i] += v_sum[i];
-  }
-}
-
-void Assembler::adjoint_products(const State& state, double t, const std::vector<double>& mu_r,
-                                 const std::vector<double>& mu_c, bool constraints_only, std::vector<double>& out_q,
-                                 std::vector<double>& out_v, std::vector<double>& out_a) {
-  import_state(state, true, true);
-  {
-    auto values = owned_mu_->getDataNonConst(0);
-    for (std::size_t i = 0; i < mu_r.size(); ++i) values[i] = mu_r[i];
-  }
-  ghosted_mu_->doImport(*owned_mu_, *coordinate_import_, Tpetra::INSERT);
-  ghosted_work_->putScalar(0.0);
-  {
-    const auto mu = ghosted_mu_->getData(0);
-    auto sum_q = ghosted_work_->getDataNonConst(0);
-    auto sum_v = ghosted_work_->getDataNonConst(1);
-    auto sum_a = ghosted_work_->getDataNonConst(2);
-    const GhostedViews views = ghosted_views();
-    double *local_mu = mu_local_.data(), *local_q = out_q_local_.data(), *local_v = out_v_local_.data(),
-           *local_a = out_a_local_.data();
-    auto load_with_mu = [&](const LocalComponent& c) {
-      load(c, views);
-      for (std::size_t i = 0; i < c.state_entries.size(); ++i) {
-        local_mu[i] = mu[c.state_entries[i]];
-        local_q[i] = local_v[i] = local_a[i] = 0.0;
-      }
-    };
-    auto scatter = [&](const LocalComponent& c) {
-      for (std::size_t i = 0; i < c.state_entries.size(); ++i) {
-        sum_q[c.state_entries[i]] += local_q[i];
-        sum_v[c.state_entries[i]] += local_v[i];
-        sum_a[c.state_entries[i]] += local_a[i];
-      }
-    };
-    for (const auto& c : forces_) {
-      if (constraints_only) break;
-      load_with_mu(c);
-      model_.force_elements()[c.index]->add_transposed_products(q_.data(), v_.data(), a_.data(), t, local_mu, local_q,
-                                                                local_v, local_a);
-      scatter(c);
-    }
-    for (const auto& c : constraints_) {
-      load_with_mu(c);
-      const double* multiplier_mu = mu_c.empty() ? zero_multipliers_.data() : mu_c.data() + c.first_multiplier;
-      model_.constraints()[c.index]->add_transposed_products(q_.data(), t, state.lambda.data() + c.first_multiplier,
-                                                             local_mu, multiplier_mu, local_q);
-      scatter(c);
-    }
-  }
-  owned_work_->putScalar(0.0);
-  owned_work_->doExport(*ghosted_work_, *coordinate_export_, Tpetra::ADD);
-  const auto q_sum = owned_work_->getData(0), v_sum = owned_work_->getData(1), a_sum = owned_work_->getData(2);
-  for (std::size_t i = 0; i < out_q.size(); ++i) {
-    out_q[i] = q_sum[i];
-    out_v[i] = v_sum[i];
-    out_a[i] = a_sum[i];
   }
 }
 

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "flexadj/assembly/dof_map.hpp"
+#include "flexadj/assembly/local_gradient.hpp"
 #include "flexadj/core/tpetra_types.hpp"
 #include "flexadj/model/model.hpp"
 
@@ -23,6 +24,10 @@ namespace Tpetra {
 template <class LO, class GO, class N> class FECrsGraph;
 template <class S, class LO, class GO, class N> class FECrsMatrix;
 }  // namespace Tpetra
+
+namespace flexadj::integrators {
+class VariationalAssembly;
+}
 
 namespace flexadj::assembly {
 
@@ -60,38 +65,6 @@ class Assembler {
                 const model::JacobianCoefficients* coefficients,
                 const std::vector<double>* projection_target = nullptr);
 
-  // The step q_n -> q_{n+1} of the midpoint variational integrator (integrators/variational.hpp), from q_n =
-  // previous_q with momentum p_n = previous_momentum to q_{n+1} = next_q, t = t_n:
-  //   residual = [ -h (p_n + sum_e minus_e) + C_q(q_n, t)^T y ]   matrix = [ -h d(sum_e minus_e)/dq_{n+1}  C_q(q_n, t)^T ]
-  //              [ C(q_{n+1}, t + h)                         ]            [ C_q(q_{n+1}, t + h)             0             ]
-  // with minus_e of ForceElement::discrete_momenta at the midpoint and t + h/2, and y = h Lambda (owned
-  // multipliers, Lambda the constraint impulse). With transposed() the matrix is its transpose (same graph). The row scale -h makes the coordinate block M + O(h^2) and y of
-  // the size of generalized-alpha's beta h^2 lambda. With momentum, also p_hat = sum_e plus_e (owned
-  // coordinates). The matrix is filled if with_matrix. Collective.
-  void assemble_variational_step(const std::vector<double>& previous_q, const std::vector<double>& previous_momentum,
-                                 const std::vector<double>& next_q, const std::vector<double>& scaled_impulse, double t,
-                                 double h, bool with_matrix, std::vector<double>* momentum);
-  // p = sum_e T_v(q, v) at the state's q and v: the continuous Legendre transform (owned coordinates). Collective.
-  void momentum(const State& state, double t, std::vector<double>& p);
-  // The discrete adjoint of the variational integrator (docs/adjoint.md): sums over the force elements of the
-  // discrete momenta's transposed products and parameter terms (ForceElement::add_discrete_momenta_*), owned vectors.
-  // h > 0: a step from t with (first, second) = (q_n, q_{n+1}); out_first += (d minus/dq_n)^T mu_minus +
-  //   (d plus/dq_n)^T mu_plus, out_second the same with q_{n+1}; control terms at t + h/2.
-  // h = 0: (first, second) = (q, v), plus = T_v and minus = -T_v: out_first += (dT_v/dq)^T (mu_plus - mu_minus),
-  //   out_second += M (mu_plus - mu_minus).
-  // Collective.
-  void add_discrete_momenta_transposed(const std::vector<double>& first, const std::vector<double>& second, double t,
-                                       double h, const std::vector<double>& mu_minus,
-                                       const std::vector<double>& mu_plus, std::vector<double>& out_first,
-                                       std::vector<double>& out_second);
-  // gradient[force_offset + k] += mu_minus . d(minus)/dp_k + mu_plus . d(plus)/dp_k, controls as in
-  // add_parameter_gradient (h > 0 only: loads act through minus and plus). Collective.
-  void add_discrete_momenta_parameter_gradient(const std::vector<double>& first, const std::vector<double>& second,
-                                               double t, double h, const std::vector<double>& mu_minus,
-                                               const std::vector<double>& mu_plus,
-                                               const std::vector<int>& force_offsets, std::vector<double>& gradient,
-                                               std::map<std::string, std::vector<double>>& controls);
-
   // With transposed set, assemble() fills the transpose A^T of the matrix above (the residual is unchanged):
   // the force elements' blocks are transposed; the constraint blocks (C_q^T, C_q, the symmetric Hessian
   // H) are their own transpose, so A^T has the graph of A. Adjoint sweeps solve with A^T by any linear solver
@@ -115,16 +88,14 @@ class Assembler {
   // y = A^T x with the last assembled matrix (collective).
   void apply_transposed(const Vector& x, Vector& y) const;
 
-  // Adjoint sensitivities. mu is a system vector: mu_r on the coordinate rows, mu_c on the multiplier rows.
-  // gradient[parameter_offset + k] += mu_r . dR/dp_k + mu_c . dC/dp_k over the components of this rank,
-  // with R = M a - Q + C_q^T lambda and C the constraint at `level`; constraints_only leaves out the force
-  // elements (R = C_q^T lambda, as in the initial-state projection). Offsets follow ParameterSpace (forces,
-  // then constraints); a component with offset -1 is skipped (its parameters are not wanted). Control inputs: controls[signal][k] += (mu_r . dR/du(t)) * (weight of value k at t).
+  // Adjoint sensitivities (adjoint_products.cpp). mu is a system vector: mu_r on the coordinate rows, mu_c on the
+  // multiplier rows. gradient.parameters[offset + k] += mu_r . dR/dp_k + mu_c . dC/dp_k over the components of this
+  // rank, with R = M a - Q + C_q^T lambda and C the constraint at `level`; constraints_only leaves out the force
+  // elements (R = C_q^T lambda, as in the initial-state projection). A component whose offset in `gradient` is -1
+  // is skipped. Control inputs: gradient.controls[signal][k] += (mu_r . dR/du(t)) * (weight of value k at t).
   // Collective (imports).
   void add_parameter_gradient(const State& state, double t, const Vector& mu, ConstraintLevel level,
-                              bool constraints_only, const std::vector<int>& force_offsets,
-                              const std::vector<int>& constraint_offsets, std::vector<double>& gradient,
-                              std::map<std::string, std::vector<double>>& controls);
+                              bool constraints_only, LocalGradient& gradient);
   // Adjoint products on the owned coordinates, element by element (no matrix):
   //   out_q = K^T mu_r + C_q^T mu_c, out_v = D^T mu_r, out_a = M^T mu_r
   // with K = dR/dq including d(C_q^T lambda)/dq. mu_c may be empty (then taken as zero); constraints_only
@@ -179,7 +150,6 @@ class Assembler {
   RCP<const Export> residual_export_, coordinate_export_;
   RCP<MultiVector> owned_work_, ghosted_work_;  // three coordinate columns for adjoint products
   RCP<Vector> owned_mu_, ghosted_mu_;
-  RCP<MultiVector> owned_momentum_mu_, ghosted_momentum_mu_;  // mu_minus, mu_plus of the discrete momenta
   RCP<MultiVector> owned_state_, ghosted_state_;  // columns q, v, a
   RCP<Vector> residual_, ghosted_residual_;
   using FEGraph = Tpetra::FECrsGraph<LocalOrdinal, GlobalOrdinal, Node>;
@@ -190,16 +160,12 @@ class Assembler {
   double load_factor_ = 1.0;
   // Work arrays sized for the largest component: no allocation during assembly or adjoint sweeps.
   std::vector<double> q_, v_, a_, r_, jacobian_, hessian_, c_, c_dot_, c_ddot_, row_;
-  std::vector<double> q_mid_, v_mid_, minus_, plus_, previous_jacobian_;  // the variational step
   bool transposed_ = false;
   std::vector<double> mu_local_, mu_multipliers_, zero_multipliers_, out_q_local_, out_v_local_, out_a_local_,
-      d_dq_, d_dv_, mu_plus_local_;
-  // Imports mu_minus, mu_plus and the columns (first, second) for the discrete momenta's adjoint pieces; calls
-  // visit(element, local mu_minus, local mu_plus) with q_mid_, v_mid_ set for each force element.
-  template <class Visit>
-  void visit_discrete_momenta(const std::vector<double>& first, const std::vector<double>& second, double h,
-                              const std::vector<double>& mu_minus, const std::vector<double>& mu_plus,
-                              const Visit& visit);
+      d_dq_, d_dv_;
+  // The element loops of the variational step (integrators/variational_assembly.cpp) use the ghosting and the
+  // component tables directly.
+  friend class integrators::VariationalAssembly;
 };
 
 class ScopedTransposedAssembly {

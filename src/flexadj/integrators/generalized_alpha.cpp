@@ -6,7 +6,9 @@
 #include <limits>
 #include <sstream>
 
+#include "flexadj/assembly/system_vector.hpp"
 #include "flexadj/core/error.hpp"
+#include "flexadj/storage/trajectory.hpp"
 
 namespace flexadj::integrators {
 
@@ -32,6 +34,13 @@ GeneralizedAlphaCoefficients GeneralizedAlphaCoefficients::for_scheme(const std:
   return scheme == "hht" ? hht(rho) : from_spectral_radius(rho);
 }
 
+StepJacobian GeneralizedAlpha::step_jacobian(double h) const {
+  const auto& c = coefficients_;
+  const double scale = c.beta * h * h;
+  const double c_a = (1.0 - c.alpha_m) / (1.0 - c.alpha_f);
+  return {scale, {1.0, c.gamma / (c.beta * h), c_a / scale}};
+}
+
 GeneralizedAlpha::GeneralizedAlpha(assembly::Assembler& assembler, const model::IntegratorSettings& settings,
                                    const linalg::LinearSolverOptions& solver_options)
     : TimeIntegrator(assembler, settings, solver_options),
@@ -55,10 +64,9 @@ void GeneralizedAlpha::initialize(assembly::State& state, double t0) {
 StepStatistics GeneralizedAlpha::step(assembly::State& state, double t, double h, long long step_index) {
   const auto& c = coefficients_;
   const double t_next = t + h;
-  const double scale = c.beta * h * h;
-  const double dv_dq = c.gamma / (c.beta * h);
-  const double da_dq = (1.0 - c.alpha_m) / ((1.0 - c.alpha_f) * c.beta * h * h);
-  const model::JacobianCoefficients iteration{1.0, dv_dq, da_dq};
+  const StepJacobian jacobian = step_jacobian(h);
+  const double scale = jacobian.scale, dv_dq = jacobian.coefficients.v, da_dq = jacobian.coefficients.a;
+  const model::JacobianCoefficients& iteration = jacobian.coefficients;
   const std::size_t n = state.q.size();
 
   // Predictor: a_{n+1} = a_n, lambda_{n+1} = lambda_n.
@@ -81,13 +89,15 @@ StepStatistics GeneralizedAlpha::step(assembly::State& state, double t, double h
   constexpr int kMaxHalvings = 10;
   double previous_merit = std::numeric_limits<double>::infinity(), applied_fraction = 1.0;
   int halvings = 0;
+  // x = [dq; beta h^2 dlambda] (assembler.hpp).
   auto apply = [&](double fraction, const double* x) {
     for (std::size_t i = 0; i < n; ++i) {
       state.q[i] += fraction * x[i];
       state.v[i] += fraction * dv_dq * x[i];
       state.a[i] += fraction * da_dq * x[i];
     }
-    for (std::size_t k = 0; k < state.lambda.size(); ++k) state.lambda[k] += fraction * x[n + k] / scale;
+    const double* dlambda = x + n;
+    for (std::size_t k = 0; k < state.lambda.size(); ++k) state.lambda[k] += fraction * dlambda[k] / scale;
   };
   for (int iteration_count = 1; iteration_count <= settings_.max_newton_iterations; ++iteration_count) {
     assembler_.assemble(state, t_next, assembly::ConstraintLevel::Position, scale, &iteration);
@@ -129,6 +139,81 @@ StepStatistics GeneralizedAlpha::step(assembly::State& state, double t, double h
   }
   assembler_.assemble(state, t_next, assembly::ConstraintLevel::Position, scale, nullptr);
   throw_newton_failure(step_index, t_next, statistics);
+}
+
+void GeneralizedAlpha::begin_adjoint(storage::Trajectory& trajectory) {
+  // A first assembly fixes the values' layout before the solver reads the structure.
+  const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
+  assembler_.assemble(trajectory.step(0), trajectory.step_times()[0], assembly::ConstraintLevel::Acceleration, 1.0,
+                      &mass_only);
+  begin_adjoint_solver();
+  for (auto* v : {&mu_q_next_, &mu_v_next_, &mu_aux_next_}) v->assign(coordinate_count_, 0.0);
+  for (auto* v : {&g_q_, &g_v_, &g_a_, &g_aux_, &rhs_q_, &mu_r_, &y_k_, &y_d_, &y_m_}) v->resize(coordinate_count_);
+  mu_c_.resize(multiplier_count_);
+}
+
+// The discrete adjoint of one step (docs/adjoint.md, "Generalized-alpha"): the step residual R_{n+1} = 0 and the
+// Newmark relations of q, v, aux with multipliers; the coordinate and multiplier parts solve one system with the
+// transpose of the converged Newton matrix, and the Newmark multipliers pass to step n - 1 explicitly.
+void GeneralizedAlpha::adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
+                                    std::vector<double>& dJ_dq, std::vector<double>& dJ_dv,
+                                    assembly::LocalGradient& gradient) {
+  using assembly::ConstraintLevel;
+  const auto& c = coefficients_;
+  const std::vector<double>& times = trajectory.step_times();
+  const std::size_t last = times.size() - 1, size = coordinate_count_;
+  const double t = times[n];
+  const double h_next = n < last ? times[n + 1] - t : 0.0;
+  // Partial derivatives of J and of the next step's Newmark relations with respect to this step's state.
+  for (std::size_t i = 0; i < size; ++i) {
+    g_q_[i] = dJ_dq[i] - mu_q_next_[i];
+    g_v_[i] = dJ_dv[i] - h_next * mu_q_next_[i] - mu_v_next_[i];
+    g_a_[i] = -c.alpha_f * mu_aux_next_[i];
+    g_aux_[i] = -h_next * h_next * (0.5 - c.beta) * mu_q_next_[i] - h_next * (1.0 - c.gamma) * mu_v_next_[i] +
+                c.alpha_m * mu_aux_next_[i];
+  }
+
+  if (n > 0) {
+    // [S^T C_q^T; C_q 0] [mu_r; beta h^2 mu_c] = [-(beta h^2 g_q + gamma h g_v + c_a g_a + g_aux); 0]
+    const double h = t - times[n - 1];
+    const StepJacobian jacobian = step_jacobian(h);
+    const double scale = jacobian.scale, c_a = (1.0 - c.alpha_m) / (1.0 - c.alpha_f);
+    assembler_.assemble(state, t, ConstraintLevel::Position, scale, &jacobian.coefficients);
+    update_adjoint_solver();
+    for (std::size_t i = 0; i < size; ++i) rhs_q_[i] = scale * g_q_[i] + c.gamma * h * g_v_[i] + c_a * g_a_[i] + g_aux_[i];
+    adjoint_solve(rhs_q_, -1.0, mu_r_, mu_c_);
+    for (double& value : mu_c_) value /= scale;
+    // mu_q = -(K^T mu_r + C_q^T mu_c + g_q), mu_v = -(D^T mu_r + g_v), mu_aux = (M^T mu_r + g_a)/(1 - alpha_f)
+    assembler_.adjoint_products(state, t, mu_r_, mu_c_, false, y_k_, y_d_, y_m_);
+    for (std::size_t i = 0; i < size; ++i) {
+      mu_q_next_[i] = -(y_k_[i] + g_q_[i]);
+      mu_v_next_[i] = -(y_d_[i] + g_v_[i]);
+      mu_aux_next_[i] = (y_m_[i] + g_a_[i]) / (1.0 - c.alpha_f);
+    }
+    assembler_.add_parameter_gradient(state, t, adjoint_vector(&mu_r_, &mu_c_), ConstraintLevel::Position, false,
+                                      gradient);
+    return;
+  }
+
+  // Start: aux_0 = a_0 (multiplier -g_aux), and [M^T C_q^T; C_q 0] [mu_r; mu_acc] = [-g_aux - g_a; 0]
+  // from the consistent initial accelerations M a + C_q^T lambda = Q, C_acc(q, v, a) = 0.
+  const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
+  assembler_.assemble(state, t, ConstraintLevel::Acceleration, 1.0, &mass_only);
+  update_adjoint_solver();
+  for (std::size_t i = 0; i < size; ++i) rhs_q_[i] = g_aux_[i] + g_a_[i];
+  adjoint_solve(rhs_q_, -1.0, mu_r_, mu_c_);
+  // dJ/dq_0 = g_q + K^T mu_r + (dC_acc/dq)^T mu_acc, dJ/dv_0 = g_v + D^T mu_r + (dC_acc/dv)^T mu_acc.
+  dJ_dq = g_q_;
+  dJ_dv = g_v_;
+  assembler_.adjoint_products(state, t, mu_r_, {}, false, y_k_, y_d_, y_m_);
+  for (std::size_t i = 0; i < size; ++i) {
+    dJ_dq[i] += y_k_[i];
+    dJ_dv[i] += y_d_[i];
+  }
+  assembler_.add_constraint_level_transposed(state, t, ConstraintLevel::Acceleration, mu_c_, dJ_dq, dJ_dv);
+  assembler_.add_parameter_gradient(state, t, adjoint_vector(&mu_r_, &mu_c_), ConstraintLevel::Acceleration, false,
+                                    gradient);
+  add_initial_projection_adjoint(*adjoint_solver_, state, t, dJ_dq, dJ_dv, gradient);
 }
 
 }  // namespace flexadj::integrators

@@ -8,13 +8,21 @@
 // beta = (gamma + 1/2)^2 / 4 (Chung and Hulbert 1993). The HHT coefficients (Hilber, Hughes and Taylor
 // 1977) are the special case alpha_m = 0, alpha_f = (1 - rho)/(1 + rho), gamma = 1/2 + alpha_f,
 // beta = (1 + alpha_f)^2 / 4, for rho in [1/2, 1] (Arnold and Bruls 2007, sec. 2).
-// Newton iterates on (q, beta h^2 lambda) with the scaled matrix of assembler.hpp.
+// Newton iterates on (q, beta h^2 lambda) with the scaled matrix of assembler.hpp. The discrete adjoint step
+// (adjoint_step; docs/adjoint.md) solves with the transpose of the same matrix at the converged state.
 #include <string>
 #include <vector>
 
 #include "flexadj/integrators/time_integrator.hpp"
 
 namespace flexadj::integrators {
+
+// The Newton matrix of a step of size h: row scale s = beta h^2 and the coefficients (c_q, c_v, c_a) =
+// (1, dv/dq, da/dq) of the Newmark relations, for the Newton iteration and the adjoint step alike.
+struct StepJacobian {
+  double scale;
+  model::JacobianCoefficients coefficients;
+};
 
 struct GeneralizedAlphaCoefficients {
   double alpha_m, alpha_f, beta, gamma;
@@ -34,11 +42,19 @@ class GeneralizedAlpha final : public TimeIntegrator {
   StepStatistics step(assembly::State& state, double t, double h, long long step_index) override;
   std::string description() const override;
 
+  void begin_adjoint(storage::Trajectory& trajectory) override;
+  void adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
+                    std::vector<double>& dJ_dq, std::vector<double>& dJ_dv, assembly::LocalGradient& gradient) override;
+
   const GeneralizedAlphaCoefficients& coefficients() const { return coefficients_; }
+  StepJacobian step_jacobian(double h) const;
 
  private:
   GeneralizedAlphaCoefficients coefficients_;
   std::vector<double> previous_a_, previous_aux_, last_increment_;
+  // Adjoint variables of the step after the current one (zero past the last step), and work vectors.
+  std::vector<double> mu_q_next_, mu_v_next_, mu_aux_next_, g_q_, g_v_, g_a_, g_aux_, rhs_q_, mu_r_, mu_c_, y_k_, y_d_,
+      y_m_;
 };
 
 }  // namespace flexadj::integrators

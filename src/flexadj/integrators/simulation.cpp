@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "flexadj/core/progress.hpp"
+#include "flexadj/storage/trajectory.hpp"
 
 namespace flexadj::integrators {
 
@@ -11,7 +12,7 @@ SimulationSummary simulate(assembly::Assembler& assembler, TimeIntegrator& integ
                            const SimulationOptions& options, const std::vector<StepObserver>& observers) {
   const auto start = std::chrono::steady_clock::now();
   const auto& model = assembler.model();
-  const auto& settings = model.integrator;
+  const auto& settings = integrator.settings();
   const long long steps = settings.step_count();
   SimulationSummary summary;
   summary.energy_tracked = options.track_energy && model.conservative();
@@ -40,6 +41,19 @@ SimulationSummary simulate(assembly::Assembler& assembler, TimeIntegrator& integ
   summary.steps = steps;
   summary.end_time = t;
   summary.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return summary;
+}
+
+SimulationSummary record_forward_run(assembly::Assembler& assembler, TimeIntegrator& integrator,
+                                     assembly::State& state, storage::Trajectory& trajectory) {
+  SimulationOptions options;
+  options.progress = false;
+  options.track_energy = false;
+  trajectory.begin_recording();
+  const SimulationSummary summary =
+      simulate(assembler, integrator, state, options,
+               {[&](long long n, double t, const assembly::State& s) { trajectory.record(n, t, s); }});
+  trajectory.end_recording();
   return summary;
 }
 

@@ -5,6 +5,10 @@
 
 #include "flexadj/integrators/time_integrator.hpp"
 
+namespace flexadj::storage {
+class Trajectory;
+}
+
 namespace flexadj::integrators {
 
 struct SimulationSummary {
@@ -28,5 +32,10 @@ using StepObserver = std::function<void(long long, double, const assembly::State
 
 SimulationSummary simulate(assembly::Assembler& assembler, TimeIntegrator& integrator, assembly::State& state,
                            const SimulationOptions& options, const std::vector<StepObserver>& observers);
+
+// The forward run of a gradient: no progress line or energy, every step recorded into `trajectory`
+// (begin_recording ... end_recording). Collective.
+SimulationSummary record_forward_run(assembly::Assembler& assembler, TimeIntegrator& integrator,
+                                     assembly::State& state, storage::Trajectory& trajectory);
 
 }  // namespace flexadj::integrators

@@ -1,5 +1,7 @@
 #include "flexadj/integrators/static_solver.hpp"
 
+#include "flexadj/assembly/system_vector.hpp"
+
 #include <Teuchos_CommHelpers.hpp>
 
 #include <chrono>
@@ -53,13 +55,14 @@ StaticSummary solve_static(assembly::Assembler& assembler, assembly::State& stat
       solver->update();
       right_hand_side.update(-1.0, assembler.residual(), 0.0);
       solver->solve(right_hand_side, increment);
-      const auto x = increment.getData(0);
+      const assembly::ConstSystemVectorView x(increment, n);
       double local = 0.0;
       for (std::size_t i = 0; i < n; ++i) {
-        state.q[i] += x[i];
-        local = std::isfinite(x[i]) ? std::max(local, std::abs(x[i])) : std::numeric_limits<double>::infinity();
+        const double dq = x.coordinates()[i];
+        state.q[i] += dq;
+        local = std::isfinite(dq) ? std::max(local, std::abs(dq)) : std::numeric_limits<double>::infinity();
       }
-      for (std::size_t i = 0; i < state.lambda.size(); ++i) state.lambda[i] += x[n + i];
+      for (std::size_t i = 0; i < state.lambda.size(); ++i) state.lambda[i] += x.multipliers()[i];
       Teuchos::reduceAll(comm, Teuchos::REDUCE_MAX, local, Teuchos::outArg(step));
       if (!std::isfinite(step)) break;
       if (step <= settings.newton_tolerance * (1.0 + max_abs(state.q))) {

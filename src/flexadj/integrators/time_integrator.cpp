@@ -6,6 +6,7 @@
 #include <limits>
 #include <sstream>
 
+#include "flexadj/assembly/system_vector.hpp"
 #include "flexadj/core/error.hpp"
 #include "flexadj/integrators/generalized_alpha.hpp"
 #include "flexadj/integrators/variational.hpp"
@@ -24,6 +25,30 @@ TimeIntegrator::TimeIntegrator(assembly::Assembler& assembler, const model::Inte
   solver_ = linalg::make_linear_solver(assembler_.matrix(), solver_options_);
   increment_ = rcp(new Vector(assembler_.system_map()));
   right_hand_side_ = rcp(new Vector(assembler_.system_map()));
+  coordinate_count_ = assembler_.dofs().owned_coordinates().size();
+  multiplier_count_ = assembler_.dofs().owned_multipliers().size();
+}
+
+void TimeIntegrator::begin_adjoint_solver() {
+  linalg::LinearSolverOptions options = solver_options_;
+  adjoint_solver_ = linalg::make_linear_solver(assembler_.matrix(), options);
+  adjoint_rhs_ = rcp(new Vector(assembler_.system_map()));
+  adjoint_solution_ = rcp(new Vector(assembler_.system_map()));
+  adjoint_mu_ = rcp(new Vector(assembler_.system_map()));
+}
+
+void TimeIntegrator::adjoint_solve(const std::vector<double>& coordinates, double factor, std::vector<double>& x_q,
+                                   std::vector<double>& x_lambda) {
+  assembly::SystemVectorView(*adjoint_rhs_, coordinate_count_).assign(coordinates, factor);
+  adjoint_solver_->solve(*adjoint_rhs_, *adjoint_solution_);
+  assembly::ConstSystemVectorView(*adjoint_solution_, coordinate_count_).extract(&x_q, &x_lambda);
+}
+
+const Vector& TimeIntegrator::adjoint_vector(const std::vector<double>* mu_r, const std::vector<double>* mu_c) {
+  assembly::SystemVectorView view(*adjoint_mu_, coordinate_count_);
+  for (std::size_t i = 0; i < coordinate_count_; ++i) view.coordinates()[i] = mu_r ? (*mu_r)[i] : 0.0;
+  for (std::size_t k = 0; k < multiplier_count_; ++k) view.multipliers()[k] = mu_c ? (*mu_c)[k] : 0.0;
+  return *adjoint_mu_;
 }
 
 Teuchos::ArrayRCP<const double> TimeIntegrator::newton_increment() {
@@ -73,13 +98,14 @@ void TimeIntegrator::project_initial_state(assembly::State& state, double t0) {
   double previous = std::numeric_limits<double>::infinity();
   for (int iteration = 0; iteration < settings_.max_newton_iterations && !converged; ++iteration) {
     assembler_.assemble(state, t0, assembly::ConstraintLevel::Position, 1.0, &with_hessian, &projection_.given_q);
-    const auto x = newton_increment();
+    newton_increment();
+    const assembly::ConstSystemVectorView x(*increment_, n);
     double largest = 0.0;
     for (std::size_t i = 0; i < n; ++i) {
-      state.q[i] += x[i];
-      largest = std::max(largest, std::abs(x[i]));
+      state.q[i] += x.coordinates()[i];
+      largest = std::max(largest, std::abs(x.coordinates()[i]));
     }
-    for (std::size_t k = 0; k < state.lambda.size(); ++k) state.lambda[k] += x[n + k];
+    for (std::size_t k = 0; k < state.lambda.size(); ++k) state.lambda[k] += x.multipliers()[k];
     double global = 0.0;
     Teuchos::reduceAll(comm, Teuchos::REDUCE_MAX, largest, Teuchos::outArg(global));
     // Quadratic convergence down to round-off: stop when tiny, or when no longer decreasing near round-off.
@@ -95,9 +121,10 @@ void TimeIntegrator::project_initial_state(assembly::State& state, double t0) {
   const model::JacobianCoefficients without_hessian{0.0, 0.0, 0.0};
   assembler_.assemble(state, t0, assembly::ConstraintLevel::Velocity, 1.0, &without_hessian, &projection_.given_v);
   {
-    const auto x = newton_increment();
-    for (std::size_t i = 0; i < n; ++i) state.v[i] += x[i];
-    for (std::size_t k = 0; k < state.lambda.size(); ++k) state.lambda[k] = x[n + k];
+    newton_increment();
+    const assembly::ConstSystemVectorView x(*increment_, n);
+    for (std::size_t i = 0; i < n; ++i) state.v[i] += x.coordinates()[i];
+    x.extract(nullptr, &state.lambda);
   }
   projection_.velocity_multipliers = state.lambda;
 }
@@ -112,11 +139,46 @@ void TimeIntegrator::solve_consistent_accelerations(assembly::State& state, doub
   right_hand_side_->update(-1.0, assembler_.residual(), 0.0);
   if (!factorized) solver_->update();
   solver_->solve(*right_hand_side_, *increment_);
-  const auto x = increment_->getData(0);
-  for (std::size_t i = 0; i < n; ++i) state.a[i] = x[i];
-  for (std::size_t k = 0; k < state.lambda.size(); ++k) state.lambda[k] = x[n + k];
+  assembly::ConstSystemVectorView(*increment_, n).extract(&state.a, &state.lambda);
   for (double value : state.a)
     if (!std::isfinite(value)) throw SolverError("the accelerations are not finite (singular mass matrix?)");
+}
+
+void TimeIntegrator::add_initial_projection_adjoint(linalg::LinearSolver& solver, const assembly::State& initial_state,
+                                                    double t0, std::vector<double>& dJ_dq, std::vector<double>& dJ_dv,
+                                                    assembly::LocalGradient& gradient) const {
+  using assembly::ConstraintLevel;
+  const std::size_t n = coordinate_count_;
+  Vector rhs(assembler_.system_map()), solution(assembler_.system_map());
+  std::vector<double> rho(n), sigma(multiplier_count_), y_k(n), y_d(n), y_m(n);
+  assembly::State projected = initial_state;
+  // Solves the transposed projection system of `level` for the right-hand side [-derivative; 0].
+  auto solve_projection = [&](ConstraintLevel level, const std::vector<double>& multipliers,
+                              const std::vector<double>& target, const std::vector<double>& derivative) {
+    projected.lambda = multipliers;
+    const model::JacobianCoefficients coefficients{level == ConstraintLevel::Position ? 1.0 : 0.0, 0.0, 0.0};
+    assembler_.assemble(projected, t0, level, 1.0, &coefficients, &target);
+    solver.update();
+    assembly::SystemVectorView(rhs, n).assign(derivative, -1.0);
+    solver.solve(rhs, solution);
+    assembly::ConstSystemVectorView(solution, n).extract(&rho, &sigma);
+  };
+  // Velocities first (docs/adjoint.md, "The initial state"): with
+  // v0 - v_given + C_q^T nu' = 0, C_q v0 + C_t = 0 and multipliers (rho_v, sigma_v),
+  //   [I C_q^T; C_q 0] [rho_v; sigma_v] = [-dJ/dv0; 0],  dJ/dv_given = -rho_v,
+  //   dJ/dq0 += d(C_q^T nu')/dq^T rho_v + (d(C_q v0 + C_t)/dq)^T sigma_v.
+  solve_projection(ConstraintLevel::Velocity, projection_.velocity_multipliers, projection_.given_v, dJ_dv);
+  for (std::size_t i = 0; i < n; ++i) dJ_dv[i] = -rho[i];
+  assembler_.adjoint_products(projected, t0, rho, {}, true, y_k, y_d, y_m);
+  for (std::size_t i = 0; i < n; ++i) dJ_dq[i] += y_k[i];
+  std::fill(y_d.begin(), y_d.end(), 0.0);
+  assembler_.add_constraint_level_transposed(projected, t0, ConstraintLevel::Velocity, sigma, dJ_dq, y_d);
+  assembler_.add_parameter_gradient(projected, t0, solution, ConstraintLevel::Velocity, true, gradient);
+  // Positions: q0 - q_given + C_q^T nu = 0, C(q0) = 0: [I + d(C_q^T nu)/dq, C_q^T; C_q 0] [rho; sigma] =
+  // [-dJ/dq0; 0], dJ/dq_given = -rho.
+  solve_projection(ConstraintLevel::Position, projection_.position_multipliers, projection_.given_q, dJ_dq);
+  for (std::size_t i = 0; i < n; ++i) dJ_dq[i] = -rho[i];
+  assembler_.add_parameter_gradient(projected, t0, solution, ConstraintLevel::Position, true, gradient);
 }
 
 void TimeIntegrator::throw_newton_failure(long long step_index, double t, const StepStatistics& statistics) const {

@@ -1,14 +1,24 @@
 #pragma once
-// The forward integrators behind one interface: generalized-alpha / HHT (generalized_alpha.hpp) and the midpoint
-// variational integrator (variational.hpp), chosen by IntegratorSettings::scheme through make_time_integrator().
-// The base holds what both share: the linear solver of the saddle-point systems on the assembler's graph, and the
-// consistent initial state (projection of the given q, v onto the constraints; accelerations and multipliers).
+// The time integrators behind one interface, each with its forward step and its discrete adjoint step side by side
+// in one file (TACS's marchOneStep / marchBackwards): generalized-alpha / HHT (generalized_alpha.hpp) and the
+// midpoint variational integrator (variational.hpp), chosen by IntegratorSettings::scheme through
+// make_time_integrator(). The base holds what all share: the linear solver of the saddle-point systems on the
+// assembler's graph, the consistent initial state (projection of the given q, v onto the constraints;
+// accelerations and multipliers) and the adjoint of that projection.
+//
+// Adding an integrator (docs/design.md, "Adding an integrator"): one class derived from TimeIntegrator in one file
+// pair, with initialize() and step() for the forward run and begin_adjoint() and adjoint_step() for the backward
+// sweep of adjoint::discrete_adjoint_gradient, and a line in make_time_integrator().
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "flexadj/assembly/assembler.hpp"
 #include "flexadj/linalg/linear_solver.hpp"
+
+namespace flexadj::storage {
+class Trajectory;
+}
 
 namespace flexadj::integrators {
 
@@ -37,6 +47,28 @@ class TimeIntegrator {
   // One line for the run header, e.g. "generalized-alpha, rho_inf = 0.9 (alpha_m = 0.4737, alpha_f = 0.4737)".
   virtual std::string description() const = 0;
 
+  // The discrete adjoint (docs/adjoint.md): the backward sweep of adjoint::discrete_adjoint_gradient calls
+  // begin_adjoint() once, then adjoint_step() for n = N, N-1, ..., 0 over the trajectory of the last forward run of
+  // this integrator. On entry dJ_dq, dJ_dv hold the objective's partial derivatives with respect to q_n and v_n
+  // (owned coordinates); the step adds its parameter and control terms to `gradient` and keeps the adjoint
+  // variables it passes to step n - 1. At n = 0 it also runs the adjoint of initialize() (the consistent initial
+  // state and the projection onto the constraints): on exit dJ_dq, dJ_dv are the total derivatives with respect
+  // to the model's given initial coordinates and velocities. `state` is step n of `trajectory`, which the step may
+  // read backwards (n - 1) as well. Collective. The assembler is set to transposed assembly for the sweep.
+  virtual void begin_adjoint(storage::Trajectory& trajectory) = 0;
+  virtual void adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
+                            std::vector<double>& dJ_dq, std::vector<double>& dJ_dv,
+                            assembly::LocalGradient& gradient) = 0;
+
+  // The adjoint of the projection of the given initial state (project_initial_state()): on entry dJ_dq, dJ_dv
+  // are the derivatives with respect to the consistent initial state (q_0, v_0); on exit those with respect to the
+  // given (q, v) of the model. The projections' parameter terms go into `gradient`. `transposed_solver` solves
+  // with the transpose of assembler.matrix(). Collective. (Also used by the continuous adjoint.)
+  void add_initial_projection_adjoint(linalg::LinearSolver& transposed_solver, const assembly::State& initial_state,
+                                      double t0, std::vector<double>& dJ_dq, std::vector<double>& dJ_dv,
+                                      assembly::LocalGradient& gradient) const;
+
+  const model::IntegratorSettings& settings() const { return settings_; }
   const InitialProjection& initial_projection() const { return projection_; }
   const linalg::LinearSolver& linear_solver() const { return *solver_; }
   // The options the linear solver was made with (adjoint sweeps make theirs alike).
@@ -58,6 +90,16 @@ class TimeIntegrator {
   // a and lambda from M a + C_q^T lambda = Q, C_acc = 0 at the state's q and v. factorized: the solver holds the
   // factorization of [M C_q^T; C_q 0] at this q already (only the right-hand side is assembled).
   void solve_consistent_accelerations(assembly::State& state, double t, bool factorized = false);
+  // The adjoint sweep's linear algebra. begin_adjoint_solver(): a solver of the forward run's kind for the
+  // transposed matrices (the assembler in transposed mode must have assembled once: the values' layout).
+  void begin_adjoint_solver();
+  // Factorizes the last assembled (transposed) matrix.
+  void update_adjoint_solver() { adjoint_solver_->update(); }
+  // [x_q; x_lambda] = A^-T [factor * coordinates; 0] with the current factorization.
+  void adjoint_solve(const std::vector<double>& coordinates, double factor, std::vector<double>& x_q,
+                     std::vector<double>& x_lambda);
+  // The system vector [mu_r; mu_c] for Assembler::add_parameter_gradient (either may be nullptr: zeros).
+  const Vector& adjoint_vector(const std::vector<double>* mu_r, const std::vector<double>* mu_c);
   // ||x||_inf over all ranks.
   double max_norm(const std::vector<double>& x) const;
   // "Newton iteration failed at step ..." with time, iterations, residuals and advice (SolverError).
@@ -69,6 +111,10 @@ class TimeIntegrator {
   std::unique_ptr<linalg::LinearSolver> solver_;
   RCP<Vector> increment_, right_hand_side_;
   InitialProjection projection_;
+  // The adjoint sweep's solver and system vectors (begin_adjoint()).
+  std::unique_ptr<linalg::LinearSolver> adjoint_solver_;
+  RCP<Vector> adjoint_rhs_, adjoint_solution_, adjoint_mu_;
+  std::size_t coordinate_count_ = 0, multiplier_count_ = 0;  // owned
 };
 
 // The integrator of settings.scheme: generalized_alpha, hht or variational.

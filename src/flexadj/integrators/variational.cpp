@@ -5,11 +5,15 @@
 #include <cmath>
 #include <limits>
 
+#include "flexadj/assembly/system_vector.hpp"
+#include "flexadj/storage/trajectory.hpp"
+
 namespace flexadj::integrators {
 
 Variational::Variational(assembly::Assembler& assembler, const model::IntegratorSettings& settings,
                          const linalg::LinearSolverOptions& solver_options)
-    : TimeIntegrator(assembler, settings, solver_options), velocity_system_(assembler.make_state()) {
+    : TimeIntegrator(assembler, settings, solver_options), assembly_(assembler),
+      velocity_system_(assembler.make_state()) {
   const std::size_t n = assembler.dofs().owned_coordinates().size();
   previous_q_.assign(n, 0.0);
   previous_v_.assign(n, 0.0);
@@ -27,7 +31,7 @@ std::string Variational::description() const {
 void Variational::initialize(assembly::State& state, double t0) {
   project_initial_state(state, t0);
   // p_0 = T_v(q_0, v_0): the continuous Legendre transform (Schubert et al. 2024, sec. 2.1).
-  assembler_.momentum(state, t0, state.aux);
+  assembly_.momentum(state, t0, state.aux);
   solve_consistent_accelerations(state, t0);
   mean_acceleration_ = state.a;
 }
@@ -47,15 +51,17 @@ StepStatistics Variational::step(assembly::State& state, double t, double h, lon
   StepStatistics statistics;
   const Comm& comm = *assembler_.comm();
   for (int iteration_count = 1; iteration_count <= settings_.max_newton_iterations; ++iteration_count) {
-    assembler_.assemble_variational_step(previous_q_, state.aux, state.q, impulse_, t, h, true, nullptr);
-    const auto x = newton_increment();
+    assembly_.assemble_step(previous_q_, state.aux, state.q, impulse_, t, h, true, nullptr);
+    newton_increment();
+    const assembly::ConstSystemVectorView x(*increment_, n);
     double local_increment = 0.0;
     for (std::size_t i = 0; i < n; ++i) {
-      state.q[i] += x[i];
-      local_increment = std::max(local_increment, std::abs(x[i]));
-      if (!std::isfinite(x[i])) local_increment = std::numeric_limits<double>::infinity();
+      const double dq = x.coordinates()[i];
+      state.q[i] += dq;
+      local_increment = std::max(local_increment, std::abs(dq));
+      if (!std::isfinite(dq)) local_increment = std::numeric_limits<double>::infinity();
     }
-    for (std::size_t k = 0; k < impulse_.size(); ++k) impulse_[k] += x[n + k];
+    for (std::size_t k = 0; k < impulse_.size(); ++k) impulse_[k] += x.multipliers()[k];
     Teuchos::reduceAll(comm, Teuchos::REDUCE_MAX, local_increment, Teuchos::outArg(statistics.increment));
     statistics.newton_iterations = iteration_count;
     if (!std::isfinite(statistics.increment)) break;
@@ -63,7 +69,7 @@ StepStatistics Variational::step(assembly::State& state, double t, double h, lon
     const double reference = 1.0 + max_norm(state.q);
     if (statistics.increment <= settings_.newton_tolerance * reference) {
       // Step 2: p_hat = D2 L_d + f_d^+ at the converged q_{n+1}.
-      assembler_.assemble_variational_step(previous_q_, state.aux, state.q, impulse_, t, h, false, &momentum_);
+      assembly_.assemble_step(previous_q_, state.aux, state.q, impulse_, t, h, false, &momentum_);
       statistics.constraint_residual = assembler_.constraint_residual_norm();
       if (statistics.constraint_residual <= settings_.newton_tolerance * reference) {
         project_momentum(state, t_next, h);
@@ -71,7 +77,7 @@ StepStatistics Variational::step(assembly::State& state, double t, double h, lon
       }
     }
   }
-  assembler_.assemble_variational_step(previous_q_, state.aux, state.q, impulse_, t, h, false, nullptr);
+  assembly_.assemble_step(previous_q_, state.aux, state.q, impulse_, t, h, false, nullptr);
   throw_newton_failure(step_index, t_next, statistics);
 }
 
@@ -83,27 +89,162 @@ void Variational::project_momentum(assembly::State& state, double t_next, double
   const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
   assembler_.assemble(velocity_system_, t_next, assembly::ConstraintLevel::Velocity, 1.0, &mass_only);
   {
-    auto rhs = right_hand_side_->getDataNonConst(0);
-    const auto residual = assembler_.residual().getData(0);
-    for (std::size_t i = 0; i < n; ++i) rhs[i] = momentum_[i];
-    for (std::size_t k = 0; k < state.lambda.size(); ++k) rhs[n + k] = -residual[n + k];
+    assembly::SystemVectorView rhs(*right_hand_side_, n);
+    const assembly::ConstSystemVectorView residual(assembler_.residual(), n);
+    for (std::size_t i = 0; i < n; ++i) rhs.coordinates()[i] = momentum_[i];
+    for (std::size_t k = 0; k < state.lambda.size(); ++k) rhs.multipliers()[k] = -residual.multipliers()[k];
   }
-  const auto x = solve(*right_hand_side_);
+  solve(*right_hand_side_);
   {
-    auto nu = multiplier_part_->getDataNonConst(0);
+    const assembly::ConstSystemVectorView x(*increment_, n);
+    assembly::SystemVectorView nu(*multiplier_part_, n);
     for (std::size_t i = 0; i < n; ++i) {
-      mean_acceleration_[i] = (x[i] - previous_v_[i]) / h;
-      state.v[i] = x[i];
-      nu[i] = 0.0;
+      mean_acceleration_[i] = (x.coordinates()[i] - previous_v_[i]) / h;
+      state.v[i] = x.coordinates()[i];
+      nu.coordinates()[i] = 0.0;
     }
-    for (std::size_t k = 0; k < state.lambda.size(); ++k) nu[n + k] = x[n + k];
+    for (std::size_t k = 0; k < state.lambda.size(); ++k) nu.multipliers()[k] = x.multipliers()[k];
   }
   // p_{n+1} = p_hat - C_q^T nu: [C_q^T nu; 0] = A [0; nu].
   assembler_.matrix()->apply(*multiplier_part_, *constraint_force_);
-  const auto force = constraint_force_->getData(0);
-  for (std::size_t i = 0; i < n; ++i) state.aux[i] = momentum_[i] - force[i];
+  const assembly::ConstSystemVectorView force(*constraint_force_, n);
+  for (std::size_t i = 0; i < n; ++i) state.aux[i] = momentum_[i] - force.coordinates()[i];
   // Output: a and lambda at t_{n+1} with the factorization of the same matrix (nu/h is a first-order multiplier).
   solve_consistent_accelerations(state, t_next, true);
+}
+
+void Variational::begin_adjoint(storage::Trajectory& trajectory) {
+  const std::size_t n = coordinate_count_, m = multiplier_count_;
+  const std::size_t last = trajectory.step_count() - 1;
+  // The velocity system of step 3 (project_momentum) at q_N fixes the values' layout before the solver reads it.
+  const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
+  velocity_system_.q = trajectory.step(last).q;
+  assembler_.assemble(velocity_system_, trajectory.step_times()[last], assembly::ConstraintLevel::Velocity, 1.0,
+                      &mass_only);
+  begin_adjoint_solver();
+  AdjointSweep& w = sweep_;
+  w.current = w.previous = w.multipliers = assembler_.make_state();
+  for (auto* v : {&w.next_q, &w.momentum_current, &w.momentum_previous, &w.momentum_hat, &w.impulse_rhs, &w.nu_rhs,
+                  &w.a1, &w.a3, &w.a3_plus_b1, &w.minus_a3, &w.z, &w.g_q, &w.g_v, &w.rhs_q, &w.scratch, &w.y_k,
+                  &w.y_d, &w.y_m})
+    v->assign(n, 0.0);
+  for (auto* v : {&w.impulse, &w.nu, &w.a2, &w.a4}) v->assign(m, 0.0);
+  w.b1.assign(n, 0.0);
+  w.b3.assign(n, 0.0);
+  w.zero_n.assign(n, 0.0);
+  w.zero_m.assign(m, 0.0);
+}
+
+// Step k (x_{k-1} -> y_k) with x = (q, v), p = T_v(q, v):
+//   E1 = T_v(q_{k-1}, v_{k-1}) + minus(q_{k-1}, q_k) - C_q(q_{k-1})^T Lambda_k,   E2 = C(q_k, t_k),
+//   E3 = T_v(q_k, v_k) + C_q(q_k)^T nu_k - plus(q_{k-1}, q_k),                E4 = C_q(q_k) v_k + C_t(q_k, t_k),
+// multipliers (a1, a2, a3, a4). dE/dy is block lower triangular: first (a3, a4) from the velocity system
+// [M C_q^T; C_q 0] at q_k, then (a1, a2) from the transposed Newton matrix of the step. The impulses Lambda and nu
+// are recovered with the same velocity factorization (their right-hand sides lie in the range of C_q^T).
+void Variational::adjoint_step(storage::Trajectory& trajectory, std::size_t step, const assembly::State& state,
+                               std::vector<double>& dJ_dq, std::vector<double>& dJ_dv,
+                               assembly::LocalGradient& gradient) {
+  using assembly::ConstraintLevel;
+  AdjointSweep& w = sweep_;
+  const std::size_t n = coordinate_count_;
+  const std::vector<double>& times = trajectory.step_times();
+  const std::size_t last = times.size() - 1;
+  const double t = times[step];
+  if (step == last) {
+    w.current = state;
+    assembly_.momentum(w.current, t, w.momentum_current);
+  }
+  if (step > 0) {
+    w.previous = trajectory.step(step - 1);
+    assembly_.momentum(w.previous, times[step - 1], w.momentum_previous);
+  }
+  w.g_q = dJ_dq;
+  w.g_v = dJ_dv;
+
+  // Velocity system at q_k, factorized once for Lambda_{k+1}, (a3, a4) and nu_k.
+  const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
+  velocity_system_.q = w.current.q;
+  assembler_.assemble(velocity_system_, t, ConstraintLevel::Velocity, 1.0, &mass_only);
+  update_adjoint_solver();
+
+  // Step k + 1's dependence on x_k: E1 through T_v(q_k, v_k), minus and -C_q(q_k)^T Lambda_{k+1}, E3 through plus.
+  w.multipliers.q = w.current.q;
+  w.multipliers.v = w.current.v;
+  if (step < last) {
+    const double h_next = times[step + 1] - t;
+    assembly_.add_discrete_momenta_transposed(w.current.q, w.current.v, t, 0.0, w.zero_n, w.b1, w.g_q, w.g_v);
+    adjoint_solve(w.impulse_rhs, 1.0, w.scratch, w.impulse);
+    for (std::size_t i = 0; i < n; ++i) w.minus_a3[i] = -w.b3[i];
+    assembly_.add_discrete_momenta_transposed(w.current.q, w.next_q, t, h_next, w.b1, w.minus_a3, w.g_q, w.scratch);
+    w.multipliers.lambda = w.impulse;
+    assembler_.adjoint_products(w.multipliers, t, w.b1, {}, true, w.y_k, w.y_d, w.y_m);
+    for (std::size_t i = 0; i < n; ++i) {
+      w.g_q[i] -= w.y_k[i];
+      w.minus_a3[i] = -w.b1[i];
+    }
+    // b1 . d(-C_q^T Lambda_{k+1})/dp at q_k, t_k.
+    assembler_.add_parameter_gradient(w.multipliers, t, adjoint_vector(&w.minus_a3, nullptr),
+                                      ConstraintLevel::Position, true, gradient);
+  }
+
+  if (step == 0) {
+    // x_0 = (q_0, v_0); p_0 = T_v(q_0, v_0) in E1 of step 1.
+    assembly_.add_discrete_momenta_parameter_gradient(w.current.q, w.current.v, t, 0.0, w.zero_n, w.b1, gradient);
+    dJ_dq = w.g_q;
+    dJ_dv = w.g_v;
+    add_initial_projection_adjoint(*adjoint_solver_, w.current, t, dJ_dq, dJ_dv, gradient);
+    return;
+  }
+
+  const double t_previous = times[step - 1], h = t - t_previous;
+  // p_hat_k and p_{k-1} + minus(q_{k-1}, q_k) = C_q(q_{k-1})^T Lambda_k (the residual at zero impulse).
+  assembly_.assemble_step(w.previous.q, w.momentum_previous, w.current.q, w.zero_m, t_previous, h, false,
+                          &w.momentum_hat);
+  {
+    const assembly::ConstSystemVectorView residual(assembler_.residual(), n);
+    for (std::size_t i = 0; i < n; ++i) w.impulse_rhs[i] = -residual.coordinates()[i] / h;
+  }
+  // [M C_q^T; C_q 0] [a3; a4] = [-g_v; 0];  C_q(q_k)^T nu_k = p_hat_k - p_k.
+  adjoint_solve(w.g_v, -1.0, w.a3, w.a4);
+  for (std::size_t i = 0; i < n; ++i) w.nu_rhs[i] = w.momentum_hat[i] - w.momentum_current[i];
+  adjoint_solve(w.nu_rhs, 1.0, w.scratch, w.nu);
+
+  // dE3/dq_k^T a3 + dE4/dq_k^T a4 + g_q: the right-hand side of the Newton step's transposed system.
+  w.rhs_q = w.g_q;
+  assembly_.add_discrete_momenta_transposed(w.current.q, w.current.v, t, 0.0, w.zero_n, w.a3, w.rhs_q, w.scratch);
+  w.multipliers.lambda = w.nu;
+  assembler_.adjoint_products(w.multipliers, t, w.a3, {}, true, w.y_k, w.y_d, w.y_m);
+  for (std::size_t i = 0; i < n; ++i) {
+    w.rhs_q[i] += w.y_k[i];
+    w.minus_a3[i] = -w.a3[i];
+  }
+  assembler_.add_constraint_level_transposed(w.current, t, ConstraintLevel::Velocity, w.a4, w.rhs_q, w.scratch);
+  assembly_.add_discrete_momenta_transposed(w.previous.q, w.current.q, t_previous, h, w.zero_n, w.minus_a3, w.scratch,
+                                            w.rhs_q);
+
+  // [-h d(minus)/dq_k, C_q(q_{k-1})^T; C_q(q_k), 0]^T z = [-rhs_q; 0]: a1 = -h z_q (row scale -h), a2 = z_c.
+  assembly_.assemble_step(w.previous.q, w.momentum_previous, w.current.q, w.zero_m, t_previous, h, true, nullptr);
+  update_adjoint_solver();
+  adjoint_solve(w.rhs_q, -1.0, w.z, w.a2);
+  for (std::size_t i = 0; i < n; ++i) w.a1[i] = -h * w.z[i];
+
+  // Parameters and controls of step k: a1 . dE1/dp + a2 . dE2/dp + a3 . dE3/dp + a4 . dE4/dp (the constraint
+  // term of E1 at q_{k-1} follows in the next call, with Lambda_k).
+  assembly_.add_discrete_momenta_parameter_gradient(w.previous.q, w.current.q, t_previous, h, w.a1, w.minus_a3,
+                                                    gradient);
+  for (std::size_t i = 0; i < n; ++i) w.a3_plus_b1[i] = w.a3[i] + w.b1[i];
+  assembly_.add_discrete_momenta_parameter_gradient(w.current.q, w.current.v, t, 0.0, w.zero_n, w.a3_plus_b1,
+                                                    gradient);
+  assembler_.add_parameter_gradient(w.multipliers, t, adjoint_vector(&w.a3, &w.a4), ConstraintLevel::Velocity, true,
+                                    gradient);
+  assembler_.add_parameter_gradient(velocity_system_, t, adjoint_vector(nullptr, &w.a2), ConstraintLevel::Position,
+                                    true, gradient);
+
+  w.b1 = w.a1;
+  w.b3 = w.a3;
+  w.next_q = w.current.q;
+  std::swap(w.current, w.previous);
+  std::swap(w.momentum_current, w.momentum_previous);
 }
 
 }  // namespace flexadj::integrators

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "flexadj/integrators/time_integrator.hpp"
+#include "flexadj/integrators/variational_assembly.hpp"
 
 namespace flexadj::integrators {
 
@@ -35,13 +36,29 @@ class Variational final : public TimeIntegrator {
   StepStatistics step(assembly::State& state, double t, double h, long long step_index) override;
   std::string description() const override;
 
+  // The discrete adjoint (Schubert et al. 2024, eqs. (10)-(13) and sec. 3; docs/adjoint.md, "The variational
+  // integrator"). Reads q and v only (p = T_v(q, v)); keeps step n - 1 read from the trajectory for the next call.
+  void begin_adjoint(storage::Trajectory& trajectory) override;
+  void adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
+                    std::vector<double>& dJ_dq, std::vector<double>& dJ_dv, assembly::LocalGradient& gradient) override;
+
  private:
   // Step 3: v_{n+1}, p_{n+1} and lambda at q_{n+1} = state.q from p_hat.
   void project_momentum(assembly::State& state, double t_next, double h);
 
+  VariationalAssembly assembly_;
   std::vector<double> previous_q_, previous_v_, mean_acceleration_, momentum_, impulse_;
   assembly::State velocity_system_;  // q_{n+1} with v = a = lambda = 0: the system of step 3
   RCP<Vector> multiplier_part_, constraint_force_;
+
+  // The backward sweep: states k (current) and k - 1 (previous), the state carrying a multiplier set, q_{k+1}, the
+  // momenta and impulses of the steps, the multipliers of step k + 1 (b1 of E1, b3 of E3) and of step k (a1..a4).
+  struct AdjointSweep {
+    assembly::State current, previous, multipliers;
+    std::vector<double> next_q, momentum_current, momentum_previous, momentum_hat, impulse_rhs, impulse, nu, nu_rhs;
+    std::vector<double> b1, b3, a1, a2, a3, a4, a3_plus_b1, minus_a3, z, g_q, g_v, rhs_q, scratch, y_k, y_d, y_m;
+    std::vector<double> zero_n, zero_m;
+  } sweep_;
 };
 
 }  // namespace flexadj::integrators

@@ -6,6 +6,7 @@
 #include <stdexcept>
 
 #include "flexadj/io/hdf5_results_file.hpp"
+#include "flexadj/io/state_reader.hpp"
 #include "flexadj/io/xdmf_writer.hpp"
 #include "flexadj/model/coordinate_names.hpp"
 
@@ -60,10 +61,13 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const std::st
   const long long bodies = static_cast<long long>(model.bodies().size());
   const long long joints = static_cast<long long>(joints_.size());
 
-  q_field_ = file_->define_field("/state/q", dofs.coordinate_count(), 1, dofs.owned_coordinates());
-  v_field_ = file_->define_field("/state/v", dofs.coordinate_count(), 1, dofs.owned_coordinates());
-  a_field_ = file_->define_field("/state/a", dofs.coordinate_count(), 1, dofs.owned_coordinates());
-  lambda_field_ = file_->define_field("/state/lambda", dofs.multiplier_count(), 1, multiplier_items);
+  q_field_ = file_->define_field(state_datasets::kCoordinates, dofs.coordinate_count(), 1, dofs.owned_coordinates());
+  v_field_ = file_->define_field(state_datasets::kVelocities, dofs.coordinate_count(), 1, dofs.owned_coordinates());
+  a_field_ = file_->define_field(state_datasets::kAccelerations, dofs.coordinate_count(), 1, dofs.owned_coordinates());
+  // A model without multipliers (no joints, no unit-quaternion bodies) has no /state/lambda.
+  const bool multipliers = dofs.multiplier_count() > 0;
+  if (multipliers)
+    lambda_field_ = file_->define_field(state_datasets::kMultipliers, dofs.multiplier_count(), 1, multiplier_items);
   position_field_ = file_->define_field("/bodies/position", bodies, 3, body_items);
   const char* axes[3] = {"/bodies/axis_x", "/bodies/axis_y", "/bodies/axis_z"};
   for (int k = 0; k < 3; ++k) axis_fields_[k] = file_->define_field(axes[k], bodies, 3, body_items);
@@ -114,7 +118,7 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const std::st
     file_->write_strings("/model/joint_types", joint_types);
   }
   file_->write_strings("/model/coordinate_names", coordinate_names(model));
-  file_->write_strings("/model/multiplier_names", multiplier_names);
+  if (!multiplier_names.empty()) file_->write_strings("/model/multiplier_names", multiplier_names);
   file_->write_attribute("/", "program", "flexadj");
   file_->write_attribute("/", "model_file", model.source_file);
   file_->write_attribute("/", "title", model.title);
@@ -123,13 +127,13 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const std::st
   file_->write_attribute("/", "spectral_radius", model.integrator.spectral_radius);
   file_->write_attribute("/", "output_every", double(every_));
 
-  const std::size_t coordinates = dofs.owned_coordinates().size(), multipliers = dofs.owned_multipliers().size();
+  const std::size_t coordinates = dofs.owned_coordinates().size(), owned_multipliers = dofs.owned_multipliers().size();
   const std::size_t body_values = 3 * dofs.owned_bodies().size(), joint_values = 3 * local_joints_.size();
-  buffers_ = {{q_field_, coordinates, {}},          {v_field_, coordinates, {}},
-              {a_field_, coordinates, {}},          {lambda_field_, multipliers, {}},
-              {position_field_, body_values, {}},   {axis_fields_[0], body_values, {}},
-              {axis_fields_[1], body_values, {}},   {axis_fields_[2], body_values, {}},
-              {velocity_field_, body_values, {}}};
+  buffers_ = {{q_field_, coordinates, {}},        {v_field_, coordinates, {}},
+              {a_field_, coordinates, {}},        {position_field_, body_values, {}},
+              {axis_fields_[0], body_values, {}}, {axis_fields_[1], body_values, {}},
+              {axis_fields_[2], body_values, {}}, {velocity_field_, body_values, {}}};
+  if (multipliers) buffers_.push_back({lambda_field_, owned_multipliers, {}});
   if (joints > 0) {
     buffers_.push_back({joint_position_field_, joint_values, {}});
     buffers_.push_back({joint_force_field_, joint_values, {}});
@@ -235,10 +239,11 @@ void TrajectoryOutput::observe(long long step, double t, const assembly::State& 
     });
   }
 
-  // In the order of buffers_ (joint and beam fields only when there are joints and beams).
-  const double* sources[14] = {state.q.data(), state.v.data(), state.a.data(), state.lambda.data(),
-                               position, axes[0], axes[1], axes[2], velocity};
-  std::size_t count = 9;
+  // In the order of buffers_ (multiplier, joint and beam fields only when the model has them).
+  const double* sources[14] = {state.q.data(), state.v.data(), state.a.data(), position, axes[0], axes[1], axes[2],
+                               velocity};
+  std::size_t count = 8;
+  if (lambda_field_ >= 0) sources[count++] = state.lambda.data();
   if (!joints_.empty()) {
     sources[count++] = joint_data_.data();
     sources[count++] = joint_data_.data() + m;

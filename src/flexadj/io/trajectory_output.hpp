@@ -2,7 +2,8 @@
 // Writes a simulation to one HDF5 file (collectively, each rank its own rows) and an XDMF file next
 // to it that ParaView opens as a time series:
 //   /time                       [steps]
-//   /state/q, /state/v, /state/a [steps, coordinates]      /state/lambda [steps, multipliers]
+//   /state/q, /state/v, /state/a [steps, coordinates]      /state/lambda [steps, multipliers] (io/state_reader.hpp;
+//                                                          absent for a model without multipliers)
 //   /bodies/position            [steps, bodies, 3]  centre of mass
 //   /bodies/axis_x|y|z          [steps, bodies, 3]  body-frame axes in global coordinates (ANCF nodes: the section
 //                                                   frame of their gradients, model::section_frame)
@@ -45,7 +46,7 @@ class TrajectoryOutput {
   long long written_ = 0;
   std::vector<double> times_;
   std::unique_ptr<ResultsFile> file_;
-  int q_field_, v_field_, a_field_, lambda_field_, position_field_, axis_fields_[3], velocity_field_,
+  int q_field_, v_field_, a_field_, lambda_field_ = -1, position_field_, axis_fields_[3], velocity_field_,
       joint_position_field_, joint_force_field_;
   std::vector<int> joints_;             // constraint indices shown as joints (all but unit quaternions)
   std::vector<int> joint_of_constraint_;  // constraint index -> joint index or -1
@@ -63,7 +64,7 @@ class TrajectoryOutput {
     std::size_t values_per_step;
     std::vector<double> data;
   };
-  std::vector<Buffer> buffers_;  // q, v, a, lambda, position, axis_x, axis_y, axis_z, velocity, joint position, force
+  std::vector<Buffer> buffers_;  // q, v, a, position, axis_x|y|z, velocity, lambda, joint position, force, beams
   std::vector<double> pending_times_;
   long long first_pending_ = 0;
   long long block_steps_ = 64;

@@ -94,6 +94,8 @@ double Objective::value(const assembly::Assembler& assembler, const std::vector<
     const std::vector<double>& times;
     const std::vector<assembly::State>& states;
     View(const std::vector<double>& t, const std::vector<assembly::State>& s) : times(t), states(s) {}
+    void begin_recording() override {}
+    void record(long long, double, const assembly::State&) override {}
     const std::vector<double>& step_times() const override { return times; }
     const assembly::State& step(std::size_t n) override { return states.at(n); }
   } view(times, states);

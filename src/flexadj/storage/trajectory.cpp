@@ -1,33 +1,60 @@
 #include "flexadj/storage/trajectory.hpp"
 
-#include "flexadj/core/error.hpp"
-#include "flexadj/io/hdf5_results_file.hpp"
+#include <stdexcept>
+
+#include "flexadj/io/state_reader.hpp"
+#include "flexadj/io/trajectory_output.hpp"
 
 namespace flexadj::storage {
 
-Hdf5Trajectory::Hdf5Trajectory(const std::string& path, const assembly::Assembler& assembler)
-    : reader_(std::make_unique<io::ResultsReader>(path)), state_(assembler.make_state()) {
-  const auto& dofs = assembler.dofs();
-  coordinates_ = dofs.owned_coordinates();
-  for (long long id : dofs.owned_multipliers()) multipliers_.push_back(id - dofs.coordinate_count());
-  times_ = reader_->times();
-  const auto q_dims = reader_->dims("/state/q");
-  if (q_dims.size() != 2 || q_dims[1] != dofs.coordinate_count() ||
-      q_dims[0] != static_cast<long long>(times_.size()))
-    throw InputError(path, "/state/q", "does not hold this model's coordinates at every stored time");
-  if (static_cast<double>(reader_->read_double_attribute("/", "output_every")) != 1.0)
-    throw InputError(path, "output_every", "the adjoint needs every step: write the forward run with --every 1");
+void MemoryTrajectory::begin_recording() {
+  times_.clear();
+  states_.clear();
 }
+
+void MemoryTrajectory::record(long long, double t, const assembly::State& state) {
+  times_.push_back(t);
+  states_.push_back(state);
+}
+
+Hdf5Trajectory::Hdf5Trajectory(const std::string& path, assembly::Assembler& assembler)
+    : path_(path), assembler_(assembler), state_(assembler.make_state()) {}
 
 Hdf5Trajectory::~Hdf5Trajectory() = default;
 
+void Hdf5Trajectory::begin_recording() {
+  reader_.reset();  // closes the file before it is written again
+  output_ = std::make_unique<io::TrajectoryOutput>(assembler_, path_, 1, false);
+}
+
+void Hdf5Trajectory::record(long long step, double t, const assembly::State& state) {
+  if (!output_) throw std::logic_error("Hdf5Trajectory::record() outside begin_recording()/end_recording()");
+  output_->observe(step, t, state);
+}
+
+void Hdf5Trajectory::end_recording() {
+  if (!output_) return;
+  output_->finish();
+  output_.reset();
+  reader_ = std::make_unique<io::StateReader>(path_, assembler_);
+}
+
+const std::vector<double>& Hdf5Trajectory::step_times() const {
+  if (!reader_) throw std::logic_error("Hdf5Trajectory read before end_recording()");
+  return reader_->times();
+}
+
 const assembly::State& Hdf5Trajectory::step(std::size_t n) {
-  const long long k = static_cast<long long>(n);
-  state_.q = reader_->read_step("/state/q", k, coordinates_);
-  state_.v = reader_->read_step("/state/v", k, coordinates_);
-  state_.a = reader_->read_step("/state/a", k, coordinates_);
-  state_.lambda = reader_->read_step("/state/lambda", k, multipliers_);
+  if (!reader_) throw std::logic_error("Hdf5Trajectory read before end_recording()");
+  reader_->read(static_cast<long long>(n), state_);
   return state_;
+}
+
+std::unique_ptr<Trajectory> make_trajectory(const std::string& storage, const std::string& path,
+                                            assembly::Assembler& assembler) {
+  if (storage == "memory") return std::make_unique<MemoryTrajectory>();
+  if (storage == "hdf5") return std::make_unique<Hdf5Trajectory>(path, assembler);
+  throw std::invalid_argument("trajectory storage: expected memory or hdf5, got '" + storage + "'");
 }
 
 }  // namespace flexadj::storage

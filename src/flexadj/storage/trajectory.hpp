@@ -1,7 +1,9 @@
 #pragma once
-// Where the backward sweep gets the forward states from (PETSc's TSTrajectory plays this role there): in
-// memory, or read back step by step from the HDF5 result file of the forward run. The adjoint asks only
-// for step(n) and never knows which.
+// The forward trajectory between the forward run and the backward sweep (PETSc's TSTrajectory plays this role
+// there). The forward run records every step; the adjoint asks for step(n) in decreasing n and never knows where
+// the states come from: memory, or an HDF5 file written during the forward run and read back step by step.
+// Checkpointed recomputation (a schedule of stored steps and forward re-runs) is a third implementation of the
+// same interface.
 #include <memory>
 #include <string>
 #include <vector>
@@ -9,42 +11,63 @@
 #include "flexadj/assembly/assembler.hpp"
 
 namespace flexadj::io {
-class ResultsReader;
-}
+class StateReader;
+class TrajectoryOutput;
+}  // namespace flexadj::io
 
 namespace flexadj::storage {
 
 class Trajectory {
  public:
   virtual ~Trajectory() = default;
+  // The forward run: begin_recording() forgets any earlier run, record() takes the steps 0, 1, ... in order,
+  // end_recording() makes them readable. Collective.
+  virtual void begin_recording() = 0;
+  virtual void record(long long step, double t, const assembly::State& state) = 0;
+  virtual void end_recording() {}
+
   virtual const std::vector<double>& step_times() const = 0;
-  // The state of this rank at step n (q, v, a, lambda); valid until the next call.
+  // The state of this rank at step n (q, v, a, lambda; aux only in memory: no adjoint reads it); valid until the next call. Collective for HDF5.
   virtual const assembly::State& step(std::size_t n) = 0;
   std::size_t step_count() const { return step_times().size(); }
 };
 
 // All states in memory.
-struct MemoryTrajectory final : Trajectory {
-  std::vector<double> times;
-  std::vector<assembly::State> states;
-  const std::vector<double>& step_times() const override { return times; }
-  const assembly::State& step(std::size_t n) override { return states.at(n); }
-};
-
-// States read from a result file written with every step (io::TrajectoryOutput, output.every = 1); each
-// rank reads the rows it owns.
-class Hdf5Trajectory final : public Trajectory {
+class MemoryTrajectory final : public Trajectory {
  public:
-  Hdf5Trajectory(const std::string& path, const assembly::Assembler& assembler);
-  ~Hdf5Trajectory() override;
+  void begin_recording() override;
+  void record(long long step, double t, const assembly::State& state) override;
   const std::vector<double>& step_times() const override { return times_; }
-  const assembly::State& step(std::size_t n) override;
+  const assembly::State& step(std::size_t n) override { return states_.at(n); }
 
  private:
-  std::unique_ptr<io::ResultsReader> reader_;
   std::vector<double> times_;
-  std::vector<long long> coordinates_, multipliers_;
+  std::vector<assembly::State> states_;
+};
+
+// Every step written to an HDF5 results file during the forward run (io::TrajectoryOutput, the layout of
+// io/state_reader.hpp) and read back by each rank for its own rows. The file is kept after the run.
+class Hdf5Trajectory final : public Trajectory {
+ public:
+  Hdf5Trajectory(const std::string& path, assembly::Assembler& assembler);
+  ~Hdf5Trajectory() override;
+  void begin_recording() override;
+  void record(long long step, double t, const assembly::State& state) override;
+  void end_recording() override;
+  const std::vector<double>& step_times() const override;
+  const assembly::State& step(std::size_t n) override;
+  const std::string& path() const { return path_; }
+
+ private:
+  std::string path_;
+  assembly::Assembler& assembler_;
+  std::unique_ptr<io::TrajectoryOutput> output_;  // while recording
+  std::unique_ptr<io::StateReader> reader_;       // after end_recording()
   assembly::State state_;
 };
+
+// The trajectory kind of `storage`: "memory" or "hdf5" (then written to `path`). std::invalid_argument otherwise.
+std::unique_ptr<Trajectory> make_trajectory(const std::string& storage, const std::string& path,
+                                            assembly::Assembler& assembler);
 
 }  // namespace flexadj::storage

@@ -1,0 +1,151 @@
+// The Assembler's adjoint products (assembler.hpp): transposed products K^T mu, D^T mu, M^T mu element by element,
+// the transposed derivatives of the velocity- and acceleration-level constraints, and the parameter and control
+// partials mu . dR/dp, mu . dR/du. Used by the integrators' adjoint steps and the continuous adjoint.
+#include "flexadj/assembly/assembler.hpp"
+
+#include <Tpetra_FECrsMatrix.hpp>
+
+#include "flexadj/assembly/system_vector.hpp"
+#include "flexadj/functions/control_signal.hpp"
+
+namespace flexadj::assembly {
+
+void Assembler::apply_transposed(const Vector& x, Vector& y) const { matrix_->apply(x, y, Teuchos::TRANS); }
+
+void Assembler::add_parameter_gradient(const State& state, double t, const Vector& mu, ConstraintLevel level,
+                                       bool constraints_only, LocalGradient& gradient) {
+  const std::vector<int>& force_offsets = gradient.force_offsets;
+  const std::vector<int>& constraint_offsets = gradient.constraint_offsets;
+  import_state(state, true, true);
+  const std::size_t owned = dofs_.owned_coordinates().size();
+  {
+    const auto values = mu.getData(0);
+    auto work = owned_work_->getDataNonConst(0);
+    for (std::size_t i = 0; i < owned; ++i) work[i] = values[i];
+  }
+  ghosted_work_->doImport(*owned_work_, *coordinate_import_, Tpetra::INSERT);
+  const auto mu_ghosted = ghosted_work_->getData(0);
+  const ConstSystemVectorView mu_blocks(mu, owned);
+  const GhostedViews views = ghosted_views();
+  double* mu_r = mu_local_.data();
+  double* mu_c = mu_multipliers_.data();
+  auto load_with_mu = [&](const LocalComponent& c) {
+    load(c, views);
+    for (std::size_t i = 0; i < c.state_entries.size(); ++i) mu_r[i] = mu_ghosted[c.state_entries[i]];
+  };
+  for (const auto& c : forces_) {
+    if (constraints_only) break;
+    if (force_offsets[c.index] < 0 && !model_.force_elements()[c.index]->control()) continue;
+    load_with_mu(c);
+    const auto& element = *model_.force_elements()[c.index];
+    if (force_offsets[c.index] >= 0)
+      element.add_parameter_gradient(q_.data(), v_.data(), a_.data(), t, mu_r,
+                                     gradient.parameters.data() + force_offsets[c.index]);
+    if (const functions::ControlSignal* signal = element.control()) {
+      const double sensitivity = element.control_sensitivity(q_.data(), v_.data(), a_.data(), t, mu_r);
+      const auto w = signal->weights(t);
+      auto& values = gradient.controls.at(signal->name());
+      values[w.k0] += w.w0 * sensitivity;
+      values[w.k1] += w.w1 * sensitivity;
+    }
+  }
+  for (const auto& c : constraints_) {
+    if (constraint_offsets[c.index] < 0) continue;
+    load_with_mu(c);
+    const auto& constraint = *model_.constraints()[c.index];
+    for (int k = 0; k < constraint.equation_count(); ++k) mu_c[k] = mu_blocks.multipliers()[c.first_multiplier + k];
+    constraint.add_parameter_gradient(q_.data(), v_.data(), a_.data(), t, state.lambda.data() + c.first_multiplier,
+                                      mu_r, mu_c, static_cast<int>(level),
+                                      gradient.parameters.data() + constraint_offsets[c.index]);
+  }
+}
+
+void Assembler::add_constraint_level_transposed(const State& state, double t, ConstraintLevel level,
+                                                const std::vector<double>& mu_c, std::vector<double>& out_q,
+                                                std::vector<double>& out_v) {
+  import_state(state, true, true);
+  ghosted_work_->putScalar(0.0);
+  {
+    auto sum_q = ghosted_work_->getDataNonConst(0);
+    auto sum_v = ghosted_work_->getDataNonConst(1);
+    const GhostedViews views = ghosted_views();
+    for (const auto& c : constraints_) {
+      const auto& constraint = *model_.constraints()[c.index];
+      const int n = static_cast<int>(c.rows.size()), m = constraint.equation_count();
+      load(c, views);
+      constraint.level_jacobians(q_.data(), v_.data(), a_.data(), t, static_cast<int>(level), d_dq_.data(),
+                                 d_dv_.data());
+      for (int i = 0; i < n; ++i)
+        for (int e = 0; e < m; ++e) {
+          sum_q[c.state_entries[i]] += d_dq_[e * n + i] * mu_c[c.first_multiplier + e];
+          sum_v[c.state_entries[i]] += d_dv_[e * n + i] * mu_c[c.first_multiplier + e];
+        }
+    }
+  }
+  owned_work_->putScalar(0.0);
+  owned_work_->doExport(*ghosted_work_, *coordinate_export_, Tpetra::ADD);
+  const auto q_sum = owned_work_->getData(0), v_sum = owned_work_->getData(1);
+  for (std::size_t i = 0; i < out_q.size(); ++i) {
+    out_q[i] += q_sum[i];
+    out_v[i] += v_sum[i];
+  }
+}
+
+void Assembler::adjoint_products(const State& state, double t, const std::vector<double>& mu_r,
+                                 const std::vector<double>& mu_c, bool constraints_only, std::vector<double>& out_q,
+                                 std::vector<double>& out_v, std::vector<double>& out_a) {
+  import_state(state, true, true);
+  {
+    auto values = owned_mu_->getDataNonConst(0);
+    for (std::size_t i = 0; i < mu_r.size(); ++i) values[i] = mu_r[i];
+  }
+  ghosted_mu_->doImport(*owned_mu_, *coordinate_import_, Tpetra::INSERT);
+  ghosted_work_->putScalar(0.0);
+  {
+    const auto mu = ghosted_mu_->getData(0);
+    auto sum_q = ghosted_work_->getDataNonConst(0);
+    auto sum_v = ghosted_work_->getDataNonConst(1);
+    auto sum_a = ghosted_work_->getDataNonConst(2);
+    const GhostedViews views = ghosted_views();
+    double *local_mu = mu_local_.data(), *local_q = out_q_local_.data(), *local_v = out_v_local_.data(),
+           *local_a = out_a_local_.data();
+    auto load_with_mu = [&](const LocalComponent& c) {
+      load(c, views);
+      for (std::size_t i = 0; i < c.state_entries.size(); ++i) {
+        local_mu[i] = mu[c.state_entries[i]];
+        local_q[i] = local_v[i] = local_a[i] = 0.0;
+      }
+    };
+    auto scatter = [&](const LocalComponent& c) {
+      for (std::size_t i = 0; i < c.state_entries.size(); ++i) {
+        sum_q[c.state_entries[i]] += local_q[i];
+        sum_v[c.state_entries[i]] += local_v[i];
+        sum_a[c.state_entries[i]] += local_a[i];
+      }
+    };
+    for (const auto& c : forces_) {
+      if (constraints_only) break;
+      load_with_mu(c);
+      model_.force_elements()[c.index]->add_transposed_products(q_.data(), v_.data(), a_.data(), t, local_mu, local_q,
+                                                                local_v, local_a);
+      scatter(c);
+    }
+    for (const auto& c : constraints_) {
+      load_with_mu(c);
+      const double* multiplier_mu = mu_c.empty() ? zero_multipliers_.data() : mu_c.data() + c.first_multiplier;
+      model_.constraints()[c.index]->add_transposed_products(q_.data(), t, state.lambda.data() + c.first_multiplier,
+                                                             local_mu, multiplier_mu, local_q);
+      scatter(c);
+    }
+  }
+  owned_work_->putScalar(0.0);
+  owned_work_->doExport(*ghosted_work_, *coordinate_export_, Tpetra::ADD);
+  const auto q_sum = owned_work_->getData(0), v_sum = owned_work_->getData(1), a_sum = owned_work_->getData(2);
+  for (std::size_t i = 0; i < out_q.size(); ++i) {
+    out_q[i] = q_sum[i];
+    out_v[i] = v_sum[i];
+    out_a[i] = a_sum[i];
+  }
+}
+
+}  // namespace flexadj::assembly

@@ -1,0 +1,29 @@
+#pragma once
+// The rank-local sums of a backward sweep: mu . dR/dp for the components' parameters (numbered as
+// adjoint::ParameterSpace: force elements first, then constraints) and mu . dR/du for every value of every
+// control signal. Integrators' adjoint steps and the assembler's parameter products add into it; the adjoint
+// reduces it over the ranks.
+#include <map>
+#include <string>
+#include <vector>
+
+#include "flexadj/model/model.hpp"
+
+namespace flexadj::assembly {
+
+struct LocalGradient {
+  // First parameter index of each force element / constraint, -1 where none of its parameters is wanted (its
+  // dR/dp is then not evaluated).
+  std::vector<int> force_offsets, constraint_offsets;
+  std::vector<double> parameters;
+  std::map<std::string, std::vector<double>> controls;
+
+  LocalGradient(const model::Model& model, std::vector<int> force_offsets_, std::vector<int> constraint_offsets_,
+                std::size_t parameter_count)
+      : force_offsets(std::move(force_offsets_)), constraint_offsets(std::move(constraint_offsets_)),
+        parameters(parameter_count, 0.0) {
+    for (const auto& [name, signal] : model.controls()) controls[name].assign(signal->size(), 0.0);
+  }
+};
+
+}  // namespace flexadj::assembly

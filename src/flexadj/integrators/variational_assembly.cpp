@@ -1,0 +1,218 @@
+// The element loops of the midpoint variational integrator (variational.hpp; Marsden and West 2001, sec. 3.2 and
+// 3.5): the step's residual and Newton matrix, the Legendre transform, and the transposed products and parameter
+// terms of the discrete momenta for its discrete adjoint (Schubert et al. 2024, eqs. (10)-(13)).
+#include "flexadj/integrators/variational_assembly.hpp"
+
+#include <Tpetra_FECrsMatrix.hpp>
+
+#include "flexadj/functions/control_signal.hpp"
+
+namespace flexadj::integrators {
+
+VariationalAssembly::VariationalAssembly(assembly::Assembler& assembler) : assembler_(assembler) {
+  std::size_t n = 1, m = 1;
+  for (const auto& c : assembler.forces_) n = std::max(n, c.rows.size());
+  for (const auto& c : assembler.constraints_) {
+    n = std::max(n, c.rows.size());
+    m = std::max(m, c.multiplier_rows.size());
+  }
+    q_mid_.resize(n);
+  v_mid_.resize(n);
+  minus_.resize(n);
+  plus_.resize(n);
+  mu_plus_local_.resize(n);
+  control_mu_.resize(n);
+  zero_acceleration_.resize(n);
+  previous_jacobian_.resize(m * n);
+  owned_momentum_mu_ = rcp(new MultiVector(assembler.coordinate_map_, 2));
+  ghosted_momentum_mu_ = rcp(new MultiVector(assembler.ghosted_coordinate_map_, 2));
+}
+
+void VariationalAssembly::assemble_step(const std::vector<double>& previous_q,
+                                          const std::vector<double>& previous_momentum,
+                                          const std::vector<double>& next_q, const std::vector<double>& scaled_impulse,
+                                          double t, double h, bool with_matrix, std::vector<double>* momentum) {
+  assembly::Assembler& a = assembler_;
+  // Ghosted columns: q = q_{n+1}, v = q_n.
+  a.import_columns(next_q.data(), previous_q.data(), nullptr);
+  a.ghosted_residual_->putScalar(0.0);
+  if (momentum) a.ghosted_work_->putScalar(0.0);
+  if (with_matrix) {
+    a.matrix_->beginAssembly();
+    a.matrix_->setAllToScalar(0.0);
+  }
+  {
+    auto residual = a.ghosted_residual_->getDataNonConst(0);
+    Teuchos::ArrayRCP<double> momentum_sum;
+    if (momentum) momentum_sum = a.ghosted_work_->getDataNonConst(0);
+    const assembly::Assembler::GhostedViews views = a.ghosted_views();
+    // The owned coordinates are the first rows of the ghosted system map.
+    for (std::size_t i = 0; i < previous_momentum.size(); ++i) residual[i] -= h * previous_momentum[i];
+    for (const auto& c : a.forces_) {
+      const auto& element = *a.model_.force_elements()[c.index];
+      const int n = static_cast<int>(c.rows.size());
+      a.load(c, views);
+      for (int i = 0; i < n; ++i) {
+        q_mid_[i] = 0.5 * (a.q_[i] + a.v_[i]);
+        v_mid_[i] = (a.q_[i] - a.v_[i]) / h;
+      }
+      element.discrete_momenta(q_mid_.data(), v_mid_.data(), t + 0.5 * h, h, minus_.data(), plus_.data(),
+                               with_matrix ? a.jacobian_.data() : nullptr);
+      for (int i = 0; i < n; ++i) residual[c.rows[i]] -= h * minus_[i];
+      if (momentum)
+        for (int i = 0; i < n; ++i) momentum_sum[c.state_entries[i]] += plus_[i];
+      if (!with_matrix) continue;
+      for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j) a.row_[j] = -h * (a.transposed_ ? a.jacobian_[j * n + i] : a.jacobian_[i * n + j]);
+        a.matrix_->sumIntoLocalValues(c.rows[i], Teuchos::ArrayView<const LocalOrdinal>(c.columns.data(), n),
+                                    Teuchos::ArrayView<const double>(a.row_.data(), n));
+      }
+    }
+    for (const auto& c : a.constraints_) {
+      const auto& constraint = *a.model_.constraints()[c.index];
+      const int n = static_cast<int>(c.rows.size()), m = constraint.equation_count();
+      a.load(c, views);
+      constraint.jacobian(a.v_.data(), t, a.c_.data(), previous_jacobian_.data());  // C_q(q_n, t_n)
+      constraint.jacobian(a.q_.data(), t + h, a.c_.data(), a.jacobian_.data());       // C, C_q at q_{n+1}, t_{n+1}
+      const double* impulse = scaled_impulse.data() + c.first_multiplier;
+      for (int k = 0; k < m; ++k) residual[c.multiplier_rows[k]] += a.c_[k];
+      for (int i = 0; i < n; ++i) {
+        double force = 0.0;
+        for (int k = 0; k < m; ++k) force += previous_jacobian_[k * n + i] * impulse[k];
+        residual[c.rows[i]] += force;
+      }
+      if (!with_matrix) continue;
+      // Transposed: C_q(q_{n+1})^T in the coordinate rows, C_q(q_n) in the multiplier rows.
+      const double* upper = a.transposed_ ? a.jacobian_.data() : previous_jacobian_.data();
+      const double* lower = a.transposed_ ? previous_jacobian_.data() : a.jacobian_.data();
+      for (int i = 0; i < n; ++i) {
+        for (int k = 0; k < m; ++k) a.row_[k] = upper[k * n + i];
+        a.matrix_->sumIntoLocalValues(c.rows[i], Teuchos::ArrayView<const LocalOrdinal>(c.columns.data() + n, m),
+                                    Teuchos::ArrayView<const double>(a.row_.data(), m));
+      }
+      for (int k = 0; k < m; ++k)
+        a.matrix_->sumIntoLocalValues(c.multiplier_rows[k], Teuchos::ArrayView<const LocalOrdinal>(c.columns.data(), n),
+                                    Teuchos::ArrayView<const double>(lower + k * n, n));
+    }
+  }
+  a.residual_->putScalar(0.0);
+  a.residual_->doExport(*a.ghosted_residual_, *a.residual_export_, Tpetra::ADD);
+  if (with_matrix) a.matrix_->endAssembly();
+  if (momentum) a.export_first_work_column(*momentum);
+}
+
+void VariationalAssembly::momentum(const assembly::State& state, double t, std::vector<double>& p) {
+  assembly::Assembler& a = assembler_;
+  a.import_state(state, true, false);
+  a.ghosted_work_->putScalar(0.0);
+  {
+    auto sum = a.ghosted_work_->getDataNonConst(0);
+    const assembly::Assembler::GhostedViews views = a.ghosted_views();
+    for (const auto& c : a.forces_) {
+      a.load(c, views);
+      // h = 0: plus = T_v.
+      a.model_.force_elements()[c.index]->discrete_momenta(a.q_.data(), a.v_.data(), t, 0.0, minus_.data(), plus_.data(),
+                                                         nullptr);
+      for (std::size_t i = 0; i < c.state_entries.size(); ++i) sum[c.state_entries[i]] += plus_[i];
+    }
+  }
+  a.export_first_work_column(p);
+}
+
+template <class Visit>
+void VariationalAssembly::visit_discrete_momenta(const std::vector<double>& first, const std::vector<double>& second, double h,
+                                       const std::vector<double>& mu_minus, const std::vector<double>& mu_plus,
+                                       const Visit& visit) {
+  assembly::Assembler& a = assembler_;
+  a.import_columns(first.data(), second.data(), nullptr);
+  {
+    auto minus_column = owned_momentum_mu_->getDataNonConst(0);
+    auto plus_column = owned_momentum_mu_->getDataNonConst(1);
+    for (std::size_t i = 0; i < a.dofs_.owned_coordinates().size(); ++i) {
+      minus_column[i] = mu_minus[i];
+      plus_column[i] = mu_plus[i];
+    }
+  }
+  ghosted_momentum_mu_->doImport(*owned_momentum_mu_, *a.coordinate_import_, Tpetra::INSERT);
+  const auto ghosted_minus = ghosted_momentum_mu_->getData(0), ghosted_plus = ghosted_momentum_mu_->getData(1);
+  const assembly::Assembler::GhostedViews views = a.ghosted_views();
+  for (const auto& c : a.forces_) {
+    a.load(c, views);
+    const int n = static_cast<int>(c.rows.size());
+    for (int i = 0; i < n; ++i) {
+      // h > 0: q_ = q_n, v_ = q_{n+1}; h = 0: q_ = q, v_ = v.
+      q_mid_[i] = h > 0.0 ? 0.5 * (a.q_[i] + a.v_[i]) : a.q_[i];
+      v_mid_[i] = h > 0.0 ? (a.v_[i] - a.q_[i]) / h : a.v_[i];
+      a.mu_local_[i] = ghosted_minus[c.state_entries[i]];
+      mu_plus_local_[i] = ghosted_plus[c.state_entries[i]];
+    }
+    visit(c, a.mu_local_.data(), mu_plus_local_.data());
+  }
+}
+
+void VariationalAssembly::add_discrete_momenta_transposed(const std::vector<double>& first, const std::vector<double>& second,
+                                                double t, double h, const std::vector<double>& mu_minus,
+                                                const std::vector<double>& mu_plus, std::vector<double>& out_first,
+                                                std::vector<double>& out_second) {
+  assembly::Assembler& a = assembler_;
+  a.ghosted_work_->putScalar(0.0);
+  {
+    auto sum_first = a.ghosted_work_->getDataNonConst(0);
+    auto sum_second = a.ghosted_work_->getDataNonConst(1);
+    visit_discrete_momenta(first, second, h, mu_minus, mu_plus,
+                           [&](const assembly::Assembler::LocalComponent& c, const double* local_minus, const double* local_plus) {
+                             const int n = static_cast<int>(c.rows.size());
+                             for (int i = 0; i < n; ++i) a.out_q_local_[i] = a.out_v_local_[i] = 0.0;
+                             a.model_.force_elements()[c.index]->add_discrete_momenta_transposed_products(
+                                 q_mid_.data(), v_mid_.data(), t + 0.5 * h, h, local_minus, local_plus,
+                                 a.out_q_local_.data(), a.out_v_local_.data());
+                             // d/dq_n = 1/2 d/dq_mid - 1/h d/dv_mid, d/dq_{n+1} = 1/2 d/dq_mid + 1/h d/dv_mid.
+                             for (int i = 0; i < n; ++i) {
+                               const double dq = a.out_q_local_[i], dv = a.out_v_local_[i];
+                               sum_first[c.state_entries[i]] += h > 0.0 ? 0.5 * dq - dv / h : dq;
+                               sum_second[c.state_entries[i]] += h > 0.0 ? 0.5 * dq + dv / h : dv;
+                             }
+                           });
+  }
+  a.owned_work_->putScalar(0.0);
+  a.owned_work_->doExport(*a.ghosted_work_, *a.coordinate_export_, Tpetra::ADD);
+  const auto first_sum = a.owned_work_->getData(0), second_sum = a.owned_work_->getData(1);
+  for (std::size_t i = 0; i < out_first.size(); ++i) {
+    out_first[i] += first_sum[i];
+    out_second[i] += second_sum[i];
+  }
+}
+
+void VariationalAssembly::add_discrete_momenta_parameter_gradient(const std::vector<double>& first,
+                                                        const std::vector<double>& second, double t, double h,
+                                                        const std::vector<double>& mu_minus,
+                                                        const std::vector<double>& mu_plus,
+                                                        assembly::LocalGradient& gradient) {
+  assembly::Assembler& a = assembler_;
+  const double t_mid = t + 0.5 * h;
+  visit_discrete_momenta(
+      first, second, h, mu_minus, mu_plus,
+      [&](const assembly::Assembler::LocalComponent& c, const double* local_minus, const double* local_plus) {
+        const auto& element = *a.model_.force_elements()[c.index];
+        if (gradient.force_offsets[c.index] >= 0)
+          element.add_discrete_momenta_parameter_gradient(q_mid_.data(), v_mid_.data(), t_mid, h, local_minus,
+                                                          local_plus, gradient.parameters.data() + gradient.force_offsets[c.index]);
+        const functions::ControlSignal* signal = element.control();
+        if (!signal || h <= 0.0) return;
+        // minus and plus hold -(h/2) times the applied residual: mu . d/du = -(h/2) (mu_minus + mu_plus) . dr/du.
+        const int n = static_cast<int>(c.rows.size());
+        for (int i = 0; i < n; ++i) {
+          control_mu_[i] = local_minus[i] + local_plus[i];
+          zero_acceleration_[i] = 0.0;
+        }
+        const double sensitivity =
+            -0.5 * h * element.control_sensitivity(q_mid_.data(), v_mid_.data(), zero_acceleration_.data(), t_mid, control_mu_.data());
+        const auto w = signal->weights(t_mid);
+        auto& values = gradient.controls.at(signal->name());
+        values[w.k0] += w.w0 * sensitivity;
+        values[w.k1] += w.w1 * sensitivity;
+      });
+}
+
+
+}  // namespace flexadj::integrators

@@ -1,0 +1,60 @@
+#pragma once
+// The assembly pieces of the midpoint variational integrator and its discrete adjoint (variational.hpp), on the
+// assembler's graph, ghosting and component tables: the only integrator-specific element loops.
+#include <vector>
+
+#include "flexadj/assembly/assembler.hpp"
+
+namespace flexadj::integrators {
+
+class VariationalAssembly {
+ public:
+  explicit VariationalAssembly(assembly::Assembler& assembler);
+
+  // The step q_n -> q_{n+1} from q_n = previous_q with momentum p_n = previous_momentum to q_{n+1} = next_q,
+  // t = t_n, into the assembler's residual() and matrix():
+  //   residual = [ -h (p_n + sum_e minus_e) + C_q(q_n, t)^T y ]   matrix = [ -h d(sum_e minus_e)/dq_{n+1}  C_q(q_n, t)^T ]
+  //              [ C(q_{n+1}, t + h)                         ]            [ C_q(q_{n+1}, t + h)             0             ]
+  // with minus_e of ForceElement::discrete_momenta at the midpoint and t + h/2, and y = h Lambda (owned
+  // multipliers, Lambda the constraint impulse). With the assembler's transposed() the matrix is its transpose
+  // (same graph). The row scale -h makes the coordinate block M + O(h^2) and y of the size of generalized-alpha's
+  // beta h^2 lambda. With momentum, also p_hat = sum_e plus_e (owned coordinates). The matrix is filled if
+  // with_matrix. Collective.
+  void assemble_step(const std::vector<double>& previous_q, const std::vector<double>& previous_momentum,
+                     const std::vector<double>& next_q, const std::vector<double>& scaled_impulse, double t, double h,
+                     bool with_matrix, std::vector<double>* momentum);
+  // p = sum_e T_v(q, v) at the state's q and v: the continuous Legendre transform (owned coordinates). Collective.
+  void momentum(const assembly::State& state, double t, std::vector<double>& p);
+  // Sums over the force elements of the discrete momenta's transposed products (ForceElement::
+  // add_discrete_momenta_transposed_products), owned vectors.
+  // h > 0: a step from t with (first, second) = (q_n, q_{n+1}); out_first += (d minus/dq_n)^T mu_minus +
+  //   (d plus/dq_n)^T mu_plus, out_second the same with q_{n+1}; control terms at t + h/2.
+  // h = 0: (first, second) = (q, v), plus = T_v and minus = -T_v: out_first += (dT_v/dq)^T (mu_plus - mu_minus),
+  //   out_second += M (mu_plus - mu_minus).
+  // Collective.
+  void add_discrete_momenta_transposed(const std::vector<double>& first, const std::vector<double>& second, double t,
+                                       double h, const std::vector<double>& mu_minus,
+                                       const std::vector<double>& mu_plus, std::vector<double>& out_first,
+                                       std::vector<double>& out_second);
+  // gradient.parameters[offset + k] += mu_minus . d(minus)/dp_k + mu_plus . d(plus)/dp_k, controls as in
+  // Assembler::add_parameter_gradient (h > 0 only: loads act through minus and plus). Collective.
+  void add_discrete_momenta_parameter_gradient(const std::vector<double>& first, const std::vector<double>& second,
+                                               double t, double h, const std::vector<double>& mu_minus,
+                                               const std::vector<double>& mu_plus, assembly::LocalGradient& gradient);
+
+ private:
+  // Imports mu_minus, mu_plus and the columns (first, second); calls visit(element, local mu_minus, local mu_plus)
+  // with q_mid_, v_mid_ set for each force element.
+  template <class Visit>
+  void visit_discrete_momenta(const std::vector<double>& first, const std::vector<double>& second, double h,
+                              const std::vector<double>& mu_minus, const std::vector<double>& mu_plus,
+                              const Visit& visit);
+
+  assembly::Assembler& assembler_;
+  // Work arrays sized for the largest component: no allocation in the time loop.
+  std::vector<double> q_mid_, v_mid_, minus_, plus_, previous_jacobian_, mu_plus_local_, control_mu_,
+      zero_acceleration_;
+  RCP<MultiVector> owned_momentum_mu_, ghosted_momentum_mu_;  // mu_minus, mu_plus of the discrete momenta
+};
+
+}  // namespace flexadj::integrators
