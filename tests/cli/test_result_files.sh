@@ -1,0 +1,65 @@
+#!/usr/bin/env bash
+# Result files of a model without multipliers (no joints, no spatial rigid bodies): every command that writes or
+# reads states must work on it, at np 1 and np 2 (it used to fail with '/state/lambda: bad field definition').
+# Usage: test_result_files.sh PATH/TO/flexadj
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$HERE/cli_support.sh" "$1"
+MPIRUN="mpirun --oversubscribe -np 2"
+
+# Two point masses on springs under gravity, held sideways by two more springs (so that the static problem is
+# regular); the objective is the second mass's final height.
+cat > springs.yaml <<'YAML'
+dimension: 2
+gravity: [0, -9.81]
+integrator: {end_time: 0.2, step_size: 1e-3}
+bodies:
+  - {name: first, type: point_mass, mass: 1, position: [0, -1]}
+  - {name: second, type: point_mass, mass: 2, position: [0, -2]}
+forces:
+  - {name: upper, type: spring_damper, bodies: [ground, first], points: [[0, 0], [0, -1]], stiffness: 100, damping: 1}
+  - {name: lower, type: spring_damper, bodies: [first, second], points: [[0, -1], [0, -2]], stiffness: 50}
+  - {name: side1, type: spring_damper, bodies: [ground, first], points: [[1, -1], [0, -1]], stiffness: 10}
+  - {name: side2, type: spring_damper, bodies: [ground, second], points: [[1, -2], [0, -2]], stiffness: 10}
+objective:
+  - {type: final_value, coordinate: second.y}
+optimization: {max_iterations: 2}
+YAML
+
+no_multipliers() { h5ls -r "$1" | grep -q "/state/q" && ! h5ls -r "$1" | grep -q "/state/lambda"; }
+
+expect "simulate" 0 "summary" -- simulate springs.yaml -o springs.h5
+pass_if "result file has /state/q and no /state/lambda" no_multipliers springs.h5
+pass_if "XDMF file written" test -s springs.xmf
+expect "static" 0 "load step" -- static springs.yaml -o springs_static.h5
+expect "gradient in memory" 0 "upper.stiffness" -- gradient springs.yaml -o memory.csv
+expect "gradient through an HDF5 trajectory" 0 "upper.stiffness" -- gradient springs.yaml --trajectory hdf5 \
+  --trajectory-file springs.trajectory.h5 -o file.csv
+pass_if "HDF5 trajectory gives the memory gradient byte for byte" cmp -s memory.csv file.csv
+expect "check" 0 "Taylor" -- check springs.yaml
+expect "optimize writes its final trajectory" 0 "" -- optimize springs.yaml -o opt
+pass_if "optimize's trajectory has no /state/lambda" no_multipliers opt.h5
+
+# np 2: each rank writes its rows; the gradient equals np 1's.
+if $MPIRUN "$FLEXADJ" simulate springs.yaml -o springs_np2.h5 -q >stdout.txt 2>stderr.txt; then
+  passed=$((passed + 1)); echo "ok   simulate at np 2"
+else
+  failed=$((failed + 1)); echo "FAIL simulate at np 2"; sed 's/^/     | /' stderr.txt
+fi
+pass_if "np 2 result file has no /state/lambda" no_multipliers springs_np2.h5
+if $MPIRUN "$FLEXADJ" gradient springs.yaml --trajectory hdf5 --trajectory-file np2.trajectory.h5 -o np2.csv -q \
+  >stdout.txt 2>stderr.txt; then
+  passed=$((passed + 1)); echo "ok   gradient through an HDF5 trajectory at np 2"
+else
+  failed=$((failed + 1)); echo "FAIL gradient at np 2"; sed 's/^/     | /' stderr.txt
+fi
+same_gradient() {
+  python3 - "$1" "$2" <<'PY'
+import csv, sys
+a = {r["name"]: float(r["gradient"]) for r in csv.DictReader(open(sys.argv[1]))}
+b = {r["name"]: float(r["gradient"]) for r in csv.DictReader(open(sys.argv[2]))}
+scale = max(abs(v) for v in a.values())
+sys.exit(0 if a.keys() == b.keys() and max(abs(a[k] - b[k]) for k in a) <= 1e-12 * scale else 1)
+PY
+}
+pass_if "np 2 gradient equals np 1 (1e-12 relative)" same_gradient memory.csv np2.csv
+finish
