@@ -95,7 +95,8 @@ void write_csv(const std::string& path, const Result& r) {
   out << "name,value,gradient\n";
   for (std::size_t i = 0; i < r.names.size(); ++i)
     out << csv_field(r.names[i]) << ',' << r.values[i] << ',' << r.gradient[i] << '\n';
-  if (!out) throw InputError(path, "-o", "writing the CSV file failed");
+  out.close();  // a full disk shows only when the buffer is written
+  if (!out) throw OutputError(path + ": writing the CSV file failed (is the disk full?)");
 }
 
 // Collective; created before the computation so that a bad path fails early.

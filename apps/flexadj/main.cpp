@@ -2,12 +2,14 @@
 #include "flexadj/core/runtime.hpp"
 
 #include <cstdio>
+#include <cstdlib>
 #include <iostream>
 #include <string>
 #include <vector>
 
 #include "commands.hpp"
 #include "flexadj/core/error.hpp"
+#include "flexadj/io/hdf5_results_file.hpp"
 
 namespace {
 
@@ -24,13 +26,28 @@ const char* kUsage =
     "  optimize MODEL.yaml   minimises the objective over the design variables (ROL, gradient, Barzilai-Borwein)\n"
     "\n"
     "Run 'flexadj COMMAND --help' for the options of a command. Under MPI: mpirun -np N flexadj ...\n"
-    "Exit codes: 0 success, 2 bad input (model file or options), 3 the solver failed, 4 the gradient failed\n"
-    "'flexadj check', 1 internal error.\n";
+    "Exit codes: 0 success, 2 bad input (model file or options), 3 the solver failed or a result file could not\n"
+    "be written, 4 the gradient failed 'flexadj check', 1 internal error.\n";
 
 }  // namespace
 
+// Runs one command and gives its exit code.
+int run(int argc, char** argv, const flexadj::Runtime& runtime);
+
 int main(int argc, char** argv) {
   const flexadj::Runtime runtime(argv);
+  const int code = run(argc, argv, runtime);
+  if (flexadj::io::results_file_left_open()) {
+    // HDF5 would crash finalizing a file whose close failed (flexadj::io::results_file_left_open): end here, with
+    // the error already reported, without finalizing MPI.
+    std::cout.flush();
+    std::cerr.flush();
+    std::_Exit(code);
+  }
+  return code;
+}
+
+int run(int argc, char** argv, const flexadj::Runtime& runtime) {
   auto comm = runtime.comm();
   const bool root = comm->getRank() == 0;
   std::vector<std::string> arguments(argv + 1, argv + argc);
@@ -57,6 +74,9 @@ int main(int argc, char** argv) {
     return flexadj::app::kInputError;
   } catch (const flexadj::SolverError& error) {
     if (root) std::cerr << "flexadj: solver failed: " << error.what() << "\n";
+    return flexadj::app::kSolverError;
+  } catch (const flexadj::OutputError& error) {
+    if (root) std::cerr << "flexadj: output failed: " << error.what() << "\n";
     return flexadj::app::kSolverError;
   } catch (const std::exception& error) {
     std::cerr << "flexadj: internal error on rank " << comm->getRank() << ": " << error.what() << "\n";

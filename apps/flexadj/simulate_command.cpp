@@ -66,6 +66,8 @@ void write_summary_json(const std::string& path, const model::Model& model, cons
       << ",\n  \"energy_tracked\": " << (s.energy_tracked ? "true" : "false")
       << ",\n  \"initial_energy\": " << s.initial_energy << ",\n  \"max_energy_deviation\": " << s.max_energy_deviation
       << ",\n  \"wall_seconds\": " << s.wall_seconds << ",\n  \"output\": \"" << output << "\"\n}\n";
+  out.close();  // a full disk shows only when the buffer is written
+  if (!out) throw OutputError(path + ": writing the summary file failed (is the disk full?)");
 }
 
 }  // namespace

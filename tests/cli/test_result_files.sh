@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
-# Result files of a model without multipliers (no joints, no spatial rigid bodies): every command that writes or
-# reads states must work on it, at np 1 and np 2 (it used to fail with '/state/lambda: bad field definition').
+# Result files: a model without multipliers (no joints, no spatial rigid bodies) must work with every command that
+# writes or reads states, at np 1 and np 2 (it used to fail with '/state/lambda: bad field definition'); a full
+# disk is an output error (exit 3) on every rank, not a crash or a hang; long paths work, and a file name too long
+# for the file system is refused before anything is written.
 # Usage: test_result_files.sh PATH/TO/flexadj
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/cli_support.sh" "$1"
@@ -62,4 +64,23 @@ sys.exit(0 if a.keys() == b.keys() and max(abs(a[k] - b[k]) for k in a) <= 1e-12
 PY
 }
 pass_if "np 2 gradient equals np 1 (1e-12 relative)" same_gradient memory.csv np2.csv
+
+# A full disk (/dev/full accepts no data): exit 3 naming the file, at np 1 and np 2 (it crashed, or hung at np 2).
+expect "full disk" 3 "output failed" "/dev/full" "disk full" -- simulate springs.yaml -o /dev/full
+timeout 120 $MPIRUN "$FLEXADJ" simulate springs.yaml -o /dev/full >stdout.txt 2>stderr.txt
+code=$?
+if [ "$code" -eq 3 ] && grep -q "output failed" stderr.txt; then
+  passed=$((passed + 1)); echo "ok   full disk at np 2: exit 3"
+else
+  failed=$((failed + 1)); echo "FAIL full disk at np 2: exit $code"; tail -5 stderr.txt | sed 's/^/     | /'
+fi
+expect "summary on a full disk" 3 "summary file failed" -- simulate springs.yaml -o summary_run.h5 --summary /dev/full
+expect "gradient CSV on a full disk" 3 "CSV file failed" -- gradient springs.yaml -o /dev/full
+# A path of 240 characters (Open MPI's shared-file-pointer component aborted on it) and a file name that is too long.
+deep="$(printf 'd/%.0s' $(seq 1 120))"
+mkdir -p "$deep"
+expect "240-character path" 0 "summary" -- simulate springs.yaml -o "$deep/out.h5"
+pass_if "results under the long path" test -s "$deep/out.h5"
+long_name="$(printf 'a%.0s' $(seq 1 250)).h5"
+expect "file name too long" 2 "file name is too long" -- simulate springs.yaml -o "$long_name"
 finish

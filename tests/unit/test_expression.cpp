@@ -243,6 +243,23 @@ TEST(Expression, ParseErrors) {
   }
 }
 
+// A chain of 60 000 terms used to overflow the code generator's stack (segfault); it is an input error now, and
+// a chain below the limit still evaluates.
+TEST(Expression, LongChainsAreRefusedWithoutCrashing) {
+  std::string huge = "t";
+  for (int i = 0; i < 60000; ++i) huge += "+t";
+  try {
+    Expression::parse(huge, "model.yaml", "forces[0].force[0]");
+    ADD_FAILURE() << "no error for a chain of 60001 terms";
+  } catch (const InputError& error) {
+    EXPECT_EQ(error.key(), "forces[0].force[0]");
+    EXPECT_NE(std::string(error.what()).find("expression is too long"), std::string::npos) << error.what();
+  }
+  std::string long_sum = "t";
+  for (int i = 0; i < 4999; ++i) long_sum += "+t";
+  EXPECT_DOUBLE_EQ(Expression::parse(long_sum)(0.5), 2500.0);
+}
+
 TEST(Expression, InvalidVariableNames) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"2k"}, "invalid variable name '2k'"},

@@ -1,6 +1,7 @@
 #pragma once
 // Error types. InputError: the user's model or command line is wrong (exit code 2).
 // SolverError: the numerics failed (Newton divergence, singular system; exit code 3).
+// OutputError: a result file could not be written (disk full, no permission; exit code 3).
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -25,6 +26,11 @@ class InputError : public std::runtime_error {
 };
 
 class SolverError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class OutputError : public std::runtime_error {
  public:
   using std::runtime_error::runtime_error;
 };

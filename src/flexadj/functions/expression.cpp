@@ -18,6 +18,7 @@ using detail::Op;
 constexpr double pi = 3.14159265358979323846;
 constexpr double euler = 2.71828182845904523536;
 constexpr int max_nesting = 256;          // bounds the parser's recursion
+constexpr int max_tree_depth = 10000;     // bounds the code generator's recursion (chains of binary operators)
 constexpr int max_integer_exponent = 64;  // larger constant exponents use pow(x, double)
 
 struct Function {
@@ -91,7 +92,7 @@ class Parser {
     const int root = parse_comparison();
     if (skip_space() < text_.size()) fail("unexpected " + describe_next() + " after a complete expression", pos_);
     std::vector<Instruction> code;
-    emit(root, 0, code);
+    emit(root, 0, 0, code);
     return code;
   }
 
@@ -249,9 +250,15 @@ class Parser {
 
   // ---- code generation ----
 
-  // Appends the postfix code of `node`, whose value will sit at stack index `depth`.
-  void emit(int node, int depth, std::vector<Instruction>& code) const {
+  // Appends the postfix code of `node`, whose value will sit at stack index `depth`; `level` is its depth in the
+  // tree (a long chain such as t+t+...+t is deep in its first operands without needing stack entries).
+  void emit(int node, int depth, int level, std::vector<Instruction>& code) const {
     const Node& n = nodes_[node];
+    if (level >= max_tree_depth) {
+      fail("expression is too long: it chains more than " + std::to_string(max_tree_depth) +
+               " operations (write it as a control signal from a file, or simplify it)",
+           n.position);
+    }
     if (depth >= detail::max_stack_depth) {
       fail("expression is nested too deeply (it needs more than " + std::to_string(detail::max_stack_depth) +
                " evaluation stack entries)",
@@ -259,18 +266,19 @@ class Parser {
     }
     if (n.op == Op::JumpIfZero) {
       // condition, JumpIfZero over [if_true, Jump], if_true, Jump over [if_false], if_false
-      emit(n.children[0], depth, code);
+      emit(n.children[0], depth, level + 1, code);
       const std::size_t branch = code.size();
       code.push_back({Op::JumpIfZero});
-      emit(n.children[1], depth, code);
+      emit(n.children[1], depth, level + 1, code);
       const std::size_t jump = code.size();
       code.push_back({Op::Jump});
-      emit(n.children[2], depth, code);
+      emit(n.children[2], depth, level + 1, code);
       code[branch].index = static_cast<int>(jump - branch);
       code[jump].index = static_cast<int>(code.size() - jump - 1);
       return;
     }
-    for (std::size_t i = 0; i < n.children.size(); ++i) emit(n.children[i], depth + static_cast<int>(i), code);
+    for (std::size_t i = 0; i < n.children.size(); ++i)
+      emit(n.children[i], depth + static_cast<int>(i), level + 1, code);
     code.push_back({n.op, n.index, n.value});
   }
 

@@ -35,6 +35,8 @@ class Handle {
   hid_t get() const { return id_; }
   bool valid() const { return id_ >= 0; }
   herr_t close() { return id_ >= 0 ? close_(std::exchange(id_, H5I_INVALID_HID)) : 0; }
+  // Forgets the identifier without closing it (a file HDF5 can no longer close safely).
+  void abandon() { id_ = H5I_INVALID_HID; }
 
  private:
   hid_t id_ = H5I_INVALID_HID;
@@ -74,7 +76,8 @@ struct Check {
   const std::string& file;
   std::string object;
   [[noreturn]] void fail(const std::string& what) const {
-    throw std::runtime_error("HDF5 error in " + file + ", " + object + ": cannot " + what + hdf5_detail());
+    throw OutputError(file + ": " + object + ": cannot " + what + hdf5_detail() +
+                      " (is the disk full, or the file not writable?)");
   }
   template <class T>
   T operator()(T status, const char* what) const {
@@ -186,6 +189,12 @@ struct Field {
 // ---------------------------------------------------------------------------------------------------------
 // ResultsFile
 
+namespace {
+bool file_left_open = false;  // see results_file_left_open()
+}  // namespace
+
+bool results_file_left_open() { return file_left_open; }
+
 struct ResultsFile::Impl {
   MPI_Comm comm = MPI_COMM_NULL;
   int rank = 0;
@@ -193,9 +202,24 @@ struct ResultsFile::Impl {
   Handle file, dxpl, lcpl, time;  // file first: destroyed last
   long long time_extent = 0, steps = 0;
   std::vector<Field> fields;
+  bool failed = false;  // a collective write failed: the file is abandoned, never closed (see close())
 
   void require_open() const {
     if (!file.valid()) throw std::logic_error(path + ": results file is closed");
+  }
+  // The outcome of a collective HDF5 call, agreed by all ranks: a write can fail on one rank only (the disk fills
+  // under its share), and a rank that stopped while the others went on to the next collective call would hang
+  // them all. Every rank throws if any failed; the failing rank names HDF5's reason.
+  template <class T>
+  T agree(const Check& ck, T status, const char* what) {
+    int local = status < 0 ? 1 : 0, any = 0;
+    MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, comm);
+    if (any) failed = true;
+    if (local) ck.fail(what);
+    if (any)
+      throw OutputError(path + ": " + ck.object + ": cannot " + what +
+                        " (failed on another rank; is the disk full, or the file not writable?)");
+    return status;
   }
   Handle create_dataset(const Check& ck, hid_t type, const std::vector<hsize_t>& dims,
                         const std::vector<hsize_t>& max_dims = {}, const std::vector<hsize_t>& chunk = {}) {
@@ -203,8 +227,10 @@ struct ResultsFile::Impl {
                              H5Sclose, "create dataspace");
     Handle dcpl = ck.handle(H5Pcreate(H5P_DATASET_CREATE), H5Pclose, "create dataset properties");
     if (!chunk.empty()) ck(H5Pset_chunk(dcpl.get(), int(chunk.size()), chunk.data()), "set chunking");
-    return ck.handle(H5Dcreate2(file.get(), ck.object.c_str(), type, space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT),
-                     H5Dclose, "create dataset");
+    const hid_t dataset =
+        agree(ck, H5Dcreate2(file.get(), ck.object.c_str(), type, space.get(), lcpl.get(), dcpl.get(), H5P_DEFAULT),
+              "create dataset");
+    return Handle(dataset, H5Dclose);
   }
   // Writes a whole static dataset from rank 0 (others select nothing), collectively.
   void write_from_root(const Check& ck, hid_t dataset, hid_t type, hsize_t n, const void* data) {
@@ -212,15 +238,15 @@ struct ResultsFile::Impl {
     if (rank != 0) ck(H5Sselect_none(file_space.get()), "select nothing");
     Handle mem_space = memory_space(ck, rank == 0 ? n : 0);
     static const char dummy[16] = {};
-    ck(H5Dwrite(dataset, type, mem_space.get(), file_space.get(), dxpl.get(), rank == 0 && n ? data : dummy),
-       "write dataset");
+    agree(ck, H5Dwrite(dataset, type, mem_space.get(), file_space.get(), dxpl.get(), rank == 0 && n ? data : dummy),
+          "write dataset");
   }
   // Grows a time series dataset to at least step + 1 steps (collective).
   void extend(const Check& ck, hid_t dataset, long long& extent, long long step, const std::vector<hsize_t>& row) {
     if (step < extent) return;
     std::vector<hsize_t> dims{hsize_t(step + 1)};
     dims.insert(dims.end(), row.begin(), row.end());
-    ck(H5Dset_extent(dataset, dims.data()), "extend dataset");
+    agree(ck, H5Dset_extent(dataset, dims.data()), "extend dataset");
     extent = step + 1;
   }
 };
@@ -231,6 +257,8 @@ ResultsFile::ResultsFile(MPI_Comm comm, const std::string& path) : impl_(std::ma
   m.path = path;
   MPI_Comm_rank(comm, &m.rank);
   const Check ck{m.path, "/"};
+  // Failures are reported by flexadj's own messages (with HDF5's innermost reason), not HDF5's printed stack.
+  H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
   Handle fapl = ck.handle(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "create file access properties");
   ck(H5Pset_fapl_mpio(fapl.get(), comm, MPI_INFO_NULL), "select the MPI-IO driver");
   ck(H5Pset_coll_metadata_write(fapl.get(), true), "enable collective metadata writes");
@@ -309,7 +337,7 @@ void ResultsFile::write_times(long long first_step, const std::vector<double>& t
   else
     ck(H5Sselect_none(file_space.get()), "select nothing");
   Handle mem_space = memory_space(ck, m.rank == 0 ? count : 0);
-  ck(H5Dwrite(m.time.get(), H5T_NATIVE_DOUBLE, mem_space.get(), file_space.get(), m.dxpl.get(), times.data()),
+  m.agree(ck, H5Dwrite(m.time.get(), H5T_NATIVE_DOUBLE, mem_space.get(), file_space.get(), m.dxpl.get(), times.data()),
      "write times");
   m.steps = std::max(m.steps, last + 1);
 }
@@ -332,7 +360,7 @@ void ResultsFile::write_steps(int field, long long first_step, long long step_co
   // Memory holds the steps one after the other, each in item-major order.
   Handle mem_space = memory_space(ck, f.local_values * hsize_t(step_count));
   const double dummy = 0;
-  ck(H5Dwrite(f.dataset.get(), H5T_NATIVE_DOUBLE, mem_space.get(), file_space.get(), m.dxpl.get(),
+  m.agree(ck, H5Dwrite(f.dataset.get(), H5T_NATIVE_DOUBLE, mem_space.get(), file_space.get(), m.dxpl.get(),
               f.local_values ? data : &dummy),
      "write steps");
   m.steps = std::max(m.steps, last + 1);
@@ -427,17 +455,34 @@ void ResultsFile::write_strings(const std::string& path, const std::vector<std::
 void ResultsFile::flush() {
   Impl& m = *impl_;
   m.require_open();
-  Check{m.path, "/"}(H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL), "flush file");
+  m.agree(Check{m.path, "/"}, H5Fflush(m.file.get(), H5F_SCOPE_GLOBAL), "flush file");
 }
 
 void ResultsFile::close() {
   Impl& m = *impl_;
   if (!m.file.valid()) return;
+  if (m.failed) {
+    // After a failed write HDF5 1.10's close is neither safe nor collective (it hangs at np 2 and crashes when MPI
+    // finalizes): abandon the file and its objects; the program ends without finalizing (results_file_left_open).
+    for (Field& field : m.fields) field.dataset.abandon();
+    m.fields.clear();
+    for (Handle* handle : {&m.time, &m.dxpl, &m.lcpl, &m.file}) handle->abandon();
+    file_left_open = true;
+    return;
+  }
   m.fields.clear();  // datasets and property lists first: the MPI-IO driver refuses to close with open objects
   m.time.close();
   m.dxpl.close();
   m.lcpl.close();
-  Check{m.path, "/"}(m.file.close(), "close file");
+  const herr_t status = m.file.close();
+  int local = status < 0 ? 1 : 0, any = 0;
+  MPI_Allreduce(&local, &any, 1, MPI_INT, MPI_MAX, m.comm);
+  if (any) {
+    // HDF5 1.10 keeps a file whose close failed (disk full) half-destroyed and crashes on it when MPI finalizes.
+    file_left_open = true;
+    throw OutputError(m.path + ": cannot close the file" + (local ? hdf5_detail() : std::string()) +
+                      " (is the disk full, or the file not writable?)");
+  }
 }
 
 bool ResultsFile::is_open() const { return impl_->file.valid(); }

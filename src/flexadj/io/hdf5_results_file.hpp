@@ -12,6 +12,12 @@
 
 namespace flexadj::io {
 
+// True once closing a results file failed on some rank (disk full): HDF5 1.10 then holds a half-destroyed file and
+// crashes on it when MPI finalizes, so the program must end without finalizing (std::_Exit after its message).
+bool results_file_left_open();
+
+// Write failures (disk full, no permission) throw flexadj::OutputError on every rank of the file's communicator
+// (the ranks agree after each collective write, so none is left waiting in the next one).
 class ResultsFile {
  public:
   // Collective. Creates or truncates `path`; InputError if it cannot be created (missing directory, ...).

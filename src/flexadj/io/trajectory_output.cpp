@@ -3,7 +3,10 @@
 #include <Teuchos_DefaultMpiComm.hpp>
 
 #include <array>
+#include <filesystem>
 #include <stdexcept>
+
+#include "flexadj/core/error.hpp"
 
 #include "flexadj/io/hdf5_results_file.hpp"
 #include "flexadj/io/state_reader.hpp"
@@ -15,6 +18,8 @@ namespace {
 
 // (N, Q2, Q3, T, M2, M3) per beam element.
 constexpr int kBeamResultants = 6;
+// The longest file name (not path) of common file systems (NAME_MAX of ext4, xfs, Lustre, GPFS).
+constexpr std::size_t kMaxFileName = 255;
 
 MPI_Comm raw_comm(const Comm& comm) {
   return (*dynamic_cast<const Teuchos::MpiComm<int>&>(comm).getRawMpiComm())();
@@ -39,6 +44,12 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const std::st
     : assembler_(assembler), path_(path), every_(std::max(every, 1)), xdmf_(xdmf),
       last_step_(assembler.model().integrator.step_count()) {
   const auto& model = assembler_.model();
+  // The XDMF file is written as NAME.xmf.tmp and renamed: its name must fit the file system's limit too.
+  const std::string longest_name = std::filesystem::path(xdmf_ ? xdmf_path() + ".tmp" : path_).filename().string();
+  if (longest_name.size() > kMaxFileName)
+    throw InputError(path_, "", "the file name is too long (" + std::to_string(longest_name.size()) +
+                                    " characters with the .xmf.tmp the XDMF file needs; at most " +
+                                    std::to_string(kMaxFileName) + ")");
   const auto& dofs = assembler_.dofs();
   file_ = std::make_unique<ResultsFile>(raw_comm(*assembler_.comm()), path_);
 
