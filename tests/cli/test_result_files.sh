@@ -55,7 +55,7 @@ else
   failed=$((failed + 1)); echo "FAIL gradient at np 2"; sed 's/^/     | /' stderr.txt
 fi
 same_gradient() {
-  python3 - "$1" "$2" <<'PY'
+  /usr/bin/python3 - "$1" "$2" <<'PY'
 import csv, sys
 a = {r["name"]: float(r["gradient"]) for r in csv.DictReader(open(sys.argv[1]))}
 b = {r["name"]: float(r["gradient"]) for r in csv.DictReader(open(sys.argv[2]))}

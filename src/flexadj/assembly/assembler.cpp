@@ -310,6 +310,46 @@ std::pair<int, double> Assembler::worst_constraint() const {
   return {indices[best], std::max(values[best], 0.0)};
 }
 
+std::string Assembler::nonfinite_source(const State& state, double t, ConstraintLevel level) {
+  auto finite = [](const std::vector<double>& x) {
+    return std::all_of(x.begin(), x.end(), [](double value) { return std::isfinite(value); });
+  };
+  int local_state = finite(state.q) && finite(state.v) && finite(state.a) && finite(state.lambda) ? 0 : 1, any_state = 0;
+  Teuchos::reduceAll(*comm_, Teuchos::REDUCE_MAX, local_state, Teuchos::outArg(any_state));
+  if (any_state) return "the state (q, v, a or lambda)";
+  // The first component in model order (force elements, then constraints) with a non-finite residual.
+  const int force_count = static_cast<int>(model_.force_elements().size());
+  const int none = force_count + static_cast<int>(model_.constraints().size());
+  int local = none, first = none;
+  import_state(state, true, true);
+  const GhostedViews views = ghosted_views();
+  for (const auto& c : forces_) {
+    load(c, views);
+    const int n = static_cast<int>(c.rows.size());
+    model_.force_elements()[c.index]->residual(q_.data(), v_.data(), a_.data(), t, r_.data());
+    if (!std::all_of(r_.begin(), r_.begin() + n, [](double value) { return std::isfinite(value); }))
+      local = std::min(local, c.index);
+  }
+  for (const auto& c : constraints_) {
+    const auto& constraint = *model_.constraints()[c.index];
+    const int m = constraint.equation_count();
+    load(c, views);
+    constraint.jacobian(q_.data(), t, c_.data(), jacobian_.data());
+    if (level != ConstraintLevel::Position)
+      constraint.time_derivatives(q_.data(), v_.data(), a_.data(), t, c_.data(), c_dot_.data(), c_ddot_.data());
+    bool ok = true;
+    for (int k = 0; k < m; ++k) ok = ok && std::isfinite(c_[k]) && std::isfinite(c_dot_[k]) && std::isfinite(c_ddot_[k]);
+    if (!ok) local = std::min(local, force_count + c.index);
+  }
+  Teuchos::reduceAll(*comm_, Teuchos::REDUCE_MIN, local, Teuchos::outArg(first));
+  if (first == none) return "";
+  const model::Component& component = first < force_count
+                                          ? static_cast<const model::Component&>(*model_.force_elements()[first])
+                                          : *model_.constraints()[first - force_count];
+  return std::string(first < force_count ? "force element '" : "constraint '") + component.name() + "' (" +
+         component.type() + ")";
+}
+
 double Assembler::energy(const State& state, double t) {
   import_state(state, true, false);
   double local = 0.0, global = 0.0;

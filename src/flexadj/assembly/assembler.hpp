@@ -82,6 +82,11 @@ class Assembler {
   // Index of the constraint with the largest residual in the last assembly (model order), and that residual.
   std::pair<int, double> worst_constraint() const;
 
+  // Where a non-finite (NaN or Inf) residual comes from: "force element 'push' (load)" or "constraint 'rod'
+  // (distance)", the first in model order whose residual at this state, time and level is not finite; "the state"
+  // if the state itself is not finite; empty if none. Collective.
+  std::string nonfinite_source(const State& state, double t, ConstraintLevel level);
+
   // Kinetic plus potential energy (collective).
   double energy(const State& state, double t);
 

@@ -56,6 +56,7 @@ std::string GeneralizedAlpha::description() const {
 }
 
 void GeneralizedAlpha::initialize(assembly::State& state, double t0) {
+  current_step_ = 0;
   project_initial_state(state, t0);
   solve_consistent_accelerations(state, t0);
   state.aux = state.a;
@@ -63,6 +64,7 @@ void GeneralizedAlpha::initialize(assembly::State& state, double t0) {
 
 StepStatistics GeneralizedAlpha::step(assembly::State& state, double t, double h, long long step_index) {
   const auto& c = coefficients_;
+  current_step_ = step_index;
   const double t_next = t + h;
   const StepJacobian jacobian = step_jacobian(h);
   const double scale = jacobian.scale, dv_dq = jacobian.coefficients.v, da_dq = jacobian.coefficients.a;
@@ -102,6 +104,7 @@ StepStatistics GeneralizedAlpha::step(assembly::State& state, double t, double h
   for (int iteration_count = 1; iteration_count <= settings_.max_newton_iterations; ++iteration_count) {
     assembler_.assemble(state, t_next, assembly::ConstraintLevel::Position, scale, &iteration);
     const double merit = assembler_.residual().norm2();
+    if (!std::isfinite(merit)) check_finite_residual(state, t_next, assembly::ConstraintLevel::Position, step_index);
     const bool diverging = !(merit <= kDivergenceFactor * previous_merit) &&
                            !(merit <= settings_.newton_tolerance * (1.0 + max_norm(state.q)));
     if (diverging && halvings < kMaxHalvings) {

@@ -2,7 +2,10 @@
 
 #include <chrono>
 #include <cmath>
+#include <sstream>
+#include <string>
 
+#include "flexadj/core/error.hpp"
 #include "flexadj/core/progress.hpp"
 #include "flexadj/storage/trajectory.hpp"
 
@@ -18,7 +21,20 @@ SimulationSummary simulate(assembly::Assembler& assembler, TimeIntegrator& integ
   summary.energy_tracked = options.track_energy && model.conservative();
 
   double t = settings.start_time;
-  integrator.initialize(state, t);
+  // A solver failure that does not say where (a singular matrix) gets the step and the time.
+  auto located = [](const SolverError& error, long long n, double time) {
+    const std::string what = error.what();
+    if (what.find(" at step ") != std::string::npos) return SolverError(what);
+    std::ostringstream message;
+    message.precision(10);
+    message << "at step " << n << ", t = " << time << " s: " << what;
+    return SolverError(message.str());
+  };
+  try {
+    integrator.initialize(state, t);
+  } catch (const SolverError& error) {
+    throw located(error, 0, t);
+  }
   if (summary.energy_tracked) summary.initial_energy = assembler.energy(state, t);
   for (const auto& observer : observers) observer(0, t, state);
 
@@ -26,7 +42,12 @@ SimulationSummary simulate(assembly::Assembler& assembler, TimeIntegrator& integ
   for (long long n = 1; n <= steps; ++n) {
     // The last step lands exactly on end_time.
     const double t_next = n == steps ? settings.end_time : settings.start_time + double(n) * settings.step_size;
-    const StepStatistics statistics = integrator.step(state, t, t_next - t, n);
+    StepStatistics statistics;
+    try {
+      statistics = integrator.step(state, t, t_next - t, n);
+    } catch (const SolverError& error) {
+      throw located(error, n, t_next);
+    }
     t = t_next;
     summary.newton_iterations += statistics.newton_iterations;
     summary.max_newton_iterations = std::max(summary.max_newton_iterations, statistics.newton_iterations);

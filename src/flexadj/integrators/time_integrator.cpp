@@ -76,6 +76,7 @@ void TimeIntegrator::project_initial_state(assembly::State& state, double t0) {
   // Given states far off the constraints are mistakes in the model file, not something to project.
   auto check = [&](assembly::ConstraintLevel level, const char* what, double scale) {
     assembler_.assemble(state, t0, level, 1.0, nullptr);
+    check_finite_residual(state, t0, level, 0);
     const auto [worst, residual] = assembler_.worst_constraint();
     const double tolerance = 1e-2 * scale;
     if (residual > tolerance) {
@@ -136,6 +137,7 @@ void TimeIntegrator::solve_consistent_accelerations(assembly::State& state, doub
   std::fill(state.lambda.begin(), state.lambda.end(), 0.0);
   const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
   assembler_.assemble(state, t, assembly::ConstraintLevel::Acceleration, 1.0, factorized ? nullptr : &mass_only);
+  check_finite_residual(state, t, assembly::ConstraintLevel::Acceleration, current_step_);
   right_hand_side_->update(-1.0, assembler_.residual(), 0.0);
   if (!factorized) solver_->update();
   solver_->solve(*right_hand_side_, *increment_);
@@ -179,6 +181,22 @@ void TimeIntegrator::add_initial_projection_adjoint(linalg::LinearSolver& solver
   solve_projection(ConstraintLevel::Position, projection_.position_multipliers, projection_.given_q, dJ_dq);
   for (std::size_t i = 0; i < n; ++i) dJ_dq[i] = -rho[i];
   assembler_.add_parameter_gradient(projected, t0, solution, ConstraintLevel::Position, true, gradient);
+}
+
+void TimeIntegrator::check_finite_residual(const assembly::State& state, double t, assembly::ConstraintLevel level,
+                                           long long step_index) {
+  if (std::isfinite(assembler_.residual().norm2())) return;
+  const std::string source = assembler_.nonfinite_source(state, t, level);
+  std::ostringstream message;
+  message.precision(10);
+  message << "the equations of motion are not finite (NaN or Inf) at step " << step_index << ", t = " << t << " s";
+  if (source.empty())
+    message << " (no single component's residual is; the stiffness and mass scales may overflow)";
+  else if (source.rfind("the state", 0) == 0)
+    message << ": " << source << " is not finite (the iteration diverged; try a smaller integrator.step_size)";
+  else
+    message << ": they come from " << source << " (check its expressions, data and parameters at this time)";
+  throw SolverError(message.str());
 }
 
 void TimeIntegrator::throw_newton_failure(long long step_index, double t, const StepStatistics& statistics) const {

@@ -102,6 +102,10 @@ class TimeIntegrator {
   const Vector& adjoint_vector(const std::vector<double>* mu_r, const std::vector<double>* mu_c);
   // ||x||_inf over all ranks.
   double max_norm(const std::vector<double>& x) const;
+  // SolverError naming the step, the time and the component whose residual is NaN or Inf
+  // (Assembler::nonfinite_source), if the last assembled residual is not finite; nothing otherwise. Collective.
+  void check_finite_residual(const assembly::State& state, double t, assembly::ConstraintLevel level,
+                             long long step_index);
   // "Newton iteration failed at step ..." with time, iterations, residuals and advice (SolverError).
   [[noreturn]] void throw_newton_failure(long long step_index, double t, const StepStatistics& statistics) const;
 
@@ -111,6 +115,7 @@ class TimeIntegrator {
   std::unique_ptr<linalg::LinearSolver> solver_;
   RCP<Vector> increment_, right_hand_side_;
   InitialProjection projection_;
+  long long current_step_ = 0;  // of the step being taken (0: the initial state), for messages
   // The adjoint sweep's solver and system vectors (begin_adjoint()).
   std::unique_ptr<linalg::LinearSolver> adjoint_solver_;
   RCP<Vector> adjoint_rhs_, adjoint_solution_, adjoint_mu_;

@@ -29,6 +29,7 @@ std::string Variational::description() const {
 }
 
 void Variational::initialize(assembly::State& state, double t0) {
+  current_step_ = 0;
   project_initial_state(state, t0);
   // p_0 = T_v(q_0, v_0): the continuous Legendre transform (Schubert et al. 2024, sec. 2.1).
   assembly_.momentum(state, t0, state.aux);
@@ -39,6 +40,7 @@ void Variational::initialize(assembly::State& state, double t0) {
 StepStatistics Variational::step(assembly::State& state, double t, double h, long long step_index) {
   const double t_next = t + h;
   const std::size_t n = state.q.size();
+  current_step_ = step_index;
   previous_q_ = state.q;
   previous_v_ = state.v;
   // Predictor q_{n+1} = q_n + h v_n + h^2/2 (v_n - v_{n-1})/h (the scheme's own acceleration: the consistent one
@@ -52,6 +54,7 @@ StepStatistics Variational::step(assembly::State& state, double t, double h, lon
   const Comm& comm = *assembler_.comm();
   for (int iteration_count = 1; iteration_count <= settings_.max_newton_iterations; ++iteration_count) {
     assembly_.assemble_step(previous_q_, state.aux, state.q, impulse_, t, h, true, nullptr);
+    check_finite_residual(state, t + 0.5 * h, assembly::ConstraintLevel::Position, step_index);
     newton_increment();
     const assembly::ConstSystemVectorView x(*increment_, n);
     double local_increment = 0.0;

@@ -1,0 +1,43 @@
+#!/usr/bin/env bash
+# Numerical faults stop the run with where and what: a NaN or Inf in the equations of motion gives exit 3 with
+# the step, the time and the component that produced it, for both integrators; the result file keeps the steps
+# before it and holds no NaN. Usage: test_numerical_faults.sh PATH/TO/flexadj
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$HERE/cli_support.sh" "$1"
+
+# A pendulum with a load FORCE (an expression of t).
+pendulum() {
+  cat <<YAML
+dimension: 2
+gravity: [0, -9.81]
+integrator: {end_time: 0.1, step_size: 1e-3${2:-}}
+bodies:
+  - {name: bob, type: point_mass, mass: 1, position: [1, 0]}
+forces:
+  - {name: push, type: load, body: bob, force: ["$1", 0]}
+joints:
+  - {name: rod, type: distance, bodies: [ground, bob], points: [[0, 0], [1, 0]]}
+YAML
+}
+
+pendulum "log(t - 0.05)" > nan_at_start.yaml
+expect "NaN at t = 0" 3 "not finite" "step 0, t = 0 s" "force element 'push' (load)" -- simulate nan_at_start.yaml -o start.h5
+pendulum "if(t > 0.0505, log(-t), 0)" > nan_later.yaml
+expect "NaN at step 51 (generalized-alpha)" 3 "step 51, t = 0.051 s" "force element 'push' (load)" -- \
+  simulate nan_later.yaml -o later.h5
+steps_and_finite() {
+  /usr/bin/python3 - "$1" "$2" <<'PY'
+import sys, h5py, numpy
+with h5py.File(sys.argv[1], "r") as f:
+    q = f["state/q"][:]
+    sys.exit(0 if q.shape[0] == int(sys.argv[2]) and numpy.isfinite(q).all() else 1)
+PY
+}
+pass_if "the result file keeps steps 0..50, all finite" steps_and_finite later.h5 51
+pendulum "if(t > 0.0505, log(-t), 0)" ", type: variational" > nan_later_variational.yaml
+expect "NaN at step 51 (variational)" 3 "step 51, t = 0.051 s" "force element 'push' (load)" -- \
+  simulate nan_later_variational.yaml -o later_variational.h5
+pass_if "the variational result file keeps steps 0..50, all finite" steps_and_finite later_variational.h5 51
+{ pendulum "if(t > 0.0505, log(-t), 0)"; echo "objective: [{type: final_value, coordinate: bob.y}]"; } > nan_gradient.yaml
+expect "NaN in a gradient run" 3 "step 51" "push" -- gradient nan_gradient.yaml
+finish
