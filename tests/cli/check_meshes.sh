@@ -9,10 +9,7 @@ passed=0; failed=0
 for model in "$meshes"/*.yaml; do
   grep -q '^objective:' "$model" || { echo "skip $(basename "$model") (no objective)"; continue; }
   start=$(date +%s)
-  # A model may give check options in a comment line "# flexadj check options: ..." (e.g. a larger FD step
-  # where J is only resolved to ~1e-13).
-  options=$(sed -n 's/^# flexadj check options: *//p' "$model" | head -1)
-  if "$program" check "$model" $options -q > out.txt 2>&1; then
+  if "$program" check "$model" -q > out.txt 2>&1; then
     passed=$((passed + 1)); echo "ok   $(basename "$model") ($(( $(date +%s) - start )) s)"
   else
     failed=$((failed + 1)); echo "FAIL $(basename "$model")"; cat out.txt

@@ -147,6 +147,13 @@ pass_if "iterative solver gives the direct gradient within 1e-7" same_gradient
 # A given initial position along a blocked direction is projected back onto the rail: the check passes.
 expect "check: constrained initial position" 0 "check passed" -- check oscillator.yaml -q --set "design_variables=[{initial_position: mass.y}]"
 expect "check: bad option value" 2 "--directions" "positive integer" -- check oscillator.yaml --directions two
+# flexadj check must fail (exit 4) for a gradient that is not the derivative of the discrete J: the continuous
+# adjoint at 40 steps is off by O(h^2) (about 1e-4 relative); the discrete one passes on the same model.
+expect "check fails the continuous adjoint at coarse steps" 4 "FAILED" "check FAILED" -- \
+  check oscillator.yaml -q --adjoint continuous --set integrator.step_size=0.039269908169872414
+expect "check passes the discrete adjoint at coarse steps" 0 "check passed" -- \
+  check oscillator.yaml -q --set integrator.step_size=0.039269908169872414
+expect "check: bad adjoint mode" 2 "--adjoint" "expected discrete or continuous" -- check oscillator.yaml --adjoint exact
 # A spring between two fully parameterised ANCF nodes (24 coordinates) exceeds what its AD kernel holds.
 cat > two_full_nodes.yaml <<'YAML'
 dimension: 3
