@@ -1,16 +1,21 @@
 #include "flexadj/objectives/objective.hpp"
 
-#include <Sacado_No_Kokkos.hpp>
 #include <Teuchos_CommHelpers.hpp>
 
 #include <algorithm>
+#include <array>
 
 #include "flexadj/functions/control_signal.hpp"
-#include "flexadj/model/body.hpp"
 #include "flexadj/model/model.hpp"
+#include "flexadj/objectives/term_kernels.hpp"
 
 namespace flexadj::objectives {
 namespace {
+
+constexpr int kMaxBodyCoordinates = 7;
+constexpr int kMaxInputs = 2 * kMaxBodyCoordinates;  // a sensor's body: q and v
+using TermFad = Sacado::Fad::SFad<double, kMaxInputs>;
+using ControlFad = Sacado::Fad::SFad<double, 1>;
 
 // Local index of an owned coordinate, -1 if another rank owns it.
 int owned_index(const assembly::Assembler& assembler, long long coordinate) {
@@ -28,60 +33,49 @@ double quadrature_weight(const std::vector<double>& times, std::size_t n) {
   return 0.5 * (left + right);
 }
 
-// C1 exterior penalty: the excess beyond the bounds (0 inside).
-double excess(const ObjectiveTerm& term, double x) {
-  if (x > term.upper) return x - term.upper;
-  if (x < term.lower) return x - term.lower;
-  return 0.0;
-}
+// The inputs of a term's kernel (kernels::measured_quantity) at a state, with where each lives on this rank.
+struct TermInputs {
+  int count = 0;
+  model::BodyKind body_kind = model::BodyKind::Ground;
+  std::array<double, kMaxInputs> values{};
+  std::array<int, kMaxInputs> owned{};       // local index of the input's coordinate, -1 on another rank
+  std::array<bool, kMaxInputs> velocity{};   // the input is a velocity (its partial goes to dJ/dv)
+};
 
-// The sensor value of a term from its body's coordinates q and velocities v (model/body.hpp kinematics).
-template <class S>
-S sensor_value(const ObjectiveTerm& term, model::BodyKind kind, const S* q, const S* v) {
-  model::Vec3<S> x;
-  switch (term.quantity) {
-    case ObjectiveTerm::Quantity::Position: x = model::point_position(kind, q, term.sensor_point); break;
-    case ObjectiveTerm::Quantity::Velocity: x = model::point_velocity(kind, q, v, term.sensor_point); break;
-    case ObjectiveTerm::Quantity::AngularVelocity: x = model::angular_velocity(kind, q, v); break;
-    case ObjectiveTerm::Quantity::Direction: x = model::multiply(model::body_rotation(kind, q), term.sensor_point); break;
-  }
-  return x[term.sensor_component];
-}
-
-constexpr int kMaxBodyCoordinates = 7;
-using SensorFad = Sacado::Fad::SFad<double, 2 * kMaxBodyCoordinates>;
-
-// Local index of the first coordinate of the sensor's body, -1 if another rank owns the body (a body's
-// coordinates are owned by one rank, DofMap).
-int sensor_offset(const assembly::Assembler& assembler, const ObjectiveTerm& term) {
-  return owned_index(assembler, assembler.model().body_offset(term.sensor_body));
-}
-
-// x of a term at this state on every rank: the owned coordinate, or, for a relative term whose two
-// coordinates may live on different ranks, the difference summed over the ranks (collective then).
-// Returns false if this rank neither owns the coordinate nor the term is relative.
-bool term_value(const assembly::Assembler& assembler, const ObjectiveTerm& term, const assembly::State& state,
-                double& x) {
-  const bool position = term.quantity == ObjectiveTerm::Quantity::Position;
-  const auto entry = [&](long long coordinate) {
-    const int i = owned_index(assembler, coordinate);
-    return i < 0 ? 0.0 : (position ? state.q[i] : state.v[i]);
-  };
+// The term's inputs on this rank; false if this rank has no part in it. A sensor's body and a coordinate belong to
+// one rank; the two coordinates of a relative term may live on different ranks, so their values are summed over the
+// ranks (collective then) and every rank takes part.
+bool gather_inputs(const assembly::Assembler& assembler, const ObjectiveTerm& term, const assembly::State& state,
+                   TermInputs& in) {
+  const bool velocity = term.quantity == ObjectiveTerm::Quantity::Velocity;
   if (term.sensor_body >= 0) {
-    const int first = sensor_offset(assembler, term);
+    const int first = owned_index(assembler, assembler.model().body_offset(term.sensor_body));
     if (first < 0) return false;
-    x = sensor_value(term, assembler.model().body(term.sensor_body).kind, state.q.data() + first,
-                     state.v.data() + first);
+    in.body_kind = assembler.model().body(term.sensor_body).kind;
+    const int nb = model::coordinate_count(in.body_kind);
+    in.count = 2 * nb;
+    for (int k = 0; k < nb; ++k) {
+      in.values[k] = state.q[first + k];
+      in.values[nb + k] = state.v[first + k];
+      in.owned[k] = in.owned[nb + k] = first + k;
+      in.velocity[k] = false;
+      in.velocity[nb + k] = true;
+    }
     return true;
   }
-  if (term.relative_to < 0) {
-    const int i = owned_index(assembler, term.coordinate);
-    if (i < 0) return false;
-    x = position ? state.q[i] : state.v[i];
-    return true;
+  const long long coordinates[2] = {term.coordinate, term.relative_to};
+  in.count = term.relative_to < 0 ? 1 : 2;
+  for (int k = 0; k < in.count; ++k) {
+    const int i = owned_index(assembler, coordinates[k]);
+    in.owned[k] = i;
+    in.velocity[k] = velocity;
+    in.values[k] = i < 0 ? 0.0 : (velocity ? state.v[i] : state.q[i]);
   }
-  const double local = entry(term.coordinate) - entry(term.relative_to);
-  Teuchos::reduceAll(*assembler.comm(), Teuchos::REDUCE_SUM, local, Teuchos::outArg(x));
+  if (in.count == 1) return in.owned[0] >= 0;
+  std::array<double, 2> sum{};
+  Teuchos::reduceAll(*assembler.comm(), Teuchos::REDUCE_SUM, 2, in.values.data(), sum.data());
+  in.values[0] = sum[0];
+  in.values[1] = sum[1];
   return true;
 }
 
@@ -103,48 +97,32 @@ double Objective::value(const assembly::Assembler& assembler, const std::vector<
 }
 
 double Objective::value(const assembly::Assembler& assembler, storage::Trajectory& trajectory) const {
-  // J = sum_n j_n with j_n = the partial-derivative terms integrated: evaluate each step's contribution.
+  // J = sum_n w_n h(x_n, t_n) + S(x_N) (kernels::integrand, kernels::terminal).
   const auto& times = trajectory.step_times();
   const std::size_t last = times.size() - 1;
+  const bool root = assembler.comm()->getRank() == 0;
   double local = 0.0;
+  TermInputs inputs;
   for (std::size_t n = 0; n <= last; ++n) {
     const assembly::State& state = trajectory.step(n);
+    const double weight = quadrature_weight(times, n);
     for (const auto& term : terms_) {
       if (term.kind == ObjectiveTerm::Kind::ControlEffort) continue;
-      double x = 0.0;
-      if (!term_value(assembler, term, state, x)) continue;
+      if (!gather_inputs(assembler, term, state, inputs)) continue;
       // A relative term is known on every rank: count it on rank 0.
-      if (term.relative_to >= 0 && assembler.comm()->getRank() != 0) continue;
-      switch (term.kind) {
-        case ObjectiveTerm::Kind::FinalValue:
-          if (n == last) local += term.weight * x;
-          break;
-        case ObjectiveTerm::Kind::FinalSquare:
-          if (n == last) local += 0.5 * term.weight * (x - term.target) * (x - term.target);
-          break;
-        case ObjectiveTerm::Kind::Tracking: {
-          const double e = x - term.reference_at(times[n]);
-          local += 0.5 * term.weight * quadrature_weight(times, n) * e * e;
-          break;
-        }
-        case ObjectiveTerm::Kind::Penalty: {
-          const double e = excess(term, x);
-          local += 0.5 * term.weight * quadrature_weight(times, n) * e * e;
-          break;
-        }
-        case ObjectiveTerm::Kind::ControlEffort: break;
-      }
+      if (term.relative_to >= 0 && !root) continue;
+      const double x = kernels::measured_quantity(term, inputs.body_kind, inputs.values.data());
+      local += weight * kernels::integrand(term, x, times[n]);
+      if (n == last) local += kernels::terminal(term, x);
     }
   }
   // Control effort: computed on rank 0 only (it does not depend on the distributed states).
-  if (assembler.comm()->getRank() == 0)
+  if (root)
     for (const auto& term : terms_) {
       if (term.kind != ObjectiveTerm::Kind::ControlEffort) continue;
       const auto signal = assembler.model().find_control(term.control);
-      for (std::size_t n = 0; n <= last; ++n) {
-        const double u = signal->value(times[n]);
-        local += 0.5 * term.weight * quadrature_weight(times, n) * u * u;
-      }
+      for (std::size_t n = 0; n <= last; ++n)
+        local += quadrature_weight(times, n) * kernels::integrand(term, signal->value(times[n]), times[n]);
     }
   double global = 0.0;
   Teuchos::reduceAll(*assembler.comm(), Teuchos::REDUCE_SUM, local, Teuchos::outArg(global));
@@ -155,48 +133,21 @@ void Objective::add_partials(const assembly::Assembler& assembler, const std::ve
                              const assembly::State& state, std::vector<double>& dq, std::vector<double>& dv,
                              Partials partials) const {
   const std::size_t last = times.size() - 1;
-  const bool terminal = partials == Partials::Terminal || (partials == Partials::Discrete && n == last);
+  const bool with_terminal = partials == Partials::Terminal || (partials == Partials::Discrete && n == last);
   const double integral_weight =
       partials == Partials::Discrete ? quadrature_weight(times, n) : partials == Partials::Integrand ? 1.0 : 0.0;
+  TermInputs inputs;
+  std::array<TermFad, kMaxInputs> seeded;
   for (const auto& term : terms_) {
     if (term.kind == ObjectiveTerm::Kind::ControlEffort) continue;
-    double x = 0.0;
-    if (!term_value(assembler, term, state, x)) continue;
-    const bool position = term.quantity == ObjectiveTerm::Quantity::Position;
-    double derivative = 0.0;
-    switch (term.kind) {
-      case ObjectiveTerm::Kind::FinalValue: derivative = terminal ? term.weight : 0.0; break;
-      case ObjectiveTerm::Kind::FinalSquare: derivative = terminal ? term.weight * (x - term.target) : 0.0; break;
-      case ObjectiveTerm::Kind::Tracking:
-        derivative = term.weight * integral_weight * (x - term.reference_at(times[n]));
-        break;
-      case ObjectiveTerm::Kind::Penalty: derivative = term.weight * integral_weight * excess(term, x); break;
-      case ObjectiveTerm::Kind::ControlEffort: break;
-    }
-    if (term.sensor_body >= 0) {
-      // Chain rule through the body kinematics: one Sacado pass with q and v seeded.
-      const int first = sensor_offset(assembler, term);
-      const model::BodyKind kind = assembler.model().body(term.sensor_body).kind;
-      const int nb = model::coordinate_count(kind);
-      std::array<SensorFad, kMaxBodyCoordinates> qf, vf;
-      for (int k = 0; k < nb; ++k) {
-        qf[k] = SensorFad(2 * nb, k, state.q[first + k]);
-        vf[k] = SensorFad(2 * nb, nb + k, state.v[first + k]);
-      }
-      const SensorFad value = sensor_value(term, kind, qf.data(), vf.data());
-      for (int k = 0; k < nb; ++k) {
-        dq[first + k] += derivative * value.dx(k);
-        dv[first + k] += derivative * value.dx(nb + k);
-      }
-      continue;
-    }
-    std::vector<double>& target = position ? dq : dv;
-    const int i = owned_index(assembler, term.coordinate);
-    if (i >= 0) target[i] += derivative;
-    if (term.relative_to >= 0) {
-      const int j = owned_index(assembler, term.relative_to);
-      if (j >= 0) target[j] -= derivative;
-    }
+    if (!gather_inputs(assembler, term, state, inputs)) continue;
+    // One forward-AD pass over the kernel: d(w h + S)/d(inputs).
+    for (int k = 0; k < inputs.count; ++k) seeded[k] = TermFad(inputs.count, k, inputs.values[k]);
+    const TermFad x = kernels::measured_quantity(term, inputs.body_kind, seeded.data());
+    TermFad j = integral_weight * kernels::integrand(term, x, times[n]);
+    if (with_terminal) j += kernels::terminal(term, x);
+    for (int k = 0; k < inputs.count; ++k)
+      if (inputs.owned[k] >= 0) (inputs.velocity[k] ? dv : dq)[inputs.owned[k]] += j.dx(k);
   }
 }
 
@@ -207,7 +158,9 @@ void Objective::add_control_gradient(const model::Model& model, const std::vecto
     const auto signal = model.find_control(term.control);
     auto& gradient = controls.at(term.control);
     for (std::size_t n = 0; n < times.size(); ++n) {
-      const double d = term.weight * quadrature_weight(times, n) * signal->value(times[n]);
+      // d(w_n h(u))/du by the same kernel, then onto the signal's values by its interpolation weights.
+      const ControlFad u(1, 0, signal->value(times[n]));
+      const double d = (quadrature_weight(times, n) * kernels::integrand(term, u, times[n])).dx(0);
       const auto w = signal->weights(times[n]);
       gradient[w.k0] += w.w0 * d;
       gradient[w.k1] += w.w1 * d;

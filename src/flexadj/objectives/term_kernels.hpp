@@ -1,0 +1,72 @@
+#pragma once
+// The objective terms as templated kernels of their local inputs, differentiated by Sacado like every other
+// component (docs/design.md): the measured quantity x of a term from its inputs (a coordinate, the difference of
+// two coordinates, or a sensor of a body from the body's q and v), and the term's integrand h(x, t) and terminal
+// value S(x), so that J = sum_n w_n h(x_n, t_n) + S(x_N) with the trapezoidal weights w_n. No derivative is
+// written by hand: Objective::add_partials evaluates the same kernels with forward-AD scalars.
+#include <Sacado_No_Kokkos.hpp>
+
+#include "flexadj/model/body.hpp"
+#include "flexadj/objectives/objective_term.hpp"
+
+namespace flexadj::objectives::kernels {
+
+// x from the term's inputs: for a coordinate term one input (q_i or v_i), for a relative term two (its coordinate
+// and the one it is relative to), for a sensor the body's q (first nb inputs) and v (next nb).
+template <class S>
+S measured_quantity(const ObjectiveTerm& term, model::BodyKind body_kind, const S* inputs) {
+  if (term.sensor_body < 0) return term.relative_to < 0 ? inputs[0] : inputs[0] - inputs[1];
+  const S* q = inputs;
+  const S* v = inputs + model::coordinate_count(body_kind);
+  model::Vec3<S> x;
+  switch (term.quantity) {
+    case ObjectiveTerm::Quantity::Position: x = model::point_position(body_kind, q, term.sensor_point); break;
+    case ObjectiveTerm::Quantity::Velocity: x = model::point_velocity(body_kind, q, v, term.sensor_point); break;
+    case ObjectiveTerm::Quantity::AngularVelocity: x = model::angular_velocity(body_kind, q, v); break;
+    case ObjectiveTerm::Quantity::Direction:
+      x = model::multiply(model::body_rotation(body_kind, q), term.sensor_point);
+      break;
+  }
+  return x[term.sensor_component];
+}
+
+// max(0, x - upper) or min(0, x - lower): the excess of the C1 exterior penalty (0 inside the bounds).
+template <class S>
+S excess(const ObjectiveTerm& term, const S& x) {
+  const double value = Sacado::ScalarValue<S>::eval(x);
+  if (value > term.upper) return x - term.upper;
+  if (value < term.lower) return x - term.lower;
+  return S(0.0);
+}
+
+// The integrand h(x, t) (u: the control value for control effort).
+template <class S>
+S integrand(const ObjectiveTerm& term, const S& x, double t) {
+  switch (term.kind) {
+    case ObjectiveTerm::Kind::Tracking: {
+      const S e = x - term.reference_at(t);
+      return 0.5 * term.weight * e * e;
+    }
+    case ObjectiveTerm::Kind::Penalty: {
+      const S e = excess(term, x);
+      return 0.5 * term.weight * e * e;
+    }
+    case ObjectiveTerm::Kind::ControlEffort: return 0.5 * term.weight * x * x;
+    default: return S(0.0);
+  }
+}
+
+// The terminal value S(x) at the last step.
+template <class S>
+S terminal(const ObjectiveTerm& term, const S& x) {
+  switch (term.kind) {
+    case ObjectiveTerm::Kind::FinalValue: return term.weight * x;
+    case ObjectiveTerm::Kind::FinalSquare: {
+      const S e = x - term.target;
+      return 0.5 * term.weight * e * e;
+    }
+    default: return S(0.0);
+  }
+}
+
+}  // namespace flexadj::objectives::kernels
