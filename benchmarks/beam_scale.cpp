@@ -106,7 +106,7 @@ int main(int argc, char** argv) {
         objective.add(tip);
         start = Clock::now();
         const auto gradient = adjoint::discrete_adjoint_gradient(assembler, integrator, trajectory, objective,
-                                                                 adjoint::ParameterSpace(*model));
+                                                                 model::ParameterSpace(*model));
         row.adjoint = seconds_since(start);
       }
       rows.push_back(row);

@@ -46,7 +46,7 @@ Row run(const std::string& problem, const std::string& path, const std::vector<s
   integrators::GeneralizedAlpha integrator(assembler, model->integrator, options);
   auto state = assembler.make_state();
   assembler.scatter_global(model->initial_coordinates(), model->initial_velocities(), state);
-  const adjoint::ParameterSpace parameters(*model);
+  const model::ParameterSpace parameters(*model);
   row.design_variables = parameters.size();
   for (const auto& [name, signal] : model->controls()) row.design_variables += static_cast<long long>(signal->size());
   auto start = Clock::now();

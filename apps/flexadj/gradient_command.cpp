@@ -18,7 +18,7 @@
 namespace flexadj::app {
 namespace {
 
-using Kind = adjoint::DesignSpace::Kind;
+using Kind = problem::DesignSpace::Kind;
 
 struct GradientOptions {
   std::string model_path, csv_path, h5_path;

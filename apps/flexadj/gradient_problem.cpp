@@ -39,7 +39,7 @@ std::string format(double x) {
 }  // namespace
 
 GradientProblem::GradientProblem(std::unique_ptr<model::Model> model, RCP<const Comm> comm, const std::string& command)
-    : model_(checked(std::move(model), command)), comm_(std::move(comm)), design_(adjoint::DesignSpace::of(*model_)) {}
+    : model_(checked(std::move(model), command)), comm_(std::move(comm)), design_(problem::DesignSpace::of(*model_)) {}
 
 void GradientProblem::set_adjoint(const AdjointSettings& settings) {
   if (settings.mode != "discrete" && settings.mode != "continuous")

@@ -1,7 +1,7 @@
 #pragma once
 // The gradient problem of a model file, shared by `flexadj gradient` and `flexadj check`: the objective J
 // of the model's `objective` section and its discrete-adjoint gradient with respect to the scalars of the
-// model's design variables (adjoint::DesignSpace): the discrete adjoint (exact for the discrete J) or the
+// model's design variables (problem::DesignSpace): the discrete adjoint (exact for the discrete J) or the
 // continuous adjoint of Nachbagauer et al. 2015 (BDF-k, accurate to the integration error). The forward
 // trajectory is kept in memory or written to an HDF5 file and read back by the backward sweep. Assembler
 // (with its matrix graph) and integrator (with its linear solver) are built once and reused by every
@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "flexadj/adjoint/design_space.hpp"
+#include "flexadj/problem/design_space.hpp"
 #include "flexadj/adjoint/discrete_adjoint.hpp"
 #include "flexadj/core/tpetra_types.hpp"
 #include "flexadj/model/model.hpp"
@@ -38,7 +38,7 @@ class GradientProblem {
   GradientProblem(std::unique_ptr<model::Model> model, RCP<const Comm> comm, const std::string& command);
 
   const model::Model& model() const { return *model_; }
-  const adjoint::DesignSpace& design() const { return design_; }
+  const problem::DesignSpace& design() const { return design_; }
   std::vector<double> values() const { return design_.values(*model_); }
   void set_values(const std::vector<double>& values) { design_.set_values(*model_, values); }
 
@@ -62,7 +62,7 @@ class GradientProblem {
  private:
   std::unique_ptr<model::Model> model_;
   RCP<const Comm> comm_;
-  adjoint::DesignSpace design_;
+  problem::DesignSpace design_;
   AdjointSettings adjoint_;
   std::unique_ptr<assembly::Assembler> assembler_;
   std::unique_ptr<integrators::TimeIntegrator> integrator_;  // generalized-alpha, HHT or variational

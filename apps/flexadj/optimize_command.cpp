@@ -21,7 +21,7 @@ namespace flexadj::app {
 namespace {
 
 namespace fs = std::filesystem;
-using Kind = adjoint::DesignSpace::Kind;
+using Kind = problem::DesignSpace::Kind;
 
 struct OptimizeOptions {
   std::string model_path, prefix, method;

@@ -86,7 +86,7 @@ TEST(AdjointRanks, ChainGradientMatchesTheSingleRankGradient) {
                                     serial_continuous.gradient.initial_velocities),
             1e-10);
   // A real gradient: the links' masses matter.
-  const adjoint::ParameterSpace space(*model);
+  const model::ParameterSpace space(*model);
   EXPECT_GT(std::abs(serial.gradient.parameters[space.find("link3.mass")]), 1e-6);
 }
 
@@ -112,7 +112,7 @@ TEST(AdjointRanks, VariationalChainGradientMatchesTheSingleRankGradient) {
   EXPECT_LT(parameters, 1e-10);
   EXPECT_LT(velocities, 1e-10);
   EXPECT_LT(coordinates, 1e-9);
-  const adjoint::ParameterSpace space(*model);
+  const model::ParameterSpace space(*model);
   EXPECT_GT(std::abs(serial.gradient.parameters[space.find("link3.mass")]), 1e-6);
 
   // HDF5 against memory at np 1 only: at np 2 the variational forward run with io::TrajectoryOutput does not return
@@ -149,7 +149,7 @@ TEST(AdjointRanks, IterativeSolverGivesTheDirectGradient) {
   velocity.quantity = objectives::ObjectiveTerm::Quantity::Velocity;
   velocity.coordinate = 23;
   objective.add(velocity);
-  const adjoint::ParameterSpace space(*model);
+  const model::ParameterSpace space(*model);
   auto gradients = [&](const std::string& kind) {
     assembly::Assembler assembler(*model, world());
     linalg::LinearSolverOptions options;
@@ -189,7 +189,7 @@ TEST(AdjointRanks, Hdf5TrajectoryGivesTheMemoryGradient) {
   storage::MemoryTrajectory memory;
   storage::Hdf5Trajectory file(path, assembler);
   record_into_both(assembler, integrator, state, memory, file);
-  const adjoint::ParameterSpace space(*model);
+  const model::ParameterSpace space(*model);
   const auto from_memory =
       adjoint::discrete_adjoint_gradient(assembler, integrator, memory, objective, space);
   const auto from_file = adjoint::discrete_adjoint_gradient(assembler, integrator, file, objective, space);

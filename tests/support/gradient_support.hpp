@@ -44,10 +44,10 @@ inline Evaluation evaluate(model::Model& model, const objectives::Objective& obj
   }
   if (bdf_order > 0)
     e.gradient = adjoint::continuous_adjoint_gradient(assembler, integrator, trajectory, objective,
-                                                      adjoint::ParameterSpace(model), {bdf_order});
+                                                      model::ParameterSpace(model), {bdf_order});
   else
     e.gradient = adjoint::discrete_adjoint_gradient(assembler, integrator, trajectory, objective,
-                                                    adjoint::ParameterSpace(model));
+                                                    model::ParameterSpace(model));
   e.value = e.gradient.objective;
   return e;
 }
@@ -126,7 +126,7 @@ inline objectives::Objective crane_load_objective() {
 // Central difference of J along parameter `index` with relative step `relative_step`.
 inline double central_difference(model::Model& model, const objectives::Objective& objective, RCP<const Comm> comm,
                                  int index, double relative_step = 1e-6) {
-  const adjoint::ParameterSpace space(model);
+  const model::ParameterSpace space(model);
   const double p = space.value(model, index);
   const double h = relative_step * std::max(1.0, std::abs(p));
   space.set_value(model, index, p + h);
@@ -185,7 +185,7 @@ inline std::vector<double> taylor_orders(model::Model& model, const objectives::
                                          RCP<const Comm> comm, const std::vector<int>& indices,
                                          const std::vector<double>& direction, double h0,
                                          std::vector<double>* remainders_out = nullptr) {
-  const adjoint::ParameterSpace space(model);
+  const model::ParameterSpace space(model);
   const Evaluation base = evaluate(model, objective, comm, true);
   double slope = 0.0;
   std::vector<double> p0;

@@ -1,6 +1,6 @@
 // Design variables of gradient problems: names resolved to parameters, initial values and control signals;
 // their values read and changed in a model; their derivatives picked out of an adjoint gradient.
-#include "flexadj/adjoint/design_space.hpp"
+#include "flexadj/problem/design_space.hpp"
 
 #include <gtest/gtest.h>
 
@@ -12,7 +12,7 @@
 #include "gradient_support.hpp"
 #include "models.hpp"
 
-namespace flexadj::adjoint {
+namespace flexadj::problem {
 namespace {
 
 using Kind = DesignSpace::Kind;
@@ -109,7 +109,7 @@ TEST(DesignSpace, ValuesAndSetValuesRoundTrip) {
 TEST(DesignSpace, PicksTheGradientEntries) {
   const auto model = read();
   const DesignSpace design(*model, kNames);
-  Gradient g;
+  adjoint::Gradient g;
   for (int i = 0; i < design.parameters().size(); ++i) g.parameters.push_back(10.0 * i);
   for (int i = 0; i < model->coordinate_count(); ++i) {
     g.initial_coordinates.push_back(100.0 + i);
@@ -164,4 +164,4 @@ TEST(DesignSpace, Errors) {
 }
 
 }  // namespace
-}  // namespace flexadj::adjoint
+}  // namespace flexadj::problem

@@ -6,7 +6,7 @@
 #include <cmath>
 #include <sstream>
 
-#include "flexadj/adjoint/parameter_space.hpp"
+#include "flexadj/model/parameter_space.hpp"
 #include "flexadj/io/model_reader.hpp"
 #include "gradient_support.hpp"
 
@@ -63,7 +63,7 @@ objectives::Objective tip_objective(const model::Model& model) {
 void check_type(const std::string& type, const std::vector<std::string>& names) {
   auto model = cantilever(type);
   const auto objective = tip_objective(*model);
-  const adjoint::ParameterSpace space(*model);
+  const model::ParameterSpace space(*model);
   const Evaluation e = evaluate(*model, objective, world(), true);
   ASSERT_GT(e.value, 1e-3);
   std::vector<int> indices;

@@ -5,7 +5,7 @@
 
 #include <cmath>
 
-#include "flexadj/adjoint/parameter_space.hpp"
+#include "flexadj/model/parameter_space.hpp"
 #include "flexadj/io/model_reader.hpp"
 #include "gradient_support.hpp"
 
@@ -66,7 +66,7 @@ void expect_second_order(const std::vector<double>& orders, const std::vector<do
 TEST(BeamAdjoint, ParametersMatchCentralDifferencesAndTaylor) {
   auto model = flexible_beam();
   const auto objective = tip_objective(*model);
-  const adjoint::ParameterSpace space(*model);
+  const model::ParameterSpace space(*model);
   const Evaluation e = evaluate(*model, objective, world(), true);
   ASSERT_GT(e.value, 1e-3);
   const std::vector<std::string> names = {"beam.element2.youngs_modulus", "beam.element1.youngs_modulus",

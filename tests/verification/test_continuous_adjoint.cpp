@@ -58,7 +58,7 @@ TEST(ContinuousAdjoint, OscillatorGradientConvergesAtTheOrderOfTheBdf) {
     std::vector<double> errors, gaps;
     for (long long steps : {100, 200, 400, 800}) {
       auto model = oscillator(1.0, 1.0, 0.0, 0.5, M_PI / 2, steps);
-      const int stiffness = adjoint::ParameterSpace(*model).find("spring.stiffness");
+      const int stiffness = model::ParameterSpace(*model).find("spring.stiffness");
       const Evaluation c = evaluate(*model, final_value(0), world(), true, nullptr, k);
       const Evaluation d = evaluate(*model, final_value(0), world(), true);
       EXPECT_EQ(c.value, d.value);  // the same J of the same forward run
@@ -89,7 +89,7 @@ TEST(ContinuousAdjoint, TorsionalPendulumAgainstTheClosedFormAtSecondOrder) {
   for (long long steps : {500, 1000, 2000, 4000}) {
     auto model = torsional_pendulum(m, l, c_r, alpha0, t1, steps);
     model->integrator.newton_tolerance = 1e-12;
-    const adjoint::ParameterSpace space(*model);
+    const model::ParameterSpace space(*model);
     const Evaluation c = evaluate(*model, final_value(1), world(), true, nullptr, 2);
     for (const auto& [name, value] : exact) errors[name].push_back(std::abs(c.gradient.parameters[space.find(name)] - value));
   }
@@ -110,7 +110,7 @@ TEST(ContinuousAdjoint, SpinningBodyConvergesWithTheDiscreteAdjoint) {
   for (long long steps : {150, 300, 600, 1200}) {
     auto model = spinning_top_pendulum(0.3, steps, 0.9);
     model->integrator.newton_tolerance = 1e-12;
-    const adjoint::ParameterSpace space(*model);
+    const model::ParameterSpace space(*model);
     space.set_value(*model, space.find("box.inertia_xy"), 0.01);
     space.set_value(*model, space.find("box.inertia_yz"), -0.02);
     const objectives::Objective objective = spinning_body_objective(true);
@@ -144,7 +144,7 @@ TEST(ContinuousAdjoint, CraneControlGradientConvergesWithTheDiscreteAdjoint) {
       gap = std::max(gap, max_abs_difference(c.gradient.controls.at(name), d.gradient.controls.at(name)));
       for (double g : d.gradient.controls.at(name)) scale = std::max(scale, std::abs(g));
     }
-    const adjoint::ParameterSpace space(*model);
+    const model::ParameterSpace space(*model);
     for (const char* name : {"cable.radius", "load.mass", "trolley.inertia_zz"}) {
       const int i = space.find(name);
       ASSERT_GE(i, 0) << name;

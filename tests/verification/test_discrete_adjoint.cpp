@@ -34,7 +34,7 @@ TEST(DiscreteAdjoint, OscillatorGradientMatchesTheClosedFormAtSecondOrder) {
   double previous_error = 0.0;
   for (long long steps : {100, 200, 400, 800}) {
     auto model = oscillator(1.0, 1.0, 0.0, 0.5, M_PI / 2, steps);
-    const adjoint::ParameterSpace space(*model);
+    const model::ParameterSpace space(*model);
     const int stiffness = space.find("spring.stiffness");
     ASSERT_GE(stiffness, 0);
     const Evaluation e = evaluate(*model, final_value(0), world(), true);
@@ -51,7 +51,7 @@ TEST(DiscreteAdjoint, OscillatorMatchesFiniteDifferencesForEveryParameter) {
   auto model = oscillator(1.3, 2.0, 0.1, 0.5, 2.0, 200);
   model->integrator.newton_tolerance = 1e-12;
   // A damper and an offset attachment so that every spring parameter acts.
-  const adjoint::ParameterSpace space(*model);
+  const model::ParameterSpace space(*model);
   space.set_value(*model, space.find("spring.damping"), 0.3);
   const objectives::Objective objective = oscillator_objective();
   const Evaluation e = evaluate(*model, objective, world(), true);
@@ -76,7 +76,7 @@ TEST(DiscreteAdjoint, OscillatorMatchesFiniteDifferencesForEveryParameter) {
 TEST(DiscreteAdjoint, SpinningRigidBodyMatchesFiniteDifferencesAndTaylor) {
   auto model = spinning_top_pendulum(0.3, 150, 0.9);
   model->integrator.newton_tolerance = 1e-12;
-  const adjoint::ParameterSpace space(*model);
+  const model::ParameterSpace space(*model);
   space.set_value(*model, space.find("box.inertia_xy"), 0.01);
   space.set_value(*model, space.find("box.inertia_yz"), -0.02);
   const objectives::Objective objective = spinning_body_objective(false);
@@ -100,7 +100,7 @@ TEST(DiscreteAdjoint, SpinningRigidBodyMatchesFiniteDifferencesAndTaylor) {
 // adjoint carries lambda . (dC_q/dp) mu and dC/dp, at the start on the acceleration level.
 TEST(DiscreteAdjoint, OverheadCraneConstraintParameterMatchesFiniteDifferences) {
   auto model = moving_crane();
-  const adjoint::ParameterSpace space(*model);
+  const model::ParameterSpace space(*model);
   objectives::Objective objective;
   ObjectiveTerm load_x;
   load_x.kind = ObjectiveTerm::Kind::FinalSquare;
@@ -241,7 +241,7 @@ TEST(DiscreteAdjoint, PenaltyAndControlEffortMatchFiniteDifferences) {
     const double fd = control_central_difference(*model, objective, world(), *signal, k, 1e-6);
     EXPECT_NEAR(gradient[k], fd, 1e-6 * std::max(1e-2, std::abs(fd))) << "u[" << k << "]";
   }
-  const adjoint::ParameterSpace space(*model);
+  const model::ParameterSpace space(*model);
   const int stiffness = space.find("spring.stiffness");
   const double fd = central_difference(*model, objective, world(), stiffness);
   EXPECT_NEAR(e.gradient.parameters[stiffness], fd, 1e-6 * std::max(1.0, std::abs(fd)));
@@ -274,7 +274,7 @@ TEST(DiscreteAdjoint, TorsionalPendulumGradientMatchesTheClosedForm) {
   const double m = 1.0, l = 1.2, c_r = 2.0, alpha0 = 0.4, t1 = 10.0;
   auto model = torsional_pendulum(m, l, c_r, alpha0, t1, 4000);
   model->integrator.newton_tolerance = 1e-12;
-  const adjoint::ParameterSpace space(*model);
+  const model::ParameterSpace space(*model);
   const Evaluation e = evaluate(*model, final_value(1), world(), true);
   const double omega = std::sqrt(c_r / m) / l, phase = alpha0 * std::cos(omega * t1);
   const double dpsi_domega = l * std::cos(phase) * alpha0 * (-std::sin(omega * t1)) * t1;

@@ -55,7 +55,7 @@ TEST(ObjectiveSensors, ValuesFollowTheMotion) {
 TEST(ObjectiveSensors, GradientMatchesFiniteDifferencesAndTaylor) {
   auto model = spinning_top_pendulum(0.3, 150, 0.9);
   model->integrator.newton_tolerance = 1e-12;
-  const adjoint::ParameterSpace space(*model);
+  const model::ParameterSpace space(*model);
   space.set_value(*model, space.find("box.inertia_xy"), 0.01);
   using Q = ObjectiveTerm::Quantity;
   using K = ObjectiveTerm::Kind;

@@ -33,7 +33,7 @@ void use_variational(model::Model& model) {
 void check_parameters(model::Model& model, const objectives::Objective& objective, const Evaluation& e,
                       const std::vector<std::string>& names, const std::vector<double>& direction, double h0,
                       double relative_step = 1e-6) {
-  const adjoint::ParameterSpace space(model);
+  const model::ParameterSpace space(model);
   std::vector<int> indices;
   for (const auto& name : names) {
     const int index = space.find(name);
@@ -71,7 +71,7 @@ void check_initial_velocity(model::Model& model, const objectives::Objective& ob
 TEST(VariationalAdjoint, OscillatorMatchesFiniteDifferencesAndTaylor) {
   auto model = oscillator(1.3, 2.0, 0.1, 0.5, 2.0, 200);
   use_variational(*model);
-  const adjoint::ParameterSpace space(*model);
+  const model::ParameterSpace space(*model);
   space.set_value(*model, space.find("spring.damping"), 0.3);
   const objectives::Objective objective = oscillator_objective();
   const Evaluation e = evaluate(*model, objective, world(), true);
@@ -126,7 +126,7 @@ TEST(VariationalAdjoint, ConstrainedPendulumMatchesFiniteDifferencesAndTaylor) {
 TEST(VariationalAdjoint, SpinningRigidBodyMatchesFiniteDifferencesAndTaylor) {
   auto model = spinning_top_pendulum(0.3, 150, 0.9);
   use_variational(*model);
-  const adjoint::ParameterSpace space(*model);
+  const model::ParameterSpace space(*model);
   space.set_value(*model, space.find("box.inertia_xy"), 0.01);
   space.set_value(*model, space.find("box.inertia_yz"), -0.02);
   const objectives::Objective objective = spinning_body_objective(true);

@@ -24,7 +24,7 @@ constexpr std::array<std::array<double, kMaxBdfOrder + 1>, kMaxBdfOrder + 1> kBd
 
 Gradient continuous_adjoint_gradient(assembly::Assembler& assembler, const integrators::TimeIntegrator& integrator,
                                      storage::Trajectory& trajectory, const objectives::Objective& objective,
-                                     const ParameterSpace& parameters, const ContinuousAdjointOptions& options) {
+                                     const model::ParameterSpace& parameters, const ContinuousAdjointOptions& options) {
   using assembly::ConstraintLevel;
   using Partials = objectives::Objective::Partials;
   const std::string source = assembler.model().source_file;

@@ -5,7 +5,7 @@
 // rule. It approximates the gradient of the continuous objective to the integration error (docs/adjoint.md,
 // "The continuous adjoint"); the discrete adjoint gives the exact gradient of the discrete one.
 #include "flexadj/adjoint/gradient.hpp"
-#include "flexadj/adjoint/parameter_space.hpp"
+#include "flexadj/model/parameter_space.hpp"
 #include "flexadj/integrators/time_integrator.hpp"
 #include "flexadj/objectives/objective.hpp"
 #include "flexadj/storage/trajectory.hpp"
@@ -21,6 +21,6 @@ struct ContinuousAdjointOptions {
 // written with every = 1). InputError if the steps are not constant or bdf_order is outside 1..4.
 Gradient continuous_adjoint_gradient(assembly::Assembler& assembler, const integrators::TimeIntegrator& integrator,
                                      storage::Trajectory& trajectory, const objectives::Objective& objective,
-                                     const ParameterSpace& parameters, const ContinuousAdjointOptions& options = {});
+                                     const model::ParameterSpace& parameters, const ContinuousAdjointOptions& options = {});
 
 }  // namespace flexadj::adjoint

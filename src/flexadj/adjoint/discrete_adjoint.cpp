@@ -4,7 +4,7 @@ namespace flexadj::adjoint {
 
 Gradient discrete_adjoint_gradient(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator,
                                    storage::Trajectory& trajectory, const objectives::Objective& objective,
-                                   const ParameterSpace& parameters) {
+                                   const model::ParameterSpace& parameters) {
   const std::size_t n = assembler.dofs().owned_coordinates().size();
   const std::vector<double>& times = trajectory.step_times();
   const double objective_value = objective.value(assembler, trajectory);

@@ -12,6 +12,6 @@ namespace flexadj::adjoint {
 // The trajectory must hold every step of the last forward run of `integrator`. Collective.
 Gradient discrete_adjoint_gradient(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator,
                                    storage::Trajectory& trajectory, const objectives::Objective& objective,
-                                   const ParameterSpace& parameters);
+                                   const model::ParameterSpace& parameters);
 
 }  // namespace flexadj::adjoint

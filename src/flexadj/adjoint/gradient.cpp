@@ -16,7 +16,7 @@ std::vector<double> to_global(const std::vector<double>& owned, const std::vecto
 
 }  // namespace
 
-assembly::LocalGradient make_local_gradient(const model::Model& model, const ParameterSpace& space) {
+assembly::LocalGradient make_local_gradient(const model::Model& model, const model::ParameterSpace& space) {
   return assembly::LocalGradient(model, space.gradient_force_offsets(), space.gradient_constraint_offsets(),
                                  static_cast<std::size_t>(space.size()));
 }

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "flexadj/adjoint/parameter_space.hpp"
+#include "flexadj/model/parameter_space.hpp"
 #include "flexadj/assembly/assembler.hpp"
 #include "flexadj/objectives/objective.hpp"
 
@@ -13,14 +13,14 @@ namespace flexadj::adjoint {
 
 struct Gradient {
   double objective = 0.0;
-  std::vector<double> parameters;           // dJ/dp in ParameterSpace order
+  std::vector<double> parameters;           // dJ/dp in model::ParameterSpace order
   std::vector<double> initial_coordinates;  // dJ/d(given q(t_0)), global numbering
   std::vector<double> initial_velocities;   // dJ/d(given v(t_0)), global numbering
   std::map<std::string, std::vector<double>> controls;  // dJ/du_k for every value u_k of each control signal
 };
 
 // Zero rank-local sums for the parameters of `space` (only the wanted components evaluated) and every control.
-assembly::LocalGradient make_local_gradient(const model::Model& model, const ParameterSpace& space);
+assembly::LocalGradient make_local_gradient(const model::Model& model, const model::ParameterSpace& space);
 
 // Sums `local` over the ranks, gathers the initial-state derivatives into global numbering, and adds the
 // control-effort terms of the objective. Collective.

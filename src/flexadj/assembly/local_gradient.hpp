@@ -1,6 +1,6 @@
 #pragma once
 // The rank-local sums of a backward sweep: mu . dR/dp for the components' parameters (numbered as
-// adjoint::ParameterSpace: force elements first, then constraints) and mu . dR/du for every value of every
+// model::ParameterSpace: force elements first, then constraints) and mu . dR/du for every value of every
 // control signal. Integrators' adjoint steps and the assembler's parameter products add into it; the adjoint
 // reduces it over the ranks.
 #include <map>

@@ -55,7 +55,7 @@ class Model {
   StaticSettings statics;
   OutputSettings output;
   // Gradient problems: the objective's terms and the names of the design variables (see
-  // adjoint::DesignSpace); both empty for plain simulations.
+  // problem::DesignSpace); both empty for plain simulations.
   std::vector<objectives::ObjectiveTerm> objective_terms;
   std::vector<std::string> design_variables;
   OptimizationSettings optimization;  // flexadj optimize

@@ -7,7 +7,7 @@
 
 #include "flexadj/model/model.hpp"
 
-namespace flexadj::adjoint {
+namespace flexadj::model {
 
 class ParameterSpace {
  public:
@@ -38,4 +38,4 @@ class ParameterSpace {
   std::vector<Location> locations_;
 };
 
-}  // namespace flexadj::adjoint
+}  // namespace flexadj::model

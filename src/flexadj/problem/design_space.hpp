@@ -11,12 +11,17 @@
 #include <string>
 #include <vector>
 
-#include "flexadj/adjoint/parameter_space.hpp"
+#include "flexadj/model/parameter_space.hpp"
 #include "flexadj/model/model.hpp"
 
 namespace flexadj::adjoint {
+struct Gradient;  // adjoint/gradient.hpp
+}  // namespace flexadj::adjoint
 
-struct Gradient;  // discrete_adjoint.hpp
+namespace flexadj::problem {
+
+using model::ParameterSpace;
+
 
 class DesignSpace {
  public:
@@ -49,7 +54,7 @@ class DesignSpace {
   // Sets parameters, initial coordinates/velocities of the bodies and control values; size() values.
   void set_values(model::Model& model, const std::vector<double>& values) const;
   // dJ/d(design scalars) from a gradient computed for the same model with this ParameterSpace's numbering.
-  std::vector<double> gradient(const Gradient& gradient) const;
+  std::vector<double> gradient(const adjoint::Gradient& gradient) const;
 
  private:
   ParameterSpace parameters_;
@@ -61,4 +66,4 @@ class DesignSpace {
 // body that owns it.
 void set_initial_value(model::Model& model, long long coordinate, bool velocity, double value);
 
-}  // namespace flexadj::adjoint
+}  // namespace flexadj::problem

@@ -1,14 +1,14 @@
-#include "flexadj/adjoint/design_space.hpp"
+#include "flexadj/problem/design_space.hpp"
 
 #include <algorithm>
 #include <set>
 #include <stdexcept>
 
-#include "flexadj/adjoint/discrete_adjoint.hpp"
+#include "flexadj/adjoint/gradient.hpp"
 #include "flexadj/core/error.hpp"
 #include "flexadj/model/coordinate_names.hpp"
 
-namespace flexadj::adjoint {
+namespace flexadj::problem {
 namespace {
 
 const std::string kInitialPosition = "initial_position:", kInitialVelocity = "initial_velocity:",
@@ -204,7 +204,7 @@ void DesignSpace::set_values(model::Model& model, const std::vector<double>& val
   }
 }
 
-std::vector<double> DesignSpace::gradient(const Gradient& g) const {
+std::vector<double> DesignSpace::gradient(const adjoint::Gradient& g) const {
   std::vector<double> out(size_);
   auto at = [](const std::vector<double>& v, long long i, const char* what) {
     if (i < 0 || static_cast<std::size_t>(i) >= v.size())
@@ -233,4 +233,4 @@ std::vector<double> DesignSpace::gradient(const Gradient& g) const {
   return out;
 }
 
-}  // namespace flexadj::adjoint
+}  // namespace flexadj::problem

@@ -1,6 +1,6 @@
-#include "flexadj/adjoint/parameter_space.hpp"
+#include "flexadj/model/parameter_space.hpp"
 
-namespace flexadj::adjoint {
+namespace flexadj::model {
 
 ParameterSpace::ParameterSpace(const model::Model& model) {
   auto add = [&](const model::Component& component, bool constraint, int index) {
@@ -51,4 +51,4 @@ void ParameterSpace::set_value(model::Model& model, int index, double value) con
   c.set_parameter(l.parameter, value);
 }
 
-}  // namespace flexadj::adjoint
+}  // namespace flexadj::model

@@ -1,0 +1,50 @@
+// The run settings of a model file: integrator, output and static sections.
+#include "flexadj/io/reader.hpp"
+
+namespace flexadj::io::reader {
+
+// ---- run settings
+void Reader::read_static(const Value& v) {
+  model_.statics.time = model_.integrator.start_time;
+  if (!v.given()) return;
+  v.expect_map({"load_steps", "max_newton_iterations", "newton_tolerance", "time"});
+  auto& s = model_.statics;
+  if (v.has("load_steps")) s.load_steps = v.at("load_steps").integer(1);
+  if (v.has("max_newton_iterations")) s.max_newton_iterations = v.at("max_newton_iterations").integer(1);
+  if (v.has("newton_tolerance")) s.newton_tolerance = v.at("newton_tolerance").positive();
+  s.time = v.at("time").number_or(model_.integrator.start_time);
+}
+
+void Reader::read_integrator(const Value& v) {
+  v.expect_map({"type", "start_time", "end_time", "step_size", "spectral_radius", "max_newton_iterations",
+                "newton_tolerance", "linear_solver"});
+  auto& s = model_.integrator;
+  if (v.has("type")) s.scheme = v.at("type").choice({"generalized_alpha", "hht", "variational"});
+  s.start_time = v.at("start_time").number_or(0.0);
+  const Value end = v.at("end_time");
+  s.end_time = end.number();
+  if (!(s.end_time > s.start_time))
+    end.fail("expected a number greater than start_time (" + format_number(s.start_time) + "), got " +
+             end.describe());
+  s.step_size = v.at("step_size").positive();
+  if (v.has("spectral_radius")) {
+    if (s.scheme == "variational")
+      v.at("spectral_radius")
+          .fail("not used by type variational (it has no numerical damping by construction); remove it from the "
+                "integrator section, or choose type generalized_alpha or hht");
+    s.spectral_radius = v.at("spectral_radius").in_range(s.scheme == "hht" ? 0.5 : 0.0, 1.0);
+  }
+  if (v.has("max_newton_iterations")) s.max_newton_iterations = v.at("max_newton_iterations").integer(1);
+  if (v.has("newton_tolerance")) s.newton_tolerance = v.at("newton_tolerance").positive();
+  if (v.has("linear_solver")) s.linear_solver = v.at("linear_solver").choice({"auto", "direct", "iterative"});
+}
+
+void Reader::read_output(const Value& v) {
+  if (!v.given()) return;
+  v.expect_map({"path", "every", "xdmf"});
+  if (v.has("path")) model_.output.path = v.at("path").text();
+  if (v.has("every")) model_.output.every = v.at("every").integer(1);
+  if (v.has("xdmf")) model_.output.xdmf = v.at("xdmf").boolean();
+}
+
+}  // namespace flexadj::io::reader
