@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Numerical faults stop the run with where and what: a NaN or Inf in the equations of motion gives exit 3 with
 # the step, the time and the component that produced it, for both integrators; the result file keeps the steps
-# before it and holds no NaN. Usage: test_numerical_faults.sh PATH/TO/flexadj
+# before it and holds no NaN. Step counts that overflow are input errors. Usage: test_numerical_faults.sh PATH/TO/flexadj
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/cli_support.sh" "$1"
 
@@ -40,4 +40,9 @@ expect "NaN at step 51 (variational)" 3 "step 51, t = 0.051 s" "force element 'p
 pass_if "the variational result file keeps steps 0..50, all finite" steps_and_finite later_variational.h5 51
 { pendulum "if(t > 0.0505, log(-t), 0)"; echo "objective: [{type: final_value, coordinate: bob.y}]"; } > nan_gradient.yaml
 expect "NaN in a gradient run" 3 "step 51" "push" -- gradient nan_gradient.yaml
+# Step counts that do not fit a run are input errors naming the key (they overflowed into 'integrated nothing').
+expect "step size 1e-300" 2 "integrator.step_size" "steps" "expected between 1 and" -- \
+  simulate nan_at_start.yaml --set integrator.step_size=1e-300
+expect "end time 1e308" 2 "integrator.step_size" "steps" -- simulate nan_at_start.yaml --set integrator.end_time=1e308
+expect "gradient with step size 1e-300" 2 "integrator.step_size" -- gradient nan_gradient.yaml --set integrator.step_size=1e-300
 finish

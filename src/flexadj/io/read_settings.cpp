@@ -1,6 +1,8 @@
 // The run settings of a model file: integrator, output and static sections.
 #include "flexadj/io/reader.hpp"
 
+#include <cmath>
+
 namespace flexadj::io::reader {
 
 // ---- run settings
@@ -26,7 +28,16 @@ void Reader::read_integrator(const Value& v) {
   if (!(s.end_time > s.start_time))
     end.fail("expected a number greater than start_time (" + format_number(s.start_time) + "), got " +
              end.describe());
-  s.step_size = v.at("step_size").positive();
+  const Value step = v.at("step_size");
+  s.step_size = step.positive();
+  // The number of steps must be a count a run can take: a step size of 1e-300, or an end time of 1e308, made it
+  // overflow (a negative count, nothing integrated, J = 0 reported as a result).
+  constexpr double kMaxSteps = 1e9;
+  const double steps = std::ceil((s.end_time - s.start_time) / s.step_size - 1e-9);
+  if (!(steps >= 1.0 && steps <= kMaxSteps))
+    step.fail("gives " + format_number(steps) + " steps from start_time " + format_number(s.start_time) +
+              " to end_time " + format_number(s.end_time) + "; expected between 1 and " + format_number(kMaxSteps) +
+              " steps (check step_size and end_time)");
   if (v.has("spectral_radius")) {
     if (s.scheme == "variational")
       v.at("spectral_radius")
