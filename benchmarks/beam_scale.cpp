@@ -5,8 +5,6 @@
 //
 //   flexadj_benchmark_beams [--counts 100,1000,10000] [--steps 10] [--solver auto|direct|iterative]
 //                           [--no-adjoint] [--json results/beams_np1.json]
-#include "flexadj/core/runtime.hpp"
-
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -15,9 +13,10 @@
 #include <vector>
 
 #include "flexadj/adjoint/discrete_adjoint.hpp"
+#include "flexadj/core/runtime.hpp"
 #include "flexadj/integrators/generalized_alpha.hpp"
 #include "flexadj/integrators/simulation.hpp"
-#include "flexadj/io/model_reader.hpp"
+#include "flexadj/io/problem_reader.hpp"
 
 namespace {
 
@@ -83,14 +82,15 @@ int main(int argc, char** argv) {
       Row row;
       row.elements = elements;
       auto start = Clock::now();
-      auto model = io::read_model_string(cantilever(elements, steps), "beam_scale.yaml");
-      assembly::Assembler assembler(*model, comm);
+      auto problem = io::read_problem_string(cantilever(elements, steps), "beam_scale.yaml");
+      auto& model = *problem.model;
+      assembly::Assembler assembler(model, comm);
       linalg::LinearSolverOptions options;
       options.kind = solver;
-      integrators::GeneralizedAlpha integrator(assembler, model->integrator, options);
+      integrators::GeneralizedAlpha integrator(assembler, problem.integrator, options);
       assembly::State state = assembler.make_state();
-      assembler.scatter_global(model->initial_coordinates(), model->initial_velocities(), state);
-      row.unknowns = model->coordinate_count() + model->multiplier_count();
+      assembler.scatter_global(model.initial_coordinates(), model.initial_velocities(), state);
+      row.unknowns = model.coordinate_count() + model.multiplier_count();
       row.solver = integrator.linear_solver().description();
       row.setup = seconds_since(start);
       start = Clock::now();
@@ -102,11 +102,11 @@ int main(int argc, char** argv) {
         objectives::Objective objective;
         objectives::ObjectiveTerm tip;
         tip.kind = objectives::ObjectiveTerm::Kind::FinalSquare;
-        tip.coordinate = model->body_offset(model->find_body("beam.end")) + 1;
+        tip.coordinate = model.body_offset(model.find_body("beam.end")) + 1;
         objective.add(tip);
         start = Clock::now();
         const auto gradient = adjoint::discrete_adjoint_gradient(assembler, integrator, trajectory, objective,
-                                                                 model::ParameterSpace(*model));
+                                                                 model::ParameterSpace(model));
         row.adjoint = seconds_since(start);
       }
       rows.push_back(row);

@@ -5,8 +5,6 @@
 //   flexadj_benchmark_forward [--model meshes/rigid_chain.yaml] [--counts 10,100,1000,10000]
 //                             [--step-budget 2000] [--solver auto|direct|iterative]
 //                             [--json results/forward_chain_np1.json]
-#include "flexadj/core/runtime.hpp"
-
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -15,8 +13,9 @@
 #include <vector>
 
 #include "flexadj/core/error.hpp"
+#include "flexadj/core/runtime.hpp"
 #include "flexadj/integrators/simulation.hpp"
-#include "flexadj/io/model_reader.hpp"
+#include "flexadj/io/problem_reader.hpp"
 
 namespace {
 
@@ -65,20 +64,21 @@ int main(int argc, char** argv) {
       // Fewer steps for longer chains: about the same work per row of the table.
       const long long steps = std::max<long long>(5, step_budget * 10 / links);
       const double h = 2e-3;
-      auto model = flexadj::io::read_model_file(
-          model_path, {"chain.count=" + std::to_string(links), "integrator.step_size=" + std::to_string(h),
-                       "integrator.end_time=" + std::to_string(h * double(steps)),
-                       "integrator.linear_solver=" + solver});
+      auto problem = flexadj::io::read_problem_file(
+          model_path,
+          {"chain.count=" + std::to_string(links), "integrator.step_size=" + std::to_string(h),
+           "integrator.end_time=" + std::to_string(h * double(steps)), "integrator.linear_solver=" + solver});
+      auto& model = *problem.model;
       Record record;
       record.links = links;
-      record.unknowns = model->coordinate_count() + model->multiplier_count();
+      record.unknowns = model.coordinate_count() + model.multiplier_count();
       const auto setup_start = Clock::now();
-      flexadj::assembly::Assembler assembler(*model, comm);
+      flexadj::assembly::Assembler assembler(model, comm);
       flexadj::linalg::LinearSolverOptions options;
-      options.kind = model->integrator.linear_solver;
-      const auto integrator = flexadj::integrators::make_time_integrator(assembler, model->integrator, options);
+      options.kind = problem.integrator.linear_solver;
+      const auto integrator = flexadj::integrators::make_time_integrator(assembler, problem.integrator, options);
       auto state = assembler.make_state();
-      assembler.scatter_global(model->initial_coordinates(), model->initial_velocities(), state);
+      assembler.scatter_global(model.initial_coordinates(), model.initial_velocities(), state);
       record.setup_seconds = std::chrono::duration<double>(Clock::now() - setup_start).count();
       flexadj::integrators::SimulationOptions simulation;
       simulation.progress = false;

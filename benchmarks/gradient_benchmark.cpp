@@ -5,8 +5,6 @@
 // Prints forward and adjoint seconds, their ratio, and the speed-up over central finite differences:
 // measured (2 forward runs per design variable) on the small cases, extrapolated from the forward time by
 // count on the large ones (marked). Writes JSON with --json.
-#include "flexadj/core/runtime.hpp"
-
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -15,9 +13,10 @@
 
 #include "flexadj/adjoint/continuous_adjoint.hpp"
 #include "flexadj/adjoint/discrete_adjoint.hpp"
+#include "flexadj/core/runtime.hpp"
 #include "flexadj/integrators/generalized_alpha.hpp"
 #include "flexadj/integrators/simulation.hpp"
-#include "flexadj/io/model_reader.hpp"
+#include "flexadj/io/problem_reader.hpp"
 
 namespace {
 
@@ -36,19 +35,20 @@ Row run(const std::string& problem, const std::string& path, const std::vector<s
         const flexadj::objectives::Objective& objective, long long size, long long measured_fd_limit,
         const flexadj::RCP<const flexadj::Comm>& comm) {
   using namespace flexadj;
-  auto model = io::read_model_file(path, overrides);
+  auto model_problem = io::read_problem_file(path, overrides);
+  auto& model = *model_problem.model;
   Row row;
   row.problem = problem;
   row.size = size;
-  assembly::Assembler assembler(*model, comm);
+  assembly::Assembler assembler(model, comm);
   linalg::LinearSolverOptions options;
   options.kind = "direct";
-  integrators::GeneralizedAlpha integrator(assembler, model->integrator, options);
+  integrators::GeneralizedAlpha integrator(assembler, model_problem.integrator, options);
   auto state = assembler.make_state();
-  assembler.scatter_global(model->initial_coordinates(), model->initial_velocities(), state);
-  const model::ParameterSpace parameters(*model);
+  assembler.scatter_global(model.initial_coordinates(), model.initial_velocities(), state);
+  const model::ParameterSpace parameters(model);
   row.design_variables = parameters.size();
-  for (const auto& [name, signal] : model->controls()) row.design_variables += static_cast<long long>(signal->size());
+  for (const auto& [name, signal] : model.controls()) row.design_variables += static_cast<long long>(signal->size());
   auto start = Clock::now();
   storage::MemoryTrajectory trajectory;
   integrators::record_forward_run(assembler, integrator, state, trajectory);
@@ -68,7 +68,7 @@ Row run(const std::string& problem, const std::string& path, const std::vector<s
     start = Clock::now();
     for (long long k = 0; k < 2 * row.design_variables; ++k) {
       auto fresh = assembler.make_state();
-      assembler.scatter_global(model->initial_coordinates(), model->initial_velocities(), fresh);
+      assembler.scatter_global(model.initial_coordinates(), model.initial_velocities(), fresh);
       integrators::SimulationOptions quiet;
       quiet.progress = false;
       quiet.track_energy = false;

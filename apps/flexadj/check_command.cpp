@@ -10,7 +10,7 @@
 
 #include "commands.hpp"
 #include "flexadj/core/error.hpp"
-#include "flexadj/io/model_reader.hpp"
+#include "flexadj/io/problem_reader.hpp"
 #include "gradient_problem.hpp"
 
 namespace flexadj::app {
@@ -317,7 +317,7 @@ int check_command(const std::vector<std::string>& arguments, RCP<const Comm> com
   const bool root = comm->getRank() == 0;
   if (wants_help(arguments, check_help(), root)) return kSuccess;
   const CheckOptions options = parse(arguments);
-  GradientProblem problem(io::read_model_file(options.model_path, options.overrides), comm, "check");
+  GradientProblem problem(io::read_problem_file(options.model_path, options.overrides), comm, "check");
   problem.set_adjoint(options.adjoint);
   const std::vector<double> p = problem.values();
   const std::vector<std::string> names = problem.design().names();
@@ -328,12 +328,14 @@ int check_command(const std::vector<std::string>& arguments, RCP<const Comm> com
             root && !options.quiet);
   if (root) {
     const model::Model& m = problem.model();
+    const integrators::IntegratorSettings& run = problem.problem().integrator;
     std::printf("flexadj check %s%s%s\n", options.model_path.c_str(), m.title.empty() ? "" : "  -- ", m.title.c_str());
     std::printf("  objective   J = %s\n", problem.describe_objective().c_str());
     std::printf("  design      %zu variable(s), %d value(s)%s\n", problem.design().entries().size(),
-                problem.design().size(), m.design_variables.empty() ? " (all component parameters)" : "");
-    std::printf("  settings    Newton tolerance %g, %lld steps, seed %lu, %s adjoint\n", m.integrator.newton_tolerance,
-                m.integrator.step_count(), options.seed, options.adjoint.mode.c_str());
+                problem.design().size(),
+                problem.problem().design_variables.empty() ? " (all component parameters)" : "");
+    std::printf("  settings    Newton tolerance %g, %lld steps, seed %lu, %s adjoint\n", run.newton_tolerance,
+                run.step_count(), options.seed, options.adjoint.mode.c_str());
     std::fflush(stdout);
   }
   const Evaluation base = runs.gradient();

@@ -2,7 +2,6 @@
 // respect to the model's design variables.
 #include <Teuchos_CommHelpers.hpp>
 #include <Teuchos_DefaultMpiComm.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -12,7 +11,7 @@
 #include "commands.hpp"
 #include "flexadj/core/error.hpp"
 #include "flexadj/io/hdf5_results_file.hpp"
-#include "flexadj/io/model_reader.hpp"
+#include "flexadj/io/problem_reader.hpp"
 #include "gradient_problem.hpp"
 
 namespace flexadj::app {
@@ -129,17 +128,18 @@ void write_hdf5(io::ResultsFile& file, const Result& r, const GradientProblem& p
 
 void print_header(const GradientOptions& options, const GradientProblem& problem, const Comm& comm) {
   const model::Model& m = problem.model();
+  const integrators::IntegratorSettings& run = problem.problem().integrator;
   std::printf("flexadj gradient %s%s%s\n", options.model_path.c_str(), m.title.empty() ? "" : "  -- ", m.title.c_str());
   std::printf("  model       %s, %zu %s, %d coordinate(s), %d multiplier(s); %d rank(s)\n",
               m.dimension == 2 ? "planar" : "spatial", m.bodies().size(), m.bodies().size() == 1 ? "body" : "bodies",
               m.coordinate_count(), m.multiplier_count(), comm.getSize());
-  if (m.integrator.scheme == "variational")
-    std::printf("  integrator  midpoint variational integrator (RATTLE), h = %g s, %lld steps\n", m.integrator.step_size,
-                m.integrator.step_count());
+  if (run.scheme == "variational")
+    std::printf("  integrator  midpoint variational integrator (RATTLE), h = %g s, %lld steps\n", run.step_size,
+                run.step_count());
   else
     std::printf("  integrator  %s, rho_inf = %g, h = %g s, %lld steps\n",
-                m.integrator.scheme == "hht" ? "HHT" : "generalized-alpha", m.integrator.spectral_radius,
-                m.integrator.step_size, m.integrator.step_count());
+                run.scheme == "hht" ? "HHT" : "generalized-alpha", run.spectral_radius, run.step_size,
+                run.step_count());
   std::printf("  objective   J = %s\n", problem.describe_objective().c_str());
   const AdjointSettings& a = problem.adjoint_settings();
   if (a.mode == "continuous")
@@ -148,8 +148,8 @@ void print_header(const GradientOptions& options, const GradientProblem& problem
   else
     std::printf("  adjoint     discrete (exact gradient of the discrete J)\n");
   std::printf("  trajectory  %s\n", a.storage == "hdf5" ? ("HDF5 file " + a.trajectory_path).c_str() : "memory");
-  std::printf("  design      %zu variable(s), %d value(s)%s\n", problem.design().entries().size(), problem.design().size(),
-              m.design_variables.empty() ? " (all component parameters)" : "");
+  std::printf("  design      %zu variable(s), %d value(s)%s\n", problem.design().entries().size(),
+              problem.design().size(), problem.problem().design_variables.empty() ? " (all component parameters)" : "");
   std::fflush(stdout);
 }
 
@@ -214,7 +214,7 @@ int gradient_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   const bool root = comm->getRank() == 0;
   if (wants_help(arguments, gradient_help(), root)) return kSuccess;
   const GradientOptions options = parse(arguments);
-  GradientProblem problem(io::read_model_file(options.model_path, options.overrides), comm, "gradient");
+  GradientProblem problem(io::read_problem_file(options.model_path, options.overrides), comm, "gradient");
   problem.set_adjoint(options.adjoint);
   if (!options.csv_path.empty()) check_writable(options.csv_path, *comm);
   const auto h5 = options.h5_path.empty() ? nullptr : create_hdf5(options.h5_path, *comm);

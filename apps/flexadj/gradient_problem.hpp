@@ -10,10 +10,10 @@
 #include <string>
 #include <vector>
 
-#include "flexadj/problem/design_space.hpp"
 #include "flexadj/adjoint/discrete_adjoint.hpp"
 #include "flexadj/core/tpetra_types.hpp"
-#include "flexadj/model/model.hpp"
+#include "flexadj/problem/design_space.hpp"
+#include "flexadj/problem/problem.hpp"
 
 namespace flexadj::app {
 
@@ -35,12 +35,13 @@ class GradientProblem {
   // InputError (exit code 2) if the model has no objective. The backward sweep solves with the linear solver
   // of the model's integrator settings (direct or iterative), as the forward run. `command` names the program's
   // command in messages.
-  GradientProblem(std::unique_ptr<model::Model> model, RCP<const Comm> comm, const std::string& command);
+  GradientProblem(problem::Problem problem, RCP<const Comm> comm, const std::string& command);
 
-  const model::Model& model() const { return *model_; }
+  const problem::Problem& problem() const { return problem_; }
+  const model::Model& model() const { return *problem_.model; }
   const problem::DesignSpace& design() const { return design_; }
-  std::vector<double> values() const { return design_.values(*model_); }
-  void set_values(const std::vector<double>& values) { design_.set_values(*model_, values); }
+  std::vector<double> values() const { return design_.values(*problem_.model); }
+  void set_values(const std::vector<double>& values) { design_.set_values(*problem_.model, values); }
 
   // InputError (exit code 2) for an unknown mode or storage, or a BDF order outside 1..4.
   void set_adjoint(const AdjointSettings& settings);
@@ -60,7 +61,7 @@ class GradientProblem {
   std::string describe_objective() const;
 
  private:
-  std::unique_ptr<model::Model> model_;
+  problem::Problem problem_;
   RCP<const Comm> comm_;
   problem::DesignSpace design_;
   AdjointSettings adjoint_;

@@ -2,7 +2,6 @@
 // discrete-adjoint gradient (optimization::minimize: ROL, the gradient method of Nachbagauer et al. 2015,
 // Barzilai-Borwein), with per-iteration progress, history, design values, restart file and final trajectory.
 #include <Teuchos_DefaultMpiComm.hpp>
-
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
@@ -12,8 +11,9 @@
 
 #include "commands.hpp"
 #include "flexadj/core/error.hpp"
+#include "flexadj/io/design_values.hpp"
 #include "flexadj/io/hdf5_results_file.hpp"
-#include "flexadj/io/model_reader.hpp"
+#include "flexadj/io/problem_reader.hpp"
 #include "flexadj/optimization/optimizer.hpp"
 #include "gradient_problem.hpp"
 
@@ -130,7 +130,7 @@ std::vector<double> design_metric(const GradientProblem& problem) {
 }
 
 optimization::Settings settings_of(const GradientProblem& problem, const OptimizeOptions& options) {
-  const model::OptimizationSettings& m = problem.model().optimization;
+  const problem::OptimizationSettings& m = problem.problem().optimization;
   optimization::Settings s;
   s.method = options.method.empty() ? m.method : options.method;
   s.max_iterations = options.max_iterations >= 0 ? options.max_iterations : m.max_iterations;
@@ -368,7 +368,7 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   const bool root = comm->getRank() == 0;
   if (wants_help(arguments, optimize_help(), root)) return kSuccess;
   const OptimizeOptions options = parse(arguments);
-  GradientProblem problem(io::read_model_file(options.model_path, options.overrides), comm, "optimize");
+  GradientProblem problem(io::read_problem_file(options.model_path, options.overrides), comm, "optimize");
   const optimization::Settings settings = settings_of(problem, options);
   const std::string history_csv = options.prefix + "_history.csv", history_h5 = options.prefix + "_history.h5",
                     design_yaml = options.prefix + "_design.yaml", restart_file = options.prefix + "_restart.txt";
@@ -422,7 +422,7 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
 
   // The final design's trajectory (the forward run is served from the cache if it was the last one).
   function.value(result.x);
-  if (options.trajectory) problem.write_trajectory(options.prefix + ".h5", m.output.xdmf);
+  if (options.trajectory) problem.write_trajectory(options.prefix + ".h5", problem.problem().output.xdmf);
   write_history_hdf5(history_h5, *comm, problem, result.history, settings, result);
   if (report) {
     const auto& first = result.history.front();

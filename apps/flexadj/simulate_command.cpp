@@ -7,7 +7,7 @@
 #include "commands.hpp"
 #include "flexadj/core/error.hpp"
 #include "flexadj/integrators/simulation.hpp"
-#include "flexadj/io/model_reader.hpp"
+#include "flexadj/io/problem_reader.hpp"
 #include "flexadj/io/trajectory_output.hpp"
 
 namespace flexadj::app {
@@ -98,31 +98,32 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   const bool root = comm->getRank() == 0;
   if (wants_help(arguments, simulate_help(), root)) return kSuccess;
   const SimulateOptions options = parse(arguments);
-  auto model = io::read_model_file(options.model_path, options.overrides);
+  const problem::Problem problem = io::read_problem_file(options.model_path, options.overrides);
+  const model::Model& model = *problem.model;
 
-  assembly::Assembler assembler(*model, comm);
+  assembly::Assembler assembler(model, comm);
   linalg::LinearSolverOptions solver_options;
-  solver_options.kind = model->integrator.linear_solver;
-  const auto integrator = integrators::make_time_integrator(assembler, model->integrator, solver_options);
+  solver_options.kind = problem.integrator.linear_solver;
+  const auto integrator = integrators::make_time_integrator(assembler, problem.integrator, solver_options);
   assembly::State state = assembler.make_state();
-  assembler.scatter_global(model->initial_coordinates(), model->initial_velocities(), state);
+  assembler.scatter_global(model.initial_coordinates(), model.initial_velocities(), state);
 
-  std::string output_path = options.output_path.empty() ? model->output.path : options.output_path;
+  std::string output_path = options.output_path.empty() ? problem.output.path : options.output_path;
   if (output_path.empty()) output_path = file_stem(options.model_path) + ".h5";
-  const int every = options.every > 0 ? options.every : model->output.every;
+  const int every = options.every > 0 ? options.every : problem.output.every;
   std::unique_ptr<io::TrajectoryOutput> output;
   if (!options.no_output)
-    output = std::make_unique<io::TrajectoryOutput>(assembler, output_path, every, options.xdmf && model->output.xdmf);
+    output = std::make_unique<io::TrajectoryOutput>(assembler, problem.integrator, output_path, every,
+                                                    options.xdmf && problem.output.xdmf);
 
   if (root && !options.quiet) {
-    std::printf("flexadj simulate %s%s%s\n", options.model_path.c_str(), model->title.empty() ? "" : "  -- ",
-                model->title.c_str());
+    std::printf("flexadj simulate %s%s%s\n", options.model_path.c_str(), model.title.empty() ? "" : "  -- ",
+                model.title.c_str());
     std::printf("  model       %s, %zu %s, %d coordinates, %d multipliers\n",
-                model->dimension == 2 ? "planar" : "spatial", model->bodies().size(),
-                model->bodies().size() == 1 ? "body" : "bodies", model->coordinate_count(),
-                model->multiplier_count());
+                model.dimension == 2 ? "planar" : "spatial", model.bodies().size(),
+                model.bodies().size() == 1 ? "body" : "bodies", model.coordinate_count(), model.multiplier_count());
     std::printf("  integrator  %s, h = %g s, %lld steps\n", integrator->description().c_str(),
-                model->integrator.step_size, model->integrator.step_count());
+                problem.integrator.step_size, problem.integrator.step_count());
     std::printf("  parallel    %d rank(s), linear solver %s\n", comm->getSize(),
                 integrator->linear_solver().description().c_str());
     std::fflush(stdout);
@@ -158,12 +159,12 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
                 summary.wall_seconds > 0 ? double(summary.steps) / summary.wall_seconds : 0.0);
     if (output) {
       std::printf("  output      %s", output->path().c_str());
-      if (options.xdmf && model->output.xdmf) std::printf(", %s (open in ParaView)", output->xdmf_path().c_str());
+      if (options.xdmf && problem.output.xdmf) std::printf(", %s (open in ParaView)", output->xdmf_path().c_str());
       std::printf("\n");
     }
   }
   if (root && !options.summary_path.empty())
-    write_summary_json(options.summary_path, *model, summary, comm->getSize(), output ? output->path() : "");
+    write_summary_json(options.summary_path, model, summary, comm->getSize(), output ? output->path() : "");
   return kSuccess;
 }
 

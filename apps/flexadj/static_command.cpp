@@ -5,7 +5,7 @@
 #include "commands.hpp"
 #include "flexadj/core/error.hpp"
 #include "flexadj/integrators/static_solver.hpp"
-#include "flexadj/io/model_reader.hpp"
+#include "flexadj/io/problem_reader.hpp"
 #include "flexadj/io/trajectory_output.hpp"
 
 namespace flexadj::app {
@@ -64,34 +64,36 @@ int static_command(const std::vector<std::string>& arguments, RCP<const Comm> co
   const bool root = comm->getRank() == 0;
   if (wants_help(arguments, static_help(), root)) return kSuccess;
   const StaticOptions options = parse(arguments);
-  auto model = io::read_model_file(options.model_path, options.overrides);
+  const problem::Problem problem = io::read_problem_file(options.model_path, options.overrides);
+  const model::Model& model = *problem.model;
 
-  assembly::Assembler assembler(*model, comm);
+  assembly::Assembler assembler(model, comm);
   linalg::LinearSolverOptions solver_options;
-  solver_options.kind = model->integrator.linear_solver;
+  solver_options.kind = problem.integrator.linear_solver;
   assembly::State state = assembler.make_state();
-  assembler.scatter_global(model->initial_coordinates(), model->initial_velocities(), state);
+  assembler.scatter_global(model.initial_coordinates(), model.initial_velocities(), state);
 
-  std::string output_path = options.output_path.empty() ? model->output.path : options.output_path;
+  std::string output_path = options.output_path.empty() ? problem.output.path : options.output_path;
   if (output_path.empty()) output_path = file_stem(options.model_path) + "-static.h5";
   std::unique_ptr<io::TrajectoryOutput> output;
   if (!options.no_output)
-    output = std::make_unique<io::TrajectoryOutput>(assembler, output_path, 1, options.xdmf && model->output.xdmf);
+    output = std::make_unique<io::TrajectoryOutput>(assembler, problem.integrator, output_path, 1,
+                                                    options.xdmf && problem.output.xdmf);
 
   if (root && !options.quiet) {
-    std::printf("flexadj static %s%s%s\n", options.model_path.c_str(), model->title.empty() ? "" : "  -- ",
-                model->title.c_str());
-    std::printf("  model       %zu bodies and nodes, %d coordinates, %d multipliers\n", model->bodies().size(),
-                model->coordinate_count(), model->multiplier_count());
-    std::printf("  solver      Newton, %d load steps, tolerance %g, %d rank(s)\n", model->statics.load_steps,
-                model->statics.newton_tolerance, comm->getSize());
+    std::printf("flexadj static %s%s%s\n", options.model_path.c_str(), model.title.empty() ? "" : "  -- ",
+                model.title.c_str());
+    std::printf("  model       %zu bodies and nodes, %d coordinates, %d multipliers\n", model.bodies().size(),
+                model.coordinate_count(), model.multiplier_count());
+    std::printf("  solver      Newton, %d load steps, tolerance %g, %d rank(s)\n", problem.statics.load_steps,
+                problem.statics.newton_tolerance, comm->getSize());
     std::fflush(stdout);
   }
   std::vector<integrators::LoadStepObserver> observers;
   if (output) observers.push_back([&](int k, double factor, const assembly::State& s) { output->observe(k, factor, s); });
   integrators::StaticSummary summary;
   try {
-    summary = integrators::solve_static(assembler, state, model->statics, solver_options, !options.quiet, observers);
+    summary = integrators::solve_static(assembler, state, problem.statics, solver_options, !options.quiet, observers);
   } catch (const SolverError&) {
     if (output) output->finish();
     throw;
@@ -105,7 +107,7 @@ int static_command(const std::vector<std::string>& arguments, RCP<const Comm> co
     std::printf("  wall time   %.3f s\n", summary.wall_seconds);
     if (output) {
       std::printf("  output      %s", output->path().c_str());
-      if (options.xdmf && model->output.xdmf) std::printf(", %s (open in ParaView)", output->xdmf_path().c_str());
+      if (options.xdmf && problem.output.xdmf) std::printf(", %s (open in ParaView)", output->xdmf_path().c_str());
       std::printf("\n");
     }
   }

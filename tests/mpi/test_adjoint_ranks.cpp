@@ -57,11 +57,11 @@ objectives::Objective chain_objective() {
 }
 
 TEST(AdjointRanks, ChainGradientMatchesTheSingleRankGradient) {
-  auto model = rigid_chain(6, 0.2, 100);
+  auto problem = rigid_chain(6, 0.2, 100);
   // The gradient depends on the multipliers; Newton stops once the increments are below its tolerance,
   // and a run on another rank count may stop one iteration earlier or later at some step. Converging to
   // round-off (1e-14) makes both runs solve the same discrete equations.
-  model->integrator.newton_tolerance = 1e-14;
+  problem.integrator.newton_tolerance = 1e-14;
   objectives::Objective objective = chain_objective();
   objectives::ObjectiveTerm relative;  // links 1 and 6 live on different ranks at np 2
   relative.kind = objectives::ObjectiveTerm::Kind::FinalSquare;
@@ -69,8 +69,8 @@ TEST(AdjointRanks, ChainGradientMatchesTheSingleRankGradient) {
   relative.relative_to = 0;  // link1.x
   relative.target = 1.0;
   objective.add(relative);
-  const Evaluation distributed = evaluate(*model, objective, world(), true);
-  const Evaluation serial = evaluate(*model, objective, self(), true);
+  const Evaluation distributed = evaluate(problem, objective, world(), true);
+  const Evaluation serial = evaluate(problem, objective, self(), true);
   EXPECT_NEAR(distributed.value, serial.value, 1e-12 * std::abs(serial.value));
   EXPECT_LT(max_relative_difference(distributed.gradient.parameters, serial.gradient.parameters), 1e-10);
   EXPECT_LT(max_relative_difference(distributed.gradient.initial_velocities, serial.gradient.initial_velocities), 1e-10);
@@ -78,15 +78,15 @@ TEST(AdjointRanks, ChainGradientMatchesTheSingleRankGradient) {
   // acceleration-level multipliers nearly cancel, and round-off from the rank count shows at ~1e-10.
   EXPECT_LT(max_relative_difference(distributed.gradient.initial_coordinates, serial.gradient.initial_coordinates), 1e-9);
   // The continuous adjoint (BDF-2) too.
-  const Evaluation distributed_continuous = evaluate(*model, objective, world(), true, nullptr, 2);
-  const Evaluation serial_continuous = evaluate(*model, objective, self(), true, nullptr, 2);
+  const Evaluation distributed_continuous = evaluate(problem, objective, world(), true, nullptr, 2);
+  const Evaluation serial_continuous = evaluate(problem, objective, self(), true, nullptr, 2);
   EXPECT_LT(max_relative_difference(distributed_continuous.gradient.parameters, serial_continuous.gradient.parameters),
             1e-10);
   EXPECT_LT(max_relative_difference(distributed_continuous.gradient.initial_velocities,
                                     serial_continuous.gradient.initial_velocities),
             1e-10);
   // A real gradient: the links' masses matter.
-  const model::ParameterSpace space(*model);
+  const model::ParameterSpace space(*problem.model);
   EXPECT_GT(std::abs(serial.gradient.parameters[space.find("link3.mass")]), 1e-6);
 }
 
@@ -94,12 +94,12 @@ TEST(AdjointRanks, ChainGradientMatchesTheSingleRankGradient) {
 // different ranks at np 2): the gradient on all ranks equals the single-rank gradient, and reading the forward
 // states from the HDF5 file (q and v only: the sweep recomputes p = T_v(q, v)) gives the same gradient (np 1).
 TEST(AdjointRanks, VariationalChainGradientMatchesTheSingleRankGradient) {
-  auto model = rigid_chain(6, 0.2, 100);
-  model->integrator.scheme = "variational";
-  model->integrator.newton_tolerance = 1e-14;
+  auto problem = rigid_chain(6, 0.2, 100);
+  problem.integrator.scheme = "variational";
+  problem.integrator.newton_tolerance = 1e-14;
   const objectives::Objective objective = chain_objective();
-  const Evaluation distributed = evaluate(*model, objective, world(), true);
-  const Evaluation serial = evaluate(*model, objective, self(), true);
+  const Evaluation distributed = evaluate(problem, objective, world(), true);
+  const Evaluation serial = evaluate(problem, objective, self(), true);
   const double parameters = max_relative_difference(distributed.gradient.parameters, serial.gradient.parameters);
   const double velocities =
       max_relative_difference(distributed.gradient.initial_velocities, serial.gradient.initial_velocities);
@@ -112,20 +112,20 @@ TEST(AdjointRanks, VariationalChainGradientMatchesTheSingleRankGradient) {
   EXPECT_LT(parameters, 1e-10);
   EXPECT_LT(velocities, 1e-10);
   EXPECT_LT(coordinates, 1e-9);
-  const model::ParameterSpace space(*model);
+  const model::ParameterSpace space(*problem.model);
   EXPECT_GT(std::abs(serial.gradient.parameters[space.find("link3.mass")]), 1e-6);
 
   // HDF5 against memory, on all ranks: this sequence (a gradient, a rank-0 report, an HDF5-recorded run in one
   // process) hung at np 2 while world() was collective (simulation_support.hpp).
-  assembly::Assembler assembler(*model, world());
+  assembly::Assembler assembler(*problem.model, world());
   linalg::LinearSolverOptions options;
   options.kind = "direct";
-  const auto integrator = integrators::make_time_integrator(assembler, model->integrator, options);
+  const auto integrator = integrators::make_time_integrator(assembler, problem.integrator, options);
   auto state = assembler.make_state();
-  assembler.scatter_global(model->initial_coordinates(), model->initial_velocities(), state);
+  assembler.scatter_global(problem.model->initial_coordinates(), problem.model->initial_velocities(), state);
   const std::string path = "variational_adjoint_trajectory_np" + std::to_string(world()->getSize()) + ".h5";
   storage::MemoryTrajectory memory;
-  storage::Hdf5Trajectory file(path, assembler);
+  storage::Hdf5Trajectory file(path, assembler, problem.integrator);
   record_into_both(assembler, *integrator, state, memory, file);
   const auto from_memory = adjoint::discrete_adjoint_gradient(assembler, *integrator, memory, objective, space);
   const auto from_file = adjoint::discrete_adjoint_gradient(assembler, *integrator, file, objective, space);
@@ -135,8 +135,8 @@ TEST(AdjointRanks, VariationalChainGradientMatchesTheSingleRankGradient) {
 // The backward sweeps with the iterative solver (Belos GMRES + Ifpack2 on the transposed matrices the
 // assembler fills) give the direct solver's gradients to the iterative solver's accuracy (true residual 1e-8).
 TEST(AdjointRanks, IterativeSolverGivesTheDirectGradient) {
-  auto model = rigid_chain(6, 0.2, 100);
-  model->integrator.newton_tolerance = 1e-12;
+  auto problem = rigid_chain(6, 0.2, 100);
+  problem.integrator.newton_tolerance = 1e-12;
   objectives::Objective objective;
   objectives::ObjectiveTerm term;
   term.kind = objectives::ObjectiveTerm::Kind::FinalSquare;
@@ -148,15 +148,15 @@ TEST(AdjointRanks, IterativeSolverGivesTheDirectGradient) {
   velocity.quantity = objectives::ObjectiveTerm::Quantity::Velocity;
   velocity.coordinate = 23;
   objective.add(velocity);
-  const model::ParameterSpace space(*model);
+  const model::ParameterSpace space(*problem.model);
   auto gradients = [&](const std::string& kind) {
-    assembly::Assembler assembler(*model, world());
+    assembly::Assembler assembler(*problem.model, world());
     linalg::LinearSolverOptions options;
     options.kind = kind;
     options.tolerance = 1e-13;
-    integrators::GeneralizedAlpha integrator(assembler, model->integrator, options);
+    integrators::GeneralizedAlpha integrator(assembler, problem.integrator, options);
     auto state = assembler.make_state();
-    assembler.scatter_global(model->initial_coordinates(), model->initial_velocities(), state);
+    assembler.scatter_global(problem.model->initial_coordinates(), problem.model->initial_velocities(), state);
     storage::MemoryTrajectory trajectory;
     integrators::record_forward_run(assembler, integrator, state, trajectory);
     return std::make_pair(adjoint::discrete_adjoint_gradient(assembler, integrator, trajectory, objective, space),
@@ -173,22 +173,22 @@ TEST(AdjointRanks, IterativeSolverGivesTheDirectGradient) {
 // The backward sweep reading the forward states from the HDF5 result file gives the gradient of the
 // sweep that keeps them in memory, bit for bit.
 TEST(AdjointRanks, Hdf5TrajectoryGivesTheMemoryGradient) {
-  auto model = rigid_chain(4, 0.1, 50);
+  auto problem = rigid_chain(4, 0.1, 50);
   objectives::Objective objective;
   objectives::ObjectiveTerm term;
   term.kind = objectives::ObjectiveTerm::Kind::FinalSquare;
   term.coordinate = 21;
   objective.add(term);
   auto comm = world();
-  assembly::Assembler assembler(*model, comm);
-  integrators::GeneralizedAlpha integrator(assembler, model->integrator, {});
+  assembly::Assembler assembler(*problem.model, comm);
+  integrators::GeneralizedAlpha integrator(assembler, problem.integrator, {});
   auto state = assembler.make_state();
-  assembler.scatter_global(model->initial_coordinates(), model->initial_velocities(), state);
+  assembler.scatter_global(problem.model->initial_coordinates(), problem.model->initial_velocities(), state);
   const std::string path = "adjoint_trajectory_np" + std::to_string(comm->getSize()) + ".h5";
   storage::MemoryTrajectory memory;
-  storage::Hdf5Trajectory file(path, assembler);
+  storage::Hdf5Trajectory file(path, assembler, problem.integrator);
   record_into_both(assembler, integrator, state, memory, file);
-  const model::ParameterSpace space(*model);
+  const model::ParameterSpace space(*problem.model);
   const auto from_memory =
       adjoint::discrete_adjoint_gradient(assembler, integrator, memory, objective, space);
   const auto from_file = adjoint::discrete_adjoint_gradient(assembler, integrator, file, objective, space);

@@ -5,7 +5,7 @@
 #include <cstdio>
 
 #include "flexadj/core/error.hpp"
-#include "flexadj/io/model_reader.hpp"
+#include "flexadj/io/problem_reader.hpp"
 #include "models.hpp"
 #include "simulation_support.hpp"
 
@@ -20,9 +20,9 @@ double max_difference(const std::vector<std::vector<double>>& a, const std::vect
 }
 
 TEST(RankIndependence, RigidChainMatchesTheSingleRankRun) {
-  auto model = rigid_chain(8, 0.5, 250);
-  const Trajectory distributed = run(*model, world());
-  const Trajectory serial = run(*model, self());
+  auto problem = rigid_chain(8, 0.5, 250);
+  const Trajectory distributed = run(problem, world());
+  const Trajectory serial = run(problem, self());
   ASSERT_EQ(distributed.q.size(), serial.q.size());
   EXPECT_LT(max_difference(distributed.q, serial.q), 1e-12);
   EXPECT_LT(max_difference(distributed.v, serial.v), 1e-10);
@@ -39,9 +39,9 @@ TEST(RankIndependence, RigidChainMatchesTheSingleRankRun) {
 
 // The variational integrator (integrators/variational.hpp) on the rigid chain and on the flying spaghetti beam
 // (meshes/flying_spaghetti.yaml, through the end of its load at t = 2.5): the same trajectory at any rank count.
-void expect_same_variational_trajectory(const model::Model& model, const char* what) {
-  const Trajectory distributed = run(model, world());
-  const Trajectory serial = run(model, self());
+void expect_same_variational_trajectory(const problem::Problem& problem, const char* what) {
+  const Trajectory distributed = run(problem, world());
+  const Trajectory serial = run(problem, self());
   ASSERT_EQ(distributed.q.size(), serial.q.size());
   const double q_difference = max_difference(distributed.q, serial.q);
   const double v_difference = max_difference(distributed.v, serial.v);
@@ -59,23 +59,23 @@ void expect_same_variational_trajectory(const model::Model& model, const char* w
 }
 
 TEST(RankIndependence, VariationalRigidChainMatchesTheSingleRankRun) {
-  auto model = rigid_chain(8, 0.5, 250);
-  model->integrator.scheme = "variational";
-  expect_same_variational_trajectory(*model, "rigid chain");
+  auto problem = rigid_chain(8, 0.5, 250);
+  problem.integrator.scheme = "variational";
+  expect_same_variational_trajectory(problem, "rigid chain");
 }
 
 TEST(RankIndependence, VariationalBeamMatchesTheSingleRankRun) {
-  const auto model = io::read_model_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/flying_spaghetti.yaml",
-                                         {"integrator.end_time=3"});
-  ASSERT_EQ(model->integrator.scheme, "variational");
-  expect_same_variational_trajectory(*model, "flying spaghetti");
+  const auto problem = io::read_problem_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/flying_spaghetti.yaml",
+                                             {"integrator.end_time=3"});
+  ASSERT_EQ(problem.integrator.scheme, "variational");
+  expect_same_variational_trajectory(problem, "flying spaghetti");
 }
 
 // Belos GMRES + Ifpack2 block Jacobi/KLU2 reaches the direct solution to the Newton tolerance.
 TEST(RankIndependence, IterativeSolverMatchesTheDirectSolver) {
-  auto model = rigid_chain(8, 0.2, 100);
-  const Trajectory iterative = run(*model, world(), true, "iterative");
-  const Trajectory direct = run(*model, self(), true, "direct");
+  auto problem = rigid_chain(8, 0.2, 100);
+  const Trajectory iterative = run(problem, world(), true, "iterative");
+  const Trajectory direct = run(problem, self(), true, "direct");
   ASSERT_EQ(iterative.q.size(), direct.q.size());
   EXPECT_LT(max_difference(iterative.q, direct.q), 1e-9);
   EXPECT_LE(iterative.summary.max_constraint_residual, 1e-10);

@@ -8,9 +8,9 @@
 #include <sstream>
 
 #include "beam_support.hpp"
-#include "flexadj/io/hdf5_results_file.hpp"
-#include "flexadj/io/model_reader.hpp"
 #include "flexadj/integrators/time_integrator.hpp"
+#include "flexadj/io/hdf5_results_file.hpp"
+#include "flexadj/io/problem_reader.hpp"
 #include "flexadj/io/trajectory_output.hpp"
 #include "models.hpp"
 #include "simulation_support.hpp"
@@ -19,14 +19,14 @@ namespace flexadj::testing {
 namespace {
 
 TEST(TrajectoryOutput, FileMatchesTheInMemoryTrajectory) {
-  auto model = rigid_chain(5, 0.3, 150);  // 150 steps: more than one write block of 64
+  auto problem = rigid_chain(5, 0.3, 150);  // 150 steps: more than one write block of 64
   auto comm = world();
-  assembly::Assembler assembler(*model, comm);
-  const auto integrator = integrators::make_time_integrator(assembler, model->integrator, {});
+  assembly::Assembler assembler(*problem.model, comm);
+  const auto integrator = integrators::make_time_integrator(assembler, problem.integrator, {});
   auto state = assembler.make_state();
-  assembler.scatter_global(model->initial_coordinates(), model->initial_velocities(), state);
+  assembler.scatter_global(problem.model->initial_coordinates(), problem.model->initial_velocities(), state);
   const std::string path = "trajectory_output_np" + std::to_string(comm->getSize()) + ".h5";
-  io::TrajectoryOutput output(assembler, path, 2, true);  // every second step and the last
+  io::TrajectoryOutput output(assembler, problem.integrator, path, 2, true);  // every second step and the last
 
   std::vector<double> times;
   std::vector<std::vector<double>> q, lambda;
@@ -80,14 +80,15 @@ TEST(TrajectoryOutput, FileMatchesTheInMemoryTrajectory) {
   EXPECT_NE(xml.find("CollectionType=\"Temporal\""), std::string::npos);
 }
 
-// Runs `model` on `comm`, writing every step to `path`; returns the global q and v of the steps.
+// Runs `problem` on `comm`, writing every step to `path`; returns the global q and v of the steps.
 std::pair<std::vector<std::vector<double>>, std::vector<std::vector<double>>> run_with_output(
-    const model::Model& model, RCP<const Comm> comm, const std::string& path) {
+    const problem::Problem& problem, RCP<const Comm> comm, const std::string& path) {
+  const model::Model& model = *problem.model;
   assembly::Assembler assembler(model, comm);
-  const auto integrator = integrators::make_time_integrator(assembler, model.integrator, {});
+  const auto integrator = integrators::make_time_integrator(assembler, problem.integrator, {});
   auto state = assembler.make_state();
   assembler.scatter_global(model.initial_coordinates(), model.initial_velocities(), state);
-  io::TrajectoryOutput output(assembler, path, 1, false);
+  io::TrajectoryOutput output(assembler, problem.integrator, path, 1, false);
   std::vector<std::vector<double>> q, v;
   const auto& dofs = assembler.dofs();
   integrators::StepObserver record = [&](long long n, double t, const assembly::State& s) {
@@ -110,18 +111,18 @@ const char* const kBeamFields[] = {"/beams/midpoint", "/beams/force", "/beams/mo
 // /bodies/axis_* the nodes' section frames (model::section_frame), exactly as the elements compute them from the
 // in-memory trajectory; and the file of this rank count equals that of one rank (each rank runs the model alone).
 void check_beam_output(const std::string& yaml, const std::string& name) {
-  const auto model = io::read_model_string(yaml, name + ".yaml");
+  const auto problem = io::read_problem_string(yaml, name + ".yaml");
   auto comm = world();
   const std::string path = name + "_np" + std::to_string(comm->getSize()) + ".h5";
-  const auto [q, v] = run_with_output(*model, comm, path);
+  const auto [q, v] = run_with_output(problem, comm, path);
   const std::string serial_path = name + "_serial_rank" + std::to_string(comm->getRank()) + ".h5";
-  run_with_output(*model, self(), serial_path);
+  run_with_output(problem, self(), serial_path);
 
   std::vector<int> beam_elements;
-  for (std::size_t i = 0; i < model->force_elements().size(); ++i)
-    if (model->force_elements()[i]->resultant_count() > 0) beam_elements.push_back(static_cast<int>(i));
+  for (std::size_t i = 0; i < problem.model->force_elements().size(); ++i)
+    if (problem.model->force_elements()[i]->resultant_count() > 0) beam_elements.push_back(static_cast<int>(i));
   const long long steps = static_cast<long long>(q.size()), beams = static_cast<long long>(beam_elements.size());
-  const long long bodies = static_cast<long long>(model->bodies().size());
+  const long long bodies = static_cast<long long>(problem.model->bodies().size());
   const io::ResultsReader reader(path), serial(serial_path);
   ASSERT_EQ(reader.steps(), steps);
   for (const char* field : kBeamFields)
@@ -138,8 +139,9 @@ void check_beam_output(const std::string& yaml, const std::string& name) {
   };
   for (long long k = 0; k < steps; ++k) {
     for (long long b = 0; b < beams; ++b) {
-      const auto& element = *model->force_elements()[beam_elements[b]];
-      const auto local_q = local_coordinates(*model, element, q[k]), local_v = local_coordinates(*model, element, v[k]);
+      const auto& element = *problem.model->force_elements()[beam_elements[b]];
+      const auto local_q = local_coordinates(*problem.model, element, q[k]),
+                 local_v = local_coordinates(*problem.model, element, v[k]);
       std::array<double, 3> x;
       std::array<double, 6> r;
       element.section_point(local_q.data(), x.data());
@@ -152,7 +154,8 @@ void check_beam_output(const std::string& yaml, const std::string& name) {
     }
     for (long long b = 0; b < bodies; ++b) {
       const int body = static_cast<int>(b);
-      const auto R = model::section_frame(model->body(body).kind, q[k].data() + model->body_offset(body));
+      const auto R =
+          model::section_frame(problem.model->body(body).kind, q[k].data() + problem.model->body_offset(body));
       for (int a = 0; a < 3; ++a)
         for (int c = 0; c < 3; ++c) compare(axes[a][(k * bodies + b) * 3 + c], R[3 * c + a]);
     }

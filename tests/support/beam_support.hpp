@@ -9,14 +9,15 @@
 #include <vector>
 
 #include "flexadj/integrators/static_solver.hpp"
-#include "flexadj/io/model_reader.hpp"
+#include "flexadj/io/problem_reader.hpp"
 #include "flexadj/model/body.hpp"
 #include "simulation_support.hpp"
 
 namespace flexadj::testing {
 
 // Global q after each load step (entry 0: the initial state).
-inline std::vector<std::vector<double>> solve_static(const model::Model& model, RCP<const Comm> comm) {
+inline std::vector<std::vector<double>> solve_static(const problem::Problem& problem, RCP<const Comm> comm) {
+  const model::Model& model = *problem.model;
   assembly::Assembler assembler(model, comm);
   linalg::LinearSolverOptions options;
   options.kind = "direct";
@@ -27,7 +28,7 @@ inline std::vector<std::vector<double>> solve_static(const model::Model& model, 
   integrators::LoadStepObserver observer = [&](int, double, const assembly::State& s) {
     steps.push_back(gather_global(s.q, dofs.owned_coordinates(), dofs.coordinate_count(), *comm));
   };
-  integrators::solve_static(assembler, state, model.statics, options, false, {observer});
+  integrators::solve_static(assembler, state, problem.statics, options, false, {observer});
   return steps;
 }
 
@@ -98,8 +99,8 @@ struct FreeFlight {
 
 inline FreeFlight flying_spaghetti(double step_size, std::vector<std::string> overrides) {
   overrides.push_back("integrator.step_size=" + std::to_string(step_size));
-  auto model = io::read_model_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/flying_spaghetti.yaml", overrides);
-  const Trajectory trajectory = run(*model, world());
+  auto problem = io::read_problem_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/flying_spaghetti.yaml", overrides);
+  const Trajectory trajectory = run(problem, world());
   const int nodes = 11;  // 10 elements: lumped mass rho A L/2 and rotary inertia rho L/2 (20, 10, 10) per element end
   std::vector<double> node_mass(nodes, 1.0);
   node_mass.front() = node_mass.back() = 0.5;
@@ -108,19 +109,20 @@ inline FreeFlight flying_spaghetti(double step_size, std::vector<std::string> ov
 
   std::size_t free_start = 0;
   while (trajectory.times[free_start] < 2.5 - 1e-9) ++free_start;
-  const Momenta m0 = momenta(*model, trajectory.q[free_start], trajectory.v[free_start], node_mass, node_rotary);
+  const Momenta m0 =
+      momenta(*problem.model, trajectory.q[free_start], trajectory.v[free_start], node_mass, node_rotary);
   FreeFlight d;
   d.impulse = m0.linear[0];
   d.angular = m0.angular[2];
-  d.energy = energy(*model, trajectory.q[free_start], trajectory.v[free_start]);
+  d.energy = energy(*problem.model, trajectory.q[free_start], trajectory.v[free_start]);
   const double middle = 0.5 * (2.5 + trajectory.times.back());
   for (std::size_t n = free_start; n < trajectory.times.size(); ++n) {
-    const Momenta m = momenta(*model, trajectory.q[n], trajectory.v[n], node_mass, node_rotary);
+    const Momenta m = momenta(*problem.model, trajectory.q[n], trajectory.v[n], node_mass, node_rotary);
     for (int i = 0; i < 3; ++i) {
       d.linear_drift = std::max(d.linear_drift, std::abs(m.linear[i] - m0.linear[i]));
       d.angular_drift = std::max(d.angular_drift, std::abs(m.angular[i] - m0.angular[i]));
     }
-    const double deviation = std::abs(energy(*model, trajectory.q[n], trajectory.v[n]) - d.energy);
+    const double deviation = std::abs(energy(*problem.model, trajectory.q[n], trajectory.v[n]) - d.energy);
     d.energy_drift = std::max(d.energy_drift, deviation);
     double& half = trajectory.times[n] <= middle ? d.energy_drift_first_half : d.energy_drift_second_half;
     half = std::max(half, deviation);
@@ -129,11 +131,12 @@ inline FreeFlight flying_spaghetti(double step_size, std::vector<std::string> ov
   d.wall_seconds = trajectory.summary.wall_seconds;
   d.newton_iterations = trajectory.summary.newton_iterations;
   d.steps = trajectory.summary.steps;
-  std::printf("%s h = %g: p_x = %.10g, L_z = %.6g, E = %.6g; drifts: p %.3e, L %.3e, E %.3e (halves %.3e, %.3e); "
-              "%.2f Newton iterations per step, %.3f s\n",
-              model->integrator.scheme.c_str(), step_size, d.impulse, d.angular, d.energy, d.linear_drift,
-              d.angular_drift, d.energy_drift, d.energy_drift_first_half, d.energy_drift_second_half,
-              double(d.newton_iterations) / double(d.steps), d.wall_seconds);
+  std::printf(
+      "%s h = %g: p_x = %.10g, L_z = %.6g, E = %.6g; drifts: p %.3e, L %.3e, E %.3e (halves %.3e, %.3e); "
+      "%.2f Newton iterations per step, %.3f s\n",
+      problem.integrator.scheme.c_str(), step_size, d.impulse, d.angular, d.energy, d.linear_drift, d.angular_drift,
+      d.energy_drift, d.energy_drift_first_half, d.energy_drift_second_half,
+      double(d.newton_iterations) / double(d.steps), d.wall_seconds);
   return d;
 }
 

@@ -7,9 +7,9 @@
 
 #include "flexadj/adjoint/continuous_adjoint.hpp"
 #include "flexadj/adjoint/discrete_adjoint.hpp"
-#include "flexadj/storage/trajectory.hpp"
 #include "flexadj/functions/control_signal.hpp"
-#include "flexadj/io/model_reader.hpp"
+#include "flexadj/io/problem_reader.hpp"
+#include "flexadj/storage/trajectory.hpp"
 #include "simulation_support.hpp"
 
 namespace flexadj::testing {
@@ -19,16 +19,17 @@ struct Evaluation {
   adjoint::Gradient gradient;
 };
 
-// Runs the forward problem of `model` and, if asked, the discrete adjoint (or, with bdf_order > 0, the
+// Runs the forward problem of `problem` and, if asked, the discrete adjoint (or, with bdf_order > 0, the
 // continuous adjoint with BDF of that order).
-inline Evaluation evaluate(model::Model& model, const objectives::Objective& objective, RCP<const Comm> comm,
-                           bool with_gradient, const std::vector<double>* initial_velocity_shift = nullptr,
-                           int bdf_order = 0) {
+inline Evaluation evaluate(const problem::Problem& problem, const objectives::Objective& objective,
+                           RCP<const Comm> comm, bool with_gradient,
+                           const std::vector<double>* initial_velocity_shift = nullptr, int bdf_order = 0) {
+  const model::Model& model = *problem.model;
   assembly::Assembler assembler(model, comm);
   linalg::LinearSolverOptions options;
   options.kind = "direct";
-  // Generalized-alpha/HHT or the variational integrator, by model.integrator.scheme.
-  const auto integrator_owner = integrators::make_time_integrator(assembler, model.integrator, options);
+  // Generalized-alpha/HHT or the variational integrator, by problem.integrator.scheme.
+  const auto integrator_owner = integrators::make_time_integrator(assembler, problem.integrator, options);
   integrators::TimeIntegrator& integrator = *integrator_owner;
   assembly::State state = assembler.make_state();
   std::vector<double> v0 = model.initial_velocities();
@@ -99,11 +100,11 @@ inline objectives::Objective spinning_body_objective(bool final_velocity) {
 }
 
 // The overhead crane of meshes/ in motion: F = 300 N, M = 80 N m for 0.8 s (extra overrides, e.g. the step).
-inline std::unique_ptr<model::Model> moving_crane(const std::vector<std::string>& overrides = {}) {
+inline problem::Problem moving_crane(const std::vector<std::string>& overrides = {}) {
   std::vector<std::string> all{"integrator.end_time=0.8", "integrator.newton_tolerance=1e-12", "controls[0].value=300",
                                "controls[1].value=80"};
   all.insert(all.end(), overrides.begin(), overrides.end());
-  return io::read_model_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/overhead_crane.yaml", all);
+  return io::read_problem_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/overhead_crane.yaml", all);
 }
 
 // An objective on the moving crane's load: tracking of x against t^2/2 and 1/2 (y(T) + 3.5)^2.
@@ -124,31 +125,32 @@ inline objectives::Objective crane_load_objective() {
 }
 
 // Central difference of J along parameter `index` with relative step `relative_step`.
-inline double central_difference(model::Model& model, const objectives::Objective& objective, RCP<const Comm> comm,
-                                 int index, double relative_step = 1e-6) {
+inline double central_difference(problem::Problem& problem, const objectives::Objective& objective,
+                                 RCP<const Comm> comm, int index, double relative_step = 1e-6) {
+  model::Model& model = *problem.model;
   const model::ParameterSpace space(model);
   const double p = space.value(model, index);
   const double h = relative_step * std::max(1.0, std::abs(p));
   space.set_value(model, index, p + h);
-  const double plus = evaluate(model, objective, comm, false).value;
+  const double plus = evaluate(problem, objective, comm, false).value;
   space.set_value(model, index, p - h);
-  const double minus = evaluate(model, objective, comm, false).value;
+  const double minus = evaluate(problem, objective, comm, false).value;
   space.set_value(model, index, p);
   return (plus - minus) / (2.0 * h);
 }
 
 // Central difference of J along value k of a control signal, with absolute step h.
-inline double control_central_difference(model::Model& model, const objectives::Objective& objective,
+inline double control_central_difference(problem::Problem& problem, const objectives::Objective& objective,
                                          RCP<const Comm> comm, functions::ControlSignal& signal, std::size_t k,
                                          double h) {
   std::vector<double> values = signal.values();
   const double original = values[k];
   values[k] = original + h;
   signal.set_values(values);
-  const double plus = evaluate(model, objective, comm, false).value;
+  const double plus = evaluate(problem, objective, comm, false).value;
   values[k] = original - h;
   signal.set_values(values);
-  const double minus = evaluate(model, objective, comm, false).value;
+  const double minus = evaluate(problem, objective, comm, false).value;
   values[k] = original;
   signal.set_values(values);
   return (plus - minus) / (2.0 * h);
@@ -156,12 +158,12 @@ inline double control_central_difference(model::Model& model, const objectives::
 
 // Taylor remainders along a direction over the values of one control signal (gradient: dJ/du of that
 // signal at the current values); returns the observed orders.
-inline std::vector<double> control_taylor_orders(model::Model& model, const objectives::Objective& objective,
+inline std::vector<double> control_taylor_orders(problem::Problem& problem, const objectives::Objective& objective,
                                                  RCP<const Comm> comm, functions::ControlSignal& signal,
                                                  const std::vector<double>& gradient,
                                                  const std::vector<double>& direction, double h0,
                                                  std::vector<double>* remainders_out = nullptr) {
-  const double base = evaluate(model, objective, comm, false).value;
+  const double base = evaluate(problem, objective, comm, false).value;
   const std::vector<double> u0 = signal.values();
   double slope = 0.0;
   for (std::size_t k = 0; k < u0.size(); ++k) slope += gradient[k] * direction[k];
@@ -170,7 +172,7 @@ inline std::vector<double> control_taylor_orders(model::Model& model, const obje
     std::vector<double> u(u0);
     for (std::size_t k = 0; k < u.size(); ++k) u[k] += h * direction[k];
     signal.set_values(u);
-    remainders.push_back(std::abs(evaluate(model, objective, comm, false).value - base - h * slope));
+    remainders.push_back(std::abs(evaluate(problem, objective, comm, false).value - base - h * slope));
   }
   signal.set_values(u0);
   std::vector<double> orders;
@@ -181,12 +183,13 @@ inline std::vector<double> control_taylor_orders(model::Model& model, const obje
 
 // Taylor remainders |J(p + h dp) - J(p) - h dJ.dp| for h = h0, h0/2, h0/4, h0/8 along direction dp
 // over the listed parameters; returns the observed orders log2(r(h)/r(h/2)).
-inline std::vector<double> taylor_orders(model::Model& model, const objectives::Objective& objective,
+inline std::vector<double> taylor_orders(problem::Problem& problem, const objectives::Objective& objective,
                                          RCP<const Comm> comm, const std::vector<int>& indices,
                                          const std::vector<double>& direction, double h0,
                                          std::vector<double>* remainders_out = nullptr) {
+  model::Model& model = *problem.model;
   const model::ParameterSpace space(model);
-  const Evaluation base = evaluate(model, objective, comm, true);
+  const Evaluation base = evaluate(problem, objective, comm, true);
   double slope = 0.0;
   std::vector<double> p0;
   for (std::size_t k = 0; k < indices.size(); ++k) {
@@ -196,7 +199,7 @@ inline std::vector<double> taylor_orders(model::Model& model, const objectives::
   std::vector<double> remainders;
   for (double h = h0; remainders.size() < 4; h *= 0.5) {
     for (std::size_t k = 0; k < indices.size(); ++k) space.set_value(model, indices[k], p0[k] + h * direction[k]);
-    remainders.push_back(std::abs(evaluate(model, objective, comm, false).value - base.value - h * slope));
+    remainders.push_back(std::abs(evaluate(problem, objective, comm, false).value - base.value - h * slope));
   }
   for (std::size_t k = 0; k < indices.size(); ++k) space.set_value(model, indices[k], p0[k]);
   std::vector<double> orders;

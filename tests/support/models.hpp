@@ -1,11 +1,12 @@
 #pragma once
-// Small models built in code, for tests that must not depend on the model-file reader.
+// Small models built in code, for tests that must not depend on the model-file reader: each a problem::Problem,
+// the model with its integrator settings.
 #include <cmath>
 #include <memory>
 
 #include "flexadj/constraints/constraints.hpp"
 #include "flexadj/elements/elements.hpp"
-#include "flexadj/model/model.hpp"
+#include "flexadj/problem/problem.hpp"
 
 namespace flexadj::testing {
 
@@ -25,13 +26,14 @@ inline model::Body point_mass_2d(const std::string& name, double mass, double x,
 
 // Mass m on a line (prismatic joint to ground along x), spring k to a ground point at (-1, 0) with
 // free length 1: m x'' = -k x, x(0) = x0, x'(0) = v0.
-inline std::unique_ptr<model::Model> oscillator(double mass, double stiffness, double x0, double v0, double end_time,
-                                                long long steps, double rho = 0.9) {
-  auto m = std::make_unique<model::Model>();
+inline problem::Problem oscillator(double mass, double stiffness, double x0, double v0, double end_time,
+                                   long long steps, double rho = 0.9) {
+  problem::Problem problem;
+  model::Model* m = problem.model.get();
   m->dimension = 2;
-  m->integrator.end_time = end_time;
-  m->integrator.step_size = end_time / double(steps);
-  m->integrator.spectral_radius = rho;
+  problem.integrator.end_time = end_time;
+  problem.integrator.step_size = end_time / double(steps);
+  problem.integrator.spectral_radius = rho;
   const int b = m->add_body(point_mass_2d("mass", mass, x0, 0.0, v0, 0.0));
   elements::SpringDamperData spring;
   spring.stiffness = stiffness;
@@ -42,52 +44,55 @@ inline std::unique_ptr<model::Model> oscillator(double mass, double stiffness, d
                                             {BodyKind::Ground, BodyKind::PointMass2D},
                                             m->joint_geometry(constraints::JointKind::Prismatic, kGround, b,
                                                               {0.0, 0.0, 0.0}, {1.0, 0.0, 0.0})));
-  return m;
+  return problem;
 }
 
 // Held and Seifried's torsional spring pendulum: point mass on a massless rod of length l pinned at
 // the origin (distance constraint), torsional spring c_r at the pivot, no gravity, start at angle
 // alpha0 at rest: alpha(t) = alpha0 cos(w t), w = sqrt(c_r / (m l^2)).
-inline std::unique_ptr<model::Model> torsional_pendulum(double mass, double length, double c_r, double alpha0,
-                                                        double end_time, long long steps, double rho = 0.9) {
-  auto m = std::make_unique<model::Model>();
+inline problem::Problem torsional_pendulum(double mass, double length, double c_r, double alpha0, double end_time,
+                                           long long steps, double rho = 0.9) {
+  problem::Problem problem;
+  model::Model* m = problem.model.get();
   m->dimension = 2;
-  m->integrator.end_time = end_time;
-  m->integrator.step_size = end_time / double(steps);
-  m->integrator.spectral_radius = rho;
+  problem.integrator.end_time = end_time;
+  problem.integrator.step_size = end_time / double(steps);
+  problem.integrator.spectral_radius = rho;
   const int b = m->add_body(point_mass_2d("mass", mass, length * std::cos(alpha0), length * std::sin(alpha0)));
   elements::AngleSpringDamperData spring;
   spring.stiffness = c_r;
   m->add_force_element(elements::make_angle_spring_damper("torsion", {kGround, b}, {BodyKind::Ground, BodyKind::PointMass2D}, spring));
   m->add_constraint(constraints::make_distance("rod", {kGround, b}, {BodyKind::Ground, BodyKind::PointMass2D},
                                                {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, length));
-  return m;
+  return problem;
 }
 
 // Planar mathematical pendulum under gravity, released at rest at angle alpha0 from the downward vertical.
-inline std::unique_ptr<model::Model> planar_pendulum(double mass, double length, double alpha0, double end_time,
-                                                     long long steps, double rho) {
-  auto m = std::make_unique<model::Model>();
+inline problem::Problem planar_pendulum(double mass, double length, double alpha0, double end_time, long long steps,
+                                        double rho) {
+  problem::Problem problem;
+  model::Model* m = problem.model.get();
   m->dimension = 2;
   m->gravity = {0.0, -9.81, 0.0};
-  m->integrator.end_time = end_time;
-  m->integrator.step_size = end_time / double(steps);
-  m->integrator.spectral_radius = rho;
+  problem.integrator.end_time = end_time;
+  problem.integrator.step_size = end_time / double(steps);
+  problem.integrator.spectral_radius = rho;
   const int b = m->add_body(point_mass_2d("bob", mass, length * std::sin(alpha0), -length * std::cos(alpha0)));
   m->add_constraint(constraints::make_distance("rod", {kGround, b}, {BodyKind::Ground, BodyKind::PointMass2D},
                                                {0.0, 0.0, 0.0}, {0.0, 0.0, 0.0}, length));
-  return m;
+  return problem;
 }
 
 // Spatial rigid body (homogeneous box a x b x c) hanging from a spherical joint at the origin, its
 // centre of mass below the joint, tilted, spinning about an axis that is not a principal axis.
-inline std::unique_ptr<model::Model> spinning_top_pendulum(double end_time, long long steps, double rho) {
-  auto m = std::make_unique<model::Model>();
+inline problem::Problem spinning_top_pendulum(double end_time, long long steps, double rho) {
+  problem::Problem problem;
+  model::Model* m = problem.model.get();
   m->dimension = 3;
   m->gravity = {0.0, 0.0, -9.81};
-  m->integrator.end_time = end_time;
-  m->integrator.step_size = end_time / double(steps);
-  m->integrator.spectral_radius = rho;
+  problem.integrator.end_time = end_time;
+  problem.integrator.step_size = end_time / double(steps);
+  problem.integrator.spectral_radius = rho;
   model::Body body;
   body.name = "box";
   body.kind = BodyKind::SpatialRigid;
@@ -115,18 +120,19 @@ inline std::unique_ptr<model::Model> spinning_top_pendulum(double end_time, long
                                             {BodyKind::Ground, BodyKind::SpatialRigid},
                                             m->joint_geometry(constraints::JointKind::Spherical, kGround, b,
                                                               {0.0, 0.0, 0.0}, {0.0, 0.0, 1.0})));
-  return m;
+  return problem;
 }
 
 // Chain of n spatial rigid links (length 0.5, hanging at 45 degrees in the x-z plane) joined by
 // spherical joints, the first one to ground: a model that spreads over ranks.
-inline std::unique_ptr<model::Model> rigid_chain(int n, double end_time, long long steps, double rho = 0.9) {
-  auto m = std::make_unique<model::Model>();
+inline problem::Problem rigid_chain(int n, double end_time, long long steps, double rho = 0.9) {
+  problem::Problem problem;
+  model::Model* m = problem.model.get();
   m->dimension = 3;
   m->gravity = {0.0, 0.0, -9.81};
-  m->integrator.end_time = end_time;
-  m->integrator.step_size = end_time / double(steps);
-  m->integrator.spectral_radius = rho;
+  problem.integrator.end_time = end_time;
+  problem.integrator.step_size = end_time / double(steps);
+  problem.integrator.spectral_radius = rho;
   const double length = 0.5, mass = 1.0, side = 0.05;
   const model::Vec3<double> direction{std::sqrt(0.5), 0.0, -std::sqrt(0.5)};
   int previous = kGround;
@@ -151,7 +157,7 @@ inline std::unique_ptr<model::Model> rigid_chain(int n, double end_time, long lo
                                                                 {0.0, 0.0, 1.0})));
     previous = b;
   }
-  return m;
+  return problem;
 }
 
 }  // namespace flexadj::testing

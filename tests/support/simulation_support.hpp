@@ -1,12 +1,13 @@
 #pragma once
 // Helpers for tests: run a model in memory and collect the global trajectory on every rank.
-#include <Teuchos_DefaultMpiComm.hpp>
 #include <mpi.h>
 
+#include <Teuchos_DefaultMpiComm.hpp>
 #include <memory>
 #include <vector>
 
 #include "flexadj/integrators/simulation.hpp"
+#include "flexadj/problem/problem.hpp"
 
 namespace flexadj::testing {
 
@@ -39,12 +40,13 @@ inline std::vector<double> gather_global(const std::vector<double>& values, cons
   return global;
 }
 
-inline Trajectory run(const model::Model& model, RCP<const Comm> comm, bool record = true,
+inline Trajectory run(const problem::Problem& problem, RCP<const Comm> comm, bool record = true,
                       const std::string& solver = "direct") {
+  const model::Model& model = *problem.model;
   assembly::Assembler assembler(model, comm);
   linalg::LinearSolverOptions options;
   options.kind = solver;
-  const auto integrator = integrators::make_time_integrator(assembler, model.integrator, options);
+  const auto integrator = integrators::make_time_integrator(assembler, problem.integrator, options);
   assembly::State state = assembler.make_state();
   assembler.scatter_global(model.initial_coordinates(), model.initial_velocities(), state);
   Trajectory trajectory;

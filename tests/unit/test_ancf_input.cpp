@@ -6,7 +6,7 @@
 #include <string>
 
 #include "flexadj/core/error.hpp"
-#include "flexadj/io/model_reader.hpp"
+#include "flexadj/io/problem_reader.hpp"
 #include "flexadj/model/body.hpp"
 #include "flexadj/model/coordinate_names.hpp"
 
@@ -52,7 +52,7 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 void expect_error(const std::string& yaml, const std::string& key, const std::string& expected) {
   SCOPED_TRACE(key + ": " + expected);
   try {
-    read_model_string(yaml, "test.yaml");
+    read_problem_string(yaml, "test.yaml");
     ADD_FAILURE() << "no InputError; expected '" << expected << "'";
   } catch (const InputError& e) {
     const std::string what = e.what();
@@ -63,36 +63,38 @@ void expect_error(const std::string& yaml, const std::string& key, const std::st
 }
 
 TEST(AncfInput, GeneratesNodesWithPositionsAndGradients) {
-  const auto m = read_model_string(kSpatial, "test.yaml");
-  ASSERT_EQ(m->bodies().size(), 5u + 7u);
-  EXPECT_EQ(m->force_elements().size(), 4u + 6u + 1u);  // elements and the load: ANCF nodes have no inertia element
-  EXPECT_EQ(m->constraints().size(), 3u);               // no unit-quaternion constraints
-  EXPECT_EQ(m->body_kind(m->find_body("rope.node1")), model::BodyKind::AncfCableNode);
-  EXPECT_EQ(m->body_kind(m->find_body("ring.end")), model::BodyKind::AncfFullNode);
-  EXPECT_EQ(m->coordinate_count(), 5 * 6 + 7 * 12);
+  const auto m = read_problem_string(kSpatial, "test.yaml");
+  ASSERT_EQ(m.model->bodies().size(), 5u + 7u);
+  EXPECT_EQ(m.model->force_elements().size(),
+            4u + 6u + 1u);                       // elements and the load: ANCF nodes have no inertia element
+  EXPECT_EQ(m.model->constraints().size(), 3u);  // no unit-quaternion constraints
+  EXPECT_EQ(m.model->body_kind(m.model->find_body("rope.node1")), model::BodyKind::AncfCableNode);
+  EXPECT_EQ(m.model->body_kind(m.model->find_body("ring.end")), model::BodyKind::AncfFullNode);
+  EXPECT_EQ(m.model->coordinate_count(), 5 * 6 + 7 * 12);
   // Cable: positions evenly spaced, slope the unit tangent.
-  const auto& rope = m->body(m->find_body("rope.node2")).initial_coordinates;
+  const auto& rope = m.model->body(m.model->find_body("rope.node2")).initial_coordinates;
   const std::vector<double> expected_rope{1.0, 0.0, 0.0, 1.0, 0.0, 0.0};
   for (int i = 0; i < 6; ++i) EXPECT_NEAR(rope[i], expected_rope[i], 1e-15) << i;
   // Arc: a quarter circle of radius 1 ends at (1, 1, 0); r_x along +y, r_y (section axis 2) towards the centre
   // (-x), r_z along the arc axis.
-  const auto& ring = m->body(m->find_body("ring.end")).initial_coordinates;
+  const auto& ring = m.model->body(m.model->find_body("ring.end")).initial_coordinates;
   const std::vector<double> expected_ring{1, 1, 0, 0, 1, 0, -1, 0, 0, 0, 0, 1};
   for (int i = 0; i < 12; ++i) EXPECT_NEAR(ring[i], expected_ring[i], 1e-12) << i;
-  EXPECT_EQ(model::find_coordinate(*m, "ring.end.ry_x"), m->body_offset(m->find_body("ring.end")) + 6);
-  EXPECT_EQ(model::find_coordinate(*m, "rope.start.rs_y"), 4);
+  EXPECT_EQ(model::find_coordinate(*m.model, "ring.end.ry_x"),
+            m.model->body_offset(m.model->find_body("ring.end")) + 6);
+  EXPECT_EQ(model::find_coordinate(*m.model, "rope.start.rs_y"), 4);
 }
 
 TEST(AncfInput, PlanarPolylineAndSimpleCurvature) {
-  const auto m = read_model_string(kPlanar, "test.yaml");
-  ASSERT_EQ(m->bodies().size(), 4u);
-  EXPECT_EQ(m->body_kind(0), model::BodyKind::AncfPlanarNode);
+  const auto m = read_problem_string(kPlanar, "test.yaml");
+  ASSERT_EQ(m.model->bodies().size(), 4u);
+  EXPECT_EQ(m.model->body_kind(0), model::BodyKind::AncfPlanarNode);
   // Node 1 at the corner (1, 0): tangent the mean of +x and +y.
-  const auto& corner = m->body(1).initial_coordinates;
+  const auto& corner = m.model->body(1).initial_coordinates;
   EXPECT_NEAR(corner[2], std::sqrt(0.5), 1e-15);
   EXPECT_NEAR(corner[3], std::sqrt(0.5), 1e-15);
-  EXPECT_STREQ(m->force_elements()[0]->type(), "ancf_planar");
-  EXPECT_EQ(m->constraints()[0]->equation_count(), 2);  // a planar pin on an ANCF node
+  EXPECT_STREQ(m.model->force_elements()[0]->type(), "ancf_planar");
+  EXPECT_EQ(m.model->constraints()[0]->equation_count(), 2);  // a planar pin on an ANCF node
 }
 
 TEST(AncfInput, ErrorsNameTheKeyAndWhatIsExpected) {

@@ -1,6 +1,5 @@
 // Beams in the model file: generated geometry (line, arc, points), sections, node names, and the input errors.
 #include <gtest/gtest.h>
-
 #include <unistd.h>
 
 #include <cmath>
@@ -9,7 +8,7 @@
 #include <string>
 
 #include "flexadj/core/error.hpp"
-#include "flexadj/io/model_reader.hpp"
+#include "flexadj/io/problem_reader.hpp"
 #include "flexadj/model/body.hpp"
 
 namespace flexadj::io {
@@ -44,7 +43,7 @@ std::string replaced(std::string text, const std::string& from, const std::strin
 void expect_error(const std::string& yaml, const std::string& key, const std::string& expected) {
   SCOPED_TRACE(key + ": " + expected);
   try {
-    read_model_string(yaml, "test.yaml");
+    read_problem_string(yaml, "test.yaml");
     ADD_FAILURE() << "no InputError; expected '" << expected << "'";
   } catch (const InputError& e) {
     const std::string what = e.what();
@@ -64,34 +63,34 @@ double parameter(const model::Model& m, const std::string& element, const std::s
 }
 
 TEST(BeamInput, GeneratesNodesElementsAndSections) {
-  const auto m = read_model_string(kBeams, "test.yaml");
-  ASSERT_EQ(m->bodies().size(), 5u + 7u + 3u);
-  EXPECT_EQ(m->force_elements().size(), 4u + 6u + 2u + 1u);  // beam elements and the load: nodes have no inertia
-  EXPECT_EQ(m->find_body("straight.start"), m->find_body("straight.node0"));
-  EXPECT_EQ(m->find_body("bend.end"), m->find_body("bend.node6"));
+  const auto m = read_problem_string(kBeams, "test.yaml");
+  ASSERT_EQ(m.model->bodies().size(), 5u + 7u + 3u);
+  EXPECT_EQ(m.model->force_elements().size(), 4u + 6u + 2u + 1u);  // beam elements and the load: nodes have no inertia
+  EXPECT_EQ(m.model->find_body("straight.start"), m.model->find_body("straight.node0"));
+  EXPECT_EQ(m.model->find_body("bend.end"), m.model->find_body("bend.node6"));
   // Straight: nodes evenly spaced, section frame = global frame (axis 1 along x, axis 3 along z).
-  const auto& node2 = m->body(m->find_body("straight.node2")).initial_coordinates;
+  const auto& node2 = m.model->body(m.model->find_body("straight.node2")).initial_coordinates;
   EXPECT_NEAR(node2[0], 1.0, 1e-15);
   EXPECT_NEAR(node2[3], 1.0, 1e-15);
   // Arc: a quarter circle of radius 100 ends at (100, 100, 0) with its tangent along +y.
-  const auto& end = m->body(m->find_body("bend.end")).initial_coordinates;
+  const auto& end = m.model->body(m.model->find_body("bend.end")).initial_coordinates;
   EXPECT_NEAR(end[0], 100.0, 1e-12);
   EXPECT_NEAR(end[1], 100.0, 1e-12);
   const auto R = model::rotation_from_euler_parameters(end.data() + 3);
   EXPECT_NEAR(R[3], 1.0, 1e-12);  // axis 1 (first column) along global y
   // Section data: G from nu, J = I2 + I3 by default, rotary inertia defaults and overrides.
-  EXPECT_NEAR(parameter(*m, "straight.element1", "shear_modulus"), 2.1e11 / 2.6, 1e-3);
-  EXPECT_NEAR(parameter(*m, "straight.element1", "J"), 1.7e-9, 1e-24);
-  EXPECT_NEAR(parameter(*m, "straight.element1", "rotary_1"), 1.7e-9, 1e-24);
-  EXPECT_NEAR(parameter(*m, "straight.element4", "length"), 0.5, 1e-15);
-  EXPECT_NEAR(parameter(*m, "bend.element2", "shear_factor_3"), 0.9, 0.0);
-  EXPECT_NEAR(parameter(*m, "bend.element2", "rotary_1"), 3.0, 0.0);
+  EXPECT_NEAR(parameter(*m.model, "straight.element1", "shear_modulus"), 2.1e11 / 2.6, 1e-3);
+  EXPECT_NEAR(parameter(*m.model, "straight.element1", "J"), 1.7e-9, 1e-24);
+  EXPECT_NEAR(parameter(*m.model, "straight.element1", "rotary_1"), 1.7e-9, 1e-24);
+  EXPECT_NEAR(parameter(*m.model, "straight.element4", "length"), 0.5, 1e-15);
+  EXPECT_NEAR(parameter(*m.model, "bend.element2", "shear_factor_3"), 0.9, 0.0);
+  EXPECT_NEAR(parameter(*m.model, "bend.element2", "rotary_1"), 3.0, 0.0);
   // Arc elements: chord 2 R sin(phi/2), curvature phi/chord about section axis 3 in the reference.
   const double phi = M_PI / 12, chord = 200.0 * std::sin(phi / 2);
-  EXPECT_NEAR(parameter(*m, "bend.element2", "length"), chord, 1e-10);
-  EXPECT_NEAR(parameter(*m, "bend.element2", "curvature0_3"), phi / chord, 1e-12);
-  EXPECT_NEAR(parameter(*m, "bend.element2", "stretch0_1"), 1.0, 1e-12);
-  EXPECT_EQ(m->force_elements().size(), 13u);
+  EXPECT_NEAR(parameter(*m.model, "bend.element2", "length"), chord, 1e-10);
+  EXPECT_NEAR(parameter(*m.model, "bend.element2", "curvature0_3"), phi / chord, 1e-12);
+  EXPECT_NEAR(parameter(*m.model, "bend.element2", "stretch0_1"), 1.0, 1e-12);
+  EXPECT_EQ(m.model->force_elements().size(), 13u);
 }
 
 TEST(BeamInput, ReportsBadBeams) {
@@ -138,15 +137,15 @@ beams:
 joints:
   - {type: fixed, bodies: [ground, wire.start]}
 )yaml";
-  const auto from_points = read_model_string(replaced(base, "GEOMETRY", "points_file: " + points), "test.yaml");
-  ASSERT_EQ(from_points->bodies().size(), 3u);
-  EXPECT_NEAR(from_points->body(from_points->find_body("wire.end")).initial_coordinates[1], 0.5, 0.0);
-  const auto from_mesh = read_model_string(replaced(base, "GEOMETRY", "gmsh: " + mesh), "test.yaml");
-  ASSERT_EQ(from_mesh->bodies().size(), 3u);
-  EXPECT_EQ(from_mesh->find_body("wire.start"), from_mesh->find_body("wire.node10"));
-  EXPECT_EQ(from_mesh->find_body("wire.end"), from_mesh->find_body("wire.node12"));
-  EXPECT_NEAR(from_mesh->body(from_mesh->find_body("wire.node12")).initial_coordinates[0], 2.0, 0.0);
-  EXPECT_EQ(from_mesh->force_elements().size(), 2u);
+  const auto from_points = read_problem_string(replaced(base, "GEOMETRY", "points_file: " + points), "test.yaml");
+  ASSERT_EQ(from_points.model->bodies().size(), 3u);
+  EXPECT_NEAR(from_points.model->body(from_points.model->find_body("wire.end")).initial_coordinates[1], 0.5, 0.0);
+  const auto from_mesh = read_problem_string(replaced(base, "GEOMETRY", "gmsh: " + mesh), "test.yaml");
+  ASSERT_EQ(from_mesh.model->bodies().size(), 3u);
+  EXPECT_EQ(from_mesh.model->find_body("wire.start"), from_mesh.model->find_body("wire.node10"));
+  EXPECT_EQ(from_mesh.model->find_body("wire.end"), from_mesh.model->find_body("wire.node12"));
+  EXPECT_NEAR(from_mesh.model->body(from_mesh.model->find_body("wire.node12")).initial_coordinates[0], 2.0, 0.0);
+  EXPECT_EQ(from_mesh.model->force_elements().size(), 2u);
 
   expect_error(replaced(base, "GEOMETRY", "points_file: " + (folder / "none.txt").string()), "beams[0].points_file",
                "cannot open the points file");

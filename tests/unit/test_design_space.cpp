@@ -1,14 +1,13 @@
 // Design variables of gradient problems: names resolved to parameters, initial values and control signals;
 // their values read and changed in a model; their derivatives picked out of an adjoint gradient.
-#include "flexadj/problem/design_space.hpp"
-
 #include <gtest/gtest.h>
 
 #include <stdexcept>
 
 #include "flexadj/core/error.hpp"
-#include "flexadj/io/model_reader.hpp"
+#include "flexadj/io/problem_reader.hpp"
 #include "flexadj/model/coordinate_names.hpp"
+#include "flexadj/problem/design_space.hpp"
 #include "gradient_support.hpp"
 #include "models.hpp"
 
@@ -34,16 +33,16 @@ joints:
   - {name: pivot, type: revolute, bodies: [cart, pendulum], point: [0, 0]}
 )yaml";
 
-std::unique_ptr<model::Model> read(const std::vector<std::string>& overrides = {}) {
-  return io::read_model_string(kModel, "test.yaml", overrides);
+problem::Problem read(const std::vector<std::string>& overrides = {}) {
+  return io::read_problem_string(kModel, "test.yaml", overrides);
 }
 
 const std::vector<std::string> kNames = {"spring.stiffness", "initial_velocity:cart.x",
                                          "initial_position:pendulum.theta", "control:G"};
 
 TEST(DesignSpace, ResolvesNamesToScalars) {
-  const auto model = read();
-  const DesignSpace design(*model, kNames);
+  const auto problem = read();
+  const DesignSpace design(*problem.model, kNames);
   ASSERT_EQ(design.entries().size(), 4u);
   EXPECT_EQ(design.size(), 1 + 1 + 1 + 5);
   const auto& e = design.entries();
@@ -63,55 +62,56 @@ TEST(DesignSpace, ResolvesNamesToScalars) {
 }
 
 TEST(DesignSpace, DefaultsToAllComponentParameters) {
-  const auto model = read();
-  EXPECT_EQ(DesignSpace::of(*model).names(), ParameterSpace(*model).names());
+  const auto problem = read();
+  EXPECT_EQ(DesignSpace::of(problem).names(), ParameterSpace(*problem.model).names());
   const auto named = read({"design_variables=[cart.mass, {control: F}]"});
-  EXPECT_EQ(DesignSpace::of(*named).names(),
+  EXPECT_EQ(DesignSpace::of(named).names(),
             (std::vector<std::string>{"cart.mass", "control:F[0]", "control:F[1]", "control:F[2]"}));
 }
 
 TEST(DesignSpace, CoordinateNames) {
-  const auto model = read();
-  EXPECT_EQ(model::coordinate_name(*model, 0), "cart.x");
-  EXPECT_EQ(model::coordinate_name(*model, 4), "pendulum.theta");
-  EXPECT_EQ(model::find_coordinate(*model, "pendulum.y"), 3);
-  const auto spatial = io::read_model_string(R"yaml(
+  const auto problem = read();
+  EXPECT_EQ(model::coordinate_name(*problem.model, 0), "cart.x");
+  EXPECT_EQ(model::coordinate_name(*problem.model, 4), "pendulum.theta");
+  EXPECT_EQ(model::find_coordinate(*problem.model, "pendulum.y"), 3);
+  const auto spatial = io::read_problem_string(R"yaml(
 dimension: 3
 integrator: {end_time: 0.1, step_size: 1e-2}
 bodies:
   - {name: ball, type: point_mass, mass: 1, position: [0, 0, 0]}
   - {name: box.1, type: rigid_body, mass: 1, inertia: {principal: [1, 1, 1]}, position: [0, 0, 0]}
-)yaml", "spatial.yaml");
-  EXPECT_EQ(model::find_coordinate(*spatial, "ball.z"), 2);
-  EXPECT_EQ(model::find_coordinate(*spatial, "box.1.e3"), 3 + 6);  // a dot in the body name
-  EXPECT_EQ(model::coordinate_name(*spatial, 6), "box.1.e0");
+)yaml",
+                                               "spatial.yaml");
+  EXPECT_EQ(model::find_coordinate(*spatial.model, "ball.z"), 2);
+  EXPECT_EQ(model::find_coordinate(*spatial.model, "box.1.e3"), 3 + 6);  // a dot in the body name
+  EXPECT_EQ(model::coordinate_name(*spatial.model, 6), "box.1.e0");
 }
 
 TEST(DesignSpace, ValuesAndSetValuesRoundTrip) {
-  const auto model = read();
-  const DesignSpace design(*model, kNames);
-  const std::vector<double> initial = design.values(*model);
+  const auto problem = read();
+  const DesignSpace design(*problem.model, kNames);
+  const std::vector<double> initial = design.values(*problem.model);
   EXPECT_EQ(initial, (std::vector<double>{100, 1, 0.1, 1, 2, 3, 4, 5}));
   const std::vector<double> changed{120, -2, 0.3, 5, 4, 3, 2, 1};
-  design.set_values(*model, changed);
-  EXPECT_EQ(design.values(*model), changed);
+  design.set_values(*problem.model, changed);
+  EXPECT_EQ(design.values(*problem.model), changed);
   // The model itself changed: the component, the body's initial state and the control signal.
-  EXPECT_EQ(design.parameters().value(*model, design.parameters().find("spring.stiffness")), 120);
-  EXPECT_EQ(model->initial_velocities()[0], -2);
-  EXPECT_EQ(model->initial_coordinates()[4], 0.3);
-  EXPECT_EQ(model->find_control("G")->values(), (std::vector<double>{5, 4, 3, 2, 1}));
-  EXPECT_EQ(model->initial_coordinates()[0], 0.0);  // the rest is untouched
-  design.set_values(*model, initial);
-  EXPECT_EQ(design.values(*model), initial);
-  EXPECT_THROW(design.set_values(*model, {1.0, 2.0}), std::invalid_argument);
+  EXPECT_EQ(design.parameters().value(*problem.model, design.parameters().find("spring.stiffness")), 120);
+  EXPECT_EQ(problem.model->initial_velocities()[0], -2);
+  EXPECT_EQ(problem.model->initial_coordinates()[4], 0.3);
+  EXPECT_EQ(problem.model->find_control("G")->values(), (std::vector<double>{5, 4, 3, 2, 1}));
+  EXPECT_EQ(problem.model->initial_coordinates()[0], 0.0);  // the rest is untouched
+  design.set_values(*problem.model, initial);
+  EXPECT_EQ(design.values(*problem.model), initial);
+  EXPECT_THROW(design.set_values(*problem.model, {1.0, 2.0}), std::invalid_argument);
 }
 
 TEST(DesignSpace, PicksTheGradientEntries) {
-  const auto model = read();
-  const DesignSpace design(*model, kNames);
+  const auto problem = read();
+  const DesignSpace design(*problem.model, kNames);
   adjoint::Gradient g;
   for (int i = 0; i < design.parameters().size(); ++i) g.parameters.push_back(10.0 * i);
-  for (int i = 0; i < model->coordinate_count(); ++i) {
+  for (int i = 0; i < problem.model->coordinate_count(); ++i) {
     g.initial_coordinates.push_back(100.0 + i);
     g.initial_velocities.push_back(200.0 + i);
   }
@@ -125,17 +125,17 @@ TEST(DesignSpace, PicksTheGradientEntries) {
 
 // Bestle and Eberhard 1992: psi = x(pi/2), dpsi/dc = -0.25, dpsi/dz0 = 1 at (c, z0) = (1, 0.5).
 TEST(DesignSpace, PicksTheOscillatorGradient) {
-  auto model = testing::oscillator(1.0, 1.0, 0.0, 0.5, M_PI / 2, 400);
-  const DesignSpace design(*model, {"spring.stiffness", "initial_velocity:mass.x"});
+  auto problem = testing::oscillator(1.0, 1.0, 0.0, 0.5, M_PI / 2, 400);
+  const DesignSpace design(*problem.model, {"spring.stiffness", "initial_velocity:mass.x"});
   objectives::Objective objective;
   objectives::ObjectiveTerm term;
-  term.coordinate = model::find_coordinate(*model, "mass.x");
+  term.coordinate = model::find_coordinate(*problem.model, "mass.x");
   objective.add(term);
-  const auto e = testing::evaluate(*model, objective, testing::world(), true);
+  const auto e = testing::evaluate(problem, objective, testing::world(), true);
   const std::vector<double> gradient = design.gradient(e.gradient);
   EXPECT_NEAR(gradient[0], -0.25, 1e-4);
   EXPECT_NEAR(gradient[1], 1.0, 1e-4);
-  EXPECT_EQ(design.values(*model), (std::vector<double>{1.0, 0.5}));
+  EXPECT_EQ(design.values(*problem.model), (std::vector<double>{1.0, 0.5}));
 }
 
 template <class Action>
@@ -151,8 +151,10 @@ void expect_input_error(Action action, const std::string& text) {
 }
 
 TEST(DesignSpace, Errors) {
-  const auto model = read();
-  auto space = [&](const std::vector<std::string>& names) { return [&, names] { DesignSpace(*model, names); }; };
+  const auto problem = read();
+  auto space = [&](const std::vector<std::string>& names) {
+    return [&, names] { DesignSpace(*problem.model, names); };
+  };
   expect_input_error(space({"spring.stifness"}), "did you mean 'spring.stiffness'?");
   expect_input_error(space({"spring.stifness"}), "component 'spring' has the parameters stiffness, damping, free_length");
   expect_input_error(space({"spirng.stiffness"}), "no component 'spirng' (components are: cart, pendulum, spring");

@@ -1,28 +1,27 @@
 // Model-file reader: valid planar and spatial models, command-line overrides, the chain generator and every
 // kind of input error (InputError naming the file, the key path and what was expected).
-#include "flexadj/io/model_reader.hpp"
-
 #include <gtest/gtest.h>
-
-#include <limits>
 #include <unistd.h>
 
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <limits>
 #include <string>
 #include <vector>
 
 #include "flexadj/core/error.hpp"
+#include "flexadj/io/problem_reader.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
 using flexadj::InputError;
-using flexadj::io::read_model_file;
-using flexadj::io::read_model_string;
+using flexadj::io::read_problem_file;
+using flexadj::io::read_problem_string;
 using flexadj::model::BodyKind;
 using flexadj::model::Model;
+using flexadj::problem::Problem;
 
 const char* const kPlanar = R"yaml(
 title: cart with pendulum
@@ -123,8 +122,8 @@ chain:
   anchor: [0, 0, 1]
 )yaml";
 
-std::unique_ptr<Model> read(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
-  return read_model_string(yaml, "test.yaml", overrides);
+Problem read(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
+  return read_problem_string(yaml, "test.yaml", overrides);
 }
 
 // Replaces the one occurrence of `from` in `text`.
@@ -213,29 +212,29 @@ int count_constraints(const Model& model, const std::string& type) {
 // ---- valid models ------------------------------------------------------------------------------
 
 TEST(ModelReader, PlanarModel) {
-  const auto model = read(kPlanar);
-  EXPECT_EQ(model->source_file, "test.yaml");
-  EXPECT_EQ(model->title, "cart with pendulum");
-  EXPECT_EQ(model->dimension, 2);
-  EXPECT_DOUBLE_EQ(model->gravity[1], -9.81);
-  EXPECT_DOUBLE_EQ(model->integrator.end_time, 2.0);
-  EXPECT_DOUBLE_EQ(model->integrator.step_size, 1e-3);
-  EXPECT_DOUBLE_EQ(model->integrator.spectral_radius, 0.9);  // default
-  EXPECT_EQ(model->integrator.linear_solver, "auto");
-  EXPECT_EQ(model->output.path, "");
+  const auto problem = read(kPlanar);
+  EXPECT_EQ(problem.model->source_file, "test.yaml");
+  EXPECT_EQ(problem.model->title, "cart with pendulum");
+  EXPECT_EQ(problem.model->dimension, 2);
+  EXPECT_DOUBLE_EQ(problem.model->gravity[1], -9.81);
+  EXPECT_DOUBLE_EQ(problem.integrator.end_time, 2.0);
+  EXPECT_DOUBLE_EQ(problem.integrator.step_size, 1e-3);
+  EXPECT_DOUBLE_EQ(problem.integrator.spectral_radius, 0.9);  // default
+  EXPECT_EQ(problem.integrator.linear_solver, "auto");
+  EXPECT_EQ(problem.output.path, "");
 
-  ASSERT_EQ(model->bodies().size(), 2u);
-  EXPECT_EQ(model->body(0).kind, BodyKind::PointMass2D);
-  EXPECT_EQ(model->body(1).kind, BodyKind::PlanarRigid);
-  EXPECT_DOUBLE_EQ(model->body(1).inertia[2], 0.01);
-  EXPECT_EQ(model->coordinate_count(), 5);
+  ASSERT_EQ(problem.model->bodies().size(), 2u);
+  EXPECT_EQ(problem.model->body(0).kind, BodyKind::PointMass2D);
+  EXPECT_EQ(problem.model->body(1).kind, BodyKind::PlanarRigid);
+  EXPECT_DOUBLE_EQ(problem.model->body(1).inertia[2], 0.01);
+  EXPECT_EQ(problem.model->coordinate_count(), 5);
   // prismatic ground-point mass: 1, planar revolute: 2
-  EXPECT_EQ(model->multiplier_count(), 3);
-  EXPECT_EQ(model->initial_coordinates(), (std::vector<double>{0, 0, 0, -0.5, 0.1}));
-  EXPECT_EQ(model->initial_velocities(), (std::vector<double>{1, 0, 0, 0, 2}));
+  EXPECT_EQ(problem.model->multiplier_count(), 3);
+  EXPECT_EQ(problem.model->initial_coordinates(), (std::vector<double>{0, 0, 0, -0.5, 0.1}));
+  EXPECT_EQ(problem.model->initial_velocities(), (std::vector<double>{1, 0, 0, 0, 2}));
 
-  const auto* rail = dynamic_cast<const flexadj::model::Constraint*>(find_component(*model, "rail"));
-  const auto* pivot = dynamic_cast<const flexadj::model::Constraint*>(find_component(*model, "pivot"));
+  const auto* rail = dynamic_cast<const flexadj::model::Constraint*>(find_component(*problem.model, "rail"));
+  const auto* pivot = dynamic_cast<const flexadj::model::Constraint*>(find_component(*problem.model, "pivot"));
   ASSERT_TRUE(rail && pivot);
   EXPECT_EQ(rail->equation_count(), 1);
   EXPECT_EQ(pivot->equation_count(), 2);
@@ -243,22 +242,22 @@ TEST(ModelReader, PlanarModel) {
   EXPECT_NEAR(parameter(*pivot, "point_b_x"), 0.5 * std::sin(0.1), 1e-12);
   EXPECT_NEAR(parameter(*pivot, "point_b_y"), 0.5 * std::cos(0.1), 1e-12);
 
-  const auto* spring = find_component(*model, "spring");
+  const auto* spring = find_component(*problem.model, "spring");
   ASSERT_TRUE(spring);
   EXPECT_DOUBLE_EQ(parameter(*spring, "stiffness"), 100.0);
   EXPECT_DOUBLE_EQ(parameter(*spring, "damping"), 1.0);
   EXPECT_DOUBLE_EQ(parameter(*spring, "free_length"), 1.0);  // default: the initial distance
   EXPECT_DOUBLE_EQ(parameter(*spring, "point_a_x"), -1.0);   // ground: global
 
-  ASSERT_TRUE(find_component(*model, "load1"));  // default name: <type><index>
+  ASSERT_TRUE(find_component(*problem.model, "load1"));  // default name: <type><index>
   // Given as [pendulum, ground]: swapped to [ground, pendulum] with the rest angle of pendulum relative to ground.
-  const auto* friction = find_component(*model, "rotational_spring_damper2");
+  const auto* friction = find_component(*problem.model, "rotational_spring_damper2");
   ASSERT_TRUE(friction);
   EXPECT_EQ(friction->bodies()[0], flexadj::model::kGround);
   EXPECT_NEAR(parameter(*friction, "rest_angle"), 0.1, 1e-15);
 
-  const auto F = model->find_control("F");
-  const auto G = model->find_control("G");
+  const auto F = problem.model->find_control("F");
+  const auto G = problem.model->find_control("G");
   ASSERT_TRUE(F && G);
   EXPECT_DOUBLE_EQ(F->value(0.5), 5.0);
   EXPECT_DOUBLE_EQ(F->value(1.5), 5.0);
@@ -269,27 +268,27 @@ TEST(ModelReader, PlanarModel) {
 }
 
 TEST(ModelReader, SpatialModel) {
-  const auto model = read(kSpatial);
-  EXPECT_EQ(model->dimension, 3);
-  EXPECT_DOUBLE_EQ(model->integrator.spectral_radius, 0.5);
-  EXPECT_EQ(model->integrator.linear_solver, "direct");
-  EXPECT_EQ(model->output.path, "out.h5");
-  EXPECT_EQ(model->output.every, 10);
-  EXPECT_FALSE(model->output.xdmf);
+  const auto problem = read(kSpatial);
+  EXPECT_EQ(problem.model->dimension, 3);
+  EXPECT_DOUBLE_EQ(problem.integrator.spectral_radius, 0.5);
+  EXPECT_EQ(problem.integrator.linear_solver, "direct");
+  EXPECT_EQ(problem.output.path, "out.h5");
+  EXPECT_EQ(problem.output.every, 10);
+  EXPECT_FALSE(problem.output.xdmf);
 
-  ASSERT_EQ(model->bodies().size(), 3u);
-  EXPECT_EQ(model->body(0).kind, BodyKind::SpatialRigid);
-  EXPECT_EQ(model->body(1).kind, BodyKind::SpatialRigid);
-  EXPECT_EQ(model->body(2).kind, BodyKind::PointMass3D);
-  EXPECT_EQ(model->coordinate_count(), 7 + 7 + 3);
+  ASSERT_EQ(problem.model->bodies().size(), 3u);
+  EXPECT_EQ(problem.model->body(0).kind, BodyKind::SpatialRigid);
+  EXPECT_EQ(problem.model->body(1).kind, BodyKind::SpatialRigid);
+  EXPECT_EQ(problem.model->body(2).kind, BodyKind::PointMass3D);
+  EXPECT_EQ(problem.model->coordinate_count(), 7 + 7 + 3);
   // 2 unit quaternions + revolute 5 + spherical 3 + distance 1 + prescribed y 1
-  EXPECT_EQ(model->multiplier_count(), 12);
-  EXPECT_EQ(model->body(0).inertia, (std::array<double, 6>{0.2, 0.3, 0.4, 0.01, 0, 0}));
-  EXPECT_EQ(model->body(1).inertia, (std::array<double, 6>{0.1, 0.1, 0.02, 0, 0, 0}));
+  EXPECT_EQ(problem.model->multiplier_count(), 12);
+  EXPECT_EQ(problem.model->body(0).inertia, (std::array<double, 6>{0.2, 0.3, 0.4, 0.01, 0, 0}));
+  EXPECT_EQ(problem.model->body(1).inertia, (std::array<double, 6>{0.1, 0.1, 0.02, 0, 0, 0}));
 
   // Rotor: 0.5 rad about z (the axis is normalised).
-  const auto& q = model->body(0).initial_coordinates;
-  const auto& v = model->body(0).initial_velocities;
+  const auto& q = problem.model->body(0).initial_coordinates;
+  const auto& v = problem.model->body(0).initial_velocities;
   ASSERT_EQ(q.size(), 7u);
   EXPECT_EQ(std::vector<double>(q.begin(), q.begin() + 3), (std::vector<double>{1, 2, 3}));
   EXPECT_NEAR(q[3], std::cos(0.25), 1e-15);
@@ -302,12 +301,14 @@ TEST(ModelReader, SpatialModel) {
   EXPECT_NEAR(q[3] * v[3] + q[4] * v[4] + q[5] * v[5] + q[6] * v[6], 0.0, 1e-15);
 
   // Arm: Euler parameters within 1e-3 of unit norm are normalised.
-  EXPECT_DOUBLE_EQ(model->body(1).initial_coordinates[3], 1.0);
+  EXPECT_DOUBLE_EQ(problem.model->body(1).initial_coordinates[3], 1.0);
 
-  const auto* bearing = dynamic_cast<const flexadj::model::Constraint*>(find_component(*model, "bearing"));
-  const auto* ball_joint = dynamic_cast<const flexadj::model::Constraint*>(find_component(*model, "spherical1"));
-  const auto* rod = find_component(*model, "distance2");
-  const auto* path = dynamic_cast<const flexadj::model::Constraint*>(find_component(*model, "prescribed_motion3"));
+  const auto* bearing = dynamic_cast<const flexadj::model::Constraint*>(find_component(*problem.model, "bearing"));
+  const auto* ball_joint =
+      dynamic_cast<const flexadj::model::Constraint*>(find_component(*problem.model, "spherical1"));
+  const auto* rod = find_component(*problem.model, "distance2");
+  const auto* path =
+      dynamic_cast<const flexadj::model::Constraint*>(find_component(*problem.model, "prescribed_motion3"));
   ASSERT_TRUE(bearing && ball_joint && rod && path);
   EXPECT_EQ(bearing->equation_count(), 5);
   EXPECT_EQ(ball_joint->equation_count(), 3);
@@ -317,10 +318,10 @@ TEST(ModelReader, SpatialModel) {
   // Spherical joint point 0.5 below the rotor's centre, in the rotor's frame (rotated about z: unchanged z).
   EXPECT_NEAR(parameter(*ball_joint, "point_a_z"), -0.5, 1e-14);
 
-  const auto* damper = find_component(*model, "rotational_spring_damper0");
+  const auto* damper = find_component(*problem.model, "rotational_spring_damper0");
   ASSERT_TRUE(damper);
   EXPECT_DOUBLE_EQ(parameter(*damper, "axis_z"), 1.0);
-  EXPECT_FALSE(model->conservative());
+  EXPECT_FALSE(problem.model->conservative());
 }
 
 const char* const kPlanarComponents = R"yaml(
@@ -340,10 +341,10 @@ joints:
 )yaml";
 
 TEST(ModelReader, PlanarComponents) {
-  const auto model = read(kPlanarComponents);
-  const auto* spring = find_component(*model, "angle_spring_damper0");
-  const auto* winch = find_component(*model, "winch1");
-  const auto* fixed = dynamic_cast<const flexadj::model::Constraint*>(find_component(*model, "fixed3"));
+  const auto problem = read(kPlanarComponents);
+  const auto* spring = find_component(*problem.model, "angle_spring_damper0");
+  const auto* winch = find_component(*problem.model, "winch1");
+  const auto* fixed = dynamic_cast<const flexadj::model::Constraint*>(find_component(*problem.model, "fixed3"));
   ASSERT_TRUE(spring && winch && fixed);
   EXPECT_NEAR(parameter(*spring, "rest_angle"), -M_PI / 2, 1e-15);  // default: the initial direction
   EXPECT_DOUBLE_EQ(parameter(*spring, "stiffness"), 3.0);
@@ -353,7 +354,7 @@ TEST(ModelReader, PlanarComponents) {
   EXPECT_EQ(fixed->bodies()[1], 2);  // swapped: b is never ground
   EXPECT_EQ(fixed->equation_count(), 3);
   // revolute 2 + winch 1 + prescribed coordinate 1 + fixed 3
-  EXPECT_EQ(model->multiplier_count(), 7);
+  EXPECT_EQ(problem.model->multiplier_count(), 7);
 
   expect_error(replaced(kPlanarComponents, "coordinate: 2", "coordinate: 3"), "joints[2].coordinate",
                "expected an integer in [0, 2], got 3");
@@ -374,33 +375,33 @@ TEST(ModelReader, ControlFromCsvFileResolvesAgainstTheModelFolder) {
   folder.write("signal.csv", "t,F,torque\n0,0,1\n1,4,2\n2,0,3\n");
   const std::string yaml = replaced(kPlanar, "    times: [0, 1, 2]\n    values: [0, 10, 0]\n",
                                     "    file: signal.csv\n");
-  const auto model = read_model_file(folder.write("model.yaml", yaml));
-  EXPECT_DOUBLE_EQ(model->find_control("F")->value(0.5), 2.0);  // column defaults to the control's name
+  const auto problem = read_problem_file(folder.write("model.yaml", yaml));
+  EXPECT_DOUBLE_EQ(problem.model->find_control("F")->value(0.5), 2.0);  // column defaults to the control's name
 
   const std::string torque = replaced(yaml, "    file: signal.csv\n", "    file: signal.csv\n    column: torque\n");
-  EXPECT_DOUBLE_EQ(read_model_file(folder.write("model.yaml", torque))->find_control("F")->value(1.5), 2.5);
+  EXPECT_DOUBLE_EQ(read_problem_file(folder.write("model.yaml", torque)).model->find_control("F")->value(1.5), 2.5);
 
   const std::string missing_column = replaced(yaml, "    file: signal.csv\n", "    file: signal.csv\n    column: X\n");
-  expect_input_error([&] { read_model_file(folder.write("model.yaml", missing_column)); },
+  expect_input_error([&] { read_problem_file(folder.write("model.yaml", missing_column)); },
                      {"model.yaml: controls[0].file", "no column 'X'"});
 }
 
 // ---- overrides and the chain generator -----------------------------------------------------------
 
 TEST(ModelReader, Overrides) {
-  const auto model = read(kPlanar, {"integrator.step_size=1e-4", "integrator.spectral_radius=0.3",
-                                    "bodies[1].mass=3", "gravity=[0, -1]", "forces[2].damping=0.5"});
-  EXPECT_DOUBLE_EQ(model->integrator.step_size, 1e-4);
-  EXPECT_DOUBLE_EQ(model->integrator.spectral_radius, 0.3);  // created: not in the file
-  EXPECT_DOUBLE_EQ(model->body(1).mass, 3.0);
-  EXPECT_DOUBLE_EQ(model->gravity[1], -1.0);
-  EXPECT_DOUBLE_EQ(parameter(*find_component(*model, "rotational_spring_damper2"), "damping"), 0.5);
+  const auto problem = read(kPlanar, {"integrator.step_size=1e-4", "integrator.spectral_radius=0.3", "bodies[1].mass=3",
+                                      "gravity=[0, -1]", "forces[2].damping=0.5"});
+  EXPECT_DOUBLE_EQ(problem.integrator.step_size, 1e-4);
+  EXPECT_DOUBLE_EQ(problem.integrator.spectral_radius, 0.3);  // created: not in the file
+  EXPECT_DOUBLE_EQ(problem.model->body(1).mass, 3.0);
+  EXPECT_DOUBLE_EQ(problem.model->gravity[1], -1.0);
+  EXPECT_DOUBLE_EQ(parameter(*find_component(*problem.model, "rotational_spring_damper2"), "damping"), 0.5);
   // An expression with '=' in it: only the first '=' separates the key.
   const auto with_expression = read(kPlanar, {"forces[1].force[0]=if(t<=1, 1, 0)"});
-  EXPECT_EQ(with_expression->force_elements().size(), model->force_elements().size());
+  EXPECT_EQ(with_expression.model->force_elements().size(), problem.model->force_elements().size());
 
   const auto chain = read(kChain, {"chain.count=5"});
-  EXPECT_EQ(chain->bodies().size(), 5u);
+  EXPECT_EQ(chain.model->bodies().size(), 5u);
 }
 
 TEST(ModelReader, OverrideErrorsNameTheOverride) {
@@ -420,21 +421,21 @@ TEST(ModelReader, OverrideErrorsNameTheOverride) {
 
 TEST(ModelReader, ChainGenerator) {
   {
-    const auto model = read(kChain, {"chain.count=4"});
-    ASSERT_EQ(model->bodies().size(), 4u);
-    EXPECT_EQ(model->body(3).name, "link4");
-    EXPECT_EQ(model->body(0).kind, BodyKind::SpatialRigid);
-    EXPECT_EQ(count_constraints(*model, "spherical"), 4);
-    EXPECT_EQ(count_constraints(*model, "unit_quaternion"), 4);
-    EXPECT_EQ(model->multiplier_count(), 4 * 3 + 4);
+    const auto problem = read(kChain, {"chain.count=4"});
+    ASSERT_EQ(problem.model->bodies().size(), 4u);
+    EXPECT_EQ(problem.model->body(3).name, "link4");
+    EXPECT_EQ(problem.model->body(0).kind, BodyKind::SpatialRigid);
+    EXPECT_EQ(count_constraints(*problem.model, "spherical"), 4);
+    EXPECT_EQ(count_constraints(*problem.model, "unit_quaternion"), 4);
+    EXPECT_EQ(problem.model->multiplier_count(), 4 * 3 + 4);
     // link k's centre at anchor + (k - 1/2) length direction
-    EXPECT_DOUBLE_EQ(model->body(1).initial_coordinates[0], 0.75);
-    EXPECT_DOUBLE_EQ(model->body(1).initial_coordinates[2], 1.0);
+    EXPECT_DOUBLE_EQ(problem.model->body(1).initial_coordinates[0], 0.75);
+    EXPECT_DOUBLE_EQ(problem.model->body(1).initial_coordinates[2], 1.0);
   }
   {
     // Hanging straight down: the links' body x axes point along the chain.
-    const auto model = read(kChain, {"chain.direction=[0, 0, -2]"});
-    const auto& q = model->body(0).initial_coordinates;
+    const auto problem = read(kChain, {"chain.direction=[0, 0, -2]"});
+    const auto& q = problem.model->body(0).initial_coordinates;
     EXPECT_NEAR(q[2], 0.75, 1e-15);
     const auto x = flexadj::model::multiply(flexadj::model::rotation_from_euler_parameters(q.data() + 3),
                                             flexadj::model::Vec3<double>{1.0, 0.0, 0.0});
@@ -443,29 +444,29 @@ TEST(ModelReader, ChainGenerator) {
   }
   {
     // A hanging planar chain of points joined by rods; links turned along the chain.
-    const auto model = read(R"yaml(
+    const auto problem = read(R"yaml(
 dimension: 2
 integrator: {end_time: 1, step_size: 0.01}
 bodies:
   - {name: tip, type: point_mass, mass: 1, position: [5, 5]}
 chain: {count: 3, name: bead, type: point_mass, mass: 0.1, length: 0.2, direction: [0, -2], anchor: [1, 0]}
 )yaml");
-    ASSERT_EQ(model->bodies().size(), 4u);
-    EXPECT_EQ(model->body(1).name, "bead1");
-    EXPECT_EQ(model->body(3).kind, BodyKind::PointMass2D);
-    EXPECT_NEAR(model->body(3).initial_coordinates[1], -0.6, 1e-15);
-    EXPECT_EQ(count_constraints(*model, "distance"), 3);
-    EXPECT_EQ(model->multiplier_count(), 3);
+    ASSERT_EQ(problem.model->bodies().size(), 4u);
+    EXPECT_EQ(problem.model->body(1).name, "bead1");
+    EXPECT_EQ(problem.model->body(3).kind, BodyKind::PointMass2D);
+    EXPECT_NEAR(problem.model->body(3).initial_coordinates[1], -0.6, 1e-15);
+    EXPECT_EQ(count_constraints(*problem.model, "distance"), 3);
+    EXPECT_EQ(problem.model->multiplier_count(), 3);
   }
   {
-    const auto model = read(R"yaml(
+    const auto problem = read(R"yaml(
 dimension: 2
 integrator: {end_time: 1, step_size: 0.01}
 chain: {count: 3, type: rigid_body, mass: 1, inertia: 0.01, length: 1, direction: [0, -1]}
 )yaml");
-    EXPECT_EQ(count_constraints(*model, "revolute"), 3);
-    EXPECT_EQ(model->multiplier_count(), 6);
-    EXPECT_NEAR(model->body(0).initial_coordinates[2], -M_PI / 2, 1e-15);
+    EXPECT_EQ(count_constraints(*problem.model, "revolute"), 3);
+    EXPECT_EQ(problem.model->multiplier_count(), 6);
+    EXPECT_NEAR(problem.model->body(0).initial_coordinates[2], -M_PI / 2, 1e-15);
   }
 }
 
@@ -521,7 +522,7 @@ TEST(ModelReaderErrors, Values) {
   // The variational integrator has no numerical damping to set.
   expect_error(replaced(kSpatial, "spectral_radius: 0.5", "type: variational, spectral_radius: 0.5"),
                "integrator.spectral_radius", "not used by type variational");
-  EXPECT_EQ(read(replaced(kSpatial, "spectral_radius: 0.5", "type: variational"))->integrator.scheme, "variational");
+  EXPECT_EQ(read(replaced(kSpatial, "spectral_radius: 0.5", "type: variational")).integrator.scheme, "variational");
   expect_error(replaced(kPlanar, "    damping: 1\n", "    damping: -1\n"), "forces[0].damping",
                "expected a number >= 0, got -1");
   expect_error(replaced(kPlanar, "    position: [0, 0]", "    position: [0, 0, 0]"), "bodies[0].position",
@@ -587,12 +588,12 @@ TEST(ModelReaderErrors, Controls) {
 }
 
 TEST(ModelReaderErrors, Files) {
-  expect_input_error([] { read_model_file("/nonexistent/flexadj/model.yaml"); },
+  expect_input_error([] { read_problem_file("/nonexistent/flexadj/model.yaml"); },
                      {"/nonexistent/flexadj/model.yaml: ", "the file cannot be opened"});
   TempFolder folder;
   const std::string path = folder.write("broken.yaml", "dimension: 2\nintegrator:\n  end_time: [1, 2\n  step_size: 1\n");
   try {
-    read_model_file(path);
+    read_problem_file(path);
     ADD_FAILURE() << "no InputError";
   } catch (const InputError& e) {
     const std::string what = e.what();
@@ -601,7 +602,7 @@ TEST(ModelReaderErrors, Files) {
     EXPECT_NE(what.find(path), std::string::npos) << what;
   }
   const std::string bad_mass = folder.write("mass.yaml", replaced(kPlanar, "    mass: 0.5", "    mass: -1"));
-  expect_input_error([&] { read_model_file(bad_mass); },
+  expect_input_error([&] { read_problem_file(bad_mass); },
                      {bad_mass + ": bodies[1].mass: expected a positive number, got -1 (line 24)"});
   expect_input_error([] { read(""); }, {"test.yaml", "the model is empty"});
   expect_input_error([] { read("- 1\n- 2\n"); }, {"test.yaml", "expected a map of model settings"});
@@ -612,10 +613,10 @@ TEST(ModelReaderErrors, Files) {
 namespace flexadj::io {
 namespace {
 TEST(ModelReader, IntegratorSchemes) {
-  EXPECT_EQ(read(kPlanar)->integrator.scheme, "generalized_alpha");
+  EXPECT_EQ(read(kPlanar).integrator.scheme, "generalized_alpha");
   const auto hht = read(kPlanar, {"integrator.type=hht", "integrator.spectral_radius=0.6"});
-  EXPECT_EQ(hht->integrator.scheme, "hht");
-  EXPECT_DOUBLE_EQ(hht->integrator.spectral_radius, 0.6);
+  EXPECT_EQ(hht.integrator.scheme, "hht");
+  EXPECT_DOUBLE_EQ(hht.integrator.spectral_radius, 0.6);
   // HHT covers spectral radii in [1/2, 1] only.
   expect_error(kPlanar, "integrator.spectral_radius", "0.3", {"integrator.type=hht", "integrator.spectral_radius=0.3"});
   expect_error(kPlanar, "integrator.type", "newmark", {"integrator.type=newmark"});
@@ -627,7 +628,7 @@ namespace flexadj::io {
 namespace {
 // Gradient problems: the objective's terms on named coordinates and the design-variable names.
 TEST(ModelReader, ObjectiveAndDesignVariables) {
-  const std::string problem = std::string(kPlanar) + R"yaml(
+  const std::string kProblem = std::string(kPlanar) + R"yaml(
 objective:
   - {type: final_value, coordinate: cart.x}
   - {type: final_square, coordinate: pendulum.theta, target: 5, weight: 2, quantity: velocity}
@@ -639,32 +640,32 @@ design_variables:
   - control: G
 )yaml";
   using Term = objectives::ObjectiveTerm;
-  const auto model = read(problem);
-  ASSERT_EQ(model->objective_terms.size(), 3u);
-  const Term& final_value = model->objective_terms[0];
+  const auto problem = read(kProblem);
+  ASSERT_EQ(problem.objective_terms.size(), 3u);
+  const Term& final_value = problem.objective_terms[0];
   EXPECT_EQ(final_value.kind, Term::Kind::FinalValue);
   EXPECT_EQ(final_value.quantity, Term::Quantity::Position);
   EXPECT_EQ(final_value.coordinate, 0);  // cart (x, y), then pendulum (x, y, theta)
   EXPECT_EQ(final_value.weight, 1.0);
-  const Term& final_square = model->objective_terms[1];
+  const Term& final_square = problem.objective_terms[1];
   EXPECT_EQ(final_square.kind, Term::Kind::FinalSquare);
   EXPECT_EQ(final_square.quantity, Term::Quantity::Velocity);
   EXPECT_EQ(final_square.coordinate, 4);
   EXPECT_EQ(final_square.weight, 2.0);
   EXPECT_EQ(final_square.target, 5.0);
-  const Term& tracking = model->objective_terms[2];
+  const Term& tracking = problem.objective_terms[2];
   EXPECT_EQ(tracking.kind, Term::Kind::Tracking);
   EXPECT_EQ(tracking.coordinate, 3);
   EXPECT_DOUBLE_EQ(tracking.reference(2.0), 2.0);
-  EXPECT_EQ(model->design_variables, (std::vector<std::string>{"spring.stiffness", "initial_velocity:cart.x",
-                                                               "initial_position:pendulum.theta", "control:G"}));
+  EXPECT_EQ(problem.design_variables, (std::vector<std::string>{"spring.stiffness", "initial_velocity:cart.x",
+                                                                "initial_position:pendulum.theta", "control:G"}));
   // Plain simulations have neither; an override can add them.
-  EXPECT_TRUE(read(kPlanar)->objective_terms.empty());
-  EXPECT_TRUE(read(kPlanar)->design_variables.empty());
+  EXPECT_TRUE(read(kPlanar).objective_terms.empty());
+  EXPECT_TRUE(read(kPlanar).design_variables.empty());
   const auto added = read(kPlanar, {"objective=[{type: final_value, coordinate: cart.y}]", "design_variables=[cart.mass]"});
-  ASSERT_EQ(added->objective_terms.size(), 1u);
-  EXPECT_EQ(added->objective_terms[0].coordinate, 1);
-  EXPECT_EQ(added->design_variables, std::vector<std::string>{"cart.mass"});
+  ASSERT_EQ(added.objective_terms.size(), 1u);
+  EXPECT_EQ(added.objective_terms[0].coordinate, 1);
+  EXPECT_EQ(added.design_variables, std::vector<std::string>{"cart.mass"});
 
   const std::string one_term = std::string(kPlanar) + "objective:\n  - {type: final_value, coordinate: cart.x}\n";
   const std::string one_variable = std::string(kPlanar) + "design_variables:\n  - spring.stiffness\n";
@@ -676,12 +677,12 @@ objective:
   - {type: penalty, coordinate: cart.x, upper: 0.5, weight: 10}
   - {type: control_effort, control: G, weight: 0.1}
 )yaml");
-  ASSERT_EQ(more->objective_terms.size(), 2u);
-  EXPECT_EQ(more->objective_terms[0].kind, Term::Kind::Penalty);
-  EXPECT_EQ(more->objective_terms[0].upper, 0.5);
-  EXPECT_EQ(more->objective_terms[0].lower, -std::numeric_limits<double>::infinity());
-  EXPECT_EQ(more->objective_terms[1].kind, Term::Kind::ControlEffort);
-  EXPECT_EQ(more->objective_terms[1].control, "G");
+  ASSERT_EQ(more.objective_terms.size(), 2u);
+  EXPECT_EQ(more.objective_terms[0].kind, Term::Kind::Penalty);
+  EXPECT_EQ(more.objective_terms[0].upper, 0.5);
+  EXPECT_EQ(more.objective_terms[0].lower, -std::numeric_limits<double>::infinity());
+  EXPECT_EQ(more.objective_terms[1].kind, Term::Kind::ControlEffort);
+  EXPECT_EQ(more.objective_terms[1].control, "G");
   expect_error(replaced(one_term, "{type: final_value, coordinate: cart.x}", "{type: penalty, coordinate: cart.x}"),
                "objective[0]", "a penalty needs 'lower', 'upper' or both");
   expect_error(replaced(one_term, "{type: final_value, coordinate: cart.x}",

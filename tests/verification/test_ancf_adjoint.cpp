@@ -6,8 +6,8 @@
 #include <cmath>
 #include <sstream>
 
+#include "flexadj/io/problem_reader.hpp"
 #include "flexadj/model/parameter_space.hpp"
-#include "flexadj/io/model_reader.hpp"
 #include "gradient_support.hpp"
 
 namespace flexadj::testing {
@@ -19,7 +19,7 @@ using objectives::ObjectiveTerm;
 // under gravity: rho A = 1 kg/m, EI = 30 N m^2 (first bending frequency 3.516 sqrt(EI/(rho A L^4)) = 19 rad/s),
 // EA = 1e4 N, Kelvin-Voigt damping time 1 ms; 40 steps of 2.5 ms. Spatial models have an out-of-plane gravity
 // component, so the beam bends about both section axes.
-std::unique_ptr<model::Model> cantilever(const std::string& type) {
+problem::Problem cantilever(const std::string& type) {
   const bool planar = type == "planar";
   std::ostringstream yaml;
   yaml << "dimension: " << (planar ? 2 : 3) << "\n"
@@ -39,7 +39,7 @@ std::unique_ptr<model::Model> cantilever(const std::string& type) {
                                    : type == "cable" ? std::vector<int>{4, 5}
                                                      : std::vector<int>{4, 5, 6, 8, 9, 10};
   for (int c : clamped) yaml << "  - {type: prescribed_coordinate, body: beam.start, coordinate: " << c << ", value: 0}\n";
-  return io::read_model_string(yaml.str(), "ancf_cantilever.yaml");
+  return io::read_problem_string(yaml.str(), "ancf_cantilever.yaml");
 }
 
 // J = 100/2 (y_tip(T) - y*)^2 + 100/2 int v_y,mid^2 dt.
@@ -61,10 +61,10 @@ objectives::Objective tip_objective(const model::Model& model) {
 }
 
 void check_type(const std::string& type, const std::vector<std::string>& names) {
-  auto model = cantilever(type);
-  const auto objective = tip_objective(*model);
-  const model::ParameterSpace space(*model);
-  const Evaluation e = evaluate(*model, objective, world(), true);
+  auto problem = cantilever(type);
+  const auto objective = tip_objective(*problem.model);
+  const model::ParameterSpace space(*problem.model);
+  const Evaluation e = evaluate(problem, objective, world(), true);
   ASSERT_GT(e.value, 1e-3);
   std::vector<int> indices;
   for (const auto& name : names) {
@@ -72,12 +72,12 @@ void check_type(const std::string& type, const std::vector<std::string>& names) 
     ASSERT_GE(index, 0) << name;
     indices.push_back(index);
     // Central differences, step 1e-4 relative (truncation about 1e-8 relative; Newton tolerance 1e-12).
-    const double p = space.value(*model, index), h = 1e-4 * std::abs(p);
-    space.set_value(*model, index, p + h);
-    const double plus = evaluate(*model, objective, world(), false).value;
-    space.set_value(*model, index, p - h);
-    const double minus = evaluate(*model, objective, world(), false).value;
-    space.set_value(*model, index, p);
+    const double p = space.value(*problem.model, index), h = 1e-4 * std::abs(p);
+    space.set_value(*problem.model, index, p + h);
+    const double plus = evaluate(problem, objective, world(), false).value;
+    space.set_value(*problem.model, index, p - h);
+    const double minus = evaluate(problem, objective, world(), false).value;
+    space.set_value(*problem.model, index, p);
     const double fd = (plus - minus) / (2.0 * h), adjoint_value = e.gradient.parameters[index];
     std::printf("%-6s %-30s dJ/dp = % .10e  central difference % .10e\n", type.c_str(), name.c_str(), adjoint_value, fd);
     EXPECT_NEAR(adjoint_value, fd, 1e-6 * std::abs(fd)) << type << " " << name;
@@ -85,23 +85,23 @@ void check_type(const std::string& type, const std::vector<std::string>& names) 
   }
   std::vector<double> direction;
   for (std::size_t k = 0; k < indices.size(); ++k)
-    direction.push_back(space.value(*model, indices[k]) * (k % 2 ? -0.7 : 1.0));
+    direction.push_back(space.value(*problem.model, indices[k]) * (k % 2 ? -0.7 : 1.0));
   std::vector<double> remainders;
-  const auto orders = taylor_orders(*model, objective, world(), indices, direction, 1e-2, &remainders);
+  const auto orders = taylor_orders(problem, objective, world(), indices, direction, 1e-2, &remainders);
   std::printf("%-6s J = %.10e, Taylor remainders %.3e %.3e %.3e %.3e\n", type.c_str(), e.value, remainders[0],
               remainders[1], remainders[2], remainders[3]);
   for (std::size_t k = 0; k < orders.size(); ++k)
     EXPECT_GT(orders[k], 1.9) << type << ": remainders " << remainders[k] << " -> " << remainders[k + 1];
 
   // The initial y of node 2 (the elements keep their stress-free reference: a pre-stressed start).
-  const int node = model->find_body("beam.node2");
-  const long long y = model->body_offset(node) + 1;
-  const double y0 = model->body(node).initial_coordinates[1], h = 1e-7;
-  model->set_initial_value(node, 1, false, y0 + h);
-  const double plus = evaluate(*model, objective, world(), false).value;
-  model->set_initial_value(node, 1, false, y0 - h);
-  const double minus = evaluate(*model, objective, world(), false).value;
-  model->set_initial_value(node, 1, false, y0);
+  const int node = problem.model->find_body("beam.node2");
+  const long long y = problem.model->body_offset(node) + 1;
+  const double y0 = problem.model->body(node).initial_coordinates[1], h = 1e-7;
+  problem.model->set_initial_value(node, 1, false, y0 + h);
+  const double plus = evaluate(problem, objective, world(), false).value;
+  problem.model->set_initial_value(node, 1, false, y0 - h);
+  const double minus = evaluate(problem, objective, world(), false).value;
+  problem.model->set_initial_value(node, 1, false, y0);
   const double fd = (plus - minus) / (2.0 * h);
   std::printf("%-6s initial y of beam.node2: dJ/dy = % .10e  central difference % .10e\n", type.c_str(),
               e.gradient.initial_coordinates[y], fd);
@@ -109,7 +109,7 @@ void check_type(const std::string& type, const std::vector<std::string>& names) 
   EXPECT_GT(std::abs(fd), 1e-3) << type;
 
   // The same gradient from a single rank.
-  const Evaluation serial = evaluate(*model, objective, self(), true);
+  const Evaluation serial = evaluate(problem, objective, self(), true);
   double scale = 0.0, difference = 0.0;
   for (std::size_t k = 0; k < serial.gradient.parameters.size(); ++k) {
     scale = std::max(scale, std::abs(serial.gradient.parameters[k]));

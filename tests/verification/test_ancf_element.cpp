@@ -8,7 +8,7 @@
 #include <random>
 
 #include "flexadj/elements/elements.hpp"
-#include "flexadj/io/model_reader.hpp"
+#include "flexadj/io/problem_reader.hpp"
 #include "flexadj/model/body.hpp"
 #include "flexadj/model/model.hpp"
 
@@ -233,11 +233,12 @@ TEST(AncfElement, SectionFramesOfNodesFollowTheCentreline) {
                       ", elements: 8, arc: {centre: [0, 0, 0], start: [1, 0, 0], angle: 5, axis: [0, 0.6, 0.8]}}",
        {0.0, 0.0, 0.0}, tilted}};
   for (const ArcCase& arc : cases) {
-    const auto model = io::read_model_string("dimension: " + std::to_string(arc.dimension) +
-                                                 "\nintegrator: {end_time: 1, step_size: 0.1}\nancf:\n  - " + arc.beam + "\n",
-                                             "frames.yaml");
+    const auto problem =
+        io::read_problem_string("dimension: " + std::to_string(arc.dimension) +
+                                    "\nintegrator: {end_time: 1, step_size: 0.1}\nancf:\n  - " + arc.beam + "\n",
+                                "frames.yaml");
     double worst_tangent = 0.0, worst_orthonormality = 0.0, worst_determinant = 0.0, worst_input_axes = 0.0;
-    for (const auto& body : model->bodies()) {
+    for (const auto& body : problem.model->bodies()) {
       std::vector<double> q = body.initial_coordinates;
       const int dim = arc.dimension;
       const Point x{q[0], q[1], dim == 3 ? q[2] : 0.0};

@@ -19,9 +19,8 @@ enum class Type { Planar, Cable, Full };
 // (prescribed_coordinate on the components across the beam), at the tip a load (the keys of a `load`, e.g.
 // "moment: 3") applied in `steps` load steps. Section E = 1e4, G = 5e3, A = 1, I = 0.01 (EI = 100, EA = 1e4),
 // unless E and A are given.
-std::unique_ptr<model::Model> loaded_cantilever(Type type, int elements, const std::string& tip_load, int steps,
-                                                const std::string& curvature = "exact", double E = 1.0e4,
-                                                double A = 1.0) {
+problem::Problem loaded_cantilever(Type type, int elements, const std::string& tip_load, int steps,
+                                   const std::string& curvature = "exact", double E = 1.0e4, double A = 1.0) {
   std::ostringstream yaml;
   yaml.precision(17);
   const bool planar = type == Type::Planar;
@@ -48,13 +47,12 @@ std::unique_ptr<model::Model> loaded_cantilever(Type type, int elements, const s
   for (int c : clamped) yaml << "  - {type: prescribed_coordinate, body: beam.start, coordinate: " << c << ", value: 0}\n";
   yaml << "forces:\n"
        << "  - {type: load, body: beam.end, " << tip_load << "}\n";
-  return io::read_model_string(yaml.str(), "ancf_cantilever.yaml");
+  return io::read_problem_string(yaml.str(), "ancf_cantilever.yaml");
 }
 
 // Tip moment M about z.
-std::unique_ptr<model::Model> tip_moment_cantilever(Type type, int elements, double moment, int steps,
-                                                    const std::string& curvature = "exact", double E = 1.0e4,
-                                                    double A = 1.0) {
+problem::Problem tip_moment_cantilever(Type type, int elements, double moment, int steps,
+                                       const std::string& curvature = "exact", double E = 1.0e4, double A = 1.0) {
   std::ostringstream load;
   load.precision(17);
   load << "moment: " << (type == Type::Planar ? "" : "[0, 0, ") << moment << (type == Type::Planar ? "" : "]");
@@ -87,12 +85,12 @@ TEST(AncfStatics, TipMomentFollowsTheClosedFormAndClosesIntoACircle) {
   // Measured: planar and cable 6.6e-6, full 1.6e-4 (largest over the load steps; the largest is at the full circle).
   for (const TipCase& tip_case : {TipCase{Type::Planar, "planar", 20, 1e-5}, TipCase{Type::Cable, "cable", 20, 1e-5},
                                   TipCase{Type::Full, "full", 20, 2.5e-4}}) {
-    const auto model = tip_moment_cantilever(tip_case.type, tip_case.elements, full, 40);
-    const auto steps = solve_static(*model, world());
+    const auto problem = tip_moment_cantilever(tip_case.type, tip_case.elements, full, 40);
+    const auto steps = solve_static(problem, world());
     ASSERT_EQ(steps.size(), 41u);
     double worst = 0.0;
-    for (int k = 1; k <= 40; ++k) worst = std::max(worst, tip_error(*model, steps[k], full * k / 40.0));
-    const int o = model->body_offset(model->find_body("beam.end"));
+    for (int k = 1; k <= 40; ++k) worst = std::max(worst, tip_error(*problem.model, steps[k], full * k / 40.0));
+    const int o = problem.model->body_offset(problem.model->find_body("beam.end"));
     const double closure = std::hypot(steps.back()[o], steps.back()[o + 1]);
     std::printf("%-7s 20 elements: largest tip error %.3e, tip at M = 2 pi EI/L %.3e from the root\n", tip_case.name, worst,
                 closure);
@@ -106,8 +104,8 @@ std::vector<double> convergence(Type type, const std::string& curvature = "exact
   const double moment = M_PI * 100.0;
   std::vector<double> errors;
   for (int elements : {2, 4, 8, 16}) {
-    const auto model = tip_moment_cantilever(type, elements, moment, 20, curvature);
-    errors.push_back(tip_error(*model, solve_static(*model, world()).back(), moment));
+    const auto problem = tip_moment_cantilever(type, elements, moment, 20, curvature);
+    errors.push_back(tip_error(*problem.model, solve_static(problem, world()).back(), moment));
   }
   std::vector<double> orders;
   for (std::size_t k = 1; k < errors.size(); ++k) orders.push_back(std::log2(errors[k - 1] / errors[k]));
@@ -132,19 +130,19 @@ TEST(AncfStatics, TipMomentConvergesUnderRefinement) {
 // moment it shortens the beam by eps = -EI kappa^2/EA. With EA L^2/EI = 1e6 that is 3.9e-5 at the full circle.
 TEST(AncfStatics, SimpleCurvatureModelApproachesTheClosedFormForASlenderBeam) {
   const double full = 2.0 * M_PI * 100.0;
-  const auto model = tip_moment_cantilever(Type::Planar, 20, full, 40, "simple", 1.0e8, 1.0);
-  const auto steps = solve_static(*model, world());
+  const auto problem = tip_moment_cantilever(Type::Planar, 20, full, 40, "simple", 1.0e8, 1.0);
+  const auto steps = solve_static(problem, world());
   double worst = 0.0;
-  for (int k = 1; k <= 40; ++k) worst = std::max(worst, tip_error(*model, steps[k], full * k / 40.0));
+  for (int k = 1; k <= 40; ++k) worst = std::max(worst, tip_error(*problem.model, steps[k], full * k / 40.0));
   std::printf("planar, simple curvature, EA L^2/EI = 1e6: largest tip error %.3e\n", worst);
   EXPECT_LT(worst, 3e-4);  // L |eps| 2 pi = 2.5e-4 bounds the shortening's effect on the tip
 }
 
 TEST(AncfStatics, ResultsAreIndependentOfTheRankCount) {
   for (Type type : {Type::Full}) {
-    const auto model = tip_moment_cantilever(type, 6, M_PI * 100.0, 8);
-    const auto distributed = solve_static(*model, world());
-    const auto serial = solve_static(*model, self());
+    const auto problem = tip_moment_cantilever(type, 6, M_PI * 100.0, 8);
+    const auto distributed = solve_static(problem, world());
+    const auto serial = solve_static(problem, self());
     ASSERT_EQ(distributed.size(), serial.size());
     double difference = 0.0;
     for (std::size_t k = 0; k < serial.size(); ++k)
@@ -205,8 +203,8 @@ TEST(AncfStatics, BendingMomentResultantIsTheTipMomentInEveryElement) {
     std::array<double, 3> errors{};
     for (int m = 0; m < 3; ++m) {
       const MeshCase& mesh = meshes[m];
-      const auto model = tip_moment_cantilever(type_case.type, mesh.elements, mesh.moment, mesh.steps);
-      const auto resultants = ancf_resultants(*model, solve_static(*model, world()).back());
+      const auto problem = tip_moment_cantilever(type_case.type, mesh.elements, mesh.moment, mesh.steps);
+      const auto resultants = ancf_resultants(*problem.model, solve_static(problem, world()).back());
       ASSERT_EQ(resultants.size(), static_cast<std::size_t>(mesh.elements));
       const auto deviation = largest_deviation(resultants, {0.0, 0.0, 0.0, 0.0, 0.0, mesh.moment});
       errors[m] = *std::max_element(deviation.begin(), deviation.end()) / mesh.moment;
@@ -229,8 +227,8 @@ TEST(AncfStatics, NormalForceResultantIsTheAxialLoad) {
   const double F = 100.0;
   for (Type type : {Type::Planar, Type::Cable, Type::Full}) {
     const char* name = type == Type::Planar ? "planar" : type == Type::Cable ? "cable" : "full";
-    const auto model = loaded_cantilever(type, 4, type == Type::Planar ? "force: [100, 0]" : "force: [100, 0, 0]", 2);
-    const auto resultants = ancf_resultants(*model, solve_static(*model, world()).back());
+    const auto problem = loaded_cantilever(type, 4, type == Type::Planar ? "force: [100, 0]" : "force: [100, 0, 0]", 2);
+    const auto resultants = ancf_resultants(*problem.model, solve_static(problem, world()).back());
     const auto deviation = largest_deviation(resultants, {F, 0.0, 0.0, 0.0, 0.0, 0.0});
     std::printf("%-7s axial load: largest |N - F|/F %.2e, others %.1e %.1e %.1e %.1e %.1e\n", name, deviation[0] / F,
                 deviation[1], deviation[2], deviation[3], deviation[4], deviation[5]);

@@ -5,8 +5,8 @@
 
 #include <cmath>
 
+#include "flexadj/io/problem_reader.hpp"
 #include "flexadj/model/parameter_space.hpp"
-#include "flexadj/io/model_reader.hpp"
 #include "gradient_support.hpp"
 
 namespace flexadj::testing {
@@ -19,7 +19,7 @@ using objectives::ObjectiveTerm;
 // they are not consistent, see docs/references.md); here pinned at the origin about z (revolute joint), under
 // gravity, driven by a torque u(t) about z at the pinned end (a control signal on a grid of 0.01 s), 40 steps
 // of 2.5 ms (about 35 steps per period of the first bending mode).
-std::unique_ptr<model::Model> flexible_beam() {
+problem::Problem flexible_beam() {
   const char* yaml = R"yaml(
 dimension: 3
 gravity: [0, -9.81, 0]
@@ -37,7 +37,7 @@ joints:
 forces:
   - {type: load, body: beam.start, control: {name: torque, moment_direction: [0, 0, 1]}}
 )yaml";
-  return io::read_model_string(yaml, "flexible_beam.yaml");
+  return io::read_problem_string(yaml, "flexible_beam.yaml");
 }
 
 // J = 1/2 (y_tip(T) - y*)^2 + 1/2 int (v_y,mid - 0)^2 dt, weighted to order one.
@@ -64,10 +64,10 @@ void expect_second_order(const std::vector<double>& orders, const std::vector<do
 }
 
 TEST(BeamAdjoint, ParametersMatchCentralDifferencesAndTaylor) {
-  auto model = flexible_beam();
-  const auto objective = tip_objective(*model);
-  const model::ParameterSpace space(*model);
-  const Evaluation e = evaluate(*model, objective, world(), true);
+  auto problem = flexible_beam();
+  const auto objective = tip_objective(*problem.model);
+  const model::ParameterSpace space(*problem.model);
+  const Evaluation e = evaluate(problem, objective, world(), true);
   ASSERT_GT(e.value, 1e-3);
   const std::vector<std::string> names = {"beam.element2.youngs_modulus", "beam.element1.youngs_modulus",
                                           "beam.element4.density",        "beam.element3.shear_viscosity",
@@ -83,12 +83,12 @@ TEST(BeamAdjoint, ParametersMatchCentralDifferencesAndTaylor) {
     // step (measured: the differences approach the adjoint value as the step grows, 5e-6 relative at 1e-3,
     // 4e-9 at 3e-2; J is nearly linear in them).
     const bool viscosity = name.find("viscosity") != std::string::npos;
-    const double p = space.value(*model, index), h = (viscosity ? 3e-2 : 1e-4) * std::abs(p);
-    space.set_value(*model, index, p + h);
-    const double plus = evaluate(*model, objective, world(), false).value;
-    space.set_value(*model, index, p - h);
-    const double minus = evaluate(*model, objective, world(), false).value;
-    space.set_value(*model, index, p);
+    const double p = space.value(*problem.model, index), h = (viscosity ? 3e-2 : 1e-4) * std::abs(p);
+    space.set_value(*problem.model, index, p + h);
+    const double plus = evaluate(problem, objective, world(), false).value;
+    space.set_value(*problem.model, index, p - h);
+    const double minus = evaluate(problem, objective, world(), false).value;
+    space.set_value(*problem.model, index, p);
     const double fd = (plus - minus) / (2.0 * h);
     const double adjoint_value = e.gradient.parameters[index];
     std::printf("%-32s dJ/dp = % .10e  central difference % .10e\n", name.c_str(), adjoint_value, fd);
@@ -98,52 +98,53 @@ TEST(BeamAdjoint, ParametersMatchCentralDifferencesAndTaylor) {
   // Taylor test along all of them, each scaled by its value.
   std::vector<double> direction;
   for (std::size_t k = 0; k < indices.size(); ++k)
-    direction.push_back(space.value(*model, indices[k]) * (k % 2 ? -0.7 : 1.0));
+    direction.push_back(space.value(*problem.model, indices[k]) * (k % 2 ? -0.7 : 1.0));
   std::vector<double> remainders;
-  const auto orders = taylor_orders(*model, objective, world(), indices, direction, 1e-2, &remainders);
+  const auto orders = taylor_orders(problem, objective, world(), indices, direction, 1e-2, &remainders);
   std::printf("J = %.10e, Taylor remainders %.3e %.3e %.3e %.3e\n", e.value, remainders[0], remainders[1],
               remainders[2], remainders[3]);
   expect_second_order(orders, remainders);
 }
 
 TEST(BeamAdjoint, NodePositionAndControlTorqueMatchCentralDifferences) {
-  auto model = flexible_beam();
-  const auto objective = tip_objective(*model);
-  const Evaluation e = evaluate(*model, objective, world(), true);
+  auto problem = flexible_beam();
+  const auto objective = tip_objective(*problem.model);
+  const Evaluation e = evaluate(problem, objective, world(), true);
   // The given initial y of node 2 (pre-stress: the elements keep their stress-free reference).
-  const int node = model->find_body("beam.node2");
-  const long long y = model->body_offset(node) + 1;
-  const double y0 = model->body(node).initial_coordinates[1], h = 1e-7;
-  model->set_initial_value(node, 1, false, y0 + h);
-  const double plus = evaluate(*model, objective, world(), false).value;
-  model->set_initial_value(node, 1, false, y0 - h);
-  const double minus = evaluate(*model, objective, world(), false).value;
-  model->set_initial_value(node, 1, false, y0);
+  const int node = problem.model->find_body("beam.node2");
+  const long long y = problem.model->body_offset(node) + 1;
+  const double y0 = problem.model->body(node).initial_coordinates[1], h = 1e-7;
+  problem.model->set_initial_value(node, 1, false, y0 + h);
+  const double plus = evaluate(problem, objective, world(), false).value;
+  problem.model->set_initial_value(node, 1, false, y0 - h);
+  const double minus = evaluate(problem, objective, world(), false).value;
+  problem.model->set_initial_value(node, 1, false, y0);
   const double fd = (plus - minus) / (2.0 * h);
   std::printf("initial y of beam.node2: dJ/dy = % .10e  central difference % .10e\n", e.gradient.initial_coordinates[y], fd);
   EXPECT_NEAR(e.gradient.initial_coordinates[y], fd, 1e-6 * std::abs(fd));
   EXPECT_GT(std::abs(fd), 1e-3);
 
-  auto signal = model->controls().at("torque");
+  auto signal = problem.model->controls().at("torque");
   const auto& gradient = e.gradient.controls.at("torque");
   for (std::size_t k = 0; k < signal->size(); ++k) {
-    const double fd_u = control_central_difference(*model, objective, world(), *signal, k, 1e-6);
+    const double fd_u = control_central_difference(problem, objective, world(), *signal, k, 1e-6);
     EXPECT_NEAR(gradient[k], fd_u, 1e-6 * std::max(1e-3, std::abs(fd_u))) << "torque[" << k << "]";
   }
   EXPECT_GT(std::abs(gradient[3]), 1e-3);
   std::vector<double> direction(signal->size());
   for (std::size_t k = 0; k < direction.size(); ++k) direction[k] = std::sin(1.0 + double(k));
   std::vector<double> remainders;
-  const auto orders = control_taylor_orders(*model, objective, world(), *signal, gradient, direction, 0.5, &remainders);
+  const auto orders =
+      control_taylor_orders(problem, objective, world(), *signal, gradient, direction, 0.5, &remainders);
   expect_second_order(orders, remainders);
 }
 
 // The distributed forward and adjoint runs give the single-rank gradient.
 TEST(BeamAdjoint, GradientIsIndependentOfTheRankCount) {
-  auto model = flexible_beam();
-  const auto objective = tip_objective(*model);
-  const Evaluation distributed = evaluate(*model, objective, world(), true);
-  const Evaluation serial = evaluate(*model, objective, self(), true);
+  auto problem = flexible_beam();
+  const auto objective = tip_objective(*problem.model);
+  const Evaluation distributed = evaluate(problem, objective, world(), true);
+  const Evaluation serial = evaluate(problem, objective, self(), true);
   EXPECT_NEAR(distributed.value, serial.value, 1e-12 * std::abs(serial.value));
   double scale = 0.0, difference = 0.0;
   for (std::size_t k = 0; k < serial.gradient.parameters.size(); ++k) {
@@ -161,15 +162,15 @@ TEST(BeamAdjoint, GradientIsIndependentOfTheRankCount) {
 // 0.1 s (120 steps): the gradient with respect to the torque values against central differences and a Taylor
 // test (the full horizon: flexadj check meshes/beam_swing_up.yaml, Taylor order 2.00, differences within 1e-8).
 TEST(BeamAdjoint, SwingUpModelControlGradient) {
-  auto model = io::read_model_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/beam_swing_up.yaml",
-                                   {"integrator.end_time=0.1", "integrator.newton_tolerance=1e-12"});
-  const objectives::Objective objective(model->objective_terms);
-  const Evaluation e = evaluate(*model, objective, world(), true);
-  auto signal = model->controls().at("torque");
+  auto problem = io::read_problem_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/beam_swing_up.yaml",
+                                       {"integrator.end_time=0.1", "integrator.newton_tolerance=1e-12"});
+  const objectives::Objective objective(problem.objective_terms);
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  auto signal = problem.model->controls().at("torque");
   const auto& gradient = e.gradient.controls.at("torque");
   for (std::size_t k : {0, 3, 7, 10}) {
     // Step 1e-3 on values of 50 (2e-5 relative): above the noise of the Newton tolerance for the small dJ/du_10.
-    const double fd = control_central_difference(*model, objective, world(), *signal, k, 1e-3);
+    const double fd = control_central_difference(problem, objective, world(), *signal, k, 1e-3);
     EXPECT_NEAR(gradient[k], fd, 1e-6 * std::abs(fd)) << "torque[" << k << "]";
     EXPECT_GT(std::abs(fd), 1e-4);
   }
@@ -177,7 +178,8 @@ TEST(BeamAdjoint, SwingUpModelControlGradient) {
   std::vector<double> direction(signal->size());
   for (std::size_t k = 0; k < direction.size(); ++k) direction[k] = 5.0 * std::cos(0.7 * double(k));
   std::vector<double> remainders;
-  const auto orders = control_taylor_orders(*model, objective, world(), *signal, gradient, direction, 0.5, &remainders);
+  const auto orders =
+      control_taylor_orders(problem, objective, world(), *signal, gradient, direction, 0.5, &remainders);
   expect_second_order(orders, remainders);
 }
 

@@ -51,21 +51,21 @@ struct CantileverPeaks {
 };
 
 CantileverPeaks right_angle_cantilever_peaks(int elements_per_arm, double step_size) {
-  auto model = io::read_model_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/right_angle_cantilever.yaml");
+  auto problem = io::read_problem_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/right_angle_cantilever.yaml");
   const std::string yaml_elements = std::to_string(elements_per_arm);
   if (elements_per_arm != 20) {  // the mesh file's discretisation; others are built from the same file
     std::ifstream file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/right_angle_cantilever.yaml");
     std::string text((std::istreambuf_iterator<char>(file)), std::istreambuf_iterator<char>());
     for (std::size_t at = text.find("elements: 20"); at != std::string::npos; at = text.find("elements: 20", at))
       text.replace(at, 12, "elements: " + yaml_elements);
-    model = io::read_model_string(text, "right_angle_cantilever.yaml");
+    problem = io::read_problem_string(text, "right_angle_cantilever.yaml");
   }
-  model->integrator.end_time = 16.5;
-  model->integrator.step_size = step_size;
-  const Trajectory trajectory = run(*model, world());
+  problem.integrator.end_time = 16.5;
+  problem.integrator.step_size = step_size;
+  const Trajectory trajectory = run(problem, world());
   EXPECT_LT(trajectory.summary.max_constraint_residual, 1e-9);  // clamp and elbow joint hold
-  const long long tip = model->body_offset(model->find_body("arm2.end")) + 2;
-  const long long elbow = model->body_offset(model->find_body("arm1.end")) + 2;
+  const long long tip = problem.model->body_offset(problem.model->find_body("arm2.end")) + 2;
+  const long long elbow = problem.model->body_offset(problem.model->find_body("arm1.end")) + 2;
   std::size_t high = 0, low = 0, elbow_low = 0;
   for (std::size_t n = 0; n < trajectory.times.size(); ++n) {
     if (trajectory.q[n][tip] > trajectory.q[high][tip]) high = n;
@@ -103,10 +103,10 @@ TEST(BeamDynamics, RightAngleCantileverPeaks) {
 
 // np 1 and np 2: the same trajectory (run under mpirun at both rank counts; the world run is distributed).
 TEST(BeamDynamics, RightAngleCantileverIsIndependentOfTheRankCount) {
-  auto model = io::read_model_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/right_angle_cantilever.yaml");
-  model->integrator.end_time = 4.0;
-  const Trajectory distributed = run(*model, world());
-  const Trajectory serial = run(*model, self());
+  auto problem = io::read_problem_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/right_angle_cantilever.yaml");
+  problem.integrator.end_time = 4.0;
+  const Trajectory distributed = run(problem, world());
+  const Trajectory serial = run(problem, self());
   ASSERT_EQ(distributed.q.size(), serial.q.size());
   double q_difference = 0.0, v_difference = 0.0;
   for (std::size_t n = 0; n < serial.q.size(); ++n)
@@ -116,7 +116,8 @@ TEST(BeamDynamics, RightAngleCantileverIsIndependentOfTheRankCount) {
     }
   EXPECT_LT(q_difference, 1e-10);
   EXPECT_LT(v_difference, 1e-10);
-  EXPECT_GT(std::abs(serial.q.back()[model->body_offset(model->find_body("arm1.end")) + 2]), 1.0);  // it moved
+  EXPECT_GT(std::abs(serial.q.back()[problem.model->body_offset(problem.model->find_body("arm1.end")) + 2]),
+            1.0);  // it moved
 }
 
 }  // namespace

@@ -11,7 +11,7 @@ namespace {
 
 // Cantilever of length L = 1 along x, clamped at x = 0, EI = 100 about z, tip moment M about z in `steps`
 // load steps up to M_max.
-std::unique_ptr<model::Model> tip_moment_cantilever(int elements, double moment, int steps) {
+problem::Problem tip_moment_cantilever(int elements, double moment, int steps) {
   std::ostringstream yaml;
   yaml.precision(17);
   yaml << "dimension: 3\n"
@@ -26,7 +26,7 @@ std::unique_ptr<model::Model> tip_moment_cantilever(int elements, double moment,
           "  - {type: fixed, bodies: [ground, beam.start], point: [0, 0, 0]}\n"
           "forces:\n"
           "  - {type: load, body: beam.end, moment: [0, 0, " << moment << "]}\n";
-  return io::read_model_string(yaml.str(), "tip_moment.yaml");
+  return io::read_problem_string(yaml.str(), "tip_moment.yaml");
 }
 
 // Closed form of the inextensible Euler-Bernoulli cantilever under a tip moment (pure bending: curvature
@@ -46,23 +46,23 @@ double tip_error(const model::Model& model, const std::vector<double>& q, double
 TEST(BeamStatics, TipMomentFollowsTheClosedFormAndClosesIntoACircle) {
   // 20 elements, M up to 2 pi EI / L in 10 load steps.
   const double full = 2.0 * M_PI * 100.0;
-  const auto model = tip_moment_cantilever(20, full, 10);
-  const auto steps = solve_static(*model, world());
+  const auto problem = tip_moment_cantilever(20, full, 10);
+  const auto steps = solve_static(problem, world());
   ASSERT_EQ(steps.size(), 11u);
   for (int k = 1; k <= 10; ++k) {
-    const double error = tip_error(*model, steps[k], full * k / 10.0);
+    const double error = tip_error(*problem.model, steps[k], full * k / 10.0);
     EXPECT_LT(error, 1e-3) << "load step " << k;  // O(h^2) at 20 elements: measured at most 7.5e-4
   }
   // M = 2 pi EI / L: a full circle, the tip back at the root.
-  const auto tip = position_of(*model, steps.back(), "beam.end");
+  const auto tip = position_of(*problem.model, steps.back(), "beam.end");
   EXPECT_LT(std::hypot(tip[0], tip[1], tip[2]), 1e-10);
   // Equilibrium: in every element the bending moment M3 is the applied moment, all other resultants vanish.
   const std::vector<double> zero(14, 0.0);
-  for (const auto& element : model->force_elements()) {
+  for (const auto& element : problem.model->force_elements()) {
     if (std::string(element->type()) != "beam") continue;
     std::vector<double> q;
     for (int body : element->bodies())
-      for (int i = 0; i < 7; ++i) q.push_back(steps.back()[model->body_offset(body) + i]);
+      for (int i = 0; i < 7; ++i) q.push_back(steps.back()[problem.model->body_offset(body) + i]);
     std::array<double, 6> resultants;
     ASSERT_EQ(element->resultant_count(), 6);
     element->resultants(q.data(), zero.data(), resultants.data());
@@ -77,8 +77,8 @@ TEST(BeamStatics, TipMomentConvergesAtSecondOrder) {
   const double moment = M_PI * 100.0;
   std::vector<double> errors;
   for (int elements : {4, 8, 16, 32}) {
-    const auto model = tip_moment_cantilever(elements, moment, 5);
-    errors.push_back(tip_error(*model, solve_static(*model, world()).back(), moment));
+    const auto problem = tip_moment_cantilever(elements, moment, 5);
+    errors.push_back(tip_error(*problem.model, solve_static(problem, world()).back(), moment));
   }
   for (std::size_t k = 1; k < errors.size(); ++k) {
     const double order = std::log2(errors[k - 1] / errors[k]);
@@ -94,15 +94,15 @@ TEST(BeamStatics, TipMomentConvergesAtSecondOrder) {
 // (-13.4, 53.4, -23.5) in the benchmark's axes, whose order differs from ours: out of plane 53.4 (our z, along the
 // force), in plane -23.5 and -13.4 (our x and y, by the geometry of the arc), i.e. (dx, dy, dz) = (-23.5, -13.4,
 // 53.4).
-std::unique_ptr<model::Model> bend_model() {
-  return io::read_model_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/bend_45_degrees.yaml");
+problem::Problem bend_model() {
+  return io::read_problem_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/bend_45_degrees.yaml");
 }
 
 TEST(BeamStatics, BatheBolourchiBendTipDisplacement) {
-  const auto model = bend_model();
-  const auto steps = solve_static(*model, world());
-  const auto start = position_of(*model, steps.front(), "bend.end");
-  const auto end = position_of(*model, steps.back(), "bend.end");
+  const auto problem = bend_model();
+  const auto steps = solve_static(problem, world());
+  const auto start = position_of(*problem.model, steps.front(), "bend.end");
+  const auto end = position_of(*problem.model, steps.back(), "bend.end");
   const std::array<double, 3> reference{-23.5, -13.4, 53.4};
   // 16 elements, 6 load steps. Measured (-23.535, -13.591, 53.455); converged under refinement (64 elements)
   // (-23.559, -13.604, 53.474), next to the peer codes' (-23.7, -13.5, 53.4). Criterion: the displacement
@@ -122,9 +122,9 @@ TEST(BeamStatics, BatheBolourchiBendTipDisplacement) {
 
 // np 1 and np 2: the same load steps (run under mpirun at both rank counts).
 TEST(BeamStatics, BendIsIndependentOfTheRankCount) {
-  const auto model = bend_model();
-  const auto distributed = solve_static(*model, world());
-  const auto serial = solve_static(*model, self());
+  const auto problem = bend_model();
+  const auto distributed = solve_static(problem, world());
+  const auto serial = solve_static(problem, self());
   ASSERT_EQ(distributed.size(), serial.size());
   double difference = 0.0;
   for (std::size_t k = 0; k < serial.size(); ++k)

@@ -11,9 +11,9 @@ namespace {
 
 // Bestle and Eberhard 1992 oscillator: m = 1, c = 1, y(0) = 0, z(0) = 0.5, t1 = pi/2: y(t1) = 0.5.
 double oscillator_error(long long steps, const std::string& scheme = "generalized_alpha") {
-  auto model = oscillator(1.0, 1.0, 0.0, 0.5, M_PI / 2, steps);
-  model->integrator.scheme = scheme;
-  const Trajectory trajectory = run(*model, world());
+  auto problem = oscillator(1.0, 1.0, 0.0, 0.5, M_PI / 2, steps);
+  problem.integrator.scheme = scheme;
+  const Trajectory trajectory = run(problem, world());
   return std::abs(trajectory.q.back()[0] - 0.5);
 }
 
@@ -42,8 +42,8 @@ TEST(ClosedForm, HhtConvergesAtSecondOrder) {
 
 TEST(ClosedForm, OscillatorTrajectoryFollowsTheSolutionEveryStep) {
   const double omega = 2.0, x0 = 0.1, v0 = 0.3;
-  auto model = oscillator(1.0, 4.0, x0, v0, 3.0, 3000);
-  const Trajectory trajectory = run(*model, world());
+  auto problem = oscillator(1.0, 4.0, x0, v0, 3.0, 3000);
+  const Trajectory trajectory = run(problem, world());
   double worst = 0.0;
   for (std::size_t n = 0; n < trajectory.times.size(); ++n) {
     const double t = trajectory.times[n];
@@ -58,8 +58,8 @@ TEST(ClosedForm, OscillatorTrajectoryFollowsTheSolutionEveryStep) {
 // Held and Seifried: alpha(t) = alpha0 cos(w t); z2(t) = l sin(alpha(t)).
 double torsional_pendulum_error(long long steps, double* max_constraint = nullptr) {
   const double m = 1.0, l = 1.2, c_r = 2.0, alpha0 = 0.4, t1 = 2.0;
-  auto model = torsional_pendulum(m, l, c_r, alpha0, t1, steps);
-  const Trajectory trajectory = run(*model, world());
+  auto problem = torsional_pendulum(m, l, c_r, alpha0, t1, steps);
+  const Trajectory trajectory = run(problem, world());
   const double omega = std::sqrt(c_r / (m * l * l));
   const double exact = l * std::sin(alpha0 * std::cos(omega * t1));
   if (max_constraint) *max_constraint = trajectory.summary.max_constraint_residual;
@@ -83,22 +83,23 @@ TEST(ClosedForm, TorsionalSpringPendulumConvergesAtSecondOrder) {
 // unconstrained elastic pendulum (point mass on a spring under gravity) the energy error stays
 // O(h^2) and does not drift over 10^4 steps.
 TEST(Conservation, ElasticPendulumAtSpectralRadiusOneKeepsItsEnergy) {
-  auto model = std::make_unique<model::Model>();
-  model->dimension = 2;
-  model->gravity = {0.0, -9.81, 0.0};
-  model->integrator.end_time = 10.0;
-  model->integrator.step_size = 1e-3;
-  model->integrator.spectral_radius = 1.0;
-  const int b = model->add_body(point_mass_2d("bob", 1.0, 0.6, -0.9, 0.0, 0.5));
+  problem::Problem problem;
+  problem.model->dimension = 2;
+  problem.model->gravity = {0.0, -9.81, 0.0};
+  problem.integrator.end_time = 10.0;
+  problem.integrator.step_size = 1e-3;
+  problem.integrator.spectral_radius = 1.0;
+  const int b = problem.model->add_body(point_mass_2d("bob", 1.0, 0.6, -0.9, 0.0, 0.5));
   elements::SpringDamperData spring;
   spring.stiffness = 200.0;
   spring.free_length = 1.0;
-  model->add_force_element(elements::make_spring_damper("spring", {kGround, b}, {BodyKind::Ground, BodyKind::PointMass2D}, spring));
+  problem.model->add_force_element(
+      elements::make_spring_damper("spring", {kGround, b}, {BodyKind::Ground, BodyKind::PointMass2D}, spring));
   std::vector<double> energy;
-  assembly::Assembler assembler(*model, world());
-  const auto integrator = integrators::make_time_integrator(assembler, model->integrator, {});
+  assembly::Assembler assembler(*problem.model, world());
+  const auto integrator = integrators::make_time_integrator(assembler, problem.integrator, {});
   auto state = assembler.make_state();
-  assembler.scatter_global(model->initial_coordinates(), model->initial_velocities(), state);
+  assembler.scatter_global(problem.model->initial_coordinates(), problem.model->initial_velocities(), state);
   integrators::SimulationOptions options;
   options.progress = false;
   const auto summary = integrators::simulate(assembler, *integrator, state, options,
@@ -117,8 +118,8 @@ TEST(Conservation, ElasticPendulumAtSpectralRadiusOneKeepsItsEnergy) {
 // convergence for rho_inf < 1. With rho_inf = 0.9 the pendulum's energy error stays bounded.
 TEST(Conservation, ConstrainedPendulumKeepsItsEnergyOver10000Steps) {
   const double mass = 1.0, length = 1.0;
-  auto model = planar_pendulum(mass, length, 1.0, 10.0, 10000, 0.9);
-  const Trajectory trajectory = run(*model, world(), false);
+  auto problem = planar_pendulum(mass, length, 1.0, 10.0, 10000, 0.9);
+  const Trajectory trajectory = run(problem, world(), false);
   ASSERT_TRUE(trajectory.summary.energy_tracked);
   const double reference = mass * 9.81 * length;  // energy scale m g l
   EXPECT_LT(trajectory.summary.max_energy_deviation / reference, 3e-6)
@@ -127,8 +128,8 @@ TEST(Conservation, ConstrainedPendulumKeepsItsEnergyOver10000Steps) {
 }
 
 TEST(Conservation, SpinningRigidBodyKeepsEnergyAndUnitEulerParameters) {
-  auto model = spinning_top_pendulum(2.0, 4000, 0.95);
-  const Trajectory trajectory = run(*model, world());
+  auto problem = spinning_top_pendulum(2.0, 4000, 0.95);
+  const Trajectory trajectory = run(problem, world());
   ASSERT_TRUE(trajectory.summary.energy_tracked);
   const double initial = trajectory.summary.initial_energy;
   EXPECT_LT(trajectory.summary.max_energy_deviation, 1e-4 * std::abs(initial) + 1e-6);

@@ -8,7 +8,7 @@
 #include <cstdio>
 
 #include "flexadj/core/error.hpp"
-#include "flexadj/io/model_reader.hpp"
+#include "flexadj/io/problem_reader.hpp"
 #include "gradient_support.hpp"
 #include "models.hpp"
 
@@ -57,10 +57,10 @@ TEST(ContinuousAdjoint, OscillatorGradientConvergesAtTheOrderOfTheBdf) {
   for (int k : {1, 2}) {
     std::vector<double> errors, gaps;
     for (long long steps : {100, 200, 400, 800}) {
-      auto model = oscillator(1.0, 1.0, 0.0, 0.5, M_PI / 2, steps);
-      const int stiffness = model::ParameterSpace(*model).find("spring.stiffness");
-      const Evaluation c = evaluate(*model, final_value(0), world(), true, nullptr, k);
-      const Evaluation d = evaluate(*model, final_value(0), world(), true);
+      auto problem = oscillator(1.0, 1.0, 0.0, 0.5, M_PI / 2, steps);
+      const int stiffness = model::ParameterSpace(*problem.model).find("spring.stiffness");
+      const Evaluation c = evaluate(problem, final_value(0), world(), true, nullptr, k);
+      const Evaluation d = evaluate(problem, final_value(0), world(), true);
       EXPECT_EQ(c.value, d.value);  // the same J of the same forward run
       errors.push_back(std::hypot(c.gradient.parameters[stiffness] + 0.25, c.gradient.initial_velocities[0] - 1.0));
       gaps.push_back(std::hypot(c.gradient.parameters[stiffness] - d.gradient.parameters[stiffness],
@@ -87,10 +87,10 @@ TEST(ContinuousAdjoint, TorsionalPendulumAgainstTheClosedFormAtSecondOrder) {
       {"mass.mass", -dpsi_domega * omega / (2.0 * m)}};
   std::map<std::string, std::vector<double>> errors;
   for (long long steps : {500, 1000, 2000, 4000}) {
-    auto model = torsional_pendulum(m, l, c_r, alpha0, t1, steps);
-    model->integrator.newton_tolerance = 1e-12;
-    const model::ParameterSpace space(*model);
-    const Evaluation c = evaluate(*model, final_value(1), world(), true, nullptr, 2);
+    auto problem = torsional_pendulum(m, l, c_r, alpha0, t1, steps);
+    problem.integrator.newton_tolerance = 1e-12;
+    const model::ParameterSpace space(*problem.model);
+    const Evaluation c = evaluate(problem, final_value(1), world(), true, nullptr, 2);
     for (const auto& [name, value] : exact) errors[name].push_back(std::abs(c.gradient.parameters[space.find(name)] - value));
   }
   for (const auto& [name, e] : errors) {
@@ -108,14 +108,14 @@ TEST(ContinuousAdjoint, SpinningBodyConvergesWithTheDiscreteAdjoint) {
                                        "box.inertia_yz", "box.gravity_z", "pivot.point_b_z"};
   std::map<std::string, std::vector<double>> gaps;
   for (long long steps : {150, 300, 600, 1200}) {
-    auto model = spinning_top_pendulum(0.3, steps, 0.9);
-    model->integrator.newton_tolerance = 1e-12;
-    const model::ParameterSpace space(*model);
-    space.set_value(*model, space.find("box.inertia_xy"), 0.01);
-    space.set_value(*model, space.find("box.inertia_yz"), -0.02);
+    auto problem = spinning_top_pendulum(0.3, steps, 0.9);
+    problem.integrator.newton_tolerance = 1e-12;
+    const model::ParameterSpace space(*problem.model);
+    space.set_value(*problem.model, space.find("box.inertia_xy"), 0.01);
+    space.set_value(*problem.model, space.find("box.inertia_yz"), -0.02);
     const objectives::Objective objective = spinning_body_objective(true);
-    const Evaluation c = evaluate(*model, objective, world(), true, nullptr, 2);
-    const Evaluation d = evaluate(*model, objective, world(), true);
+    const Evaluation c = evaluate(problem, objective, world(), true, nullptr, 2);
+    const Evaluation d = evaluate(problem, objective, world(), true);
     for (const auto& name : names) {
       const int i = space.find(name);
       ASSERT_GE(i, 0) << name;
@@ -135,16 +135,16 @@ TEST(ContinuousAdjoint, CraneControlGradientConvergesWithTheDiscreteAdjoint) {
   std::vector<double> gaps;
   double scale = 0.0;
   for (double step : {4e-3, 2e-3, 1e-3, 5e-4}) {
-    auto model = moving_crane({"integrator.step_size=" + std::to_string(step)});
+    auto problem = moving_crane({"integrator.step_size=" + std::to_string(step)});
     const objectives::Objective objective = crane_load_objective();
-    const Evaluation c = evaluate(*model, objective, world(), true, nullptr, 2);
-    const Evaluation d = evaluate(*model, objective, world(), true);
+    const Evaluation c = evaluate(problem, objective, world(), true, nullptr, 2);
+    const Evaluation d = evaluate(problem, objective, world(), true);
     double gap = 0.0;
     for (const std::string name : {"F", "M"}) {
       gap = std::max(gap, max_abs_difference(c.gradient.controls.at(name), d.gradient.controls.at(name)));
       for (double g : d.gradient.controls.at(name)) scale = std::max(scale, std::abs(g));
     }
-    const model::ParameterSpace space(*model);
+    const model::ParameterSpace space(*problem.model);
     for (const char* name : {"cable.radius", "load.mass", "trolley.inertia_zz"}) {
       const int i = space.find(name);
       ASSERT_GE(i, 0) << name;
@@ -162,32 +162,32 @@ TEST(ContinuousAdjoint, CraneControlGradientConvergesWithTheDiscreteAdjoint) {
 TEST(ContinuousAdjoint, DoublePendulumTerminalRatesConvergeWithTheDiscreteAdjoint) {
   std::vector<double> gaps;
   for (double step : {4e-3, 2e-3, 1e-3}) {
-    auto model = io::read_model_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/double_pendulum_cart.yaml",
-                                     {"integrator.end_time=0.5", "integrator.newton_tolerance=1e-12",
-                                      "integrator.step_size=" + std::to_string(step)});
-    std::vector<ObjectiveTerm> terms = model->objective_terms;
-    for (const ObjectiveTerm& angle : model->objective_terms) {
+    auto problem = io::read_problem_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/double_pendulum_cart.yaml",
+                                         {"integrator.end_time=0.5", "integrator.newton_tolerance=1e-12",
+                                          "integrator.step_size=" + std::to_string(step)});
+    std::vector<ObjectiveTerm> terms = problem.objective_terms;
+    for (const ObjectiveTerm& angle : problem.objective_terms) {
       ObjectiveTerm rate = angle;
       rate.quantity = ObjectiveTerm::Quantity::Velocity;
       rate.target = 0.0;
       terms.push_back(rate);
     }
     // Move the system so that the rates matter: a push on the cart.
-    auto F = model->controls().at("F");
+    auto F = problem.model->controls().at("F");
     std::vector<double> push(F->size());
     for (std::size_t k = 0; k < push.size(); ++k) push[k] = 5.0 * std::sin(0.1 * double(k));
     F->set_values(push);
     const objectives::Objective objective(terms);
-    const Evaluation c = evaluate(*model, objective, world(), true, nullptr, 2);
-    const Evaluation d = evaluate(*model, objective, world(), true);
+    const Evaluation c = evaluate(problem, objective, world(), true, nullptr, 2);
+    const Evaluation d = evaluate(problem, objective, world(), true);
     gaps.push_back(max_abs_difference(c.gradient.controls.at("F"), d.gradient.controls.at("F")));
   }
   expect_order(gaps, 1.8, "double pendulum F");
 }
 
 TEST(ContinuousAdjoint, RejectsABdfOrderOutsideOneToFour) {
-  auto model = oscillator(1.0, 1.0, 0.0, 0.5, 1.0, 10);
-  EXPECT_THROW(evaluate(*model, final_value(0), world(), true, nullptr, 5), flexadj::InputError);
+  auto problem = oscillator(1.0, 1.0, 0.0, 0.5, 1.0, 10);
+  EXPECT_THROW(evaluate(problem, final_value(0), world(), true, nullptr, 5), flexadj::InputError);
 }
 
 }  // namespace

@@ -5,7 +5,7 @@
 #include <cmath>
 
 #include "flexadj/elements/elements.hpp"
-#include "flexadj/io/model_reader.hpp"
+#include "flexadj/io/problem_reader.hpp"
 #include "gradient_support.hpp"
 #include "models.hpp"
 
@@ -33,11 +33,11 @@ objectives::Objective final_value(long long coordinate) {
 TEST(DiscreteAdjoint, OscillatorGradientMatchesTheClosedFormAtSecondOrder) {
   double previous_error = 0.0;
   for (long long steps : {100, 200, 400, 800}) {
-    auto model = oscillator(1.0, 1.0, 0.0, 0.5, M_PI / 2, steps);
-    const model::ParameterSpace space(*model);
+    auto problem = oscillator(1.0, 1.0, 0.0, 0.5, M_PI / 2, steps);
+    const model::ParameterSpace space(*problem.model);
     const int stiffness = space.find("spring.stiffness");
     ASSERT_GE(stiffness, 0);
-    const Evaluation e = evaluate(*model, final_value(0), world(), true);
+    const Evaluation e = evaluate(problem, final_value(0), world(), true);
     EXPECT_NEAR(e.value, 0.5, 2e-4);
     const double error = std::hypot(e.gradient.parameters[stiffness] + 0.25, e.gradient.initial_velocities[0] - 1.0);
     EXPECT_LT(error, 1e-3) << "steps " << steps;
@@ -48,59 +48,59 @@ TEST(DiscreteAdjoint, OscillatorGradientMatchesTheClosedFormAtSecondOrder) {
 
 // The adjoint is exact for the discrete objective: it matches central differences of the discrete J.
 TEST(DiscreteAdjoint, OscillatorMatchesFiniteDifferencesForEveryParameter) {
-  auto model = oscillator(1.3, 2.0, 0.1, 0.5, 2.0, 200);
-  model->integrator.newton_tolerance = 1e-12;
+  auto problem = oscillator(1.3, 2.0, 0.1, 0.5, 2.0, 200);
+  problem.integrator.newton_tolerance = 1e-12;
   // A damper and an offset attachment so that every spring parameter acts.
-  const model::ParameterSpace space(*model);
-  space.set_value(*model, space.find("spring.damping"), 0.3);
+  const model::ParameterSpace space(*problem.model);
+  space.set_value(*problem.model, space.find("spring.damping"), 0.3);
   const objectives::Objective objective = oscillator_objective();
-  const Evaluation e = evaluate(*model, objective, world(), true);
+  const Evaluation e = evaluate(problem, objective, world(), true);
   for (const char* name : {"mass.mass", "spring.stiffness", "spring.damping", "spring.free_length", "spring.point_a_x"}) {
     const int index = space.find(name);
     ASSERT_GE(index, 0) << name;
-    const double fd = central_difference(*model, objective, world(), index);
+    const double fd = central_difference(problem, objective, world(), index);
     EXPECT_NEAR(e.gradient.parameters[index], fd, 1e-6 * std::max(1.0, std::abs(fd))) << name;
   }
   // Initial velocity along the rail (the direction the constraints leave free).
-  std::vector<double> shift(model->coordinate_count(), 0.0);
+  std::vector<double> shift(problem.model->coordinate_count(), 0.0);
   const double h = 1e-6;
   shift[0] = h;
-  const double plus = evaluate(*model, objective, world(), false, &shift).value;
+  const double plus = evaluate(problem, objective, world(), false, &shift).value;
   shift[0] = -h;
-  const double minus = evaluate(*model, objective, world(), false, &shift).value;
+  const double minus = evaluate(problem, objective, world(), false, &shift).value;
   EXPECT_NEAR(e.gradient.initial_velocities[0], (plus - minus) / (2 * h), 1e-6);
 }
 
 // 3D rigid body on a spherical joint with an off-axis spin: inertia entries (with products of inertia),
 // mass, gravity and the joint's attachment enter through the rotational terms.
 TEST(DiscreteAdjoint, SpinningRigidBodyMatchesFiniteDifferencesAndTaylor) {
-  auto model = spinning_top_pendulum(0.3, 150, 0.9);
-  model->integrator.newton_tolerance = 1e-12;
-  const model::ParameterSpace space(*model);
-  space.set_value(*model, space.find("box.inertia_xy"), 0.01);
-  space.set_value(*model, space.find("box.inertia_yz"), -0.02);
+  auto problem = spinning_top_pendulum(0.3, 150, 0.9);
+  problem.integrator.newton_tolerance = 1e-12;
+  const model::ParameterSpace space(*problem.model);
+  space.set_value(*problem.model, space.find("box.inertia_xy"), 0.01);
+  space.set_value(*problem.model, space.find("box.inertia_yz"), -0.02);
   const objectives::Objective objective = spinning_body_objective(false);
-  const Evaluation e = evaluate(*model, objective, world(), true);
+  const Evaluation e = evaluate(problem, objective, world(), true);
   std::vector<int> indices;
   for (const char* name : {"box.mass", "box.inertia_xx", "box.inertia_yy", "box.inertia_zz", "box.inertia_xy",
                            "box.inertia_xz", "box.inertia_yz", "box.gravity_z"}) {
     const int index = space.find(name);
     ASSERT_GE(index, 0) << name;
     indices.push_back(index);
-    const double fd = central_difference(*model, objective, world(), index);
+    const double fd = central_difference(problem, objective, world(), index);
     EXPECT_NEAR(e.gradient.parameters[index], fd, 1e-6 * std::max(1.0, std::abs(fd))) << name;
   }
   const std::vector<double> direction{0.3, 0.05, -0.04, 0.02, 0.01, -0.03, 0.02, 0.5};
   std::vector<double> remainders;
-  const auto orders = taylor_orders(*model, objective, world(), indices, direction, 1e-2, &remainders);
+  const auto orders = taylor_orders(problem, objective, world(), indices, direction, 1e-2, &remainders);
   expect_second_order(orders, remainders);
 }
 
 // A constraint parameter (the winch's drum radius) and masses of the overhead crane in motion: the
 // adjoint carries lambda . (dC_q/dp) mu and dC/dp, at the start on the acceleration level.
 TEST(DiscreteAdjoint, OverheadCraneConstraintParameterMatchesFiniteDifferences) {
-  auto model = moving_crane();
-  const model::ParameterSpace space(*model);
+  auto problem = moving_crane();
+  const model::ParameterSpace space(*problem.model);
   objectives::Objective objective;
   ObjectiveTerm load_x;
   load_x.kind = ObjectiveTerm::Kind::FinalSquare;
@@ -112,34 +112,34 @@ TEST(DiscreteAdjoint, OverheadCraneConstraintParameterMatchesFiniteDifferences) 
   trolley.coordinate = 0;
   trolley.reference = functions::Expression::parse("t^2");
   objective.add(trolley);
-  const Evaluation e = evaluate(*model, objective, world(), true);
+  const Evaluation e = evaluate(problem, objective, world(), true);
   std::vector<int> indices;
   for (const char* name : {"cable.radius", "trolley.mass", "trolley.inertia_zz", "load.mass", "load.gravity_y"}) {
     const int index = space.find(name);
     ASSERT_GE(index, 0) << name;
     indices.push_back(index);
-    const double fd = central_difference(*model, objective, world(), index);
+    const double fd = central_difference(problem, objective, world(), index);
     EXPECT_NEAR(e.gradient.parameters[index], fd, 1e-6 * std::max(1.0, std::abs(fd))) << name;
     EXPECT_GT(std::abs(fd), 1e-8) << name << " does not act";
   }
   std::vector<double> remainders;
   const auto orders =
-      taylor_orders(*model, objective, world(), indices, {0.01, 0.5, 0.01, 2.0, 0.1}, 1e-1, &remainders);
+      taylor_orders(problem, objective, world(), indices, {0.01, 0.5, 0.01, 2.0, 0.1}, 1e-1, &remainders);
   expect_second_order(orders, remainders);
 }
 
 // Every value of a control signal: central differences and a Taylor test on the crane's force and torque.
 TEST(DiscreteAdjoint, CraneControlValuesMatchFiniteDifferencesAndTaylor) {
-  auto model = moving_crane();
+  auto problem = moving_crane();
   const objectives::Objective objective = crane_load_objective();
-  const Evaluation e = evaluate(*model, objective, world(), true);
+  const Evaluation e = evaluate(problem, objective, world(), true);
   for (const std::string name : {"F", "M"}) {
-    auto signal = model->controls().at(name);
+    auto signal = problem.model->controls().at(name);
     const auto& gradient = e.gradient.controls.at(name);
     ASSERT_EQ(gradient.size(), signal->size());
     for (int k : {0, 10, 37, 79, 80, 81, 200}) {
       const double h = 1e-6 * std::max(1.0, std::abs(signal->values()[k]));
-      const double fd = control_central_difference(*model, objective, world(), *signal, k, h);
+      const double fd = control_central_difference(problem, objective, world(), *signal, k, h);
       EXPECT_NEAR(gradient[k], fd, 1e-6 * std::max(1e-3, std::abs(fd))) << name << "[" << k << "]";
     }
     // Values after the end time cannot act (t = 0.8 is value 80 of the 0.01 s grid).
@@ -147,8 +147,8 @@ TEST(DiscreteAdjoint, CraneControlValuesMatchFiniteDifferencesAndTaylor) {
     EXPECT_GT(std::abs(gradient[40]), 1e-8);
   }
   // Taylor test along a smooth direction in both signals.
-  auto F = model->controls().at("F");
-  auto M = model->controls().at("M");
+  auto F = problem.model->controls().at("F");
+  auto M = problem.model->controls().at("M");
   const auto F0 = F->values(), M0 = M->values();
   double slope = 0.0;
   std::vector<double> dF(F0.size()), dM(M0.size());
@@ -166,7 +166,7 @@ TEST(DiscreteAdjoint, CraneControlValuesMatchFiniteDifferencesAndTaylor) {
     }
     F->set_values(f);
     M->set_values(m);
-    remainders.push_back(std::abs(evaluate(*model, objective, world(), false).value - e.value - h * slope));
+    remainders.push_back(std::abs(evaluate(problem, objective, world(), false).value - e.value - h * slope));
   }
   F->set_values(F0);
   M->set_values(M0);
@@ -178,19 +178,19 @@ TEST(DiscreteAdjoint, CraneControlValuesMatchFiniteDifferencesAndTaylor) {
 // dJ/du_k = int phi_k(t) sin(w (T - t)) / (m w) dt for the hat functions phi_k of the control grid.
 TEST(DiscreteAdjoint, ControlGradientMatchesTheClosedForm) {
   const double m = 2.0, c = 8.0, T = 1.5, omega = std::sqrt(c / m);
-  auto model = oscillator(m, c, 0.0, 0.0, T, 3000);
+  auto problem = oscillator(m, c, 0.0, 0.0, T, 3000);
   std::vector<double> times, values;
   for (int k = 0; k <= 10; ++k) {
     times.push_back(0.15 * k);
     values.push_back(1.0 + 0.1 * k);
   }
   auto signal = std::make_shared<functions::ControlSignal>("u", times, values, functions::Interpolation::PiecewiseLinear);
-  model->add_control(signal);
+  problem.model->add_control(signal);
   elements::LoadData load;
   load.control = signal;
   load.control_force_direction = {1.0, 0.0, 0.0};
-  model->add_force_element(elements::make_load("drive", 0, BodyKind::PointMass2D, load));
-  const Evaluation e = evaluate(*model, final_value(0), world(), true);
+  problem.model->add_force_element(elements::make_load("drive", 0, BodyKind::PointMass2D, load));
+  const Evaluation e = evaluate(problem, final_value(0), world(), true);
   const auto& gradient = e.gradient.controls.at("u");
   for (int k = 0; k <= 10; ++k) {
     // Simpson's rule on the hat function's support.
@@ -210,19 +210,19 @@ TEST(DiscreteAdjoint, ControlGradientMatchesTheClosedForm) {
 
 // Penalty and control-effort terms: J depends on the control values also explicitly.
 TEST(DiscreteAdjoint, PenaltyAndControlEffortMatchFiniteDifferences) {
-  auto model = oscillator(1.0, 4.0, 0.0, 0.5, 2.0, 400);
-  model->integrator.newton_tolerance = 1e-12;
+  auto problem = oscillator(1.0, 4.0, 0.0, 0.5, 2.0, 400);
+  problem.integrator.newton_tolerance = 1e-12;
   std::vector<double> times, values;
   for (int k = 0; k <= 20; ++k) {
     times.push_back(0.1 * k);
     values.push_back(std::sin(0.7 * k));
   }
   auto signal = std::make_shared<functions::ControlSignal>("u", times, values, functions::Interpolation::PiecewiseLinear);
-  model->add_control(signal);
+  problem.model->add_control(signal);
   elements::LoadData load;
   load.control = signal;
   load.control_force_direction = {1.0, 0.0, 0.0};
-  model->add_force_element(elements::make_load("drive", 0, BodyKind::PointMass2D, load));
+  problem.model->add_force_element(elements::make_load("drive", 0, BodyKind::PointMass2D, load));
   objectives::Objective objective;
   ObjectiveTerm penalty;  // x(t) stays below 0.15: active on part of the oscillation
   penalty.kind = ObjectiveTerm::Kind::Penalty;
@@ -235,34 +235,34 @@ TEST(DiscreteAdjoint, PenaltyAndControlEffortMatchFiniteDifferences) {
   effort.control = "u";
   effort.weight = 0.3;
   objective.add(effort);
-  const Evaluation e = evaluate(*model, objective, world(), true);
+  const Evaluation e = evaluate(problem, objective, world(), true);
   const auto& gradient = e.gradient.controls.at("u");
   for (int k : {0, 3, 9, 15, 20}) {
-    const double fd = control_central_difference(*model, objective, world(), *signal, k, 1e-6);
+    const double fd = control_central_difference(problem, objective, world(), *signal, k, 1e-6);
     EXPECT_NEAR(gradient[k], fd, 1e-6 * std::max(1e-2, std::abs(fd))) << "u[" << k << "]";
   }
-  const model::ParameterSpace space(*model);
+  const model::ParameterSpace space(*problem.model);
   const int stiffness = space.find("spring.stiffness");
-  const double fd = central_difference(*model, objective, world(), stiffness);
+  const double fd = central_difference(problem, objective, world(), stiffness);
   EXPECT_NEAR(e.gradient.parameters[stiffness], fd, 1e-6 * std::max(1.0, std::abs(fd)));
   EXPECT_GT(std::abs(fd), 1e-6);  // the penalty is active
   std::vector<double> direction(signal->size()), remainders;
   for (std::size_t k = 0; k < direction.size(); ++k) direction[k] = std::cos(0.4 * double(k));
-  expect_second_order(control_taylor_orders(*model, objective, world(), *signal, gradient, direction, 0.5, &remainders),
-                      remainders);
+  expect_second_order(
+      control_taylor_orders(problem, objective, world(), *signal, gradient, direction, 0.5, &remainders), remainders);
 }
 
 // Nachbagauer et al. 2015, sec. 5.1 at the initial guess: the crane rests, and J0 = 102 * 38251/92378
 // (the integral of 34 P(t/3)^2 over [0, 3]); the gradient there matches central differences.
 TEST(DiscreteAdjoint, CraneObjectiveAtTheInitialGuessIsTheClosedForm) {
-  auto model = io::read_model_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/overhead_crane.yaml",
-                                   {"integrator.newton_tolerance=1e-12"});
-  const objectives::Objective objective(model->objective_terms);
-  const Evaluation e = evaluate(*model, objective, world(), true);
+  auto problem = io::read_problem_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/overhead_crane.yaml",
+                                       {"integrator.newton_tolerance=1e-12"});
+  const objectives::Objective objective(problem.objective_terms);
+  const Evaluation e = evaluate(problem, objective, world(), true);
   EXPECT_NEAR(e.value, 102.0 * 38251.0 / 92378.0, 1e-9);
-  auto M = model->controls().at("M");
+  auto M = problem.model->controls().at("M");
   for (int k : {50, 150, 299}) {
-    const double fd = control_central_difference(*model, objective, world(), *M, k, 1e-4);
+    const double fd = control_central_difference(problem, objective, world(), *M, k, 1e-4);
     EXPECT_NEAR(e.gradient.controls.at("M")[k], fd, 1e-6 * std::max(1e-3, std::abs(fd))) << "M[" << k << "]";
   }
 }
@@ -272,10 +272,10 @@ TEST(DiscreteAdjoint, CraneObjectiveAtTheInitialGuessIsTheClosedForm) {
 // condition: the given initial position is projected onto the circle of radius l, radially.
 TEST(DiscreteAdjoint, TorsionalPendulumGradientMatchesTheClosedForm) {
   const double m = 1.0, l = 1.2, c_r = 2.0, alpha0 = 0.4, t1 = 10.0;
-  auto model = torsional_pendulum(m, l, c_r, alpha0, t1, 4000);
-  model->integrator.newton_tolerance = 1e-12;
-  const model::ParameterSpace space(*model);
-  const Evaluation e = evaluate(*model, final_value(1), world(), true);
+  auto problem = torsional_pendulum(m, l, c_r, alpha0, t1, 4000);
+  problem.integrator.newton_tolerance = 1e-12;
+  const model::ParameterSpace space(*problem.model);
+  const Evaluation e = evaluate(problem, final_value(1), world(), true);
   const double omega = std::sqrt(c_r / m) / l, phase = alpha0 * std::cos(omega * t1);
   const double dpsi_domega = l * std::cos(phase) * alpha0 * (-std::sin(omega * t1)) * t1;
   const double dpsi_dl = std::sin(phase) + alpha0 * t1 * omega * std::cos(phase) * std::sin(omega * t1);
@@ -287,10 +287,10 @@ TEST(DiscreteAdjoint, TorsionalPendulumGradientMatchesTheClosedForm) {
   EXPECT_NEAR(e.gradient.parameters[space.find("mass.mass")], dpsi_dm, 1e-4 * std::abs(dpsi_dm));
   // Exact for the discrete objective: central differences, and a Taylor test over (l, c_r, m).
   const int length = space.find("rod.length");
-  const double fd = central_difference(*model, final_value(1), world(), length);
+  const double fd = central_difference(problem, final_value(1), world(), length);
   EXPECT_NEAR(e.gradient.parameters[length], fd, 1e-6 * std::abs(fd));
   std::vector<double> remainders;
-  const auto orders = taylor_orders(*model, final_value(1), world(),
+  const auto orders = taylor_orders(problem, final_value(1), world(),
                                     {length, space.find("torsion.stiffness"), space.find("mass.mass")},
                                     {0.05, 0.3, 0.2}, 5e-2, &remainders);
   expect_second_order(orders, remainders);
@@ -300,17 +300,17 @@ TEST(DiscreteAdjoint, TorsionalPendulumGradientMatchesTheClosedForm) {
 // projection onto the circle turns part of it into a change of angle. dJ/dq_given against central
 // differences and a Taylor test.
 TEST(DiscreteAdjoint, GivenInitialPositionThroughTheProjection) {
-  auto model = torsional_pendulum(1.0, 1.2, 2.0, 0.4, 2.0, 400);
-  model->integrator.newton_tolerance = 1e-12;
+  auto problem = torsional_pendulum(1.0, 1.2, 2.0, 0.4, 2.0, 400);
+  problem.integrator.newton_tolerance = 1e-12;
   const objectives::Objective objective = final_value(1);
-  const Evaluation e = evaluate(*model, objective, world(), true);
-  const std::vector<double> q0 = model->body(0).initial_coordinates;
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  const std::vector<double> q0 = problem.model->body(0).initial_coordinates;
   auto J_at = [&](double dx, double dy) {
-    model->set_initial_value(0, 0, false, q0[0] + dx);
-    model->set_initial_value(0, 1, false, q0[1] + dy);
-    const double value = evaluate(*model, objective, world(), false).value;
-    model->set_initial_value(0, 0, false, q0[0]);
-    model->set_initial_value(0, 1, false, q0[1]);
+    problem.model->set_initial_value(0, 0, false, q0[0] + dx);
+    problem.model->set_initial_value(0, 1, false, q0[1] + dy);
+    const double value = evaluate(problem, objective, world(), false).value;
+    problem.model->set_initial_value(0, 0, false, q0[0]);
+    problem.model->set_initial_value(0, 1, false, q0[1]);
     return value;
   };
   const double h = 1e-6;
@@ -330,11 +330,11 @@ TEST(DiscreteAdjoint, GivenInitialPositionThroughTheProjection) {
 // J = 1/2 (alpha1 - pi/2)^2 + 1/2 alpha2^2 = pi^2/2 exactly; the control gradient (with gamma = 0 and 1,
 // the latter adding the rate terms, alpha2 a joint angle) matches central differences.
 TEST(DiscreteAdjoint, DoublePendulumOnACartAtRest) {
-  auto model = io::read_model_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/double_pendulum_cart.yaml",
-                                   {"integrator.end_time=0.5", "integrator.newton_tolerance=1e-12"});
+  auto problem = io::read_problem_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/double_pendulum_cart.yaml",
+                                       {"integrator.end_time=0.5", "integrator.newton_tolerance=1e-12"});
   for (double gamma : {0.0, 1.0}) {
-    std::vector<ObjectiveTerm> terms = model->objective_terms;
-    for (const ObjectiveTerm& angle : model->objective_terms) {
+    std::vector<ObjectiveTerm> terms = problem.objective_terms;
+    for (const ObjectiveTerm& angle : problem.objective_terms) {
       ObjectiveTerm rate = angle;
       rate.quantity = ObjectiveTerm::Quantity::Velocity;
       rate.target = 0.0;
@@ -342,19 +342,19 @@ TEST(DiscreteAdjoint, DoublePendulumOnACartAtRest) {
       if (gamma > 0.0) terms.push_back(rate);
     }
     const objectives::Objective objective(terms);
-    const Evaluation e = evaluate(*model, objective, world(), true);
+    const Evaluation e = evaluate(problem, objective, world(), true);
     EXPECT_NEAR(e.value, M_PI * M_PI / 2.0, 1e-12);
-    auto F = model->controls().at("F");
+    auto F = problem.model->controls().at("F");
     for (int k : {0, 20, 60, 99}) {
-      const double fd = control_central_difference(*model, objective, world(), *F, k, 1e-4);
+      const double fd = control_central_difference(problem, objective, world(), *F, k, 1e-4);
       EXPECT_NEAR(e.gradient.controls.at("F")[k], fd, 1e-6 * std::max(1e-3, std::abs(fd))) << "gamma " << gamma << " F[" << k << "]";
     }
     EXPECT_GT(std::abs(e.gradient.controls.at("F")[60]), 1e-6);
     std::vector<double> direction(F->size()), remainders;
     for (std::size_t k = 0; k < direction.size(); ++k) direction[k] = std::sin(0.05 * double(k));
-    expect_second_order(
-        control_taylor_orders(*model, objective, world(), *F, e.gradient.controls.at("F"), direction, 1.0, &remainders),
-        remainders);
+    expect_second_order(control_taylor_orders(problem, objective, world(), *F, e.gradient.controls.at("F"), direction,
+                                              1.0, &remainders),
+                        remainders);
   }
 }
 

@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "flexadj/io/model_reader.hpp"
+#include "flexadj/io/problem_reader.hpp"
 #include "flexadj/model/body.hpp"
 #include "simulation_support.hpp"
 
@@ -21,17 +21,18 @@ const std::string kMeshes = FLEXADJ_SOURCE_DIR "/meshes/";
 
 // Reads meshes/<file> with the overrides and runs it; a failure to read or to integrate fails the test.
 struct ModelRun {
-  std::unique_ptr<model::Model> model;
+  problem::Problem problem;
   Trajectory trajectory;
 };
 
 ModelRun run_file(const std::string& file, const std::vector<std::string>& overrides = {}) {
   ModelRun result;
   try {
-    result.model = io::read_model_file(kMeshes + file, overrides);
-    result.trajectory = run(*result.model, world());
+    result.problem = io::read_problem_file(kMeshes + file, overrides);
+    result.trajectory = run(result.problem, world());
   } catch (const std::exception& e) {
     ADD_FAILURE() << file << ": " << e.what();
+    result.problem.model.reset();  // the tests' ASSERT_TRUE(r.problem.model) stop there
   }
   return result;
 }
@@ -63,7 +64,7 @@ TEST(Meshes, EveryModelFileReadsAndRuns) {
   for (const std::string& file : found) {
     SCOPED_TRACE(file);
     const ModelRun r = run_file(file, {"integrator.end_time=0.1"});
-    ASSERT_TRUE(r.model);
+    ASSERT_TRUE(r.problem.model);
     EXPECT_GE(r.trajectory.summary.steps, 1);
     EXPECT_NEAR(r.trajectory.times.back(), 0.1, 1e-12);
     EXPECT_LE(r.trajectory.summary.max_constraint_residual, 1e-10);
@@ -73,7 +74,7 @@ TEST(Meshes, EveryModelFileReadsAndRuns) {
 // Bestle and Eberhard 1992: x(pi/2) = z0/w sin(w pi/2) = 0.5 for m = c = 1, z0 = 0.5.
 TEST(Meshes, OscillatorMatchesTheClosedForm) {
   const ModelRun r = run_file("oscillator.yaml");
-  ASSERT_TRUE(r.model);
+  ASSERT_TRUE(r.problem.model);
   const Trajectory& t = r.trajectory;
   EXPECT_NEAR(t.times.back(), M_PI / 2, 1e-14);
   EXPECT_NEAR(t.q.back()[0], 0.5, 1e-5);
@@ -85,9 +86,9 @@ TEST(Meshes, OscillatorMatchesTheClosedForm) {
 // alpha0 = 0.4 (the file's RECON values).
 TEST(Meshes, TorsionalPendulumMatchesTheClosedForm) {
   const ModelRun r = run_file("torsional_pendulum.yaml", {"integrator.end_time=2"});
-  ASSERT_TRUE(r.model);
-  const double m = r.model->body(0).mass, l = 1.2, c_r = 2.0, alpha0 = 0.4;
-  const auto& q0 = r.model->body(0).initial_coordinates;
+  ASSERT_TRUE(r.problem.model);
+  const double m = r.problem.model->body(0).mass, l = 1.2, c_r = 2.0, alpha0 = 0.4;
+  const auto& q0 = r.problem.model->body(0).initial_coordinates;
   ASSERT_NEAR(std::hypot(q0[0], q0[1]), l, 1e-14);
   ASSERT_NEAR(std::atan2(q0[1], q0[0]), alpha0, 1e-14);
   const double omega = std::sqrt(c_r / (m * l * l)), t1 = r.trajectory.times.back();
@@ -100,7 +101,7 @@ TEST(Meshes, TorsionalPendulumMatchesTheClosedForm) {
 // Nachbagauer et al. 2015, sec. 5.1, with the initial-guess controls F = 0, M = 98.1: at rest.
 TEST(Meshes, OverheadCraneStaysAtRestWithTheInitialGuess) {
   const ModelRun r = run_file("overhead_crane.yaml");
-  ASSERT_TRUE(r.model);
+  ASSERT_TRUE(r.problem.model);
   const Trajectory& t = r.trajectory;
   EXPECT_NEAR(t.times.back(), 3.0, 1e-12);
   EXPECT_LT(max_deviation_from_initial(t), 1e-8);
@@ -115,7 +116,7 @@ TEST(Meshes, OverheadCraneStaysAtRestWithTheInitialGuess) {
 // Without the holding torque (M = 0) the load falls: the winch is really loaded by the weight.
 TEST(Meshes, OverheadCraneDropsTheLoadWithoutTheHoldingTorque) {
   const ModelRun r = run_file("overhead_crane.yaml", {"controls[1].value=0", "integrator.end_time=0.5"});
-  ASSERT_TRUE(r.model);
+  ASSERT_TRUE(r.problem.model);
   // Free fall of the load (the drum's inertia is small against the load): y(0.5) well below -4.
   EXPECT_LT(r.trajectory.q.back()[4], -4.5);
 }
@@ -124,10 +125,10 @@ TEST(Meshes, OverheadCraneDropsTheLoadWithoutTheHoldingTorque) {
 // parameters.
 TEST(Meshes, HangingRigidBodyFollowsThePrescribedPath) {
   const ModelRun r = run_file("hanging_rigid_body.yaml");
-  ASSERT_TRUE(r.model);
+  ASSERT_TRUE(r.problem.model);
   const Trajectory& t = r.trajectory;
   EXPECT_NEAR(t.times.back(), 3.0, 1e-12);
-  const auto s_body = r.model->to_body_point(0, {0.0, 0.0, 0.0});
+  const auto s_body = r.problem.model->to_body_point(0, {0.0, 0.0, 0.0});
   EXPECT_NEAR(s_body[2], 0.916, 1e-14);
   const auto s = [](double time) { return 0.05 * (1.0 + std::sin(2.0 * M_PI * (time - 0.25))); };
   double worst_path = 0.0, worst_norm = 0.0, travel = 0.0;
@@ -149,7 +150,7 @@ TEST(Meshes, HangingRigidBodyFollowsThePrescribedPath) {
 // Nachbagauer et al. 2015, sec. 5.3 set-up with F = 0: hangs at rest.
 TEST(Meshes, TriplePendulumOnACartStaysAtRestWithoutForce) {
   const ModelRun r = run_file("triple_pendulum_cart.yaml");
-  ASSERT_TRUE(r.model);
+  ASSERT_TRUE(r.problem.model);
   EXPECT_NEAR(r.trajectory.times.back(), 3.0, 1e-12);
   EXPECT_LT(max_deviation_from_initial(r.trajectory), 1e-8);
   EXPECT_LE(r.trajectory.summary.max_constraint_residual, 1e-10);
@@ -158,7 +159,7 @@ TEST(Meshes, TriplePendulumOnACartStaysAtRestWithoutForce) {
 // Maciag et al. 2022, sec. 5.1 set-up with u = 0: hangs at rest.
 TEST(Meshes, DoublePendulumOnACartStaysAtRestWithoutForce) {
   const ModelRun r = run_file("double_pendulum_cart.yaml");
-  ASSERT_TRUE(r.model);
+  ASSERT_TRUE(r.problem.model);
   EXPECT_NEAR(r.trajectory.times.back(), 2.0, 1e-12);
   EXPECT_LT(max_deviation_from_initial(r.trajectory), 1e-8);
   EXPECT_LE(r.trajectory.summary.max_constraint_residual, 1e-10);
@@ -167,7 +168,7 @@ TEST(Meshes, DoublePendulumOnACartStaysAtRestWithoutForce) {
 // The cart damper acts: pushed by F = 1 N for 2 s, the cart moves right (and the pendulum lags behind).
 TEST(Meshes, DoublePendulumOnACartMovesWithAForce) {
   const ModelRun r = run_file("double_pendulum_cart.yaml", {"controls[0].value=1"});
-  ASSERT_TRUE(r.model);
+  ASSERT_TRUE(r.problem.model);
   EXPECT_GT(r.trajectory.q.back()[0], 0.1);
   EXPECT_LE(r.trajectory.summary.max_constraint_residual, 1e-10);
 }
@@ -176,7 +177,7 @@ TEST(Meshes, DoublePendulumOnACartMovesWithAForce) {
 // cart (what the optimised force has to prevent).
 TEST(Meshes, DoublePendulumStabilizationStartFallsAndMovesTheCart) {
   const ModelRun r = run_file("double_pendulum_cart_stabilization.yaml", {"integrator.end_time=0.5"});
-  ASSERT_TRUE(r.model);
+  ASSERT_TRUE(r.problem.model);
   // Coordinates: cart (x, y), link1 (x, y, theta), link2 (x, y, theta).
   EXPECT_NEAR(r.trajectory.q.front()[4], M_PI / 4, 1e-14);
   EXPECT_NEAR(r.trajectory.q.front()[7], M_PI / 4, 1e-14);
@@ -188,12 +189,12 @@ TEST(Meshes, DoublePendulumStabilizationStartFallsAndMovesTheCart) {
 // Conservative 3D case with off-axis spin: energy kept, unit Euler parameters, the joint point fixed.
 TEST(Meshes, SpinningSphericalPendulumKeepsItsEnergy) {
   const ModelRun r = run_file("spherical_pendulum_spin.yaml");
-  ASSERT_TRUE(r.model);
+  ASSERT_TRUE(r.problem.model);
   const Trajectory& t = r.trajectory;
   EXPECT_NEAR(t.times.back(), 2.0, 1e-12);
   ASSERT_TRUE(t.summary.energy_tracked);
   EXPECT_LT(t.summary.max_energy_deviation, 1e-4 * std::abs(t.summary.initial_energy));
-  const auto joint = r.model->to_body_point(0, {0.0, 0.0, 0.0});
+  const auto joint = r.problem.model->to_body_point(0, {0.0, 0.0, 0.0});
   EXPECT_NEAR(joint[2], 0.5, 1e-14);
   double worst_norm = 0.0, worst_joint = 0.0;
   for (const auto& q : t.q) {
@@ -216,9 +217,9 @@ TEST(Meshes, SpinningSphericalPendulumKeepsItsEnergy) {
 
 TEST(Meshes, RigidChainRunsWithThreeLinks) {
   const ModelRun r = run_file("rigid_chain.yaml", {"chain.count=3"});
-  ASSERT_TRUE(r.model);
-  EXPECT_EQ(r.model->bodies().size(), 3u);
-  EXPECT_EQ(r.model->coordinate_count(), 21);
+  ASSERT_TRUE(r.problem.model);
+  EXPECT_EQ(r.problem.model->bodies().size(), 3u);
+  EXPECT_EQ(r.problem.model->coordinate_count(), 21);
   EXPECT_NEAR(r.trajectory.times.back(), 0.5, 1e-12);
   EXPECT_LE(r.trajectory.summary.max_constraint_residual, 1e-10);
   ASSERT_TRUE(r.trajectory.summary.energy_tracked);

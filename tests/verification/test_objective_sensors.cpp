@@ -28,35 +28,35 @@ ObjectiveTerm sensor(ObjectiveTerm::Kind kind, ObjectiveTerm::Quantity quantity,
 // constraint tolerance, its velocity to the O(h^2) by which index-3 generalized-alpha meets the velocity
 // constraint; the body's direction (0, 0, 1) is a unit vector.
 TEST(ObjectiveSensors, ValuesFollowTheMotion) {
-  auto model = spinning_top_pendulum(0.3, 150, 0.9);
-  model->integrator.newton_tolerance = 1e-12;
+  auto problem = spinning_top_pendulum(0.3, 150, 0.9);
+  problem.integrator.newton_tolerance = 1e-12;
   using Q = ObjectiveTerm::Quantity;
   using K = ObjectiveTerm::Kind;
   for (int component : {0, 1, 2}) {
     objectives::Objective position, velocity;
     position.add(sensor(K::Tracking, Q::Position, {0.0, 0.0, 0.5}, component));
     velocity.add(sensor(K::Tracking, Q::Velocity, {0.0, 0.0, 0.5}, component));
-    EXPECT_LT(evaluate(*model, position, world(), false).value, 1e-20) << "component " << component;
+    EXPECT_LT(evaluate(problem, position, world(), false).value, 1e-20) << "component " << component;
     // Measured 5e-14 .. 8e-12 (velocity errors ~1e-5 m/s at h = 2e-3 s).
-    EXPECT_LT(evaluate(*model, velocity, world(), false).value, 1e-10) << "component " << component;
+    EXPECT_LT(evaluate(problem, velocity, world(), false).value, 1e-10) << "component " << component;
   }
   // J = 1/2 (e_z . R e_z)^2 + 1/2 (e_x . R e_z)^2 + 1/2 (e_y . R e_z)^2 = 1/2 at the end: R e_z is a unit vector.
   objectives::Objective direction;
   for (int component : {0, 1, 2}) direction.add(sensor(K::FinalSquare, Q::Direction, {0.0, 0.0, 1.0}, component));
-  EXPECT_NEAR(evaluate(*model, direction, world(), false).value, 0.5, 1e-10);
+  EXPECT_NEAR(evaluate(problem, direction, world(), false).value, 0.5, 1e-10);
   // The centre of mass falls: its z position at the end is below its start.
   objectives::Objective height;
   height.add(sensor(K::FinalValue, Q::Position, {0.0, 0.0, 0.0}, 2));
-  EXPECT_LT(evaluate(*model, height, world(), false).value, model->body(0).initial_coordinates[2]);
+  EXPECT_LT(evaluate(problem, height, world(), false).value, problem.model->body(0).initial_coordinates[2]);
 }
 
 // Every sensor kind in one objective; the gradient for inertia entries, mass, gravity, the joint point and
 // the initial velocity against central differences of the discrete J, and a Taylor test.
 TEST(ObjectiveSensors, GradientMatchesFiniteDifferencesAndTaylor) {
-  auto model = spinning_top_pendulum(0.3, 150, 0.9);
-  model->integrator.newton_tolerance = 1e-12;
-  const model::ParameterSpace space(*model);
-  space.set_value(*model, space.find("box.inertia_xy"), 0.01);
+  auto problem = spinning_top_pendulum(0.3, 150, 0.9);
+  problem.integrator.newton_tolerance = 1e-12;
+  const model::ParameterSpace space(*problem.model);
+  space.set_value(*problem.model, space.find("box.inertia_xy"), 0.01);
   using Q = ObjectiveTerm::Quantity;
   using K = ObjectiveTerm::Kind;
   objectives::Objective objective;
@@ -74,29 +74,29 @@ TEST(ObjectiveSensors, GradientMatchesFiniteDifferencesAndTaylor) {
   low.lower = -0.9;
   low.weight = 100;
   objective.add(low);
-  const Evaluation e = evaluate(*model, objective, world(), true);
+  const Evaluation e = evaluate(problem, objective, world(), true);
   std::vector<int> indices;
   for (const char* name : {"box.mass", "box.inertia_xx", "box.inertia_xy", "box.inertia_zz", "box.gravity_z",
                            "pivot.point_b_z"}) {
     const int index = space.find(name);
     ASSERT_GE(index, 0) << name;
     indices.push_back(index);
-    const double fd = central_difference(*model, objective, world(), index);
+    const double fd = central_difference(problem, objective, world(), index);
     EXPECT_NEAR(e.gradient.parameters[index], fd, 1e-6 * std::max(1.0, std::abs(fd))) << name;
     EXPECT_GT(std::abs(fd), 1e-6) << name << " does not act";
   }
   std::vector<double> remainders;
   const auto orders =
-      taylor_orders(*model, objective, world(), indices, {0.3, 0.05, 0.02, -0.01, 0.5, 0.05}, 1e-2, &remainders);
+      taylor_orders(problem, objective, world(), indices, {0.3, 0.05, 0.02, -0.01, 0.5, 0.05}, 1e-2, &remainders);
   for (std::size_t k = 0; k < orders.size(); ++k)
     EXPECT_GT(orders[k], 1.9) << "remainders " << remainders[k] << " -> " << remainders[k + 1];
   // The initial velocity of an Euler parameter (a spin change) through the projection onto the constraints.
-  std::vector<double> shift(model->coordinate_count(), 0.0);
+  std::vector<double> shift(problem.model->coordinate_count(), 0.0);
   const double h = 1e-6;
   shift[4] = h;
-  const double plus = evaluate(*model, objective, world(), false, &shift).value;
+  const double plus = evaluate(problem, objective, world(), false, &shift).value;
   shift[4] = -h;
-  const double minus = evaluate(*model, objective, world(), false, &shift).value;
+  const double minus = evaluate(problem, objective, world(), false, &shift).value;
   const double fd = (plus - minus) / (2 * h);
   EXPECT_NEAR(e.gradient.initial_velocities[4], fd, 1e-6 * std::max(1.0, std::abs(fd)));
 }

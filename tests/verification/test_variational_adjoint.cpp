@@ -7,7 +7,7 @@
 #include <cstdio>
 
 #include "flexadj/elements/elements.hpp"
-#include "flexadj/io/model_reader.hpp"
+#include "flexadj/io/problem_reader.hpp"
 #include "gradient_support.hpp"
 #include "models.hpp"
 
@@ -23,23 +23,24 @@ void expect_second_order(const std::vector<double>& orders, const std::vector<do
   }
 }
 
-void use_variational(model::Model& model) {
-  model.integrator.scheme = "variational";
-  model.integrator.newton_tolerance = 1e-12;
+void use_variational(problem::Problem& problem) {
+  problem.integrator.scheme = "variational";
+  problem.integrator.newton_tolerance = 1e-12;
 }
 
 // Central differences of J along each named parameter against the adjoint (relative 1e-6), then a Taylor test
 // along all of them.
-void check_parameters(model::Model& model, const objectives::Objective& objective, const Evaluation& e,
+void check_parameters(problem::Problem& problem, const objectives::Objective& objective, const Evaluation& e,
                       const std::vector<std::string>& names, const std::vector<double>& direction, double h0,
                       double relative_step = 1e-6) {
+  model::Model& model = *problem.model;
   const model::ParameterSpace space(model);
   std::vector<int> indices;
   for (const auto& name : names) {
     const int index = space.find(name);
     ASSERT_GE(index, 0) << name;
     indices.push_back(index);
-    const double fd = central_difference(model, objective, world(), index, relative_step);
+    const double fd = central_difference(problem, objective, world(), index, relative_step);
     const double value = e.gradient.parameters[index];
     std::printf("%-30s adjoint % .10e  central difference % .10e  relative error %.2e\n", name.c_str(), value, fd,
                 std::abs(value - fd) / std::max(1e-12, std::abs(fd)));
@@ -47,19 +48,20 @@ void check_parameters(model::Model& model, const objectives::Objective& objectiv
     EXPECT_GT(std::abs(fd), 1e-8) << name << " does not act";
   }
   std::vector<double> remainders;
-  const auto orders = taylor_orders(model, objective, world(), indices, direction, h0, &remainders);
+  const auto orders = taylor_orders(problem, objective, world(), indices, direction, h0, &remainders);
   expect_second_order(orders, remainders);
 }
 
 // dJ/d(given v_k) against central differences.
-void check_initial_velocity(model::Model& model, const objectives::Objective& objective, const Evaluation& e,
+void check_initial_velocity(problem::Problem& problem, const objectives::Objective& objective, const Evaluation& e,
                             int coordinate) {
+  model::Model& model = *problem.model;
   std::vector<double> shift(model.coordinate_count(), 0.0);
   const double h = 1e-6;
   shift[coordinate] = h;
-  const double plus = evaluate(model, objective, world(), false, &shift).value;
+  const double plus = evaluate(problem, objective, world(), false, &shift).value;
   shift[coordinate] = -h;
-  const double minus = evaluate(model, objective, world(), false, &shift).value;
+  const double minus = evaluate(problem, objective, world(), false, &shift).value;
   const double fd = (plus - minus) / (2 * h);
   std::printf("initial velocity %d: adjoint % .10e  central difference % .10e\n", coordinate,
               e.gradient.initial_velocities[coordinate], fd);
@@ -69,31 +71,31 @@ void check_initial_velocity(model::Model& model, const objectives::Objective& ob
 
 // The oscillator on its slider (a prismatic joint) with a damper: stiffness, damping, mass and the initial velocity.
 TEST(VariationalAdjoint, OscillatorMatchesFiniteDifferencesAndTaylor) {
-  auto model = oscillator(1.3, 2.0, 0.1, 0.5, 2.0, 200);
-  use_variational(*model);
-  const model::ParameterSpace space(*model);
-  space.set_value(*model, space.find("spring.damping"), 0.3);
+  auto problem = oscillator(1.3, 2.0, 0.1, 0.5, 2.0, 200);
+  use_variational(problem);
+  const model::ParameterSpace space(*problem.model);
+  space.set_value(*problem.model, space.find("spring.damping"), 0.3);
   const objectives::Objective objective = oscillator_objective();
-  const Evaluation e = evaluate(*model, objective, world(), true);
-  check_parameters(*model, objective, e, {"spring.stiffness", "spring.damping", "mass.mass", "spring.free_length"},
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  check_parameters(problem, objective, e, {"spring.stiffness", "spring.damping", "mass.mass", "spring.free_length"},
                    {0.5, 0.1, 0.3, 0.05}, 1e-1);
-  check_initial_velocity(*model, objective, e, 0);
+  check_initial_velocity(problem, objective, e, 0);
 }
 
 // Planar pendulum on a rod (distance constraint) under gravity with a damped torsion spring at the pivot (so that
 // the mass acts): rod length, mass, gravity, spring, the initial velocity and position (through the projections).
 TEST(VariationalAdjoint, ConstrainedPendulumMatchesFiniteDifferencesAndTaylor) {
-  auto model = planar_pendulum(1.5, 1.2, 0.6, 1.5, 300, 0.9);
-  use_variational(*model);
-  const int bob = model->find_body("bob");
+  auto problem = planar_pendulum(1.5, 1.2, 0.6, 1.5, 300, 0.9);
+  use_variational(problem);
+  const int bob = problem.model->find_body("bob");
   elements::AngleSpringDamperData spring;
   spring.stiffness = 4.0;
   spring.damping = 0.3;
-  model->add_force_element(elements::make_angle_spring_damper("torsion", {model::kGround, bob},
-                                                              {BodyKind::Ground, BodyKind::PointMass2D}, spring));
+  problem.model->add_force_element(elements::make_angle_spring_damper(
+      "torsion", {model::kGround, bob}, {BodyKind::Ground, BodyKind::PointMass2D}, spring));
   // Nearly along the tangent, slightly off it: the velocity projection acts.
-  model->set_initial_value(bob, 0, true, 0.8);
-  model->set_initial_value(bob, 1, true, 0.55);
+  problem.model->set_initial_value(bob, 0, true, 0.8);
+  problem.model->set_initial_value(bob, 1, true, 0.55);
   objectives::Objective objective;
   ObjectiveTerm final_x;
   final_x.kind = ObjectiveTerm::Kind::FinalSquare;
@@ -106,17 +108,18 @@ TEST(VariationalAdjoint, ConstrainedPendulumMatchesFiniteDifferencesAndTaylor) {
   tracking.coordinate = 1;
   tracking.reference = functions::Expression::parse("0.5*t");
   objective.add(tracking);
-  const Evaluation e = evaluate(*model, objective, world(), true);
-  check_parameters(*model, objective, e, {"rod.length", "bob.mass", "bob.gravity_y", "torsion.stiffness", "torsion.damping"},
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  check_parameters(problem, objective, e,
+                   {"rod.length", "bob.mass", "bob.gravity_y", "torsion.stiffness", "torsion.damping"},
                    {0.1, 0.3, 0.5, 0.4, 0.1}, 1e-2);
-  check_initial_velocity(*model, objective, e, 0);
+  check_initial_velocity(problem, objective, e, 0);
   // The given initial y (off the rod: the position projection acts).
-  const double y0 = model->body(bob).initial_coordinates[1], h = 1e-6;
-  model->set_initial_value(bob, 1, false, y0 + h);
-  const double plus = evaluate(*model, objective, world(), false).value;
-  model->set_initial_value(bob, 1, false, y0 - h);
-  const double minus = evaluate(*model, objective, world(), false).value;
-  model->set_initial_value(bob, 1, false, y0);
+  const double y0 = problem.model->body(bob).initial_coordinates[1], h = 1e-6;
+  problem.model->set_initial_value(bob, 1, false, y0 + h);
+  const double plus = evaluate(problem, objective, world(), false).value;
+  problem.model->set_initial_value(bob, 1, false, y0 - h);
+  const double minus = evaluate(problem, objective, world(), false).value;
+  problem.model->set_initial_value(bob, 1, false, y0);
   const double fd = (plus - minus) / (2 * h);
   std::printf("initial y: adjoint % .10e  central difference % .10e\n", e.gradient.initial_coordinates[1], fd);
   EXPECT_NEAR(e.gradient.initial_coordinates[1], fd, 1e-6 * std::max(1.0, std::abs(fd)));
@@ -124,14 +127,14 @@ TEST(VariationalAdjoint, ConstrainedPendulumMatchesFiniteDifferencesAndTaylor) {
 
 // Spatial rigid body with Euler parameters on a spherical joint: inertia entries (with products), mass, gravity.
 TEST(VariationalAdjoint, SpinningRigidBodyMatchesFiniteDifferencesAndTaylor) {
-  auto model = spinning_top_pendulum(0.3, 150, 0.9);
-  use_variational(*model);
-  const model::ParameterSpace space(*model);
-  space.set_value(*model, space.find("box.inertia_xy"), 0.01);
-  space.set_value(*model, space.find("box.inertia_yz"), -0.02);
+  auto problem = spinning_top_pendulum(0.3, 150, 0.9);
+  use_variational(problem);
+  const model::ParameterSpace space(*problem.model);
+  space.set_value(*problem.model, space.find("box.inertia_xy"), 0.01);
+  space.set_value(*problem.model, space.find("box.inertia_yz"), -0.02);
   const objectives::Objective objective = spinning_body_objective(true);
-  const Evaluation e = evaluate(*model, objective, world(), true);
-  check_parameters(*model, objective, e,
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  check_parameters(problem, objective, e,
                    {"box.mass", "box.inertia_xx", "box.inertia_yy", "box.inertia_zz", "box.inertia_xy",
                     "box.inertia_xz", "box.inertia_yz", "box.gravity_z"},
                    {0.3, 0.05, -0.04, 0.02, 0.01, -0.03, 0.02, 0.5}, 1e-2);
@@ -140,29 +143,29 @@ TEST(VariationalAdjoint, SpinningRigidBodyMatchesFiniteDifferencesAndTaylor) {
 // meshes/beam_swing_up.yaml with the variational integrator over its first 0.05 s (60 steps): E and rho of two
 // elements, the given y of a node, and the torque values (a boundary control at the pinned end).
 TEST(VariationalAdjoint, BeamSwingUpMatchesFiniteDifferencesAndTaylor) {
-  auto model = io::read_model_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/beam_swing_up.yaml",
-                                   {"integrator.end_time=0.05"});
-  use_variational(*model);
-  const objectives::Objective objective(model->objective_terms);
-  const Evaluation e = evaluate(*model, objective, world(), true);
-  check_parameters(*model, objective, e, {"beam.element2.youngs_modulus", "beam.element4.density"}, {5e6, -100.0},
+  auto problem = io::read_problem_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/beam_swing_up.yaml",
+                                       {"integrator.end_time=0.05"});
+  use_variational(problem);
+  const objectives::Objective objective(problem.objective_terms);
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  check_parameters(problem, objective, e, {"beam.element2.youngs_modulus", "beam.element4.density"}, {5e6, -100.0},
                    1e-1, 1e-4);
-  const int node = model->find_body("beam.node2");
-  const long long x = model->body_offset(node);
-  const double x0 = model->body(node).initial_coordinates[0], h = 1e-7;
-  model->set_initial_value(node, 0, false, x0 + h);
-  const double plus = evaluate(*model, objective, world(), false).value;
-  model->set_initial_value(node, 0, false, x0 - h);
-  const double minus = evaluate(*model, objective, world(), false).value;
-  model->set_initial_value(node, 0, false, x0);
+  const int node = problem.model->find_body("beam.node2");
+  const long long x = problem.model->body_offset(node);
+  const double x0 = problem.model->body(node).initial_coordinates[0], h = 1e-7;
+  problem.model->set_initial_value(node, 0, false, x0 + h);
+  const double plus = evaluate(problem, objective, world(), false).value;
+  problem.model->set_initial_value(node, 0, false, x0 - h);
+  const double minus = evaluate(problem, objective, world(), false).value;
+  problem.model->set_initial_value(node, 0, false, x0);
   const double fd = (plus - minus) / (2 * h);
   std::printf("initial x of beam.node2: adjoint % .10e  central difference % .10e\n", e.gradient.initial_coordinates[x],
               fd);
   EXPECT_NEAR(e.gradient.initial_coordinates[x], fd, 1e-6 * std::abs(fd));
-  auto signal = model->controls().at("torque");
+  auto signal = problem.model->controls().at("torque");
   const auto& gradient = e.gradient.controls.at("torque");
   for (std::size_t k : {0, 2, 4}) {
-    const double fd_u = control_central_difference(*model, objective, world(), *signal, k, 1e-3);
+    const double fd_u = control_central_difference(problem, objective, world(), *signal, k, 1e-3);
     std::printf("torque[%zu]: adjoint % .10e  central difference % .10e\n", k, gradient[k], fd_u);
     EXPECT_NEAR(gradient[k], fd_u, 1e-6 * std::abs(fd_u)) << "torque[" << k << "]";
     EXPECT_GT(std::abs(fd_u), 1e-6);
@@ -170,7 +173,8 @@ TEST(VariationalAdjoint, BeamSwingUpMatchesFiniteDifferencesAndTaylor) {
   std::vector<double> direction(signal->size());
   for (std::size_t k = 0; k < direction.size(); ++k) direction[k] = 5.0 * std::cos(0.7 * double(k));
   std::vector<double> remainders;
-  const auto orders = control_taylor_orders(*model, objective, world(), *signal, gradient, direction, 0.5, &remainders);
+  const auto orders =
+      control_taylor_orders(problem, objective, world(), *signal, gradient, direction, 0.5, &remainders);
   expect_second_order(orders, remainders);
 }
 

@@ -27,9 +27,9 @@ double max_difference(const std::array<double, 3>& a, const std::array<double, 3
 // (Not at t = pi/2: the scheme keeps the amplitude of a linear oscillator, and at the extremum x(pi/2) the O(h^2)
 // phase error enters squared; the observed order there is 4.)
 double oscillator_error(long long steps) {
-  auto model = oscillator(1.0, 1.0, 0.0, 0.5, 1.0, steps);
-  model->integrator.scheme = "variational";
-  const Trajectory trajectory = run(*model, world());
+  auto problem = oscillator(1.0, 1.0, 0.0, 0.5, 1.0, steps);
+  problem.integrator.scheme = "variational";
+  const Trajectory trajectory = run(problem, world());
   return std::abs(trajectory.q.back()[0] - 0.5 * std::sin(1.0));
 }
 
@@ -37,9 +37,9 @@ double oscillator_error(long long steps) {
 // exact for any amplitude (the spring acts on the angle); z2(t1) = l sin(alpha(t1)).
 double torsional_pendulum_error(long long steps, double* max_constraint) {
   const double m = 1.0, l = 1.2, c_r = 2.0, alpha0 = 0.4, t1 = 2.0;
-  auto model = torsional_pendulum(m, l, c_r, alpha0, t1, steps);
-  model->integrator.scheme = "variational";
-  const Trajectory trajectory = run(*model, world());
+  auto problem = torsional_pendulum(m, l, c_r, alpha0, t1, steps);
+  problem.integrator.scheme = "variational";
+  const Trajectory trajectory = run(problem, world());
   *max_constraint = std::max(*max_constraint, trajectory.summary.max_constraint_residual);
   return std::abs(trajectory.q.back()[1] - l * std::sin(alpha0 * std::cos(std::sqrt(c_r / (m * l * l)) * t1)));
 }
@@ -76,11 +76,11 @@ TEST(VariationalIntegrator, TorsionalSpringPendulumConvergesAtSecondOrder) {
 TEST(VariationalIntegrator, MultipliersConvergeAtSecondOrder) {
   const long long reference_steps = 10000;
   auto reference_model = planar_pendulum(1.0, 1.0, 1.0, 1.0, reference_steps, 0.9);
-  const Trajectory reference = run(*reference_model, world());
+  const Trajectory reference = run(reference_model, world());
   auto multiplier_error = [&](long long steps) {
-    auto model = planar_pendulum(1.0, 1.0, 1.0, 1.0, steps, 0.9);
-    model->integrator.scheme = "variational";
-    const Trajectory trajectory = run(*model, world());
+    auto problem = planar_pendulum(1.0, 1.0, 1.0, 1.0, steps, 0.9);
+    problem.integrator.scheme = "variational";
+    const Trajectory trajectory = run(problem, world());
     double worst = 0.0;
     for (std::size_t n = 0; n < trajectory.times.size(); ++n)
       worst = std::max(worst, std::abs(trajectory.lambda[n][0] - reference.lambda[n * (reference_steps / steps)][0]));
@@ -94,14 +94,15 @@ TEST(VariationalIntegrator, MultipliersConvergeAtSecondOrder) {
 
 // Spatial rigid body, m = 2, J = diag(1, 2, 3), no gravity, translating and spinning at w' = (0.05, 2, 0.05) (body
 // frame), near the intermediate (unstable) axis: it flips over periodically (the tennis-racket effect).
-std::unique_ptr<model::Model> free_rigid_body(double end_time, double step_size, const std::string& scheme) {
-  auto m = std::make_unique<model::Model>();
+problem::Problem free_rigid_body(double end_time, double step_size, const std::string& scheme) {
+  problem::Problem problem;
+  model::Model* m = problem.model.get();
   m->dimension = 3;
-  m->integrator.scheme = scheme;
-  m->integrator.end_time = end_time;
-  m->integrator.step_size = step_size;
-  m->integrator.spectral_radius = 1.0;
-  m->integrator.newton_tolerance = 1e-12;
+  problem.integrator.scheme = scheme;
+  problem.integrator.end_time = end_time;
+  problem.integrator.step_size = step_size;
+  problem.integrator.spectral_radius = 1.0;
+  problem.integrator.newton_tolerance = 1e-12;
   model::Body body;
   body.name = "racket";
   body.kind = BodyKind::SpatialRigid;
@@ -119,7 +120,7 @@ std::unique_ptr<model::Model> free_rigid_body(double end_time, double step_size,
   body.initial_coordinates = {0.3, -0.2, 0.5, e[0], e[1], e[2], e[3]};
   body.initial_velocities = {0.1, 0.2, -0.3, e_dot[0], e_dot[1], e_dot[2], e_dot[3]};
   m->add_body(body);
-  return m;
+  return problem;
 }
 
 struct Conservation {
@@ -165,9 +166,9 @@ Conservation conservation(const model::Model& model, const Trajectory& trajector
 }
 
 Conservation free_rigid_body_run(double end_time, double step_size, const std::string& scheme) {
-  const auto model = free_rigid_body(end_time, step_size, scheme);
-  const Trajectory trajectory = run(*model, world());
-  const Conservation c = conservation(*model, trajectory);
+  const auto problem = free_rigid_body(end_time, step_size, scheme);
+  const Trajectory trajectory = run(problem, world());
+  const Conservation c = conservation(*problem.model, trajectory);
   std::printf("free rigid body, %s, h = %g, %lld steps: |L0| = %.6g, max |L - L0| = %.3e (relative %.3e), "
               "max |p - p0| = %.3e; E0 = %.6g, max |E - E0| %.3e (first half) %.3e (second half); %g flips\n",
               scheme.c_str(), step_size, trajectory.summary.steps, c.angular, c.angular_drift,
@@ -204,11 +205,11 @@ TEST(VariationalIntegrator, FreeRigidBodyConservesAngularMomentumAndEnergy) {
 // second half of the run no worse than the first) and O(h^2), and the vertical angular momentum about the pivot
 // (a symmetry of gravity and joint) is conserved to round-off.
 Conservation spinning_top(long long steps) {
-  auto model = spinning_top_pendulum(20.0, steps, 1.0);
-  model->integrator.scheme = "variational";
-  model->integrator.newton_tolerance = 1e-12;
-  const Trajectory trajectory = run(*model, world());
-  const Conservation c = conservation(*model, trajectory);
+  auto problem = spinning_top_pendulum(20.0, steps, 1.0);
+  problem.integrator.scheme = "variational";
+  problem.integrator.newton_tolerance = 1e-12;
+  const Trajectory trajectory = run(problem, world());
+  const Conservation c = conservation(*problem.model, trajectory);
   double worst_norm = 0.0;
   for (const auto& q : trajectory.q)
     worst_norm = std::max(worst_norm, std::abs(std::sqrt(q[3] * q[3] + q[4] * q[4] + q[5] * q[5] + q[6] * q[6]) - 1.0));

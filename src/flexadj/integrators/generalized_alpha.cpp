@@ -41,7 +41,7 @@ StepJacobian GeneralizedAlpha::step_jacobian(double h) const {
   return {scale, {1.0, c.gamma / (c.beta * h), c_a / scale}};
 }
 
-GeneralizedAlpha::GeneralizedAlpha(assembly::Assembler& assembler, const model::IntegratorSettings& settings,
+GeneralizedAlpha::GeneralizedAlpha(assembly::Assembler& assembler, const integrators::IntegratorSettings& settings,
                                    const linalg::LinearSolverOptions& solver_options)
     : TimeIntegrator(assembler, settings, solver_options),
       coefficients_(GeneralizedAlphaCoefficients::for_scheme(settings.scheme, settings.spectral_radius)),

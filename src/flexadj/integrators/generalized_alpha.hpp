@@ -33,7 +33,7 @@ struct GeneralizedAlphaCoefficients {
 
 class GeneralizedAlpha final : public TimeIntegrator {
  public:
-  GeneralizedAlpha(assembly::Assembler& assembler, const model::IntegratorSettings& settings,
+  GeneralizedAlpha(assembly::Assembler& assembler, const integrators::IntegratorSettings& settings,
                    const linalg::LinearSolverOptions& solver_options);
 
   // The given q and v projected onto the constraints (TimeIntegrator::project_initial_state), then the

@@ -14,7 +14,8 @@
 
 namespace flexadj::integrators {
 
-StaticSummary solve_static(assembly::Assembler& assembler, assembly::State& state, const model::StaticSettings& settings,
+StaticSummary solve_static(assembly::Assembler& assembler, assembly::State& state,
+                           const integrators::StaticSettings& settings,
                            const linalg::LinearSolverOptions& solver_options, bool progress_lines,
                            const std::vector<LoadStepObserver>& observers) {
   const auto start = std::chrono::steady_clock::now();

@@ -6,6 +6,7 @@
 #include <functional>
 
 #include "flexadj/assembly/assembler.hpp"
+#include "flexadj/integrators/integrator_settings.hpp"
 #include "flexadj/linalg/linear_solver.hpp"
 
 namespace flexadj::integrators {
@@ -22,7 +23,8 @@ struct StaticSummary {
 using LoadStepObserver = std::function<void(int, double, const assembly::State&)>;
 
 // Solves from the state given (its q; v, a set to zero). Throws SolverError naming the load step on failure.
-StaticSummary solve_static(assembly::Assembler& assembler, assembly::State& state, const model::StaticSettings& settings,
+StaticSummary solve_static(assembly::Assembler& assembler, assembly::State& state,
+                           const integrators::StaticSettings& settings,
                            const linalg::LinearSolverOptions& solver_options, bool progress,
                            const std::vector<LoadStepObserver>& observers);
 

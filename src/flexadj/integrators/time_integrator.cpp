@@ -13,7 +13,7 @@
 
 namespace flexadj::integrators {
 
-TimeIntegrator::TimeIntegrator(assembly::Assembler& assembler, const model::IntegratorSettings& settings,
+TimeIntegrator::TimeIntegrator(assembly::Assembler& assembler, const integrators::IntegratorSettings& settings,
                                const linalg::LinearSolverOptions& solver_options)
     : assembler_(assembler), settings_(settings), solver_options_(solver_options) {
   // A first assembly fixes the matrix values' layout before the solver reads the structure.
@@ -213,7 +213,7 @@ void TimeIntegrator::throw_newton_failure(long long step_index, double t, const 
 }
 
 std::unique_ptr<TimeIntegrator> make_time_integrator(assembly::Assembler& assembler,
-                                                     const model::IntegratorSettings& settings,
+                                                     const integrators::IntegratorSettings& settings,
                                                      const linalg::LinearSolverOptions& solver_options) {
   if (settings.scheme == "variational") return std::make_unique<Variational>(assembler, settings, solver_options);
   return std::make_unique<GeneralizedAlpha>(assembler, settings, solver_options);

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "flexadj/assembly/assembler.hpp"
+#include "flexadj/integrators/integrator_settings.hpp"
 #include "flexadj/linalg/linear_solver.hpp"
 
 namespace flexadj::storage {
@@ -68,14 +69,14 @@ class TimeIntegrator {
                                       double t0, std::vector<double>& dJ_dq, std::vector<double>& dJ_dv,
                                       assembly::LocalGradient& gradient) const;
 
-  const model::IntegratorSettings& settings() const { return settings_; }
+  const integrators::IntegratorSettings& settings() const { return settings_; }
   const InitialProjection& initial_projection() const { return projection_; }
   const linalg::LinearSolver& linear_solver() const { return *solver_; }
   // The options the linear solver was made with (adjoint sweeps make theirs alike).
   const linalg::LinearSolverOptions& solver_options() const { return solver_options_; }
 
  protected:
-  TimeIntegrator(assembly::Assembler& assembler, const model::IntegratorSettings& settings,
+  TimeIntegrator(assembly::Assembler& assembler, const integrators::IntegratorSettings& settings,
                  const linalg::LinearSolverOptions& solver_options);
 
   // Solves the last assembled system for the increment -A^{-1} r (factorizing the current matrix).
@@ -110,7 +111,7 @@ class TimeIntegrator {
   [[noreturn]] void throw_newton_failure(long long step_index, double t, const StepStatistics& statistics) const;
 
   assembly::Assembler& assembler_;
-  model::IntegratorSettings settings_;
+  integrators::IntegratorSettings settings_;
   linalg::LinearSolverOptions solver_options_;
   std::unique_ptr<linalg::LinearSolver> solver_;
   RCP<Vector> increment_, right_hand_side_;
@@ -124,7 +125,7 @@ class TimeIntegrator {
 
 // The integrator of settings.scheme: generalized_alpha, hht or variational.
 std::unique_ptr<TimeIntegrator> make_time_integrator(assembly::Assembler& assembler,
-                                                     const model::IntegratorSettings& settings,
+                                                     const integrators::IntegratorSettings& settings,
                                                      const linalg::LinearSolverOptions& solver_options);
 
 }  // namespace flexadj::integrators

@@ -10,9 +10,10 @@
 
 namespace flexadj::integrators {
 
-Variational::Variational(assembly::Assembler& assembler, const model::IntegratorSettings& settings,
+Variational::Variational(assembly::Assembler& assembler, const integrators::IntegratorSettings& settings,
                          const linalg::LinearSolverOptions& solver_options)
-    : TimeIntegrator(assembler, settings, solver_options), assembly_(assembler),
+    : TimeIntegrator(assembler, settings, solver_options),
+      assembly_(assembler),
       velocity_system_(assembler.make_state()) {
   const std::size_t n = assembler.dofs().owned_coordinates().size();
   previous_q_.assign(n, 0.0);

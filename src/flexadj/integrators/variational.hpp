@@ -27,7 +27,7 @@ namespace flexadj::integrators {
 
 class Variational final : public TimeIntegrator {
  public:
-  Variational(assembly::Assembler& assembler, const model::IntegratorSettings& settings,
+  Variational(assembly::Assembler& assembler, const integrators::IntegratorSettings& settings,
               const linalg::LinearSolverOptions& solver_options);
 
   // The given q and v projected onto the constraints (TimeIntegrator::project_initial_state), p_0 = T_v(q_0, v_0)

@@ -1,5 +1,6 @@
 // The gradient problem of a model file: objective terms and sensors, design variables, optimisation settings.
-#include "flexadj/io/model_reader.hpp"
+#include "flexadj/io/design_values.hpp"
+#include "flexadj/io/problem_reader.hpp"
 #include "flexadj/io/reader.hpp"
 
 namespace flexadj::io::reader {
@@ -8,7 +9,7 @@ namespace flexadj::io::reader {
 void Reader::read_objective(const Value& list) {
   const std::size_t n = list.list_size("a list of objective terms");
   if (n == 0 && list.is_list()) list.fail("expected a non-empty list of objective terms, got an empty list");
-  for (std::size_t i = 0; i < n; ++i) model_.objective_terms.push_back(read_objective_term(list.item(i)));
+  for (std::size_t i = 0; i < n; ++i) problem_.objective_terms.push_back(read_objective_term(list.item(i)));
 }
 
 objectives::ObjectiveTerm Reader::read_objective_term(const Value& v) const {
@@ -120,11 +121,11 @@ void Reader::read_design_variables(const Value& list) {
       at.fail(e.what());
     }
     if (!seen.insert(name).second) at.fail("duplicate design variable '" + name + "'");
-    for (const auto& term : model_.objective_terms)
+    for (const auto& term : problem_.objective_terms)
       if (term.reference_signal && name == "control:" + term.reference_signal->name())
         at.fail("control '" + term.reference_signal->name() +
                 "' is the reference_control of an objective term (measured data), not a design variable");
-    model_.design_variables.push_back(name);
+    problem_.design_variables.push_back(name);
   }
 }
 
@@ -134,7 +135,7 @@ void Reader::read_optimization(const Value& v) {
   v.expect_map({"method", "max_iterations", "gradient_tolerance", "relative_gradient_tolerance",
                 "objective_tolerance", "objective_target", "step_fraction", "line_search", "lbfgs_memory",
                 "bounds", "start_from"});
-  auto& s = model_.optimization;
+  auto& s = problem_.optimization;
   if (v.has("method")) s.method = v.at("method").choice({"lbfgs", "trust_region", "gradient", "barzilai_borwein"});
   if (v.has("max_iterations")) s.max_iterations = v.at("max_iterations").integer(0);
   if (v.has("gradient_tolerance")) s.gradient_tolerance = v.at("gradient_tolerance").non_negative();
@@ -145,7 +146,7 @@ void Reader::read_optimization(const Value& v) {
   if (v.has("step_fraction")) s.step_fraction = v.at("step_fraction").positive();
   if (v.has("line_search")) s.line_search = v.at("line_search").choice({"armijo", "none"});
   if (v.has("lbfgs_memory")) s.lbfgs_memory = v.at("lbfgs_memory").integer(1);
-  const problem::DesignSpace design = problem::DesignSpace::of(model_);
+  const problem::DesignSpace design = problem::DesignSpace::of(problem_);
   std::vector<std::string> known;
   for (const auto& e : design.entries()) known.push_back(e.name);
   const Value bounds = v.at("bounds");
@@ -155,7 +156,7 @@ void Reader::read_optimization(const Value& v) {
     const Value b = bounds.item(i);
     if (!b.is_map()) b.fail("expected a map {variable: <design variable>, lower: <number>, upper: <number>}, got " + b.describe());
     b.expect_map({"variable", "lower", "upper"});
-    model::DesignBound bound;
+    problem::DesignBound bound;
     const Value variable = b.at("variable");
     bound.variable = variable.name();
     if (std::find(known.begin(), known.end(), bound.variable) == known.end())

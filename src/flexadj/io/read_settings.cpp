@@ -7,20 +7,20 @@ namespace flexadj::io::reader {
 
 // ---- run settings
 void Reader::read_static(const Value& v) {
-  model_.statics.time = model_.integrator.start_time;
+  problem_.statics.time = problem_.integrator.start_time;
   if (!v.given()) return;
   v.expect_map({"load_steps", "max_newton_iterations", "newton_tolerance", "time"});
-  auto& s = model_.statics;
+  auto& s = problem_.statics;
   if (v.has("load_steps")) s.load_steps = v.at("load_steps").integer(1);
   if (v.has("max_newton_iterations")) s.max_newton_iterations = v.at("max_newton_iterations").integer(1);
   if (v.has("newton_tolerance")) s.newton_tolerance = v.at("newton_tolerance").positive();
-  s.time = v.at("time").number_or(model_.integrator.start_time);
+  s.time = v.at("time").number_or(problem_.integrator.start_time);
 }
 
 void Reader::read_integrator(const Value& v) {
   v.expect_map({"type", "start_time", "end_time", "step_size", "spectral_radius", "max_newton_iterations",
                 "newton_tolerance", "linear_solver"});
-  auto& s = model_.integrator;
+  auto& s = problem_.integrator;
   if (v.has("type")) s.scheme = v.at("type").choice({"generalized_alpha", "hht", "variational"});
   s.start_time = v.at("start_time").number_or(0.0);
   const Value end = v.at("end_time");
@@ -53,9 +53,9 @@ void Reader::read_integrator(const Value& v) {
 void Reader::read_output(const Value& v) {
   if (!v.given()) return;
   v.expect_map({"path", "every", "xdmf"});
-  if (v.has("path")) model_.output.path = v.at("path").text();
-  if (v.has("every")) model_.output.every = v.at("every").integer(1);
-  if (v.has("xdmf")) model_.output.xdmf = v.at("xdmf").boolean();
+  if (v.has("path")) problem_.output.path = v.at("path").text();
+  if (v.has("every")) problem_.output.every = v.at("every").integer(1);
+  if (v.has("xdmf")) problem_.output.xdmf = v.at("xdmf").boolean();
 }
 
 }  // namespace flexadj::io::reader

@@ -1,14 +1,15 @@
 #pragma once
 // The reader of a model file (internal to io/): one Reader per file, its sections read by the member functions
 // defined in read_settings.cpp, read_controls.cpp, read_bodies.cpp, read_beams.cpp, read_components.cpp,
-// read_forces.cpp, read_joints.cpp and read_problem.cpp; the entry points are in model_reader.cpp.
+// read_forces.cpp, read_joints.cpp and read_problem.cpp; the entry points are in problem_reader.cpp.
 #include "flexadj/io/reader_value.hpp"
 
 namespace flexadj::io::reader {
 
 class Reader {
  public:
-  Reader(const Context& context, model::Model& model) : context_(context), model_(model) {}
+  Reader(const Context& context, problem::Problem& problem)
+      : context_(context), problem_(problem), model_(*problem.model) {}
   void read(const Value& root);
 
  private:
@@ -182,7 +183,8 @@ class Reader {
   static std::pair<Value, std::string> design_variable(const Value& v);
 
   const Context& context_;
-  model::Model& model_;
+  problem::Problem& problem_;  // run settings, objective, design variables, optimisation
+  model::Model& model_;        // the mechanical system: *problem_.model
   int dimension_ = 3;
   std::unordered_set<std::string> component_names_;
   std::unordered_map<std::string, int> body_index_;

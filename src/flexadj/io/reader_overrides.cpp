@@ -1,4 +1,4 @@
-// Command-line overrides "key.path=value" applied to the YAML tree before it is read (io/model_reader.hpp).
+// Command-line overrides "key.path=value" applied to the YAML tree before it is read (io/problem_reader.hpp).
 #include "flexadj/io/reader_value.hpp"
 
 namespace flexadj::io::reader {

@@ -40,9 +40,14 @@ int find_parameter(const model::Component& component, const std::string& name) {
 
 }  // namespace
 
-TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const std::string& path, int every, bool xdmf)
-    : assembler_(assembler), path_(path), every_(std::max(every, 1)), xdmf_(xdmf),
-      last_step_(assembler.model().integrator.step_count()) {
+TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const integrators::IntegratorSettings& run,
+                                   const std::string& path, int every, bool xdmf)
+    : assembler_(assembler),
+      path_(path),
+      every_(std::max(every, 1)),
+      xdmf_(xdmf),
+      run_(run),
+      last_step_(run.step_count()) {
   const auto& model = assembler_.model();
   // The XDMF file is written as NAME.xmf.tmp and renamed: its name must fit the file system's limit too.
   const std::string longest_name = std::filesystem::path(xdmf_ ? xdmf_path() + ".tmp" : path_).filename().string();
@@ -134,8 +139,8 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const std::st
   file_->write_attribute("/", "model_file", model.source_file);
   file_->write_attribute("/", "title", model.title);
   file_->write_attribute("/", "dimension", double(model.dimension));
-  file_->write_attribute("/", "step_size", model.integrator.step_size);
-  file_->write_attribute("/", "spectral_radius", model.integrator.spectral_radius);
+  file_->write_attribute("/", "step_size", run_.step_size);
+  file_->write_attribute("/", "spectral_radius", run_.spectral_radius);
   file_->write_attribute("/", "output_every", double(every_));
 
   const std::size_t coordinates = dofs.owned_coordinates().size(), owned_multipliers = dofs.owned_multipliers().size();

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "flexadj/assembly/assembler.hpp"
+#include "flexadj/integrators/integrator_settings.hpp"
 
 namespace flexadj::io {
 
@@ -28,7 +29,10 @@ class ResultsFile;
 
 class TrajectoryOutput {
  public:
-  TrajectoryOutput(assembly::Assembler& assembler, const std::string& path, int every, bool xdmf);
+  // `run`: the integrator settings of the run written (its last step is always written; step size and spectral
+  // radius become attributes).
+  TrajectoryOutput(assembly::Assembler& assembler, const integrators::IntegratorSettings& run, const std::string& path,
+                   int every, bool xdmf);
   ~TrajectoryOutput();
   // Writes step n if n is a multiple of `every` or the last step (collective).
   void observe(long long step, double t, const assembly::State& state);
@@ -42,6 +46,7 @@ class TrajectoryOutput {
   std::string path_;
   int every_;
   bool xdmf_;
+  integrators::IntegratorSettings run_;
   long long last_step_;
   long long written_ = 0;
   std::vector<double> times_;

@@ -21,10 +21,6 @@ const char* to_string(BodyKind kind) {
   return "?";
 }
 
-long long IntegratorSettings::step_count() const {
-  return std::llround(std::ceil((end_time - start_time) / step_size - 1e-9));
-}
-
 int Model::add_body(const Body& body) {
   const int index = static_cast<int>(bodies_.size());
   bodies_.push_back(body);

@@ -1,5 +1,6 @@
 #pragma once
-// A multibody model: bodies, force elements, constraints, control signals and run settings.
+// A multibody model: bodies, force elements, constraints and control signals (the mechanical system; what to
+// run on it is a problem::Problem).
 // Coordinates are numbered body by body in model order, multipliers constraint by constraint in
 // model order, so the global numbering does not depend on the number of MPI ranks.
 #include <array>
@@ -12,38 +13,10 @@
 #include "flexadj/functions/control_signal.hpp"
 #include "flexadj/model/body.hpp"
 #include "flexadj/model/component.hpp"
-#include "flexadj/model/optimization_settings.hpp"
-#include "flexadj/objectives/objective_term.hpp"
 
 namespace flexadj::model {
 
 using Point = std::array<double, 3>;
-
-struct IntegratorSettings {
-  std::string scheme = "generalized_alpha";  // generalized_alpha (Chung-Hulbert) | hht (alpha_m = 0) | variational
-  double start_time = 0.0;
-  double end_time = 1.0;
-  double step_size = 1e-3;
-  double spectral_radius = 0.9;     // rho_infinity of generalized-alpha; 1 = no numerical damping
-  int max_newton_iterations = 25;
-  double newton_tolerance = 1e-10;  // on the scaled residual and the relative increment
-  std::string linear_solver = "auto";  // auto | direct | iterative
-  long long step_count() const;
-};
-
-// flexadj static: Newton with load stepping (applied loads scaled by k/load_steps, k = 1..load_steps).
-struct StaticSettings {
-  int load_steps = 10;
-  int max_newton_iterations = 50;
-  double newton_tolerance = 1e-10;  // on the increment relative to 1 + |q|_inf and the constraint residual
-  double time = 0.0;                // time at which the loads are evaluated
-};
-
-struct OutputSettings {
-  std::string path;  // empty: <model file stem>.h5 in the working directory
-  int every = 1;     // write every n-th step (the last step is always written)
-  bool xdmf = true;
-};
 
 class Model {
  public:
@@ -51,14 +24,6 @@ class Model {
   std::string title;
   int dimension = 3;        // 2: planar model, 3: spatial model
   Point gravity{0.0, 0.0, 0.0};
-  IntegratorSettings integrator;
-  StaticSettings statics;
-  OutputSettings output;
-  // Gradient problems: the objective's terms and the names of the design variables (see
-  // problem::DesignSpace); both empty for plain simulations.
-  std::vector<objectives::ObjectiveTerm> objective_terms;
-  std::vector<std::string> design_variables;
-  OptimizationSettings optimization;  // flexadj optimize
 
   // Adds a body with its inertia element (and the unit-quaternion constraint of a spatial rigid body).
   // Set gravity before adding bodies: each body element takes its weight from it.

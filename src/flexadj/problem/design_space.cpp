@@ -149,8 +149,10 @@ DesignSpace::DesignSpace(const model::Model& model, const std::vector<std::strin
   parameters_.want_gradients_of(wanted);
 }
 
-DesignSpace DesignSpace::of(const model::Model& model) {
-  return DesignSpace(model, model.design_variables.empty() ? ParameterSpace(model).names() : model.design_variables);
+DesignSpace DesignSpace::of(const Problem& problem) {
+  const model::Model& model = *problem.model;
+  return DesignSpace(model,
+                     problem.design_variables.empty() ? ParameterSpace(model).names() : problem.design_variables);
 }
 
 std::vector<std::string> DesignSpace::names() const {

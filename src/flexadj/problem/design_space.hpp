@@ -11,8 +11,9 @@
 #include <string>
 #include <vector>
 
-#include "flexadj/model/parameter_space.hpp"
 #include "flexadj/model/model.hpp"
+#include "flexadj/model/parameter_space.hpp"
+#include "flexadj/problem/problem.hpp"
 
 namespace flexadj::adjoint {
 struct Gradient;  // adjoint/gradient.hpp
@@ -38,8 +39,8 @@ class DesignSpace {
 
   // Throws InputError(model file, "design_variables", ...) for a name that does not resolve or repeats.
   DesignSpace(const model::Model& model, const std::vector<std::string>& names);
-  // The model's design_variables; all component parameters if it names none.
-  static DesignSpace of(const model::Model& model);
+  // The problem's design_variables; all component parameters of its model if it names none.
+  static DesignSpace of(const Problem& problem);
   // The entry of one name (offset 0). Throws InputError with the message only (no file, no key path) if the
   // name does not resolve; the message says what exists and suggests close parameter names.
   static Entry resolve(const model::Model& model, const ParameterSpace& parameters, const std::string& name);

@@ -17,14 +17,15 @@ void MemoryTrajectory::record(long long, double t, const assembly::State& state)
   states_.push_back(state);
 }
 
-Hdf5Trajectory::Hdf5Trajectory(const std::string& path, assembly::Assembler& assembler)
-    : path_(path), assembler_(assembler), state_(assembler.make_state()) {}
+Hdf5Trajectory::Hdf5Trajectory(const std::string& path, assembly::Assembler& assembler,
+                               const integrators::IntegratorSettings& run)
+    : path_(path), assembler_(assembler), run_(run), state_(assembler.make_state()) {}
 
 Hdf5Trajectory::~Hdf5Trajectory() = default;
 
 void Hdf5Trajectory::begin_recording() {
   reader_.reset();  // closes the file before it is written again
-  output_ = std::make_unique<io::TrajectoryOutput>(assembler_, path_, 1, false);
+  output_ = std::make_unique<io::TrajectoryOutput>(assembler_, run_, path_, 1, false);
 }
 
 void Hdf5Trajectory::record(long long step, double t, const assembly::State& state) {
@@ -51,9 +52,10 @@ const assembly::State& Hdf5Trajectory::step(std::size_t n) {
 }
 
 std::unique_ptr<Trajectory> make_trajectory(const std::string& storage, const std::string& path,
-                                            assembly::Assembler& assembler) {
+                                            assembly::Assembler& assembler,
+                                            const integrators::IntegratorSettings& run) {
   if (storage == "memory") return std::make_unique<MemoryTrajectory>();
-  if (storage == "hdf5") return std::make_unique<Hdf5Trajectory>(path, assembler);
+  if (storage == "hdf5") return std::make_unique<Hdf5Trajectory>(path, assembler, run);
   throw std::invalid_argument("trajectory storage: expected memory or hdf5, got '" + storage + "'");
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "flexadj/assembly/assembler.hpp"
+#include "flexadj/integrators/integrator_settings.hpp"
 
 namespace flexadj::io {
 class StateReader;
@@ -49,7 +50,8 @@ class MemoryTrajectory final : public Trajectory {
 // io/state_reader.hpp) and read back by each rank for its own rows. The file is kept after the run.
 class Hdf5Trajectory final : public Trajectory {
  public:
-  Hdf5Trajectory(const std::string& path, assembly::Assembler& assembler);
+  // `run`: the settings of the integrator whose run is recorded (attributes of the file).
+  Hdf5Trajectory(const std::string& path, assembly::Assembler& assembler, const integrators::IntegratorSettings& run);
   ~Hdf5Trajectory() override;
   void begin_recording() override;
   void record(long long step, double t, const assembly::State& state) override;
@@ -61,6 +63,7 @@ class Hdf5Trajectory final : public Trajectory {
  private:
   std::string path_;
   assembly::Assembler& assembler_;
+  integrators::IntegratorSettings run_;
   std::unique_ptr<io::TrajectoryOutput> output_;  // while recording
   std::unique_ptr<io::StateReader> reader_;       // after end_recording()
   assembly::State state_;
@@ -68,6 +71,6 @@ class Hdf5Trajectory final : public Trajectory {
 
 // The trajectory kind of `storage`: "memory" or "hdf5" (then written to `path`). std::invalid_argument otherwise.
 std::unique_ptr<Trajectory> make_trajectory(const std::string& storage, const std::string& path,
-                                            assembly::Assembler& assembler);
+                                            assembly::Assembler& assembler, const integrators::IntegratorSettings& run);
 
 }  // namespace flexadj::storage

@@ -5,11 +5,11 @@
 #include <string>
 #include <vector>
 
-namespace flexadj::model {
+namespace flexadj::problem {
 
 // Bounds on one design variable (all values of a control signal share them).
 struct DesignBound {
-  std::string variable;  // a design-variable name as stored in Model::design_variables ("control:F")
+  std::string variable;  // a design-variable name as stored in Problem::design_variables ("control:F")
   double lower = -std::numeric_limits<double>::infinity();
   double upper = std::numeric_limits<double>::infinity();
 };
@@ -21,11 +21,11 @@ struct OptimizationSettings {
   double relative_gradient_tolerance = 1e-8;  // ... or <= this times its value at the start
   double objective_tolerance = 0.0;           // ... or when |J_k - J_(k-1)| <= this |J_(k-1)|
   double objective_target = -std::numeric_limits<double>::infinity();  // ... or when J <= this
-  double step_fraction = 0.05;     // gradient and Barzilai-Borwein methods: epsilon of the first step
+  double step_fraction = 0.05;         // gradient and Barzilai-Borwein methods: epsilon of the first step
   std::string line_search = "armijo";  // gradient method: armijo | none
   int lbfgs_memory = 10;
   std::vector<DesignBound> bounds;
   std::string start_from;  // design-values file applied to the model (path as resolved by the reader)
 };
 
-}  // namespace flexadj::model
+}  // namespace flexadj::problem

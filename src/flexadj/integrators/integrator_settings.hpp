@@ -1,0 +1,30 @@
+#pragma once
+// The `integrator` section of a model file (docs/model-format.md): which time discretisation, over which
+// interval, with which step and Newton settings. Read by io/, given to make_time_integrator().
+#include <cmath>
+#include <string>
+
+namespace flexadj::integrators {
+
+struct IntegratorSettings {
+  std::string scheme = "generalized_alpha";  // generalized_alpha (Chung-Hulbert) | hht (alpha_m = 0) | variational
+  double start_time = 0.0;
+  double end_time = 1.0;
+  double step_size = 1e-3;
+  double spectral_radius = 0.9;  // rho_infinity of generalized-alpha; 1 = no numerical damping
+  int max_newton_iterations = 25;
+  double newton_tolerance = 1e-10;     // on the scaled residual and the relative increment
+  std::string linear_solver = "auto";  // auto | direct | iterative
+  // Steps from start_time to end_time; the last one ends at or up to a step past end_time.
+  long long step_count() const { return std::llround(std::ceil((end_time - start_time) / step_size - 1e-9)); }
+};
+
+// flexadj static: Newton with load stepping (applied loads scaled by k/load_steps, k = 1..load_steps).
+struct StaticSettings {
+  int load_steps = 10;
+  int max_newton_iterations = 50;
+  double newton_tolerance = 1e-10;  // on the increment relative to 1 + |q|_inf and the constraint residual
+  double time = 0.0;                // time at which the loads are evaluated
+};
+
+}  // namespace flexadj::integrators

@@ -1,0 +1,35 @@
+#pragma once
+// What a model file asks for: the mechanical system (model::Model) and what to do with it: the run settings
+// of simulate and static, the output, and for gradients and optimisation the objective, the design variables
+// and the optimiser's settings. io::read_problem_file reads one; the programs and tests take one.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "flexadj/integrators/integrator_settings.hpp"
+#include "flexadj/model/model.hpp"
+#include "flexadj/objectives/objective_term.hpp"
+#include "flexadj/problem/optimization_settings.hpp"
+
+namespace flexadj::problem {
+
+// The `output` section: where and how often `flexadj simulate` writes its results.
+struct OutputSettings {
+  std::string path;  // empty: <model file stem>.h5 in the working directory
+  int every = 1;     // write every n-th step (the last step is always written)
+  bool xdmf = true;
+};
+
+struct Problem {
+  std::unique_ptr<model::Model> model = std::make_unique<model::Model>();  // bodies, elements, joints, controls
+  integrators::IntegratorSettings integrator;
+  integrators::StaticSettings statics;
+  OutputSettings output;
+  // Gradient problems: the objective's terms and the names of the design variables (see DesignSpace);
+  // both empty for plain simulations.
+  std::vector<objectives::ObjectiveTerm> objective_terms;
+  std::vector<std::string> design_variables;
+  OptimizationSettings optimization;  // flexadj optimize
+};
+
+}  // namespace flexadj::problem
