@@ -1,0 +1,114 @@
+#include "flexadj/storage/binomial_schedule.hpp"
+
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+namespace flexadj::storage {
+namespace {
+
+constexpr std::uint64_t kSaturated = std::numeric_limits<std::uint64_t>::max();
+
+std::uint64_t saturating_multiply_divide(std::uint64_t a, std::uint64_t b, std::uint64_t d) {
+  const unsigned __int128 product = static_cast<unsigned __int128>(a) * b / d;
+  return product > kSaturated ? kSaturated : static_cast<std::uint64_t>(product);
+}
+
+}  // namespace
+
+std::uint64_t binomial_reach(std::uint64_t slots, std::uint64_t repetitions) {
+  // C(s + t, t) by the product of (s + i) / i, i = 1..t: every partial product is a binomial coefficient.
+  std::uint64_t value = 1;
+  for (std::uint64_t i = 1; i <= repetitions; ++i) {
+    if (value == kSaturated) return kSaturated;
+    value = saturating_multiply_divide(value, slots + i, i);
+  }
+  return value;
+}
+
+std::uint64_t repetition_number(std::uint64_t states, std::uint64_t slots) {
+  if (slots < 1) throw std::invalid_argument("binomial checkpointing needs at least one slot");
+  std::uint64_t t = 0;
+  while (binomial_reach(slots, t) < states) ++t;
+  return t;
+}
+
+std::uint64_t optimal_forward_steps(std::uint64_t states, std::uint64_t slots) {
+  if (states <= 1) return 0;
+  const std::uint64_t t = repetition_number(states, slots);
+  return t * states - binomial_reach(slots + 1, t - 1);
+}
+
+std::uint64_t optimal_split(std::uint64_t states, std::uint64_t slots) {
+  if (states < 2 || slots < 2) throw std::invalid_argument("optimal_split needs at least 2 states and 2 slots");
+  auto cost = [&](std::uint64_t m) {
+    return m + optimal_forward_steps(states - m, slots - 1) + optimal_forward_steps(m, slots);
+  };
+  // Least m in [1, l - 1] with cost(m + 1) >= cost(m): a minimiser of the convex cost.
+  std::uint64_t low = 1, high = states - 1;
+  while (low < high) {
+    const std::uint64_t middle = low + (high - low) / 2;
+    if (cost(middle + 1) >= cost(middle)) high = middle;
+    else low = middle + 1;
+  }
+  return low;
+}
+
+BinomialSchedule binomial_schedule(std::uint64_t steps, std::uint64_t slots) {
+  if (slots < 1) throw std::invalid_argument("binomial checkpointing needs at least one slot");
+  BinomialSchedule schedule;
+  schedule.steps = steps;
+  schedule.slots = slots;
+  using Kind = ScheduleAction::Kind;
+  auto& actions = schedule.actions;
+  std::vector<std::uint64_t> stored{0};  // the checkpoint stack (step indices), x_0 at the bottom
+  actions.push_back({Kind::Store, 0, 0});
+  // Places the checkpoints while advancing from the top of the stack to `target`, as far as slots remain.
+  auto advance_to = [&](std::uint64_t target, bool recomputing) {
+    std::uint64_t at = stored.back();
+    std::uint64_t available = slots - stored.size() + 1;  // the slot holding `at` included
+    while (target - at + 1 > 1 && available > 1) {
+      const std::uint64_t next = at + optimal_split(target - at + 1, available);
+      actions.push_back({Kind::Advance, at, next});
+      if (recomputing) schedule.recomputed_steps += next - at;
+      actions.push_back({Kind::Store, next, next});
+      stored.push_back(next);
+      ++schedule.stores;
+      at = next;
+      --available;
+    }
+    if (at < target) {
+      actions.push_back({Kind::Advance, at, target});
+      if (recomputing) schedule.recomputed_steps += target - at;
+    }
+  };
+  advance_to(steps, false);  // the forward run
+  for (std::uint64_t n = steps + 1; n-- > 0;) {
+    if (n < steps) {  // x_n is not the state the last advance produced: restore and recompute
+      while (stored.back() > n) stored.pop_back();
+      actions.push_back({Kind::Restore, stored.back(), stored.back()});
+      ++schedule.restores;
+      advance_to(n, true);
+    }
+    actions.push_back({Kind::Reverse, n, n});
+  }
+  return schedule;
+}
+
+std::string BinomialSchedule::describe() const {
+  std::ostringstream out;
+  out << "binomial checkpointing: " << steps << " steps, " << slots << " slots; " << recomputed_steps
+      << " steps recomputed (optimum p(N+1, s) - N = " << optimal_forward_steps(steps + 1, slots) - steps << "), "
+      << stores << " stores, " << restores << " restores\n";
+  for (const auto& a : actions) {
+    switch (a.kind) {
+      case ScheduleAction::Kind::Advance: out << "advance " << a.from << " -> " << a.to << "\n"; break;
+      case ScheduleAction::Kind::Store: out << "store " << a.from << "\n"; break;
+      case ScheduleAction::Kind::Restore: out << "restore " << a.from << "\n"; break;
+      case ScheduleAction::Kind::Reverse: out << "reverse " << a.from << "\n"; break;
+    }
+  }
+  return out.str();
+}
+
+}  // namespace flexadj::storage

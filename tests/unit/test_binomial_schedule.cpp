@@ -1,0 +1,113 @@
+// Binomial checkpointing (storage/binomial_schedule.hpp) against independent references: the closed form
+// p(l, s) = t l - beta(s + 1, t - 1) of Griewank and Walther 2000 against the minimum over all recursive
+// splits computed by dynamic programming, and the schedule, replayed action by action, against both.
+#include "flexadj/storage/binomial_schedule.hpp"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <vector>
+
+namespace flexadj::storage {
+namespace {
+
+// The least number of forward steps reversing l states with s slots, by exhaustive recursion over the position
+// of the next checkpoint: P(1, s) = 0, P(l, 1) = l (l - 1) / 2 (from x_0 every time),
+// P(l, s) = min over 1 <= m < l of m + P(l - m, s - 1) + P(m, s).
+std::vector<std::vector<std::uint64_t>> brute_force_table(std::uint64_t max_states, std::uint64_t max_slots) {
+  std::vector<std::vector<std::uint64_t>> P(max_states + 1, std::vector<std::uint64_t>(max_slots + 1, 0));
+  for (std::uint64_t l = 1; l <= max_states; ++l) P[l][1] = l * (l - 1) / 2;
+  for (std::uint64_t s = 2; s <= max_slots; ++s)
+    for (std::uint64_t l = 2; l <= max_states; ++l) {
+      std::uint64_t best = UINT64_MAX;
+      for (std::uint64_t m = 1; m < l; ++m) best = std::min(best, m + P[l - m][s - 1] + P[m][s]);
+      P[l][s] = best;
+    }
+  return P;
+}
+
+TEST(BinomialSchedule, ClosedFormEqualsTheMinimumOverAllSchedules) {
+  const auto P = brute_force_table(120, 7);
+  for (std::uint64_t s = 1; s <= 7; ++s)
+    for (std::uint64_t l = 1; l <= 120; ++l) ASSERT_EQ(optimal_forward_steps(l, s), P[l][s]) << "l " << l << " s " << s;
+}
+
+TEST(BinomialSchedule, ReachIsTheBinomialCoefficient) {
+  EXPECT_EQ(binomial_reach(3, 2), 10u);  // C(5, 2)
+  EXPECT_EQ(binomial_reach(10, 10), 184756u);
+  EXPECT_EQ(binomial_reach(1, 7), 8u);
+  EXPECT_EQ(repetition_number(10, 3), 2u);
+  EXPECT_EQ(repetition_number(11, 3), 3u);
+  EXPECT_EQ(binomial_reach(2000, 2000), UINT64_MAX);  // saturates instead of overflowing
+}
+
+// Replays a schedule: every reversed state is the one the last advance produced or a stored one, the stack never
+// holds more than s checkpoints, the states are reversed N, N - 1, ..., 0, and the counts add up.
+void expect_valid(const BinomialSchedule& schedule) {
+  using Kind = ScheduleAction::Kind;
+  std::vector<std::uint64_t> stack;
+  std::uint64_t at = 0, expected_reverse = schedule.steps, recomputed = 0;
+  bool forward_run = true;
+  for (const auto& a : schedule.actions) {
+    switch (a.kind) {
+      case Kind::Store:
+        ASSERT_EQ(a.from, at);
+        stack.push_back(at);
+        ASSERT_LE(stack.size(), schedule.slots);
+        break;
+      case Kind::Advance:
+        ASSERT_EQ(a.from, at);
+        ASSERT_GT(a.to, a.from);
+        if (!forward_run) recomputed += a.to - a.from;
+        at = a.to;
+        break;
+      case Kind::Restore:
+        while (!stack.empty() && stack.back() > a.from) stack.pop_back();
+        ASSERT_FALSE(stack.empty());
+        ASSERT_EQ(stack.back(), a.from);
+        at = a.from;
+        break;
+      case Kind::Reverse:
+        forward_run = false;
+        ASSERT_EQ(a.from, expected_reverse);
+        ASSERT_EQ(at, a.from);
+        --expected_reverse;
+        break;
+    }
+  }
+  EXPECT_EQ(expected_reverse, UINT64_MAX);  // 0 reversed last
+  EXPECT_EQ(recomputed, schedule.recomputed_steps);
+}
+
+TEST(BinomialSchedule, RecomputesExactlyTheOptimum) {
+  // (N steps, s slots), including s = 1 (from x_0 every time), s >= N + 1 (every state stored), s = N.
+  const std::vector<std::pair<std::uint64_t, std::uint64_t>> cases = {
+      {1, 1},  {2, 1},  {10, 1},  {10, 2},   {10, 3},   {10, 10},  {10, 11},  {10, 50},   {57, 4},
+      {100, 5}, {100, 10}, {300, 3}, {1000, 7}, {1000, 32}, {2000, 5}, {4000, 3}, {10000, 100}};
+  for (const auto& [steps, slots] : cases) {
+    const BinomialSchedule schedule = binomial_schedule(steps, slots);
+    expect_valid(schedule);
+    EXPECT_EQ(schedule.recomputed_steps, optimal_forward_steps(steps + 1, slots) - steps)
+        << steps << " steps, " << slots << " slots";
+  }
+  EXPECT_EQ(binomial_schedule(10, 11).recomputed_steps, 0u);      // every state stored
+  EXPECT_EQ(binomial_schedule(10, 1).recomputed_steps, 10u * 9 / 2);  // x_0 only: 9 + 8 + ... + 1
+  // Griewank and Walther's example figures: 10 states (9 steps) with 3 slots take p(10, 3) = 15 steps, 6 recomputed.
+  EXPECT_EQ(optimal_forward_steps(10, 3), 15u);
+  EXPECT_EQ(binomial_schedule(9, 3).recomputed_steps, 6u);
+}
+
+TEST(BinomialSchedule, SplitIsInsideTheSegment) {
+  for (std::uint64_t l = 2; l < 200; ++l)
+    for (std::uint64_t s = 2; s < 6; ++s) {
+      const std::uint64_t m = optimal_split(l, s);
+      ASSERT_GE(m, 1u);
+      ASSERT_LE(m, l - 1);
+      EXPECT_EQ(m + optimal_forward_steps(l - m, s - 1) + optimal_forward_steps(m, s), optimal_forward_steps(l, s));
+    }
+  EXPECT_THROW(optimal_split(1, 3), std::invalid_argument);
+  EXPECT_THROW(binomial_schedule(10, 0), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace flexadj::storage
