@@ -12,6 +12,7 @@
 #include "flexadj/core/error.hpp"
 #include "flexadj/io/hdf5_results_file.hpp"
 #include "flexadj/io/problem_reader.hpp"
+#include "flexadj/storage/binomial_schedule.hpp"
 #include "gradient_problem.hpp"
 
 namespace flexadj::app {
@@ -51,11 +52,7 @@ GradientOptions parse(const std::vector<std::string>& arguments) {
         throw InputError("", "--bdf-order", "expected an integer from 1 to 4, got '" + text + "'");
       options.adjoint.bdf_order = k;
     }
-    else if (a == "--trajectory") options.adjoint.storage = value_of(i);
-    else if (a == "--trajectory-file") {
-      options.adjoint.trajectory_path = value_of(i);
-      options.adjoint.storage = "hdf5";
-    }
+    else if (read_trajectory_option(arguments, i, options.adjoint)) continue;
     else if (a == "-q" || a == "--quiet") options.quiet = true;
     else if (!a.empty() && a[0] == '-') throw InputError("", a, "unknown option; see 'flexadj gradient --help'");
     else if (options.model_path.empty()) options.model_path = a;
@@ -126,7 +123,8 @@ void write_hdf5(io::ResultsFile& file, const Result& r, const GradientProblem& p
   file.close();
 }
 
-void print_header(const GradientOptions& options, const GradientProblem& problem, const Comm& comm) {
+void print_header(const GradientOptions& options, const GradientProblem& problem, const Comm& comm,
+                  std::size_t checkpoint_slots) {
   const model::Model& m = problem.model();
   const integrators::IntegratorSettings& run = problem.problem().integrator;
   std::printf("flexadj gradient %s%s%s\n", options.model_path.c_str(), m.title.empty() ? "" : "  -- ", m.title.c_str());
@@ -147,7 +145,16 @@ void print_header(const GradientOptions& options, const GradientProblem& problem
                 "integration error\n", a.bdf_order);
   else
     std::printf("  adjoint     discrete (exact gradient of the discrete J)\n");
-  std::printf("  trajectory  %s\n", a.storage == "hdf5" ? ("HDF5 file " + a.trajectory_path).c_str() : "memory");
+  if (a.storage == "checkpoints") {
+    const long long steps = problem.problem().integrator.step_count();
+    const std::size_t slots = checkpoint_slots;
+    std::printf("  trajectory  %zu checkpoints in memory of %lld + 1 states (binomial checkpointing); the sweep "
+                "recomputes %llu steps\n", slots, steps,
+                static_cast<unsigned long long>(
+                    storage::optimal_forward_steps(static_cast<std::uint64_t>(steps) + 1, slots) - steps));
+  } else {
+    std::printf("  trajectory  %s\n", a.storage == "hdf5" ? ("HDF5 file " + a.trajectory_path).c_str() : "memory");
+  }
   std::printf("  design      %zu variable(s), %d value(s)%s\n", problem.design().entries().size(),
               problem.design().size(), problem.problem().design_variables.empty() ? " (all component parameters)" : "");
   std::fflush(stdout);
@@ -172,6 +179,10 @@ void print_result(const Result& r, const GradientProblem& problem, const Evaluat
   }
   std::printf("timing  forward %.3f s, adjoint %.3f s, adjoint/forward %.2f\n", e.forward_seconds, e.adjoint_seconds,
               e.forward_seconds > 0.0 ? e.adjoint_seconds / e.forward_seconds : 0.0);
+  if (const storage::CheckpointStatistics* c = problem.checkpoint_statistics())
+    std::printf("checkpoints  %llu slots: %llu steps recomputed, %llu checkpoints stored, %llu restores\n",
+                static_cast<unsigned long long>(c->slots), static_cast<unsigned long long>(c->recomputed_steps),
+                static_cast<unsigned long long>(c->stores), static_cast<unsigned long long>(c->restores));
 }
 
 }  // namespace
@@ -200,10 +211,7 @@ std::string gradient_help() {
          "                         the integration error (docs/adjoint.md)\n"
          "  --bdf-order K          continuous adjoint: BDF order 1..4 (default 2; the result is at most second\n"
          "                         order, as the forward run)\n"
-         "  --trajectory STORAGE   memory (default) or hdf5: the forward run writes every step to an HDF5 file\n"
-         "                         that the backward sweep reads (for runs larger than memory)\n"
-         "  --trajectory-file F.h5 the file for --trajectory hdf5 (implies it; default MODEL.trajectory.h5 in\n"
-         "                         the working folder); the file is kept\n"
+         + trajectory_options_help() +
          "  -q, --quiet            print nothing (files only)\n"
          "  -h, --help             this text\n"
          "\n"
@@ -219,7 +227,9 @@ int gradient_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   if (!options.csv_path.empty()) check_writable(options.csv_path, *comm);
   const auto h5 = options.h5_path.empty() ? nullptr : create_hdf5(options.h5_path, *comm);
   const bool report = root && !options.quiet;
-  if (report) print_header(options, problem, *comm);
+  // Collective (it may build the assembler to size the checkpoints): before the rank-0 header.
+  const std::size_t slots = options.adjoint.storage == "checkpoints" ? problem.checkpoint_slots() : 0;
+  if (report) print_header(options, problem, *comm, slots);
 
   const Evaluation e = problem.evaluate(true);
   const Result result{e.objective, problem.design().names(), problem.values(), e.gradient};

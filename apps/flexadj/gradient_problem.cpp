@@ -1,6 +1,7 @@
 #include "gradient_problem.hpp"
 
 #include <chrono>
+#include <cmath>
 #include <sstream>
 
 #include "commands.hpp"
@@ -38,6 +39,73 @@ std::string format(double x) {
 
 }  // namespace
 
+namespace {
+
+// "4GB", "500MB", "2GiB", "1e9": bytes (K, M, G, T: powers of 1000; Ki, Mi, Gi, Ti: of 1024; B optional).
+double parse_size(const std::string& text, const std::string& option) {
+  std::size_t used = 0;
+  double value = 0.0;
+  try {
+    value = std::stod(text, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  std::string unit = text.substr(used);
+  if (!unit.empty() && (unit.back() == 'B' || unit.back() == 'b')) unit.pop_back();
+  const std::pair<const char*, double> units[] = {{"", 1.0},         {"k", 1e3},          {"K", 1e3},
+                                                  {"M", 1e6},        {"G", 1e9},          {"T", 1e12},
+                                                  {"Ki", 1024.0},    {"Mi", 1048576.0},   {"Gi", 1073741824.0},
+                                                  {"Ti", 1099511627776.0}};
+  for (const auto& [name, factor] : units)
+    if (used > 0 && unit == name && value > 0.0 && std::isfinite(value)) return value * factor;
+  throw InputError("", option, "expected a size such as 500MB, 4GB or 2GiB, got '" + text + "'");
+}
+
+}  // namespace
+
+bool read_trajectory_option(const std::vector<std::string>& arguments, std::size_t& i, AdjointSettings& settings) {
+  const std::string& a = arguments[i];
+  if (a != "--trajectory" && a != "--trajectory-file" && a != "--checkpoints" && a != "--memory-limit") return false;
+  if (i + 1 >= arguments.size()) throw InputError("", a, "option needs a value; see --help");
+  const std::string& value = arguments[++i];
+  if (a == "--trajectory") {
+    settings.storage = value;
+  } else if (a == "--trajectory-file") {
+    settings.trajectory_path = value;
+    settings.storage = "hdf5";
+  } else if (a == "--checkpoints") {
+    std::size_t used = 0;
+    long long slots = 0;
+    try {
+      slots = std::stoll(value, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (used != value.size() || value.empty() || slots < 1)
+      throw InputError("", a, "expected a positive integer (states kept in memory), got '" + value + "'");
+    settings.checkpoints = static_cast<std::size_t>(slots);
+    settings.storage = "checkpoints";
+  } else {
+    settings.memory_limit = parse_size(value, a);
+    settings.storage = "checkpoints";
+  }
+  return true;
+}
+
+std::string trajectory_options_help() {
+  return "  --trajectory STORAGE   where the forward states wait for the backward sweep: memory (default), hdf5\n"
+         "                         (the forward run writes every step to an HDF5 file that the sweep reads) or\n"
+         "                         checkpoints (S states in memory, the others recomputed during the sweep on\n"
+         "                         the optimal binomial schedule of Griewank and Walther 2000: memory S + 1\n"
+         "                         states for any number of steps, the same gradient bit for bit)\n"
+         "  --trajectory-file F.h5 the file for --trajectory hdf5 (implies it; default MODEL.trajectory.h5 in\n"
+         "                         the working folder); the file is kept\n"
+         "  --checkpoints S        the number S of checkpoints (implies --trajectory checkpoints; default: the\n"
+         "                         least S that recomputes each step at most twice, about sqrt(2 N))\n"
+         "  --memory-limit SIZE    as many checkpoints as fit in SIZE per rank (e.g. 500MB, 4GB, 2GiB; implies\n"
+         "                         --trajectory checkpoints; the model and the solvers need memory besides)\n";
+}
+
 GradientProblem::GradientProblem(problem::Problem problem, RCP<const Comm> comm, const std::string& command)
     : problem_(checked(std::move(problem), command)),
       comm_(std::move(comm)),
@@ -48,8 +116,8 @@ void GradientProblem::set_adjoint(const AdjointSettings& settings) {
     throw InputError("", "--adjoint", "expected discrete or continuous, got '" + settings.mode + "'");
   if (settings.bdf_order < 1 || settings.bdf_order > 4)
     throw InputError("", "--bdf-order", "expected an integer from 1 to 4, got " + std::to_string(settings.bdf_order));
-  if (settings.storage != "memory" && settings.storage != "hdf5")
-    throw InputError("", "--trajectory", "expected memory or hdf5, got '" + settings.storage + "'");
+  if (settings.storage != "memory" && settings.storage != "hdf5" && settings.storage != "checkpoints")
+    throw InputError("", "--trajectory", "expected memory, hdf5 or checkpoints, got '" + settings.storage + "'");
   if (settings.mode == "continuous" && problem_.integrator.scheme == "variational")
     throw InputError(problem_.model->source_file, "integrator.type",
                      "the continuous adjoint (--adjoint continuous) is not available with the variational "
@@ -63,27 +131,62 @@ void GradientProblem::set_adjoint(const AdjointSettings& settings) {
   }
 }
 
+void GradientProblem::prepare() {
+  if (assembler_) return;
+  assembler_ = std::make_unique<assembly::Assembler>(*problem_.model, comm_);
+  linalg::LinearSolverOptions options;
+  options.kind = problem_.integrator.linear_solver;
+  integrator_ = integrators::make_time_integrator(*assembler_, problem_.integrator, options);
+}
+
+std::size_t GradientProblem::checkpoint_slots() {
+  if (adjoint_.checkpoints > 0) return adjoint_.checkpoints;
+  const long long steps = problem_.integrator.step_count();
+  if (adjoint_.memory_limit <= 0.0) return storage::default_checkpoints(steps);
+  prepare();
+  // A checkpoint holds q, v, a, aux, lambda and the integrator's restart data (at most n values) of this rank.
+  const auto& dofs = assembler_->dofs();
+  const double local = 8.0 * (5.0 * double(dofs.owned_coordinates().size()) + double(dofs.owned_multipliers().size()));
+  double largest = 0.0;
+  Teuchos::reduceAll(*comm_, Teuchos::REDUCE_MAX, local, Teuchos::outArg(largest));
+  // Two more states are in use beside the checkpoints (the one served and the sweep's copy).
+  const double fitting = std::floor(adjoint_.memory_limit / std::max(largest, 1.0)) - 2.0;
+  if (fitting < 1.0) {
+    std::ostringstream message;
+    message << "the memory limit (" << adjoint_.memory_limit / 1e6 << " MB) holds no checkpoint: one state takes "
+            << largest / 1e6 << " MB per rank, and three are needed at least";
+    throw InputError("", "--memory-limit", message.str());
+  }
+  return static_cast<std::size_t>(std::min(fitting, double(steps) + 1.0));
+}
+
 Evaluation GradientProblem::forward() {
   Evaluation e;
   comm_->barrier();
   const auto start = std::chrono::steady_clock::now();
-  if (!assembler_) {
-    assembler_ = std::make_unique<assembly::Assembler>(*problem_.model, comm_);
-    linalg::LinearSolverOptions options;
-    options.kind = problem_.integrator.linear_solver;
-    integrator_ = integrators::make_time_integrator(*assembler_, problem_.integrator, options);
-  }
+  prepare();
   // The forward states for the backward sweep, where the option puts them (storage/trajectory.hpp).
-  if (!trajectory_)
-    trajectory_ =
-        storage::make_trajectory(adjoint_.storage, adjoint_.trajectory_path, *assembler_, problem_.integrator);
+  if (!trajectory_) {
+    storage::TrajectoryOptions options;
+    options.storage = adjoint_.storage;
+    options.path = adjoint_.trajectory_path;
+    if (adjoint_.storage == "checkpoints") options.checkpoints = checkpoint_slots();
+    trajectory_ = storage::make_trajectory(options, *assembler_, *integrator_);
+  }
   assembly::State state = assembler_->make_state();
   assembler_->scatter_global(problem_.model->initial_coordinates(), problem_.model->initial_velocities(), state);
   recorded_ = false;
-  integrators::record_forward_run(*assembler_, *integrator_, state, *trajectory_);
-  recorded_ = true;
+  // J while the states pass (a checkpointed trajectory keeps only some of them).
   const objectives::Objective objective(problem_.objective_terms);
-  e.objective = objective.value(*assembler_, *trajectory_);
+  const std::vector<double> times = integrators::step_times(problem_.integrator);
+  std::vector<double> parts;
+  integrators::record_forward_run(*assembler_, *integrator_, state, *trajectory_,
+                                  [&](long long n, double, const assembly::State& s) {
+                                    parts.push_back(objective.local_step_value(
+                                        *assembler_, times, static_cast<std::size_t>(n), s));
+                                  });
+  recorded_ = true;
+  e.objective = objective.total(*assembler_, times, parts);
   comm_->barrier();
   e.forward_seconds = seconds_since(start);
   return e;
@@ -109,9 +212,25 @@ Evaluation GradientProblem::adjoint() {
 void GradientProblem::write_trajectory(const std::string& path, bool xdmf) {
   if (!recorded_) throw std::logic_error("GradientProblem::write_trajectory() without a complete forward run");
   io::TrajectoryOutput output(*assembler_, problem_.integrator, path, 1, xdmf);
-  const std::vector<double>& times = trajectory_->step_times();
-  for (std::size_t n = 0; n < times.size(); ++n) output.observe(static_cast<long long>(n), times[n], trajectory_->step(n));
+  if (adjoint_.storage == "checkpoints") {  // most steps are not kept: run again
+    assembly::State state = assembler_->make_state();
+    assembler_->scatter_global(problem_.model->initial_coordinates(), problem_.model->initial_velocities(), state);
+    integrators::SimulationOptions options;
+    options.progress = false;
+    options.track_energy = false;
+    integrators::simulate(*assembler_, *integrator_, state, options,
+                          {[&](long long n, double t, const assembly::State& s) { output.observe(n, t, s); }});
+  } else {
+    const std::vector<double>& times = trajectory_->step_times();
+    for (std::size_t n = 0; n < times.size(); ++n)
+      output.observe(static_cast<long long>(n), times[n], trajectory_->step(n));
+  }
   output.finish();
+}
+
+const storage::CheckpointStatistics* GradientProblem::checkpoint_statistics() const {
+  const auto* checkpointed = dynamic_cast<const storage::CheckpointedTrajectory*>(trajectory_.get());
+  return checkpointed ? &checkpointed->statistics() : nullptr;
 }
 
 Evaluation GradientProblem::evaluate(bool with_gradient) {

@@ -12,6 +12,7 @@
 
 #include "flexadj/adjoint/discrete_adjoint.hpp"
 #include "flexadj/core/tpetra_types.hpp"
+#include "flexadj/storage/checkpointed_trajectory.hpp"
 #include "flexadj/problem/design_space.hpp"
 #include "flexadj/problem/problem.hpp"
 
@@ -26,9 +27,17 @@ struct Evaluation {
 struct AdjointSettings {
   std::string mode = "discrete";  // discrete | continuous
   int bdf_order = 2;              // continuous: k of BDF-k (1..4)
-  std::string storage = "memory";  // memory | hdf5
+  std::string storage = "memory";  // memory | hdf5 | checkpoints
   std::string trajectory_path;     // hdf5: the file of the forward states (written, read back, kept)
+  std::size_t checkpoints = 0;     // checkpoints: slots in memory (0: from memory_limit, else default_checkpoints)
+  double memory_limit = 0.0;       // checkpoints: bytes per rank the checkpoints may take (0: no limit)
 };
+
+// Reads the trajectory-storage option at arguments[i] (--trajectory, --trajectory-file, --checkpoints,
+// --memory-limit) into `settings`, moving i past its value; false if arguments[i] is none of them. InputError for
+// a missing or bad value. Shared by `flexadj gradient` and `flexadj optimize`; trajectory_options_help() says it.
+bool read_trajectory_option(const std::vector<std::string>& arguments, std::size_t& i, AdjointSettings& settings);
+std::string trajectory_options_help();
 
 class GradientProblem {
  public:
@@ -57,6 +66,12 @@ class GradientProblem {
   // Writes the trajectory of the last forward() as HDF5 (and XDMF) like `flexadj simulate` (collective).
   void write_trajectory(const std::string& path, bool xdmf);
 
+  // The checkpoints a sweep with storage "checkpoints" keeps: the given number, or as many as fit in the memory
+  // limit (InputError if not one fits), or storage::default_checkpoints. Collective (builds the assembler).
+  std::size_t checkpoint_slots();
+  // Checkpoint slots, recomputed steps, stores and restores of the last adjoint() with storage "checkpoints".
+  const storage::CheckpointStatistics* checkpoint_statistics() const;
+
   // J as a formula, e.g. "mass.x(t_end) + 2/2 (v(load.x)(t_end) - 5)^2", for the report.
   std::string describe_objective() const;
 
@@ -69,6 +84,7 @@ class GradientProblem {
   std::unique_ptr<integrators::TimeIntegrator> integrator_;  // generalized-alpha, HHT or variational
   std::unique_ptr<storage::Trajectory> trajectory_;  // of the last forward(), memory or HDF5 (adjoint settings)
   bool recorded_ = false;                            // the last forward() completed
+  void prepare();  // the assembler and the integrator, once
 };
 
 }  // namespace flexadj::app

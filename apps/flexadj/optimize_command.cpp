@@ -28,6 +28,7 @@ struct OptimizeOptions {
   std::vector<std::string> overrides;
   int max_iterations = -1;
   bool quiet = false, restart = false, trajectory = true;
+  AdjointSettings adjoint;  // where each iterate's forward states wait for its sweep (memory by default)
 };
 
 int parse_count(const std::string& option, const std::string& text) {
@@ -52,6 +53,7 @@ OptimizeOptions parse(const std::vector<std::string>& arguments) {
     else if (a == "--set") options.overrides.push_back(value_of(i));
     else if (a == "--restart") options.restart = true;
     else if (a == "--no-trajectory") options.trajectory = false;
+    else if (read_trajectory_option(arguments, i, options.adjoint)) continue;
     else if (a == "-q" || a == "--quiet") options.quiet = true;
     else if (!a.empty() && a[0] == '-') throw InputError("", a, "unknown option; see 'flexadj optimize --help'");
     else if (options.model_path.empty()) options.model_path = a;
@@ -359,6 +361,8 @@ std::string optimize_help() {
          "  --no-trajectory         do not write PREFIX.h5 / PREFIX.xmf\n"
          "  -q, --quiet             print nothing (files only)\n"
          "  -h, --help              this text\n"
+         "where each iterate's forward states wait for its backward sweep (as in flexadj gradient):\n" +
+         trajectory_options_help() +
          "\n"
          "Exit codes: 0 finished (a tolerance, the target or the iteration limit: the line 'stopped' says which),\n"
          "2 bad input, 3 the solver failed at an accepted iterate.\n";
@@ -369,6 +373,7 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   if (wants_help(arguments, optimize_help(), root)) return kSuccess;
   const OptimizeOptions options = parse(arguments);
   GradientProblem problem(io::read_problem_file(options.model_path, options.overrides), comm, "optimize");
+  problem.set_adjoint(options.adjoint);
   const optimization::Settings settings = settings_of(problem, options);
   const std::string history_csv = options.prefix + "_history.csv", history_h5 = options.prefix + "_history.h5",
                     design_yaml = options.prefix + "_design.yaml", restart_file = options.prefix + "_restart.txt";

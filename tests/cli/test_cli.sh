@@ -121,7 +121,7 @@ oscillator_model | sed 's/{type: final_value, coordinate: mass.x}/{type: final_v
 expect "coordinate and sensor" 2 "objective[0].sensor" "either 'coordinate' or 'sensor'" -- gradient both.yaml
 expect "bad adjoint mode" 2 "--adjoint" "expected discrete or continuous" -- gradient oscillator.yaml --adjoint exact
 expect "bad BDF order" 2 "--bdf-order" "from 1 to 4" -- gradient oscillator.yaml --adjoint continuous --bdf-order 5
-expect "bad trajectory storage" 2 "--trajectory" "memory or hdf5" -- gradient oscillator.yaml --trajectory disk
+expect "bad trajectory storage" 2 "--trajectory" "memory, hdf5 or checkpoints" -- gradient oscillator.yaml --trajectory disk
 expect "check" 0 "order" "passed: second order" "relative error" "extrapolated FD" "check passed" -- check oscillator.yaml
 expect "gradient without objective" 2 "good.yaml" "objective" "missing" -- gradient good.yaml
 oscillator_model | sed 's/type: final_value/type: final_valu/' > bad_term.yaml

@@ -42,7 +42,8 @@ Gradient continuous_adjoint_gradient(assembly::Assembler& assembler, const integ
                            std::to_string(i) + " differs (end_time not a multiple of step_size?)");
 
   const std::size_t n = assembler.dofs().owned_coordinates().size(), m = assembler.dofs().owned_multipliers().size();
-  const double objective_value = objective.value(assembler, trajectory);
+  // J from the states the sweep visits (each once): a checkpointed trajectory is never read forward again.
+  std::vector<double> objective_parts(times.size());
   assembly::LocalGradient local = make_local_gradient(assembler.model(), parameters);
 
   Vector rhs(assembler.system_map()), solution(assembler.system_map()), mu(assembler.system_map());
@@ -67,6 +68,7 @@ Gradient continuous_adjoint_gradient(assembly::Assembler& assembler, const integ
   const assembly::ScopedTransposedAssembly transposed_assembly(assembler);
   // ---- terminal conditions at t = T (tau = 0), eqs. (37)-(39) -----------------------------------------------
   const assembly::State terminal = trajectory.step(last);
+  objective_parts[last] = objective.local_step_value(assembler, times, last, terminal);
   const double t_end = times[last];
   std::fill(s_q.begin(), s_q.end(), 0.0);
   std::fill(s_v.begin(), s_v.end(), 0.0);
@@ -138,6 +140,8 @@ Gradient continuous_adjoint_gradient(assembly::Assembler& assembler, const integ
   // ---- BDF-k backwards, eqs. (46), (49)-(51) ---------------------------------------------------------------
   const int startup_layer = options.bdf_order + 1;  // steps after T whose mu BDF-k gets wrong
   const bool extrapolate = static_cast<int>(last) > startup_layer + 3;  // else too few steps: the BDF values
+  // The states of the layer, kept for the extrapolation after the sweep (index last - step; 0 is `terminal`).
+  std::vector<assembly::State> layer_states(extrapolate ? startup_layer + 1 : 0);
   std::array<std::vector<double>, 3> mu_after_layer{std::vector<double>(m, 0.0), std::vector<double>(m, 0.0),
                                                      std::vector<double>(m, 0.0)};
   for (std::size_t step = last; step-- > 0;) {
@@ -145,6 +149,8 @@ Gradient continuous_adjoint_gradient(assembly::Assembler& assembler, const integ
     const auto& alpha = kBdf[k];
     const assembly::State* state = &trajectory.step(step);
     const double t = times[step];
+    objective_parts[step] = objective.local_step_value(assembler, times, step, *state);
+    if (extrapolate && static_cast<int>(last - step) <= startup_layer) layer_states[last - step] = *state;
     std::fill(h_q.begin(), h_q.end(), 0.0);
     std::fill(h_v.begin(), h_v.end(), 0.0);
     objective.add_partials(assembler, times, step, *state, h_q, h_v, Partials::Integrand);
@@ -195,7 +201,7 @@ Gradient continuous_adjoint_gradient(assembly::Assembler& assembler, const integ
       for (std::size_t k = 0; k < m; ++k)
         multiplier[k] = l0 * mu_after_layer[0][k] + l1 * mu_after_layer[1][k] + l2 * mu_after_layer[2][k];
       set_system_vector(mu, zero, 0.0, multiplier, j == 0 ? 0.5 * h : h);
-      assembler.add_parameter_gradient(j == 0 ? terminal : trajectory.step(step), times[step], mu,
+      assembler.add_parameter_gradient(j == 0 ? terminal : layer_states[j], times[step], mu,
                                        ConstraintLevel::Position, true, local);
     }
   }
@@ -208,6 +214,7 @@ Gradient continuous_adjoint_gradient(assembly::Assembler& assembler, const integ
     dJ_dv[i] = -y_m[i];
   }
   integrator.add_initial_projection_adjoint(*solver, initial, times[0], dJ_dq, dJ_dv, local);
+  const double objective_value = objective.total(assembler, times, objective_parts);
   return reduce_gradient(assembler, objective, times, objective_value, local, dJ_dq, dJ_dv);
 }
 

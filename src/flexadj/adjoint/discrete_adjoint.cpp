@@ -7,7 +7,8 @@ Gradient discrete_adjoint_gradient(assembly::Assembler& assembler, integrators::
                                    const model::ParameterSpace& parameters) {
   const std::size_t n = assembler.dofs().owned_coordinates().size();
   const std::vector<double>& times = trajectory.step_times();
-  const double objective_value = objective.value(assembler, trajectory);
+  // J from the states the sweep visits (each once): a checkpointed trajectory is never read forward again.
+  std::vector<double> objective_parts(times.size());
   assembly::LocalGradient local = make_local_gradient(assembler.model(), parameters);
   std::vector<double> dJ_dq(n), dJ_dv(n);
   assembly::State state = assembler.make_state();
@@ -16,12 +17,14 @@ Gradient discrete_adjoint_gradient(assembly::Assembler& assembler, integrators::
   integrator.begin_adjoint(trajectory);
   for (std::size_t step = trajectory.step_count(); step-- > 0;) {
     state = trajectory.step(step);
+    objective_parts[step] = objective.local_step_value(assembler, times, step, state);
     std::fill(dJ_dq.begin(), dJ_dq.end(), 0.0);
     std::fill(dJ_dv.begin(), dJ_dv.end(), 0.0);
     objective.add_partials(assembler, times, step, state, dJ_dq, dJ_dv);
     integrator.adjoint_step(trajectory, step, state, dJ_dq, dJ_dv, local);
   }
   // At step 0 the integrator turned dJ_dq, dJ_dv into the derivatives with respect to the given initial state.
+  const double objective_value = objective.total(assembler, times, objective_parts);
   return reduce_gradient(assembler, objective, times, objective_value, local, dJ_dq, dJ_dv);
 }
 

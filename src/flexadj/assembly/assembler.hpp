@@ -173,10 +173,13 @@ class Assembler {
   friend class integrators::VariationalAssembly;
 };
 
+// Sets the assembler to transposed assembly (or, with transposed = false, back to the forward matrices: a
+// checkpointed trajectory recomputing forward steps inside a backward sweep) for a scope.
 class ScopedTransposedAssembly {
  public:
-  explicit ScopedTransposedAssembly(Assembler& assembler) : assembler_(assembler), previous_(assembler.transposed()) {
-    assembler_.set_transposed(true);
+  explicit ScopedTransposedAssembly(Assembler& assembler, bool transposed = true)
+      : assembler_(assembler), previous_(assembler.transposed()) {
+    assembler_.set_transposed(transposed);
   }
   ~ScopedTransposedAssembly() { assembler_.set_transposed(previous_); }
   ScopedTransposedAssembly(const ScopedTransposedAssembly&) = delete;

@@ -11,6 +11,23 @@
 
 namespace flexadj::integrators {
 
+namespace {
+
+// The last step lands exactly on end_time.
+double step_time(const IntegratorSettings& settings, long long n, long long steps) {
+  if (n == 0) return settings.start_time;
+  return n == steps ? settings.end_time : settings.start_time + double(n) * settings.step_size;
+}
+
+}  // namespace
+
+std::vector<double> step_times(const IntegratorSettings& settings) {
+  const long long steps = settings.step_count();
+  std::vector<double> times(static_cast<std::size_t>(steps) + 1);
+  for (long long n = 0; n <= steps; ++n) times[static_cast<std::size_t>(n)] = step_time(settings, n, steps);
+  return times;
+}
+
 SimulationSummary simulate(assembly::Assembler& assembler, TimeIntegrator& integrator, assembly::State& state,
                            const SimulationOptions& options, const std::vector<StepObserver>& observers) {
   const auto start = std::chrono::steady_clock::now();
@@ -40,8 +57,7 @@ SimulationSummary simulate(assembly::Assembler& assembler, TimeIntegrator& integ
 
   Progress progress(options.progress, assembler.comm()->getRank(), steps);
   for (long long n = 1; n <= steps; ++n) {
-    // The last step lands exactly on end_time.
-    const double t_next = n == steps ? settings.end_time : settings.start_time + double(n) * settings.step_size;
+    const double t_next = step_time(settings, n, steps);
     StepStatistics statistics;
     try {
       statistics = integrator.step(state, t, t_next - t, n);
@@ -66,14 +82,18 @@ SimulationSummary simulate(assembly::Assembler& assembler, TimeIntegrator& integ
 }
 
 SimulationSummary record_forward_run(assembly::Assembler& assembler, TimeIntegrator& integrator,
-                                     assembly::State& state, storage::Trajectory& trajectory) {
+                                     assembly::State& state, storage::Trajectory& trajectory,
+                                     const StepObserver& also) {
   SimulationOptions options;
   options.progress = false;
   options.track_energy = false;
   trajectory.begin_recording();
   const SimulationSummary summary =
       simulate(assembler, integrator, state, options,
-               {[&](long long n, double t, const assembly::State& s) { trajectory.record(n, t, s); }});
+               {[&](long long n, double t, const assembly::State& s) {
+                 trajectory.record(n, t, s);
+                 if (also) also(n, t, s);
+               }});
   trajectory.end_recording();
   return summary;
 }

@@ -35,7 +35,12 @@ SimulationSummary simulate(assembly::Assembler& assembler, TimeIntegrator& integ
 
 // The forward run of a gradient: no progress line or energy, every step recorded into `trajectory`
 // (begin_recording ... end_recording). Collective.
+// The times t_0 .. t_N of a run with these settings, as simulate() steps through them (the last is end_time).
+std::vector<double> step_times(const IntegratorSettings& settings);
+
+// `also` (if given) sees every step as well (e.g. to sum the objective while the states pass).
 SimulationSummary record_forward_run(assembly::Assembler& assembler, TimeIntegrator& integrator,
-                                     assembly::State& state, storage::Trajectory& trajectory);
+                                     assembly::State& state, storage::Trajectory& trajectory,
+                                     const StepObserver& also = {});
 
 }  // namespace flexadj::integrators

@@ -47,6 +47,10 @@ class TimeIntegrator {
   virtual StepStatistics step(assembly::State& state, double t, double h, long long step_index) = 0;
   // One line for the run header, e.g. "generalized-alpha, rho_inf = 0.9 (alpha_m = 0.4737, alpha_f = 0.4737)".
   virtual std::string description() const = 0;
+  // What step() carries from one step to the next outside the State (the variational predictor's mean
+  // acceleration), so that a checkpointed trajectory restarting at step n recomputes steps n + 1, ... bit for bit.
+  virtual void save_restart_data(std::vector<double>& data) const { data.clear(); }
+  virtual void load_restart_data(const std::vector<double>& data) { (void)data; }
 
   // The discrete adjoint (docs/adjoint.md): the backward sweep of adjoint::discrete_adjoint_gradient calls
   // begin_adjoint() once, then adjoint_step() for n = N, N-1, ..., 0 over the trajectory of the last forward run of

@@ -35,6 +35,8 @@ class Variational final : public TimeIntegrator {
   void initialize(assembly::State& state, double t0) override;
   StepStatistics step(assembly::State& state, double t, double h, long long step_index) override;
   std::string description() const override;
+  void save_restart_data(std::vector<double>& data) const override { data = mean_acceleration_; }
+  void load_restart_data(const std::vector<double>& data) override { mean_acceleration_ = data; }
 
   // The discrete adjoint (Schubert et al. 2024, eqs. (10)-(13) and sec. 3; docs/adjoint.md, "The variational
   // integrator"). Reads q and v only (p = T_v(q, v)); keeps step n - 1 read from the trajectory for the next call.

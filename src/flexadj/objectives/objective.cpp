@@ -97,27 +97,39 @@ double Objective::value(const assembly::Assembler& assembler, const std::vector<
 }
 
 double Objective::value(const assembly::Assembler& assembler, storage::Trajectory& trajectory) const {
-  // J = sum_n w_n h(x_n, t_n) + S(x_N) (kernels::integrand, kernels::terminal).
   const auto& times = trajectory.step_times();
+  std::vector<double> parts(times.size());
+  for (std::size_t n = 0; n < times.size(); ++n) parts[n] = local_step_value(assembler, times, n, trajectory.step(n));
+  return total(assembler, times, parts);
+}
+
+double Objective::local_step_value(const assembly::Assembler& assembler, const std::vector<double>& times,
+                                   std::size_t n, const assembly::State& state) const {
+  // J = sum_n w_n h(x_n, t_n) + S(x_N) (kernels::integrand, kernels::terminal).
   const std::size_t last = times.size() - 1;
   const bool root = assembler.comm()->getRank() == 0;
+  const double weight = quadrature_weight(times, n);
   double local = 0.0;
   TermInputs inputs;
-  for (std::size_t n = 0; n <= last; ++n) {
-    const assembly::State& state = trajectory.step(n);
-    const double weight = quadrature_weight(times, n);
-    for (const auto& term : terms_) {
-      if (term.kind == ObjectiveTerm::Kind::ControlEffort) continue;
-      if (!gather_inputs(assembler, term, state, inputs)) continue;
-      // A relative term is known on every rank: count it on rank 0.
-      if (term.relative_to >= 0 && !root) continue;
-      const double x = kernels::measured_quantity(term, inputs.body_kind, inputs.values.data());
-      local += weight * kernels::integrand(term, x, times[n]);
-      if (n == last) local += kernels::terminal(term, x);
-    }
+  for (const auto& term : terms_) {
+    if (term.kind == ObjectiveTerm::Kind::ControlEffort) continue;
+    if (!gather_inputs(assembler, term, state, inputs)) continue;
+    // A relative term is known on every rank: count it on rank 0.
+    if (term.relative_to >= 0 && !root) continue;
+    const double x = kernels::measured_quantity(term, inputs.body_kind, inputs.values.data());
+    local += weight * kernels::integrand(term, x, times[n]);
+    if (n == last) local += kernels::terminal(term, x);
   }
+  return local;
+}
+
+double Objective::total(const assembly::Assembler& assembler, const std::vector<double>& times,
+                        const std::vector<double>& local_step_values) const {
+  const std::size_t last = times.size() - 1;
+  double local = 0.0;
+  for (double part : local_step_values) local += part;
   // Control effort: computed on rank 0 only (it does not depend on the distributed states).
-  if (root)
+  if (assembler.comm()->getRank() == 0)
     for (const auto& term : terms_) {
       if (term.kind != ObjectiveTerm::Kind::ControlEffort) continue;
       const auto signal = assembler.model().find_control(term.control);

@@ -23,6 +23,14 @@ class Objective {
                const std::vector<assembly::State>& states) const;
   // J of a stored trajectory, read step by step (collective).
   double value(const assembly::Assembler& assembler, storage::Trajectory& trajectory) const;
+  // J in parts, for sweeps that visit each step once in any order (a checkpointed trajectory is not read forward
+  // again): local_step_value() is this rank's part of step n (the terminal terms at the last step), collective;
+  // total() sums those parts in step order with the control-effort terms and over the ranks (collective). value()
+  // is the same arithmetic, so both give J bit for bit alike.
+  double local_step_value(const assembly::Assembler& assembler, const std::vector<double>& times, std::size_t n,
+                          const assembly::State& state) const;
+  double total(const assembly::Assembler& assembler, const std::vector<double>& times,
+               const std::vector<double>& local_step_values) const;
   // controls[name][k] += dJ/du_k of the terms that depend on control values explicitly (control effort).
   void add_control_gradient(const model::Model& model, const std::vector<double>& times,
                             std::map<std::string, std::vector<double>>& controls) const;

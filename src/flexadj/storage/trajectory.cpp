@@ -3,6 +3,8 @@
 #include <stdexcept>
 
 #include "flexadj/io/state_reader.hpp"
+#include "flexadj/storage/binomial_schedule.hpp"
+#include "flexadj/storage/checkpointed_trajectory.hpp"
 #include "flexadj/io/trajectory_output.hpp"
 
 namespace flexadj::storage {
@@ -51,12 +53,22 @@ const assembly::State& Hdf5Trajectory::step(std::size_t n) {
   return state_;
 }
 
-std::unique_ptr<Trajectory> make_trajectory(const std::string& storage, const std::string& path,
-                                            assembly::Assembler& assembler,
-                                            const integrators::IntegratorSettings& run) {
-  if (storage == "memory") return std::make_unique<MemoryTrajectory>();
-  if (storage == "hdf5") return std::make_unique<Hdf5Trajectory>(path, assembler, run);
-  throw std::invalid_argument("trajectory storage: expected memory or hdf5, got '" + storage + "'");
+std::size_t default_checkpoints(long long steps) {
+  std::size_t slots = 1;
+  while (binomial_reach(slots, 2) < static_cast<std::uint64_t>(steps) + 1) ++slots;
+  return slots;
+}
+
+std::unique_ptr<Trajectory> make_trajectory(const TrajectoryOptions& options, assembly::Assembler& assembler,
+                                            integrators::TimeIntegrator& integrator) {
+  if (options.storage == "memory") return std::make_unique<MemoryTrajectory>();
+  if (options.storage == "hdf5") return std::make_unique<Hdf5Trajectory>(options.path, assembler, integrator.settings());
+  if (options.storage == "checkpoints")
+    return std::make_unique<CheckpointedTrajectory>(
+        assembler, integrator,
+        options.checkpoints > 0 ? options.checkpoints : default_checkpoints(integrator.settings().step_count()));
+  throw std::invalid_argument("trajectory storage: expected memory, hdf5 or checkpoints, got '" + options.storage +
+                              "'");
 }
 
 }  // namespace flexadj::storage

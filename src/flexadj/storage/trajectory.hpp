@@ -2,14 +2,18 @@
 // The forward trajectory between the forward run and the backward sweep (PETSc's TSTrajectory plays this role
 // there). The forward run records every step; the adjoint asks for step(n) in decreasing n and never knows where
 // the states come from: memory, or an HDF5 file written during the forward run and read back step by step.
-// Checkpointed recomputation (a schedule of stored steps and forward re-runs) is a third implementation of the
-// same interface.
+// Checkpointed recomputation (checkpointed_trajectory.hpp: binomial checkpoints, steps recomputed by the
+// integrator) is the third implementation of the same interface.
 #include <memory>
 #include <string>
 #include <vector>
 
 #include "flexadj/assembly/assembler.hpp"
 #include "flexadj/integrators/integrator_settings.hpp"
+
+namespace flexadj::integrators {
+class TimeIntegrator;
+}
 
 namespace flexadj::io {
 class StateReader;
@@ -69,8 +73,19 @@ class Hdf5Trajectory final : public Trajectory {
   assembly::State state_;
 };
 
-// The trajectory kind of `storage`: "memory" or "hdf5" (then written to `path`). std::invalid_argument otherwise.
-std::unique_ptr<Trajectory> make_trajectory(const std::string& storage, const std::string& path,
-                                            assembly::Assembler& assembler, const integrators::IntegratorSettings& run);
+struct TrajectoryOptions {
+  std::string storage = "memory";  // memory | hdf5 | checkpoints
+  std::string path;                // hdf5: the file the forward run writes (kept)
+  std::size_t checkpoints = 0;     // checkpoints: slots in memory; 0: default_checkpoints(N)
+};
+
+// The least number of checkpoints with which a run of N steps is reversed recomputing each step at most twice
+// (repetition number 2: about N recomputed steps, memory about sqrt(2 N) states).
+std::size_t default_checkpoints(long long steps);
+
+// The trajectory of `options` for runs of `integrator` (which recomputes steps for checkpoints).
+// std::invalid_argument for an unknown storage.
+std::unique_ptr<Trajectory> make_trajectory(const TrajectoryOptions& options, assembly::Assembler& assembler,
+                                            integrators::TimeIntegrator& integrator);
 
 }  // namespace flexadj::storage

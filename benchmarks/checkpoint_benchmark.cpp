@@ -1,0 +1,154 @@
+// Checkpoint benchmark: the gradient of the rigid chain of meshes/rigid_chain.yaml over N steps with every step in
+// memory against binomial checkpointing with s slots (storage/checkpointed_trajectory.hpp). Each row runs in a
+// child process of its own, so that its peak resident memory (getrusage) is its own. Prints per row: the forward
+// run alone, the gradient (forward run recorded + backward sweep) over the forward run, the steps the sweep
+// recomputed against Griewank's optimum p(N + 1, s) - N, and the peak RSS. Writes JSON with --json.
+//   flexadj_benchmark_checkpoints [--links L] [--steps 100,1000,10000] [--slots S (default: ceil(sqrt(N + 1)))]
+//                                 [--json FILE]
+#include <sys/resource.h>
+
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "flexadj/adjoint/discrete_adjoint.hpp"
+#include "flexadj/core/runtime.hpp"
+#include "flexadj/integrators/simulation.hpp"
+#include "flexadj/io/problem_reader.hpp"
+#include "flexadj/storage/binomial_schedule.hpp"
+#include "flexadj/storage/checkpointed_trajectory.hpp"
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+double seconds_since(Clock::time_point start) { return std::chrono::duration<double>(Clock::now() - start).count(); }
+
+double peak_rss_mb() {
+  rusage usage{};
+  getrusage(RUSAGE_SELF, &usage);
+  return double(usage.ru_maxrss) / 1024.0;  // Linux: kilobytes
+}
+
+// One row, in this process: prints one JSON line.
+int run_row(char** argv, long long links, long long steps, const std::string& storage, std::size_t slots) {
+  using namespace flexadj;
+  const Runtime runtime(argv);
+  const double h = 2e-3;
+  auto problem = io::read_problem_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/rigid_chain.yaml",
+                                       {"chain.count=" + std::to_string(links), "integrator.step_size=2e-3",
+                                        "integrator.end_time=" + std::to_string(h * double(steps))});
+  const auto comm = runtime.comm();
+  assembly::Assembler assembler(*problem.model, comm);
+  linalg::LinearSolverOptions options;
+  options.kind = "direct";
+  const auto integrator = integrators::make_time_integrator(assembler, problem.integrator, options);
+  const objectives::Objective objective(problem.objective_terms);
+  const model::ParameterSpace parameters(*problem.model);
+
+  auto state = assembler.make_state();
+  assembler.scatter_global(problem.model->initial_coordinates(), problem.model->initial_velocities(), state);
+  integrators::SimulationOptions quiet;
+  quiet.progress = false;
+  quiet.track_energy = false;
+  auto start = Clock::now();
+  integrators::simulate(assembler, *integrator, state, quiet, {});
+  const double forward = seconds_since(start);
+
+  storage::TrajectoryOptions trajectory_options;
+  trajectory_options.storage = storage;
+  trajectory_options.checkpoints = slots;
+  const auto trajectory = storage::make_trajectory(trajectory_options, assembler, *integrator);
+  assembler.scatter_global(problem.model->initial_coordinates(), problem.model->initial_velocities(), state);
+  start = Clock::now();
+  integrators::record_forward_run(assembler, *integrator, state, *trajectory);
+  const auto gradient = adjoint::discrete_adjoint_gradient(assembler, *integrator, *trajectory, objective, parameters);
+  const double total = seconds_since(start);
+  const auto* checkpointed = dynamic_cast<const storage::CheckpointedTrajectory*>(trajectory.get());
+  const unsigned long long recomputed = checkpointed ? checkpointed->statistics().recomputed_steps : 0;
+  const unsigned long long optimum =
+      checkpointed ? storage::optimal_forward_steps(steps + 1, slots) - static_cast<unsigned long long>(steps) : 0;
+  std::printf("{\"links\": %lld, \"unknowns\": %lld, \"steps\": %lld, \"storage\": \"%s\", \"slots\": %zu, "
+              "\"forward_s\": %.4f, \"gradient_s\": %.4f, \"recomputed\": %llu, \"optimum\": %llu, "
+              "\"peak_rss_mb\": %.1f, \"J\": %.17g}\n",
+              links, static_cast<long long>(problem.model->coordinate_count() + problem.model->multiplier_count()),
+              steps, storage.c_str(), checkpointed ? slots : 0, forward, total, recomputed, optimum, peak_rss_mb(),
+              gradient.objective);
+  return 0;
+}
+
+std::vector<long long> parse_list(const std::string& text) {
+  std::vector<long long> values;
+  std::stringstream in(text);
+  for (std::string item; std::getline(in, item, ',');) values.push_back(std::stoll(item));
+  return values;
+}
+
+std::string field(const std::string& json, const std::string& key) {
+  const auto at = json.find("\"" + key + "\": ");
+  if (at == std::string::npos) return "";
+  const auto begin = at + key.size() + 4;
+  return json.substr(begin, json.find_first_of(",}", begin) - begin);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  long long links = 100;
+  std::vector<long long> steps = {100, 1000, 10000};
+  long long fixed_slots = 0;
+  std::string json_path;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--row" && i + 4 < argc) {
+      return run_row(argv, std::stoll(argv[i + 1]), std::stoll(argv[i + 2]), argv[i + 3],
+                     static_cast<std::size_t>(std::stoll(argv[i + 4])));
+    }
+    if (a == "--links" && i + 1 < argc) links = std::stoll(argv[++i]);
+    else if (a == "--steps" && i + 1 < argc) steps = parse_list(argv[++i]);
+    else if (a == "--slots" && i + 1 < argc) fixed_slots = std::stoll(argv[++i]);
+    else if (a == "--json" && i + 1 < argc) json_path = argv[++i];
+    else {
+      std::fprintf(stderr, "usage: %s [--links L] [--steps 100,1000,...] [--slots S] [--json FILE]\n", argv[0]);
+      return 2;
+    }
+  }
+  std::printf("checkpoint benchmark: rigid chain of %lld links, gradient of meshes/rigid_chain.yaml's objective, "
+              "1 rank\n", links);
+  std::printf("%8s %-12s %6s %10s %11s %9s %12s %10s %12s\n", "steps", "storage", "slots", "forward s", "gradient s",
+              "grad/fwd", "recomputed", "optimum", "peak RSS MB");
+  std::vector<std::string> rows;
+  for (long long n : steps) {
+    const long long slots = fixed_slots > 0 ? fixed_slots : static_cast<long long>(std::ceil(std::sqrt(double(n + 1))));
+    for (const std::string storage : {"memory", "checkpoints"}) {
+      const std::string command = std::string(argv[0]) + " --row " + std::to_string(links) + " " + std::to_string(n) +
+                                  " " + storage + " " + std::to_string(slots);
+      FILE* child = popen(command.c_str(), "r");
+      std::string line;
+      char buffer[4096];
+      while (child && std::fgets(buffer, sizeof buffer, child))
+        if (buffer[0] == '{') line = buffer;
+      if (!child || pclose(child) != 0 || line.empty()) {
+        std::fprintf(stderr, "row failed: %s\n", command.c_str());
+        return 1;
+      }
+      while (!line.empty() && line.back() == '\n') line.pop_back();
+      rows.push_back(line);
+      const double forward = std::stod(field(line, "forward_s")), gradient = std::stod(field(line, "gradient_s"));
+      std::printf("%8lld %-12s %6s %10.3f %11.3f %9.2f %12s %10s %12s\n", n, storage.c_str(),
+                  storage == "memory" ? "-" : field(line, "slots").c_str(), forward, gradient, gradient / forward,
+                  field(line, "recomputed").c_str(), field(line, "optimum").c_str(), field(line, "peak_rss_mb").c_str());
+      std::fflush(stdout);
+    }
+  }
+  if (!json_path.empty()) {
+    std::ofstream out(json_path);
+    out << "[\n";
+    for (std::size_t i = 0; i < rows.size(); ++i) out << "  " << rows[i] << (i + 1 < rows.size() ? ",\n" : "\n");
+    out << "]\n";
+  }
+  return 0;
+}

@@ -1,0 +1,110 @@
+// Checkpointed trajectories (storage/checkpointed_trajectory.hpp): the gradient with s checkpoints equals the
+// gradient with every step in memory bit for bit (the recomputation repeats the forward run exactly), for every
+// integrator with a discrete adjoint and for the continuous adjoint, at any rank count; the backward sweep
+// recomputes exactly Griewank's optimum p(N + 1, s) - N steps.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+
+#include "flexadj/storage/binomial_schedule.hpp"
+#include "flexadj/storage/checkpointed_trajectory.hpp"
+#include "gradient_support.hpp"
+#include "models.hpp"
+
+namespace flexadj::testing {
+namespace {
+
+objectives::Objective chain_objective() {
+  objectives::Objective objective;
+  for (long long coordinate : {0, 9, 30}) {
+    objectives::ObjectiveTerm term;
+    term.kind = objectives::ObjectiveTerm::Kind::FinalSquare;
+    term.coordinate = coordinate;
+    term.target = 0.1;
+    objective.add(term);
+  }
+  objectives::ObjectiveTerm velocity;
+  velocity.kind = objectives::ObjectiveTerm::Kind::Tracking;
+  velocity.quantity = objectives::ObjectiveTerm::Quantity::Velocity;
+  velocity.coordinate = 23;
+  objective.add(velocity);
+  return objective;
+}
+
+struct SweepResult {
+  adjoint::Gradient gradient;
+  storage::CheckpointStatistics statistics;
+};
+
+// The gradient over a memory trajectory (slots = 0) or a checkpointed one with `slots` checkpoints.
+SweepResult gradient(const problem::Problem& problem, std::size_t slots, int bdf_order = 0) {
+  const objectives::Objective objective = chain_objective();
+  assembly::Assembler assembler(*problem.model, world());
+  linalg::LinearSolverOptions options;
+  options.kind = "direct";
+  const auto integrator = integrators::make_time_integrator(assembler, problem.integrator, options);
+  storage::TrajectoryOptions storage_options;
+  storage_options.storage = slots > 0 ? "checkpoints" : "memory";
+  storage_options.checkpoints = slots;
+  const auto trajectory = storage::make_trajectory(storage_options, assembler, *integrator);
+  auto state = assembler.make_state();
+  assembler.scatter_global(problem.model->initial_coordinates(), problem.model->initial_velocities(), state);
+  integrators::record_forward_run(assembler, *integrator, state, *trajectory);
+  const model::ParameterSpace space(*problem.model);
+  SweepResult run;
+  run.gradient = bdf_order > 0 ? adjoint::continuous_adjoint_gradient(assembler, *integrator, *trajectory, objective,
+                                                                      space, {bdf_order})
+                               : adjoint::discrete_adjoint_gradient(assembler, *integrator, *trajectory, objective, space);
+  if (const auto* checkpointed = dynamic_cast<const storage::CheckpointedTrajectory*>(trajectory.get()))
+    run.statistics = checkpointed->statistics();
+  return run;
+}
+
+void expect_identical(const adjoint::Gradient& a, const adjoint::Gradient& b) {
+  EXPECT_EQ(a.objective, b.objective);
+  EXPECT_EQ(a.parameters, b.parameters);
+  EXPECT_EQ(a.initial_coordinates, b.initial_coordinates);
+  EXPECT_EQ(a.initial_velocities, b.initial_velocities);
+}
+
+void check_scheme(const std::string& scheme, long long steps) {
+  auto problem = rigid_chain(6, 0.2, steps);
+  problem.integrator.scheme = scheme;
+  problem.integrator.newton_tolerance = 1e-12;
+  const SweepResult memory = gradient(problem, 0);
+  for (std::size_t slots : {1, 3, 7}) {
+    const SweepResult checkpointed = gradient(problem, slots);
+    SCOPED_TRACE(scheme + ", " + std::to_string(slots) + " slots");
+    expect_identical(memory.gradient, checkpointed.gradient);
+    const std::uint64_t optimum = storage::optimal_forward_steps(steps + 1, slots) - steps;
+    EXPECT_EQ(checkpointed.statistics.recomputed_steps, optimum);
+    if (world()->getRank() == 0)
+      std::printf("%s, %lld steps, %zu slots: %llu steps recomputed (optimum %llu), %llu stores, %llu restores\n",
+                  scheme.c_str(), steps, slots, static_cast<unsigned long long>(checkpointed.statistics.recomputed_steps),
+                  static_cast<unsigned long long>(optimum),
+                  static_cast<unsigned long long>(checkpointed.statistics.stores),
+                  static_cast<unsigned long long>(checkpointed.statistics.restores));
+  }
+  // Enough slots for every state: nothing recomputed.
+  EXPECT_EQ(gradient(problem, steps + 1).statistics.recomputed_steps, 0u);
+  // A real gradient, not zeros compared with zeros.
+  EXPECT_GT(std::abs(memory.gradient.parameters[model::ParameterSpace(*problem.model).find("link3.mass")]), 1e-6);
+}
+
+TEST(CheckpointedTrajectory, GeneralizedAlphaGradientIsBitIdentical) { check_scheme("generalized_alpha", 40); }
+TEST(CheckpointedTrajectory, HhtGradientIsBitIdentical) { check_scheme("hht", 40); }
+TEST(CheckpointedTrajectory, VariationalGradientIsBitIdentical) { check_scheme("variational", 40); }
+
+TEST(CheckpointedTrajectory, ContinuousAdjointIsBitIdentical) {
+  auto problem = rigid_chain(6, 0.2, 60);
+  problem.integrator.newton_tolerance = 1e-12;
+  const SweepResult memory = gradient(problem, 0, 2);
+  const SweepResult checkpointed = gradient(problem, 4, 2);
+  expect_identical(memory.gradient, checkpointed.gradient);
+  // The BDF start-up reads the last three steps first: a few steps more than the discrete sweep's optimum.
+  EXPECT_GE(checkpointed.statistics.recomputed_steps, storage::optimal_forward_steps(61, 4) - 60);
+  EXPECT_LE(checkpointed.statistics.recomputed_steps, storage::optimal_forward_steps(61, 4) - 60 + 3 * 60);
+}
+
+}  // namespace
+}  // namespace flexadj::testing
