@@ -98,11 +98,13 @@ class GatheredDirectSolver final : public LinearSolver {
   }
 
   void update() override {
-    for (int r = 0, k = 0; r < local_rows_; ++r) {
-      CrsMatrix::local_inds_host_view_type columns;
-      CrsMatrix::values_host_view_type values;
-      matrix_->getLocalRowView(r, columns, values);
-      for (std::size_t j = 0; j < values.extent(0); ++j) value_buffer_[k++] = values(j);
+    // The local matrix's values are its rows' entries in row order, as the constructor gathered the structure:
+    // one copy instead of a row view per row (each view counts references).
+    {
+      const auto local = matrix_->getLocalMatrixHost();
+      if (static_cast<int>(local.values.extent(0)) != local_entries_)
+        throw std::logic_error("GatheredDirectSolver: the matrix's structure changed since the solver was made");
+      std::copy(local.values.data(), local.values.data() + local_entries_, value_buffer_.begin());
     }
     MPI_Gatherv(value_buffer_.data(), local_entries_, MPI_DOUBLE, all_values_.data(), entry_counts_.data(),
                 entry_displacements_.data(), MPI_DOUBLE, 0, mpi_comm_);
