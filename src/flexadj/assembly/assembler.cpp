@@ -8,6 +8,7 @@
 #include "flexadj/functions/control_signal.hpp"
 
 #include <algorithm>
+#include <stdexcept>
 #include <cmath>
 #include <map>
 
@@ -123,6 +124,29 @@ Assembler::Assembler(const model::Model& model, RCP<const Comm> comm)
   };
   for (auto& c : forces_) columns_of(c);
   for (auto& c : constraints_) columns_of(c);
+  // The entries' positions in the values of the ghosted matrix that assemble() fills between beginAssembly() and
+  // endAssembly() (Tpetra's sumIntoLocalValues would search each row for each added row of a block).
+  matrix_->beginAssembly();
+  {
+    const auto local = matrix_->getLocalMatrixHost();
+    const auto& row_offsets = local.graph.row_map;
+    const auto& entries = local.graph.entries;
+    auto offset_of = [&](int row, int column) {
+      for (auto k = row_offsets(row); k < row_offsets(row + 1); ++k)
+        if (entries(k) == column) return static_cast<std::size_t>(k);
+      throw std::logic_error("Assembler: an entry of a component is not in the matrix graph");
+    };
+    for (auto& c : forces_)
+      for (int row : c.rows)
+        for (std::size_t j = 0; j < c.rows.size(); ++j) c.value_offsets.push_back(offset_of(row, c.columns[j]));
+    for (auto& c : constraints_) {
+      for (int row : c.rows)
+        for (int column : c.columns) c.value_offsets.push_back(offset_of(row, column));
+      for (int row : c.multiplier_rows)
+        for (std::size_t j = 0; j < c.rows.size(); ++j) c.value_offsets.push_back(offset_of(row, c.columns[j]));
+    }
+  }
+  matrix_->endAssembly();
 
   const std::size_t n = max_coordinates, m = max_equations;
   q_.resize(n); v_.resize(n); a_.resize(n); r_.resize(n);
@@ -201,9 +225,11 @@ void Assembler::assemble(const State& state, double t, ConstraintLevel level, do
                          const std::vector<double>* projection_target) {
   import_state(state, true, true);
   ghosted_residual_->putScalar(0.0);
+  double* values = nullptr;  // of the ghosted matrix in assembly mode, at LocalComponent::value_offsets
   if (coefficients) {
     matrix_->beginAssembly();
     matrix_->setAllToScalar(0.0);
+    values = matrix_->getLocalMatrixHost().values.data();
   }
   {
     auto residual = ghosted_residual_->getDataNonConst(0);
@@ -228,12 +254,10 @@ void Assembler::assemble(const State& state, double t, ConstraintLevel level, do
       load(c, views);
       if (coefficients) {
         element.residual_jacobian(q_.data(), v_.data(), a_.data(), t, *coefficients, r_.data(), jacobian_.data());
-        for (int i = 0; i < n; ++i) {
+        const std::size_t* offset = c.value_offsets.data();
+        for (int i = 0; i < n; ++i)
           for (int j = 0; j < n; ++j)
-            row_[j] = element_scale * (transposed_ ? jacobian_[j * n + i] : jacobian_[i * n + j]);
-          matrix_->sumIntoLocalValues(c.rows[i], Teuchos::ArrayView<const LocalOrdinal>(c.columns.data(), n),
-                                      Teuchos::ArrayView<const double>(row_.data(), n));
-        }
+            values[*offset++] += element_scale * (transposed_ ? jacobian_[j * n + i] : jacobian_[i * n + j]);
       } else {
         element.residual(q_.data(), v_.data(), a_.data(), t, r_.data());
       }
@@ -263,15 +287,13 @@ void Assembler::assemble(const State& state, double t, ConstraintLevel level, do
         residual[c.rows[i]] += scale * force;
       }
       if (!coefficients) continue;
+      const std::size_t* offset = c.value_offsets.data();
       for (int i = 0; i < n; ++i) {
-        for (int j = 0; j < n; ++j) row_[j] = with_hessian ? scale * coefficients->q * hessian_[i * n + j] : 0.0;
-        for (int k = 0; k < m; ++k) row_[n + k] = Cq[k * n + i];
-        matrix_->sumIntoLocalValues(c.rows[i], Teuchos::ArrayView<const LocalOrdinal>(c.columns.data(), n + m),
-                                    Teuchos::ArrayView<const double>(row_.data(), n + m));
+        for (int j = 0; j < n; ++j) values[*offset++] += with_hessian ? scale * coefficients->q * hessian_[i * n + j] : 0.0;
+        for (int k = 0; k < m; ++k) values[*offset++] += Cq[k * n + i];
       }
       for (int k = 0; k < m; ++k)
-        matrix_->sumIntoLocalValues(c.multiplier_rows[k], Teuchos::ArrayView<const LocalOrdinal>(c.columns.data(), n),
-                                    Teuchos::ArrayView<const double>(Cq + k * n, n));
+        for (int j = 0; j < n; ++j) values[*offset++] += Cq[k * n + j];
     }
   }
   residual_->putScalar(0.0);

@@ -133,6 +133,10 @@ class Assembler {
     std::vector<int> columns;             // its coordinate and multiplier columns, local in the column map
     int first_multiplier = 0;             // into State::lambda
     std::vector<int> multiplier_rows;     // local in the ghosted system map
+    // Where its matrix entries live in the values of the assembly-mode (ghosted) matrix, row by row as assemble()
+    // adds them: force elements rows x columns; constraints rows x (coordinate and multiplier columns), then
+    // multiplier rows x coordinate columns. Found once, so that assembly adds without searching the rows.
+    std::vector<std::size_t> value_offsets;
   };
   void import_state(const State& state, bool velocities, bool accelerations);
   // Imports owned vectors into the ghosted columns q, v, a (nullptr: zero).
