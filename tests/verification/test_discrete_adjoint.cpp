@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include "flexadj/elements/elements.hpp"
 #include "flexadj/io/problem_reader.hpp"
@@ -18,6 +19,45 @@ using objectives::ObjectiveTerm;
 void expect_second_order(const std::vector<double>& orders, const std::vector<double>& remainders) {
   for (std::size_t k = 0; k < orders.size(); ++k)
     EXPECT_GT(orders[k], 1.9) << "remainders " << remainders[k] << " -> " << remainders[k + 1];
+}
+
+// Central differences (fd_check.hpp) of J along each named parameter against the adjoint, then a Taylor test along
+// all of them in `direction` (per parameter) from step h0.
+void check_parameters(problem::Problem& problem, const objectives::Objective& objective, const Evaluation& e,
+                      const std::vector<std::string>& names, const std::vector<double>& direction, double h0) {
+  const model::ParameterSpace space(*problem.model);
+  std::vector<int> indices;
+  for (const auto& name : names) {
+    const int index = space.find(name);
+    ASSERT_GE(index, 0) << name;
+    indices.push_back(index);
+    EXPECT_TRUE(matches_central_difference(name, e.gradient.parameters[index],
+                                           central_difference(problem, objective, world(), index), e.value));
+  }
+  std::vector<double> remainders;
+  const auto orders = taylor_orders(problem, objective, world(), indices, direction, h0, &remainders);
+  std::printf("Taylor remainders %.3e %.3e %.3e %.3e\n", remainders[0], remainders[1], remainders[2], remainders[3]);
+  expect_second_order(orders, remainders);
+}
+
+// Terminal squares of the given coordinates (targets 0.1 k) and the tracking of the velocity of `tracked` against
+// 0.2 t.
+objectives::Objective terminal_and_tracking(const std::vector<long long>& coordinates, long long tracked) {
+  objectives::Objective objective;
+  for (std::size_t k = 0; k < coordinates.size(); ++k) {
+    ObjectiveTerm term;
+    term.kind = ObjectiveTerm::Kind::FinalSquare;
+    term.coordinate = coordinates[k];
+    term.target = 0.1 * double(k + 1);
+    objective.add(term);
+  }
+  ObjectiveTerm tracking;
+  tracking.kind = ObjectiveTerm::Kind::Tracking;
+  tracking.quantity = ObjectiveTerm::Quantity::Velocity;
+  tracking.coordinate = tracked;
+  tracking.reference = functions::Expression::parse("0.2*t");
+  objective.add(tracking);
+  return objective;
 }
 
 objectives::Objective final_value(long long coordinate) {
@@ -362,6 +402,33 @@ TEST(DiscreteAdjoint, DoublePendulumOnACartAtRest) {
                                               1.0, &remainders),
                         remainders);
   }
+}
+
+// HHT (alpha_m = 0, rho_inf = 0.8) on a chain of three spatial rigid links on spherical joints (quaternion
+// constraints, 12 multipliers), with a lateral gravity component so that the motion leaves the x-z plane: masses,
+// inertia entries, gravity and a joint's attachment point against central differences and a Taylor test, and the
+// initial velocity of the last link.
+TEST(DiscreteAdjoint, HhtOnARigidChainMatchesFiniteDifferencesAndTaylor) {
+  auto problem = rigid_chain(3, 0.5, 100, 0.8);
+  problem.integrator.newton_tolerance = 1e-12;
+  const model::ParameterSpace space(*problem.model);
+  for (const char* link : {"link1", "link2", "link3"})
+    space.set_value(*problem.model, space.find(std::string(link) + ".gravity_y"), 2.0);
+  const long long tip = problem.model->body_offset(problem.model->find_body("link3"));
+  const objectives::Objective objective = terminal_and_tracking({tip, tip + 1, tip + 2}, tip + 1);
+  problem.integrator.scheme = "generalized_alpha";
+  const double J_generalized_alpha = evaluate(problem, objective, world(), false).value;
+  problem.integrator.scheme = "hht";
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  // The scheme took effect: HHT's J differs from generalized-alpha's at the same rho_inf and step.
+  EXPECT_GT(std::abs(e.value - J_generalized_alpha), 1e-6 * e.value);
+  check_parameters(problem, objective, e,
+                   {"link1.mass", "link3.mass", "link2.inertia_xx", "link3.inertia_yy", "link1.gravity_y",
+                    "link2.gravity_z", "joint2.point_b_z", "joint3.point_a_z"},
+                   {0.3, -0.2, 0.01, 0.005, 0.5, 1.0, 0.05, -0.05}, 5e-2);
+  EXPECT_TRUE(matches_central_difference("initial velocity of link3.y", e.gradient.initial_velocities[tip + 1],
+                                         initial_velocity_central_difference(problem, objective, world(), tip + 1, 1e-6),
+                                         e.value));
 }
 
 }  // namespace
