@@ -431,5 +431,148 @@ TEST(DiscreteAdjoint, HhtOnARigidChainMatchesFiniteDifferencesAndTaylor) {
                                          e.value));
 }
 
+// A planar double pendulum of two rigid links on revolute joints with a rotational spring-damper between them
+// (moment -(k (theta_b - theta_a - theta_0) + c (omega_b - omega_a))): stiffness, damping and rest angle.
+TEST(DiscreteAdjoint, PlanarRotationalSpringDamperParameters) {
+  auto problem = io::read_problem_string(R"yaml(
+dimension: 2
+gravity: [0, -9.81]
+integrator: {end_time: 1.0, step_size: 0.005, spectral_radius: 0.9, newton_tolerance: 1.0e-12}
+bodies:
+  - {name: upper, type: rigid_body, mass: 1.0, inertia: 0.08, position: [0.35, -0.35], orientation: -0.785398}
+  - {name: lower, type: rigid_body, mass: 0.7, inertia: 0.05, position: [0.95, -0.7], orientation: -0.4}
+forces:
+  - {name: elbow, type: rotational_spring_damper, bodies: [upper, lower], stiffness: 8, damping: 0.3, rest_angle: 0.2}
+joints:
+  - {type: revolute, bodies: [ground, upper], point: [0, 0]}
+  - {type: revolute, bodies: [upper, lower], point: [0.7, -0.7]}
+)yaml", "rotational_spring_damper.yaml");
+  const model::Model& model = *problem.model;
+  const long long lower = model.body_offset(model.find_body("lower"));
+  const objectives::Objective objective = terminal_and_tracking({lower, lower + 1, lower + 2}, lower + 2);
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  check_parameters(problem, objective, e, {"elbow.stiffness", "elbow.damping", "elbow.rest_angle", "lower.mass"},
+                   {2.0, 0.1, 0.1, 0.2}, 1e-1);
+}
+
+// A spatial rotational damper (damping only, on the relative angular velocity about an axis carried by a) between
+// ground and the spinning body on its spherical joint: the damping and the axis.
+TEST(DiscreteAdjoint, SpatialRotationalDamperParameters) {
+  auto problem = spinning_top_pendulum(0.3, 150, 0.9);
+  problem.integrator.newton_tolerance = 1e-12;
+  elements::RotationalSpringDamperData damper;
+  damper.damping = 0.4;
+  const double norm = std::sqrt(0.3 * 0.3 + 0.2 * 0.2 + 0.9 * 0.9);
+  damper.axis = {0.3 / norm, 0.2 / norm, 0.9 / norm};
+  problem.model->add_force_element(elements::make_rotational_spring_damper(
+      "damper", {kGround, 0}, {BodyKind::Ground, BodyKind::SpatialRigid}, damper));
+  const objectives::Objective objective = spinning_body_objective(true);
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  check_parameters(problem, objective, e, {"damper.damping", "damper.axis_x", "damper.axis_y", "damper.axis_z"},
+                   {0.2, 0.1, -0.1, 0.05}, 1e-1);
+}
+
+// Two spatial rigid bodies welded by a fixed joint (3 position and 3 rotation equations), the pair hanging from a
+// spherical joint and turning about it at w = (1, -2, 5) (velocities w x r): the weld's attachment points and rest rotation, and the welded body's mass and
+// inertia.
+TEST(DiscreteAdjoint, FixedJointParameters) {
+  auto problem = io::read_problem_string(R"yaml(
+dimension: 3
+gravity: [0, 0, -9.81]
+integrator: {end_time: 0.3, step_size: 0.002, spectral_radius: 0.9, newton_tolerance: 1.0e-12}
+bodies:
+  - {name: arm, type: rigid_body, mass: 2, inertia: [0.1, 0.12, 0.02, 0.01, 0, 0], position: [0.1, 0, -0.4],
+     orientation: {axis: [1, 1, 0], angle: 0.3}, velocity: [0.8, 0.9, 0.2], angular_velocity: [1, -2, 5]}
+  - {name: head, type: rigid_body, mass: 1, inertia: [0.01, 0.02, 0.015, 0, 0.002, 0], position: [0.25, 0.1, -0.8],
+     orientation: {axis: [0, 1, 1], angle: 0.5}, velocity: [1.1, 2.05, 0.6], angular_velocity: [1, -2, 5]}
+joints:
+  - {type: spherical, bodies: [ground, arm], point: [0, 0, 0]}
+  - {name: weld, type: fixed, bodies: [arm, head], point: [0.2, 0.05, -0.7]}
+)yaml", "fixed_joint.yaml");
+  const model::Model& model = *problem.model;
+  ASSERT_EQ(model.constraints().back()->name(), "weld");
+  ASSERT_EQ(model.constraints().back()->equation_count(), 6);
+  const long long head = model.body_offset(model.find_body("head"));
+  const objectives::Objective objective = terminal_and_tracking({head, head + 1, head + 2}, head);
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  check_parameters(problem, objective, e,
+                   {"weld.point_a_x", "weld.point_b_z", "weld.rest_rotation_0", "weld.rest_rotation_2", "head.mass",
+                    "head.inertia_xz"},
+                   {0.02, -0.02, 0.01, 0.01, 0.3, 0.001}, 1e-1);
+}
+
+// A spatial point mass (x, y, z) on a rod (distance constraint) from the origin, with a spring to a ground point,
+// started off the vertical plane: mass, gravity, rod length, spring, the initial position and velocity.
+TEST(DiscreteAdjoint, SpatialPointMassParameters) {
+  auto problem = io::read_problem_string(R"yaml(
+dimension: 3
+gravity: [0, 0, -9.81]
+integrator: {end_time: 1.0, step_size: 0.005, spectral_radius: 0.9, newton_tolerance: 1.0e-12}
+bodies:
+  - {name: bob, type: point_mass, mass: 1.5, position: [0.6, 0, -0.8], velocity: [0, 1.2, 0]}
+forces:
+  - {name: spring, type: spring_damper, bodies: [ground, bob], points: [[1, 1, 0], [0.6, 0, -0.8]], stiffness: 6,
+     damping: 0.2}
+joints:
+  - {name: rod, type: distance, bodies: [ground, bob], points: [[0, 0, 0], [0.6, 0, -0.8]], length: 1}
+)yaml", "spatial_point_mass.yaml");
+  ASSERT_EQ(problem.model->body(0).kind, BodyKind::PointMass3D);
+  const objectives::Objective objective = terminal_and_tracking({0, 1, 2}, 1);
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  check_parameters(problem, objective, e,
+                   {"bob.mass", "bob.gravity_z", "rod.length", "spring.stiffness", "spring.damping",
+                    "spring.point_a_y"},
+                   {0.2, 0.5, 0.05, 0.5, 0.05, 0.1}, 1e-1);
+  EXPECT_TRUE(matches_central_difference("initial velocity z", e.gradient.initial_velocities[2],
+                                         initial_velocity_central_difference(problem, objective, world(), 2, 1e-6),
+                                         e.value));
+  EXPECT_TRUE(matches_central_difference("initial position y", e.gradient.initial_coordinates[1],
+                                         initial_position_central_difference(problem, objective, world(), 0, 1, 1e-6),
+                                         e.value));
+}
+
+// A piecewise-constant control (value k held on [t_k, t_k+1), 0.1 s grid, on a step of 0.005 s) pushing a cart with
+// a pendulum: every value against central differences, one past the end time zero, and a Taylor test.
+TEST(DiscreteAdjoint, PiecewiseConstantControlMatchesFiniteDifferencesAndTaylor) {
+  auto problem = io::read_problem_string(R"yaml(
+dimension: 2
+gravity: [0, -9.81]
+integrator: {end_time: 1.0, step_size: 0.005, spectral_radius: 0.9, newton_tolerance: 1.0e-12}
+controls:
+  - {name: F, interpolation: constant, grid: {start: 0, end: 1.2, count: 13},
+     values: [0, 2, 5, 3, -1, -4, -2, 1, 3, 2, 0, 1, 1]}
+bodies:
+  - {name: cart, type: point_mass, mass: 2, position: [0, 0]}
+  - {name: pendulum, type: rigid_body, mass: 0.5, inertia: 0.01, position: [0, -0.5]}
+forces:
+  - {type: load, body: cart, control: {name: F, force_direction: [1, 0]}}
+joints:
+  - {type: prismatic, bodies: [ground, cart], axis: [1, 0]}
+  - {type: revolute, bodies: [cart, pendulum], point: [0, 0]}
+)yaml", "piecewise_constant.yaml");
+  auto signal = problem.model->controls().at("F");
+  ASSERT_EQ(signal->interpolation(), functions::Interpolation::PiecewiseConstant);
+  const objectives::Objective objective = terminal_and_tracking({0, 2, 4}, 4);
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  const auto& gradient = e.gradient.controls.at("F");
+  ASSERT_EQ(gradient.size(), 13u);
+  // Values 0..9 act on [0, 1), value 10 (t = 1.0 = T) through the equations of the last step at T; values 11
+  // and 12 (after T) do not act.
+  for (std::size_t k = 0; k <= 10; ++k) {
+    const double h = relative_step(signal->values()[k], 1e-6);
+    EXPECT_TRUE(matches_central_difference("F[" + std::to_string(k) + "]", gradient[k],
+                                           control_central_difference(problem, objective, world(), *signal, k, h),
+                                           e.value));
+  }
+  for (std::size_t k : {11, 12}) {
+    EXPECT_EQ(gradient[k], 0.0) << "F[" << k << "]";
+    EXPECT_EQ(control_central_difference(problem, objective, world(), *signal, k, 1.0).value, 0.0) << "F[" << k << "]";
+  }
+  std::vector<double> direction(signal->size()), remainders;
+  for (std::size_t k = 0; k < direction.size(); ++k) direction[k] = std::cos(0.9 * double(k));
+  expect_second_order(
+      control_taylor_orders(problem, objective, world(), *signal, gradient, direction, 1.0, &remainders), remainders);
+}
+
 }  // namespace
 }  // namespace flexadj::testing
