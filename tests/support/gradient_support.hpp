@@ -10,6 +10,7 @@
 #include "flexadj/functions/control_signal.hpp"
 #include "flexadj/io/problem_reader.hpp"
 #include "flexadj/storage/trajectory.hpp"
+#include "fd_check.hpp"
 #include "simulation_support.hpp"
 
 namespace flexadj::testing {
@@ -124,25 +125,25 @@ inline objectives::Objective crane_load_objective() {
   return objective;
 }
 
-// Central difference of J along parameter `index` with relative step `relative_step`.
-inline double central_difference(problem::Problem& problem, const objectives::Objective& objective,
-                                 RCP<const Comm> comm, int index, double relative_step = 1e-6) {
+// Central difference of J along parameter `index`, step relative_step |p| (relative_step if p = 0).
+inline CentralDifference central_difference(problem::Problem& problem, const objectives::Objective& objective,
+                                            RCP<const Comm> comm, int index, double relative_step = 1e-6) {
   model::Model& model = *problem.model;
   const model::ParameterSpace space(model);
   const double p = space.value(model, index);
-  const double h = relative_step * std::max(1.0, std::abs(p));
+  const double h = testing::relative_step(p, relative_step);
   space.set_value(model, index, p + h);
   const double plus = evaluate(problem, objective, comm, false).value;
   space.set_value(model, index, p - h);
   const double minus = evaluate(problem, objective, comm, false).value;
   space.set_value(model, index, p);
-  return (plus - minus) / (2.0 * h);
+  return {(plus - minus) / (2.0 * h), h};
 }
 
 // Central difference of J along value k of a control signal, with absolute step h.
-inline double control_central_difference(problem::Problem& problem, const objectives::Objective& objective,
-                                         RCP<const Comm> comm, functions::ControlSignal& signal, std::size_t k,
-                                         double h) {
+inline CentralDifference control_central_difference(problem::Problem& problem, const objectives::Objective& objective,
+                                                    RCP<const Comm> comm, functions::ControlSignal& signal,
+                                                    std::size_t k, double h) {
   std::vector<double> values = signal.values();
   const double original = values[k];
   values[k] = original + h;
@@ -153,7 +154,33 @@ inline double control_central_difference(problem::Problem& problem, const object
   const double minus = evaluate(problem, objective, comm, false).value;
   values[k] = original;
   signal.set_values(values);
-  return (plus - minus) / (2.0 * h);
+  return {(plus - minus) / (2.0 * h), h};
+}
+
+// Central difference of J along the given initial velocity of global coordinate `coordinate`, absolute step h.
+inline CentralDifference initial_velocity_central_difference(problem::Problem& problem,
+                                                             const objectives::Objective& objective,
+                                                             RCP<const Comm> comm, long long coordinate, double h) {
+  std::vector<double> shift(problem.model->coordinate_count(), 0.0);
+  shift[coordinate] = h;
+  const double plus = evaluate(problem, objective, comm, false, &shift).value;
+  shift[coordinate] = -h;
+  const double minus = evaluate(problem, objective, comm, false, &shift).value;
+  return {(plus - minus) / (2.0 * h), h};
+}
+
+// Central difference of J along the given initial position (coordinate `coordinate` of body `body`), absolute step h.
+inline CentralDifference initial_position_central_difference(problem::Problem& problem,
+                                                             const objectives::Objective& objective,
+                                                             RCP<const Comm> comm, int body, int coordinate, double h) {
+  model::Model& model = *problem.model;
+  const double x0 = model.body(body).initial_coordinates[coordinate];
+  model.set_initial_value(body, coordinate, false, x0 + h);
+  const double plus = evaluate(problem, objective, comm, false).value;
+  model.set_initial_value(body, coordinate, false, x0 - h);
+  const double minus = evaluate(problem, objective, comm, false).value;
+  model.set_initial_value(body, coordinate, false, x0);
+  return {(plus - minus) / (2.0 * h), h};
 }
 
 // Taylor remainders along a direction over the values of one control signal (gradient: dJ/du of that

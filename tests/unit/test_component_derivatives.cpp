@@ -24,6 +24,7 @@
 #include "flexadj/functions/control_signal.hpp"
 #include "flexadj/functions/expression.hpp"
 #include "flexadj/model/model.hpp"
+#include "fd_check.hpp"
 
 namespace {
 
@@ -132,12 +133,11 @@ State random_state(const std::vector<BodyKind>& kinds, unsigned seed, Quaternion
 
 using VectorFunction = std::function<Vector(const Vector&)>;
 
-// Central differences of f at x, m x n row-major; step relative_step * max(1, |x_j|).
-Vector central_difference_jacobian(const VectorFunction& f, const Vector& x, double relative_step = 1e-6) {
+// Central differences of f at x, m x n row-major, step h in every coordinate (coordinates are of order 1 here).
+Vector central_difference_jacobian(const VectorFunction& f, const Vector& x, double h = 1e-6) {
   const std::size_t n = x.size(), m = f(x).size();
   Vector J(m * n, 0.0);
   for (std::size_t j = 0; j < n; ++j) {
-    const double h = relative_step * std::max(1.0, std::abs(x[j]));
     Vector xp = x, xm = x;
     xp[j] += h;
     xm[j] -= h;
@@ -153,8 +153,21 @@ double max_abs(const Vector& x) {
   return m;
 }
 
+// A derivative (m x columns) against central differences D of f with step h: every entry within tolerance |D| plus the
+// noise floor 1e-14 max|f(x)| / h times `scale` (tests/support/fd_check.hpp). Many derivatives here are zero by
+// construction (a constant load's Jacobian, the Hessian of a linear constraint, a spring's dr/da): those are held to
+// the floor, which is far below any entry that is not zero; `minimum_resolved` entries must stand above 10 x the floor.
+::testing::AssertionResult fd_agree(const std::string& what, const Vector& D, const Vector& derivative,
+                                    std::size_t columns, double h, const Vector& f_at_x, double tolerance,
+                                    double scale = 1.0, std::size_t minimum_resolved = 0) {
+  return flexadj::testing::jacobian_matches_central_differences(what, derivative, D, columns, h, max_abs(f_at_x),
+                                                                flexadj::testing::kRoundOffAccuracy, tolerance, scale,
+                                                                minimum_resolved);
+}
+
 // |got - expected| <= tolerance * max(1, max|got|) entrywise; a failure names the worst entry and lists
-// the others that exceed the tolerance.
+// the others that exceed the tolerance. For identities evaluated two ways (no differences); derivatives against
+// central differences go through fd_agree.
 ::testing::AssertionResult agree(const std::string& what, const Vector& expected, const Vector& got, std::size_t columns,
                                  double tolerance, const char* expected_name = "FD", const char* got_name = "AD") {
   if (expected.size() != got.size())
@@ -459,7 +472,8 @@ TEST_P(ForceElementDerivatives, ResidualJacobianMatchesCentralDifferences) {
       Vector expected(n * n);
       for (std::size_t k = 0; k < n * n; ++k)
         expected[k] = coefficients.q * dq[k] + coefficients.v * dv[k] + coefficients.a * da[k];
-      EXPECT_TRUE(agree(label.str(), expected, J, n, 1e-6));
+      EXPECT_TRUE(fd_agree(label.str(), expected, J, n, 1e-6, r_plain, 1e-6,
+                           coefficients.q + coefficients.v + coefficients.a));
       EXPECT_TRUE(agree(label.str() + ": residual output", r_plain, r, 1, 1e-14, "residual()", "residual_jacobian()"));
     }
   }
@@ -510,7 +524,7 @@ TEST_P(ConstraintDerivatives, JacobianMatchesCentralDifferences) {
     Vector cv(m), Cq(m * n);
     constraint->jacobian(s.q.data(), s.t, cv.data(), Cq.data());
     const std::string label = c.name + " (" + quaternion_name(variant) + ")";
-    EXPECT_TRUE(agree(label + ": jacobian", central_difference_jacobian(value, s.q), Cq, n, 1e-6));
+    EXPECT_TRUE(fd_agree(label + ": jacobian", central_difference_jacobian(value, s.q), Cq, n, 1e-6, value(s.q), 1e-6));
     EXPECT_TRUE(agree(label + ": value output of jacobian()", value(s.q), cv, 1, 1e-14, "value()", "jacobian()"));
   }
 }
@@ -537,7 +551,7 @@ TEST_P(ConstraintDerivatives, MultiplierHessianMatchesCentralDifferences) {
     Vector H(n * n);
     constraint->multiplier_hessian(s.q.data(), lambda.data(), s.t, H.data());
     const std::string label = c.name + " (" + quaternion_name(variant) + "): multiplier_hessian";
-    EXPECT_TRUE(agree(label, central_difference_jacobian(g, s.q), H, n, 1e-6));
+    EXPECT_TRUE(fd_agree(label, central_difference_jacobian(g, s.q), H, n, 1e-6, g(s.q), 1e-6));
   }
 }
 
@@ -566,8 +580,9 @@ TEST_P(ConstraintDerivatives, TimeDerivativesMatchCentralDifferences) {
     }
     const std::string label = c.name + " (" + quaternion_name(variant) + "): time_derivatives ";
     EXPECT_TRUE(agree(label + "c", c_plain, c0, 1, 1e-14, "value()", "time_derivatives()"));
-    EXPECT_TRUE(agree(label + "c_dot", dot_fd, c_dot, 1, 1e-5));
-    EXPECT_TRUE(agree(label + "c_ddot", ddot_fd, c_ddot, 1, 1e-5));
+    // The second difference has noise 4 eps |c| / h^2: the floor of a first difference times 4 / h.
+    EXPECT_TRUE(fd_agree(label + "c_dot", dot_fd, c_dot, 1, h, c_plain, 1e-5));
+    EXPECT_TRUE(fd_agree(label + "c_ddot", ddot_fd, c_ddot, 1, h, c_plain, 1e-5, 4.0 / h));
   }
 }
 
@@ -614,8 +629,8 @@ TEST_P(ConservativeForces, ResidualAtRestIsPotentialGradient) {
     Vector gradient = central_difference_jacobian(potential, s.q);
     project_out_euler_parameter_normal(c.kinds, s.q, gradient);
     EXPECT_GT(max_abs(r), 1e-3) << c.name << ": the check would be vacuous";
-    EXPECT_TRUE(agree(c.name + " (" + quaternion_name(variant) + "): r(q, 0, 0) vs dV/dq", gradient, r, 1, 1e-6,
-                      "dV/dq (FD)", "r"));
+    EXPECT_TRUE(fd_agree(c.name + " (" + quaternion_name(variant) + "): r(q, 0, 0) vs dV/dq", gradient, r, 1, 1e-6,
+                         potential(s.q), 1e-6));
   }
 }
 
@@ -777,7 +792,9 @@ TEST_P(InertiaKernels, MassMatrixIsTheKineticEnergyHessian) {
   const VectorFunction T_v = [&](const Vector& x) { return kinetic_gradient(*element, s.q, x, true); };
   const Vector T_vv = central_difference_jacobian(T_v, s.v, 1e-2);
   EXPECT_GT(max_abs(M), 1e-3) << "the check would be vacuous";
-  EXPECT_TRUE(agree(c.name + ": dr/da vs T_vv", T_vv, M, n, 1e-9, "T_vv (FD)", "dr/da"));
+  // Differences of differences: the floor of T over the steps 1e-2 and 1e-3.
+  EXPECT_TRUE(fd_agree(c.name + ": dr/da vs T_vv", T_vv, M, n, 1e-2, {element->kinetic_energy(s.q.data(), s.v.data())},
+                       1e-9, 1.0 / 1e-3));
 }
 
 TEST_P(InertiaKernels, InertiaTermsAreTheEulerLagrangeFormOfTheKineticEnergy) {
@@ -809,8 +826,9 @@ TEST_P(InertiaKernels, InertiaTermsAreTheEulerLagrangeFormOfTheKineticEnergy) {
   project_out_euler_parameter_normal(c.kinds, s.q, inertia);
   EXPECT_GT(max_abs(inertia), 1e-3) << "the check would be vacuous";
   EXPECT_GT(max_abs(applied), 1e-3) << c.name << ": the element should have applied forces here";
-  EXPECT_TRUE(agree(c.name + ": r - applied vs d/dt T_v - T_q", euler_lagrange, inertia, 1, 1e-7, "Euler-Lagrange (FD)",
-                    "r - applied"));
+  // The floor of the fourth-order stencil (weights 18/12 over d) on first differences of T with step 1e-3.
+  EXPECT_TRUE(fd_agree(c.name + ": r - applied vs d/dt T_v - T_q", euler_lagrange, inertia, 1, d,
+                       {element->kinetic_energy(s.q.data(), s.v.data())}, 1e-7, 1.5 / 1e-3));
 }
 
 // With h = 0 the discrete momenta are the Legendre transform: plus = -minus = T_v = M v.
@@ -851,8 +869,8 @@ void expect_discrete_momenta_jacobian(const std::string& name, const fm::ForceEl
   midpoint(q_next, q_mid, v_mid);
   element.discrete_momenta(q_mid.data(), v_mid.data(), s.t, h, minus.data(), plus.data(), J.data());
   element.discrete_momenta(q_mid.data(), v_mid.data(), s.t, h, minus_plain.data(), plus_plain.data(), nullptr);
-  EXPECT_TRUE(agree(name + ": discrete_momenta jacobian", central_difference_jacobian(minus_of, q_next, 1e-6), J, n,
-                    1e-7));
+  EXPECT_TRUE(fd_agree(name + ": discrete_momenta jacobian", central_difference_jacobian(minus_of, q_next, 1e-6), J, n,
+                       1e-6, minus_plain, 1e-7));
   EXPECT_TRUE(agree(name + ": minus with and without jacobian", minus_plain, minus, 1, 1e-14, "plain", "with J"));
   EXPECT_TRUE(agree(name + ": plus with and without jacobian", plus_plain, plus, 1, 1e-14, "plain", "with J"));
   // Without inertia minus = plus = (h/2) f = -(h/2) r(q_mid, v_mid, 0).
@@ -918,7 +936,8 @@ TEST_P(KineticEnergyRate, PowerOfInertiaResidualIsRateOfKineticEnergy) {
     const double h = 1e-5;
     const double rate = (T(h) - T(-h)) / (2.0 * h);
     EXPECT_GT(std::abs(power), 1e-3) << "the check would be vacuous";
-    EXPECT_NEAR(power, rate, 1e-6 * std::max(1.0, std::abs(rate))) << kind_name(kind);
+    EXPECT_TRUE(flexadj::testing::matches_central_difference(kind_name(kind), power, rate, h, T(0.0),
+                                                             flexadj::testing::kRoundOffAccuracy));
   }
 }
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdio>
 
 #include "flexadj/elements/elements.hpp"
 #include "flexadj/io/problem_reader.hpp"
@@ -18,6 +19,45 @@ using objectives::ObjectiveTerm;
 void expect_second_order(const std::vector<double>& orders, const std::vector<double>& remainders) {
   for (std::size_t k = 0; k < orders.size(); ++k)
     EXPECT_GT(orders[k], 1.9) << "remainders " << remainders[k] << " -> " << remainders[k + 1];
+}
+
+// Central differences (fd_check.hpp) of J along each named parameter against the adjoint, then a Taylor test along
+// all of them in `direction` (per parameter) from step h0.
+void check_parameters(problem::Problem& problem, const objectives::Objective& objective, const Evaluation& e,
+                      const std::vector<std::string>& names, const std::vector<double>& direction, double h0) {
+  const model::ParameterSpace space(*problem.model);
+  std::vector<int> indices;
+  for (const auto& name : names) {
+    const int index = space.find(name);
+    ASSERT_GE(index, 0) << name;
+    indices.push_back(index);
+    EXPECT_TRUE(matches_central_difference(name, e.gradient.parameters[index],
+                                           central_difference(problem, objective, world(), index), e.value));
+  }
+  std::vector<double> remainders;
+  const auto orders = taylor_orders(problem, objective, world(), indices, direction, h0, &remainders);
+  std::printf("Taylor remainders %.3e %.3e %.3e %.3e\n", remainders[0], remainders[1], remainders[2], remainders[3]);
+  expect_second_order(orders, remainders);
+}
+
+// Terminal squares of the given coordinates (targets 0.1 k) and the tracking of the velocity of `tracked` against
+// 0.2 t.
+objectives::Objective terminal_and_tracking(const std::vector<long long>& coordinates, long long tracked) {
+  objectives::Objective objective;
+  for (std::size_t k = 0; k < coordinates.size(); ++k) {
+    ObjectiveTerm term;
+    term.kind = ObjectiveTerm::Kind::FinalSquare;
+    term.coordinate = coordinates[k];
+    term.target = 0.1 * double(k + 1);
+    objective.add(term);
+  }
+  ObjectiveTerm tracking;
+  tracking.kind = ObjectiveTerm::Kind::Tracking;
+  tracking.quantity = ObjectiveTerm::Quantity::Velocity;
+  tracking.coordinate = tracked;
+  tracking.reference = functions::Expression::parse("0.2*t");
+  objective.add(tracking);
+  return objective;
 }
 
 objectives::Objective final_value(long long coordinate) {
@@ -58,17 +98,13 @@ TEST(DiscreteAdjoint, OscillatorMatchesFiniteDifferencesForEveryParameter) {
   for (const char* name : {"mass.mass", "spring.stiffness", "spring.damping", "spring.free_length", "spring.point_a_x"}) {
     const int index = space.find(name);
     ASSERT_GE(index, 0) << name;
-    const double fd = central_difference(problem, objective, world(), index);
-    EXPECT_NEAR(e.gradient.parameters[index], fd, 1e-6 * std::max(1.0, std::abs(fd))) << name;
+    EXPECT_TRUE(matches_central_difference(name, e.gradient.parameters[index],
+                                           central_difference(problem, objective, world(), index), e.value));
   }
   // Initial velocity along the rail (the direction the constraints leave free).
-  std::vector<double> shift(problem.model->coordinate_count(), 0.0);
-  const double h = 1e-6;
-  shift[0] = h;
-  const double plus = evaluate(problem, objective, world(), false, &shift).value;
-  shift[0] = -h;
-  const double minus = evaluate(problem, objective, world(), false, &shift).value;
-  EXPECT_NEAR(e.gradient.initial_velocities[0], (plus - minus) / (2 * h), 1e-6);
+  EXPECT_TRUE(matches_central_difference("initial velocity x", e.gradient.initial_velocities[0],
+                                         initial_velocity_central_difference(problem, objective, world(), 0, 1e-6),
+                                         e.value));
 }
 
 // 3D rigid body on a spherical joint with an off-axis spin: inertia entries (with products of inertia),
@@ -87,8 +123,8 @@ TEST(DiscreteAdjoint, SpinningRigidBodyMatchesFiniteDifferencesAndTaylor) {
     const int index = space.find(name);
     ASSERT_GE(index, 0) << name;
     indices.push_back(index);
-    const double fd = central_difference(problem, objective, world(), index);
-    EXPECT_NEAR(e.gradient.parameters[index], fd, 1e-6 * std::max(1.0, std::abs(fd))) << name;
+    EXPECT_TRUE(matches_central_difference(name, e.gradient.parameters[index],
+                                           central_difference(problem, objective, world(), index), e.value));
   }
   const std::vector<double> direction{0.3, 0.05, -0.04, 0.02, 0.01, -0.03, 0.02, 0.5};
   std::vector<double> remainders;
@@ -118,9 +154,8 @@ TEST(DiscreteAdjoint, OverheadCraneConstraintParameterMatchesFiniteDifferences) 
     const int index = space.find(name);
     ASSERT_GE(index, 0) << name;
     indices.push_back(index);
-    const double fd = central_difference(problem, objective, world(), index);
-    EXPECT_NEAR(e.gradient.parameters[index], fd, 1e-6 * std::max(1.0, std::abs(fd))) << name;
-    EXPECT_GT(std::abs(fd), 1e-8) << name << " does not act";
+    EXPECT_TRUE(matches_central_difference(name, e.gradient.parameters[index],
+                                           central_difference(problem, objective, world(), index), e.value));
   }
   std::vector<double> remainders;
   const auto orders =
@@ -137,14 +172,17 @@ TEST(DiscreteAdjoint, CraneControlValuesMatchFiniteDifferencesAndTaylor) {
     auto signal = problem.model->controls().at(name);
     const auto& gradient = e.gradient.controls.at(name);
     ASSERT_EQ(gradient.size(), signal->size());
-    for (int k : {0, 10, 37, 79, 80, 81, 200}) {
-      const double h = 1e-6 * std::max(1.0, std::abs(signal->values()[k]));
-      const double fd = control_central_difference(problem, objective, world(), *signal, k, h);
-      EXPECT_NEAR(gradient[k], fd, 1e-6 * std::max(1e-3, std::abs(fd))) << name << "[" << k << "]";
+    for (int k : {0, 10, 37, 40, 79, 80}) {
+      const double h = relative_step(signal->values()[k], 1e-6);
+      EXPECT_TRUE(matches_central_difference(name + "[" + std::to_string(k) + "]", gradient[k],
+                                             control_central_difference(problem, objective, world(), *signal, k, h),
+                                             e.value));
     }
-    // Values after the end time cannot act (t = 0.8 is value 80 of the 0.01 s grid).
-    EXPECT_EQ(gradient[81], 0.0);
-    EXPECT_GT(std::abs(gradient[40]), 1e-8);
+    // Values after the end time cannot act (t = 0.8 is value 80 of the 0.01 s grid): zero, and J does not change.
+    for (int k : {81, 200}) {
+      EXPECT_EQ(gradient[k], 0.0) << name << "[" << k << "]";
+      EXPECT_EQ(control_central_difference(problem, objective, world(), *signal, k, 1.0).value, 0.0) << name << "[" << k << "]";
+    }
   }
   // Taylor test along a smooth direction in both signals.
   auto F = problem.model->controls().at("F");
@@ -238,14 +276,16 @@ TEST(DiscreteAdjoint, PenaltyAndControlEffortMatchFiniteDifferences) {
   const Evaluation e = evaluate(problem, objective, world(), true);
   const auto& gradient = e.gradient.controls.at("u");
   for (int k : {0, 3, 9, 15, 20}) {
-    const double fd = control_central_difference(problem, objective, world(), *signal, k, 1e-6);
-    EXPECT_NEAR(gradient[k], fd, 1e-6 * std::max(1e-2, std::abs(fd))) << "u[" << k << "]";
+    const double h = relative_step(signal->values()[k], 1e-6);
+    EXPECT_TRUE(matches_central_difference("u[" + std::to_string(k) + "]", gradient[k],
+                                           control_central_difference(problem, objective, world(), *signal, k, h),
+                                           e.value));
   }
   const model::ParameterSpace space(*problem.model);
   const int stiffness = space.find("spring.stiffness");
-  const double fd = central_difference(problem, objective, world(), stiffness);
-  EXPECT_NEAR(e.gradient.parameters[stiffness], fd, 1e-6 * std::max(1.0, std::abs(fd)));
-  EXPECT_GT(std::abs(fd), 1e-6);  // the penalty is active
+  // Only the penalty (active on part of the oscillation) depends on the stiffness.
+  EXPECT_TRUE(matches_central_difference("spring.stiffness", e.gradient.parameters[stiffness],
+                                         central_difference(problem, objective, world(), stiffness), e.value));
   std::vector<double> direction(signal->size()), remainders;
   for (std::size_t k = 0; k < direction.size(); ++k) direction[k] = std::cos(0.4 * double(k));
   expect_second_order(
@@ -261,9 +301,13 @@ TEST(DiscreteAdjoint, CraneObjectiveAtTheInitialGuessIsTheClosedForm) {
   const Evaluation e = evaluate(problem, objective, world(), true);
   EXPECT_NEAR(e.value, 102.0 * 38251.0 / 92378.0, 1e-9);
   auto M = problem.model->controls().at("M");
+  // Absolute step of 1 N m (M = 0 here; the moving crane has M = 80 N m): at rest J is nearly quadratic in M
+  // (measured: the differences at steps 1e-2, 1e-1 and 1 agree to 1e-10 relative), and dJ/dM_299 = 4e-7 (the value
+  // acts in the last 0.01 s only) is 10 times the noise floor at a step of 1e-4, 1e5 times at 1.
   for (int k : {50, 150, 299}) {
-    const double fd = control_central_difference(problem, objective, world(), *M, k, 1e-4);
-    EXPECT_NEAR(e.gradient.controls.at("M")[k], fd, 1e-6 * std::max(1e-3, std::abs(fd))) << "M[" << k << "]";
+    EXPECT_TRUE(matches_central_difference("M[" + std::to_string(k) + "]", e.gradient.controls.at("M")[k],
+                                           control_central_difference(problem, objective, world(), *M, k, 1.0),
+                                           e.value));
   }
 }
 
@@ -287,8 +331,8 @@ TEST(DiscreteAdjoint, TorsionalPendulumGradientMatchesTheClosedForm) {
   EXPECT_NEAR(e.gradient.parameters[space.find("mass.mass")], dpsi_dm, 1e-4 * std::abs(dpsi_dm));
   // Exact for the discrete objective: central differences, and a Taylor test over (l, c_r, m).
   const int length = space.find("rod.length");
-  const double fd = central_difference(problem, final_value(1), world(), length);
-  EXPECT_NEAR(e.gradient.parameters[length], fd, 1e-6 * std::abs(fd));
+  EXPECT_TRUE(matches_central_difference("rod.length", e.gradient.parameters[length],
+                                         central_difference(problem, final_value(1), world(), length), e.value));
   std::vector<double> remainders;
   const auto orders = taylor_orders(problem, final_value(1), world(),
                                     {length, space.find("torsion.stiffness"), space.find("mass.mass")},
@@ -314,10 +358,10 @@ TEST(DiscreteAdjoint, GivenInitialPositionThroughTheProjection) {
     return value;
   };
   const double h = 1e-6;
-  const double fd_x = (J_at(h, 0) - J_at(-h, 0)) / (2 * h), fd_y = (J_at(0, h) - J_at(0, -h)) / (2 * h);
-  EXPECT_NEAR(e.gradient.initial_coordinates[0], fd_x, 1e-6 * std::max(1.0, std::abs(fd_x)));
-  EXPECT_NEAR(e.gradient.initial_coordinates[1], fd_y, 1e-6 * std::max(1.0, std::abs(fd_y)));
-  EXPECT_GT(std::abs(fd_x), 1e-3);
+  EXPECT_TRUE(matches_central_difference("initial x", e.gradient.initial_coordinates[0],
+                                         (J_at(h, 0) - J_at(-h, 0)) / (2 * h), h, e.value));
+  EXPECT_TRUE(matches_central_difference("initial y", e.gradient.initial_coordinates[1],
+                                         (J_at(0, h) - J_at(0, -h)) / (2 * h), h, e.value));
   const double slope = 0.6 * e.gradient.initial_coordinates[0] - 0.8 * e.gradient.initial_coordinates[1];
   std::vector<double> remainders, orders;
   for (double step = 4e-3; remainders.size() < 4; step *= 0.5)
@@ -345,17 +389,189 @@ TEST(DiscreteAdjoint, DoublePendulumOnACartAtRest) {
     const Evaluation e = evaluate(problem, objective, world(), true);
     EXPECT_NEAR(e.value, M_PI * M_PI / 2.0, 1e-12);
     auto F = problem.model->controls().at("F");
+    // Absolute step 1e-4 N (F = 0 at rest): the differences stand 3e4 or more above the noise floor.
     for (int k : {0, 20, 60, 99}) {
-      const double fd = control_central_difference(problem, objective, world(), *F, k, 1e-4);
-      EXPECT_NEAR(e.gradient.controls.at("F")[k], fd, 1e-6 * std::max(1e-3, std::abs(fd))) << "gamma " << gamma << " F[" << k << "]";
+      EXPECT_TRUE(matches_central_difference("gamma " + std::to_string(gamma) + " F[" + std::to_string(k) + "]",
+                                             e.gradient.controls.at("F")[k],
+                                             control_central_difference(problem, objective, world(), *F, k, 1e-4),
+                                             e.value));
     }
-    EXPECT_GT(std::abs(e.gradient.controls.at("F")[60]), 1e-6);
     std::vector<double> direction(F->size()), remainders;
     for (std::size_t k = 0; k < direction.size(); ++k) direction[k] = std::sin(0.05 * double(k));
     expect_second_order(control_taylor_orders(problem, objective, world(), *F, e.gradient.controls.at("F"), direction,
                                               1.0, &remainders),
                         remainders);
   }
+}
+
+// HHT (alpha_m = 0, rho_inf = 0.8) on a chain of three spatial rigid links on spherical joints (quaternion
+// constraints, 12 multipliers), with a lateral gravity component so that the motion leaves the x-z plane: masses,
+// inertia entries, gravity and a joint's attachment point against central differences and a Taylor test, and the
+// initial velocity of the last link.
+TEST(DiscreteAdjoint, HhtOnARigidChainMatchesFiniteDifferencesAndTaylor) {
+  auto problem = rigid_chain(3, 0.5, 100, 0.8);
+  problem.integrator.newton_tolerance = 1e-12;
+  const model::ParameterSpace space(*problem.model);
+  for (const char* link : {"link1", "link2", "link3"})
+    space.set_value(*problem.model, space.find(std::string(link) + ".gravity_y"), 2.0);
+  const long long tip = problem.model->body_offset(problem.model->find_body("link3"));
+  const objectives::Objective objective = terminal_and_tracking({tip, tip + 1, tip + 2}, tip + 1);
+  problem.integrator.scheme = "generalized_alpha";
+  const double J_generalized_alpha = evaluate(problem, objective, world(), false).value;
+  problem.integrator.scheme = "hht";
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  // The scheme took effect: HHT's J differs from generalized-alpha's at the same rho_inf and step.
+  EXPECT_GT(std::abs(e.value - J_generalized_alpha), 1e-6 * e.value);
+  check_parameters(problem, objective, e,
+                   {"link1.mass", "link3.mass", "link2.inertia_xx", "link3.inertia_yy", "link1.gravity_y",
+                    "link2.gravity_z", "joint2.point_b_z", "joint3.point_a_z"},
+                   {0.3, -0.2, 0.01, 0.005, 0.5, 1.0, 0.05, -0.05}, 5e-2);
+  EXPECT_TRUE(matches_central_difference("initial velocity of link3.y", e.gradient.initial_velocities[tip + 1],
+                                         initial_velocity_central_difference(problem, objective, world(), tip + 1, 1e-6),
+                                         e.value));
+}
+
+// A planar double pendulum of two rigid links on revolute joints with a rotational spring-damper between them
+// (moment -(k (theta_b - theta_a - theta_0) + c (omega_b - omega_a))): stiffness, damping and rest angle.
+TEST(DiscreteAdjoint, PlanarRotationalSpringDamperParameters) {
+  auto problem = io::read_problem_string(R"yaml(
+dimension: 2
+gravity: [0, -9.81]
+integrator: {end_time: 1.0, step_size: 0.005, spectral_radius: 0.9, newton_tolerance: 1.0e-12}
+bodies:
+  - {name: upper, type: rigid_body, mass: 1.0, inertia: 0.08, position: [0.35, -0.35], orientation: -0.785398}
+  - {name: lower, type: rigid_body, mass: 0.7, inertia: 0.05, position: [0.95, -0.7], orientation: -0.4}
+forces:
+  - {name: elbow, type: rotational_spring_damper, bodies: [upper, lower], stiffness: 8, damping: 0.3, rest_angle: 0.2}
+joints:
+  - {type: revolute, bodies: [ground, upper], point: [0, 0]}
+  - {type: revolute, bodies: [upper, lower], point: [0.7, -0.7]}
+)yaml", "rotational_spring_damper.yaml");
+  const model::Model& model = *problem.model;
+  const long long lower = model.body_offset(model.find_body("lower"));
+  const objectives::Objective objective = terminal_and_tracking({lower, lower + 1, lower + 2}, lower + 2);
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  check_parameters(problem, objective, e, {"elbow.stiffness", "elbow.damping", "elbow.rest_angle", "lower.mass"},
+                   {2.0, 0.1, 0.1, 0.2}, 1e-1);
+}
+
+// A spatial rotational damper (damping only, on the relative angular velocity about an axis carried by a) between
+// ground and the spinning body on its spherical joint: the damping and the axis.
+TEST(DiscreteAdjoint, SpatialRotationalDamperParameters) {
+  auto problem = spinning_top_pendulum(0.3, 150, 0.9);
+  problem.integrator.newton_tolerance = 1e-12;
+  elements::RotationalSpringDamperData damper;
+  damper.damping = 0.4;
+  const double norm = std::sqrt(0.3 * 0.3 + 0.2 * 0.2 + 0.9 * 0.9);
+  damper.axis = {0.3 / norm, 0.2 / norm, 0.9 / norm};
+  problem.model->add_force_element(elements::make_rotational_spring_damper(
+      "damper", {kGround, 0}, {BodyKind::Ground, BodyKind::SpatialRigid}, damper));
+  const objectives::Objective objective = spinning_body_objective(true);
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  check_parameters(problem, objective, e, {"damper.damping", "damper.axis_x", "damper.axis_y", "damper.axis_z"},
+                   {0.2, 0.1, -0.1, 0.05}, 1e-1);
+}
+
+// Two spatial rigid bodies welded by a fixed joint (3 position and 3 rotation equations), the pair hanging from a
+// spherical joint and turning about it at w = (1, -2, 5) (velocities w x r): the weld's attachment points and rest rotation, and the welded body's mass and
+// inertia.
+TEST(DiscreteAdjoint, FixedJointParameters) {
+  auto problem = io::read_problem_string(R"yaml(
+dimension: 3
+gravity: [0, 0, -9.81]
+integrator: {end_time: 0.3, step_size: 0.002, spectral_radius: 0.9, newton_tolerance: 1.0e-12}
+bodies:
+  - {name: arm, type: rigid_body, mass: 2, inertia: [0.1, 0.12, 0.02, 0.01, 0, 0], position: [0.1, 0, -0.4],
+     orientation: {axis: [1, 1, 0], angle: 0.3}, velocity: [0.8, 0.9, 0.2], angular_velocity: [1, -2, 5]}
+  - {name: head, type: rigid_body, mass: 1, inertia: [0.01, 0.02, 0.015, 0, 0.002, 0], position: [0.25, 0.1, -0.8],
+     orientation: {axis: [0, 1, 1], angle: 0.5}, velocity: [1.1, 2.05, 0.6], angular_velocity: [1, -2, 5]}
+joints:
+  - {type: spherical, bodies: [ground, arm], point: [0, 0, 0]}
+  - {name: weld, type: fixed, bodies: [arm, head], point: [0.2, 0.05, -0.7]}
+)yaml", "fixed_joint.yaml");
+  const model::Model& model = *problem.model;
+  ASSERT_EQ(model.constraints().back()->name(), "weld");
+  ASSERT_EQ(model.constraints().back()->equation_count(), 6);
+  const long long head = model.body_offset(model.find_body("head"));
+  const objectives::Objective objective = terminal_and_tracking({head, head + 1, head + 2}, head);
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  check_parameters(problem, objective, e,
+                   {"weld.point_a_x", "weld.point_b_z", "weld.rest_rotation_0", "weld.rest_rotation_2", "head.mass",
+                    "head.inertia_xz"},
+                   {0.02, -0.02, 0.01, 0.01, 0.3, 0.001}, 1e-1);
+}
+
+// A spatial point mass (x, y, z) on a rod (distance constraint) from the origin, with a spring to a ground point,
+// started off the vertical plane: mass, gravity, rod length, spring, the initial position and velocity.
+TEST(DiscreteAdjoint, SpatialPointMassParameters) {
+  auto problem = io::read_problem_string(R"yaml(
+dimension: 3
+gravity: [0, 0, -9.81]
+integrator: {end_time: 1.0, step_size: 0.005, spectral_radius: 0.9, newton_tolerance: 1.0e-12}
+bodies:
+  - {name: bob, type: point_mass, mass: 1.5, position: [0.6, 0, -0.8], velocity: [0, 1.2, 0]}
+forces:
+  - {name: spring, type: spring_damper, bodies: [ground, bob], points: [[1, 1, 0], [0.6, 0, -0.8]], stiffness: 6,
+     damping: 0.2}
+joints:
+  - {name: rod, type: distance, bodies: [ground, bob], points: [[0, 0, 0], [0.6, 0, -0.8]], length: 1}
+)yaml", "spatial_point_mass.yaml");
+  ASSERT_EQ(problem.model->body(0).kind, BodyKind::PointMass3D);
+  const objectives::Objective objective = terminal_and_tracking({0, 1, 2}, 1);
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  check_parameters(problem, objective, e,
+                   {"bob.mass", "bob.gravity_z", "rod.length", "spring.stiffness", "spring.damping",
+                    "spring.point_a_y"},
+                   {0.2, 0.5, 0.05, 0.5, 0.05, 0.1}, 1e-1);
+  EXPECT_TRUE(matches_central_difference("initial velocity z", e.gradient.initial_velocities[2],
+                                         initial_velocity_central_difference(problem, objective, world(), 2, 1e-6),
+                                         e.value));
+  EXPECT_TRUE(matches_central_difference("initial position y", e.gradient.initial_coordinates[1],
+                                         initial_position_central_difference(problem, objective, world(), 0, 1, 1e-6),
+                                         e.value));
+}
+
+// A piecewise-constant control (value k held on [t_k, t_k+1), 0.1 s grid, on a step of 0.005 s) pushing a cart with
+// a pendulum: every value against central differences, one past the end time zero, and a Taylor test.
+TEST(DiscreteAdjoint, PiecewiseConstantControlMatchesFiniteDifferencesAndTaylor) {
+  auto problem = io::read_problem_string(R"yaml(
+dimension: 2
+gravity: [0, -9.81]
+integrator: {end_time: 1.0, step_size: 0.005, spectral_radius: 0.9, newton_tolerance: 1.0e-12}
+controls:
+  - {name: F, interpolation: constant, grid: {start: 0, end: 1.2, count: 13},
+     values: [0, 2, 5, 3, -1, -4, -2, 1, 3, 2, 0, 1, 1]}
+bodies:
+  - {name: cart, type: point_mass, mass: 2, position: [0, 0]}
+  - {name: pendulum, type: rigid_body, mass: 0.5, inertia: 0.01, position: [0, -0.5]}
+forces:
+  - {type: load, body: cart, control: {name: F, force_direction: [1, 0]}}
+joints:
+  - {type: prismatic, bodies: [ground, cart], axis: [1, 0]}
+  - {type: revolute, bodies: [cart, pendulum], point: [0, 0]}
+)yaml", "piecewise_constant.yaml");
+  auto signal = problem.model->controls().at("F");
+  ASSERT_EQ(signal->interpolation(), functions::Interpolation::PiecewiseConstant);
+  const objectives::Objective objective = terminal_and_tracking({0, 2, 4}, 4);
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  const auto& gradient = e.gradient.controls.at("F");
+  ASSERT_EQ(gradient.size(), 13u);
+  // Values 0..9 act on [0, 1), value 10 (t = 1.0 = T) through the equations of the last step at T; values 11
+  // and 12 (after T) do not act.
+  for (std::size_t k = 0; k <= 10; ++k) {
+    const double h = relative_step(signal->values()[k], 1e-6);
+    EXPECT_TRUE(matches_central_difference("F[" + std::to_string(k) + "]", gradient[k],
+                                           control_central_difference(problem, objective, world(), *signal, k, h),
+                                           e.value));
+  }
+  for (std::size_t k : {11, 12}) {
+    EXPECT_EQ(gradient[k], 0.0) << "F[" << k << "]";
+    EXPECT_EQ(control_central_difference(problem, objective, world(), *signal, k, 1.0).value, 0.0) << "F[" << k << "]";
+  }
+  std::vector<double> direction(signal->size()), remainders;
+  for (std::size_t k = 0; k < direction.size(); ++k) direction[k] = std::cos(0.9 * double(k));
+  expect_second_order(
+      control_taylor_orders(problem, objective, world(), *signal, gradient, direction, 1.0, &remainders), remainders);
 }
 
 }  // namespace
