@@ -1,8 +1,10 @@
 #pragma once
 #include <cstdio>
+#include <filesystem>
 #include <string>
 #include <vector>
 
+#include "flexadj/core/error.hpp"
 #include "flexadj/core/tpetra_types.hpp"
 
 namespace flexadj::app {
@@ -23,6 +25,14 @@ inline std::string file_stem(const std::string& path) {
   std::string name = slash == std::string::npos ? path : path.substr(slash + 1);
   const auto dot = name.rfind('.');
   return dot == std::string::npos ? name : name.substr(0, dot);
+}
+
+// InputError(output, option, ...) if `output` is the file `input` (also through a link or another spelling of the
+// path): an output must never overwrite the model it was computed from.
+inline void refuse_overwriting_input(const std::string& output, const std::string& input, const std::string& option) {
+  std::error_code error;
+  if (!output.empty() && std::filesystem::exists(output, error) && std::filesystem::equivalent(output, input, error))
+    throw InputError(output, option, "this is the model file " + input + "; choose another output file");
 }
 
 // Exit codes of the program.

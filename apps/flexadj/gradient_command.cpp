@@ -224,6 +224,9 @@ int gradient_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   const GradientOptions options = parse(arguments);
   GradientProblem problem(io::read_problem_file(options.model_path, options.overrides), comm, "gradient");
   problem.set_adjoint(options.adjoint);
+  refuse_overwriting_input(options.csv_path, options.model_path, "-o");
+  refuse_overwriting_input(options.h5_path, options.model_path, "--h5");
+  refuse_overwriting_input(options.adjoint.trajectory_path, options.model_path, "--trajectory-file");
   if (!options.csv_path.empty()) check_writable(options.csv_path, *comm);
   const auto h5 = options.h5_path.empty() ? nullptr : create_hdf5(options.h5_path, *comm);
   const bool report = root && !options.quiet;

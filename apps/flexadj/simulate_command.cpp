@@ -110,6 +110,8 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
 
   std::string output_path = options.output_path.empty() ? problem.output.path : options.output_path;
   if (output_path.empty()) output_path = file_stem(options.model_path) + ".h5";
+  refuse_overwriting_input(output_path, options.model_path, "-o");
+  refuse_overwriting_input(options.summary_path, options.model_path, "--summary");
   const int every = options.every > 0 ? options.every : problem.output.every;
   std::unique_ptr<io::TrajectoryOutput> output;
   if (!options.no_output)

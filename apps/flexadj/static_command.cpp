@@ -75,6 +75,7 @@ int static_command(const std::vector<std::string>& arguments, RCP<const Comm> co
 
   std::string output_path = options.output_path.empty() ? problem.output.path : options.output_path;
   if (output_path.empty()) output_path = file_stem(options.model_path) + "-static.h5";
+  refuse_overwriting_input(output_path, options.model_path, "-o");
   std::unique_ptr<io::TrajectoryOutput> output;
   if (!options.no_output)
     output = std::make_unique<io::TrajectoryOutput>(assembler, problem.integrator, output_path, 1,

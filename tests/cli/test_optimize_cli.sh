@@ -27,6 +27,11 @@ YAML
 
 model "  method: gradient" > good.yaml
 expect "good run" 0 "stopped" "result" "iter" -- optimize good.yaml -o run
+# Not converged: the iteration limit ends the run with exit 0 and says so (not a tolerance); a batch script reads the
+# 'stopped' line or PREFIX_history.csv to tell the two apart.
+expect "iteration limit" 0 "stopped     iteration limit 1 reached after 1 iteration(s)" -- optimize good.yaml \
+  --max-iterations 1 --no-trajectory -o limited
+pass_if "iteration limit: two history rows (start and one iterate)" test "$(grep -c . limited_history.csv)" -eq 3
 for f in run_history.csv run_history.h5 run_design.yaml run_restart.txt run.h5 run.xmf; do
   if [ -s "$f" ]; then passed=$((passed + 1)); echo "ok   $f written"; else failed=$((failed + 1)); echo "FAIL $f missing"; fi
 done

@@ -83,4 +83,16 @@ expect "240-character path" 0 "summary" -- simulate springs.yaml -o "$deep/out.h
 pass_if "results under the long path" test -s "$deep/out.h5"
 long_name="$(printf 'a%.0s' $(seq 1 250)).h5"
 expect "file name too long" 2 "file name is too long" -- simulate springs.yaml -o "$long_name"
+# An output that is the model file is refused before anything is written (exit 2), the model untouched.
+cp springs.yaml springs_copy.yaml
+ln -sf springs.yaml springs_link.h5
+expect "simulate -o MODEL refused" 2 "springs.yaml" "-o" "model file" -- simulate springs.yaml -o springs.yaml
+expect "simulate -o a link to MODEL refused" 2 "-o" "model file" -- simulate springs.yaml -o springs_link.h5
+expect "simulate --summary MODEL refused" 2 "--summary" "model file" -- simulate springs.yaml --summary springs.yaml
+expect "static -o MODEL refused" 2 "-o" "model file" -- static springs.yaml -o springs.yaml
+expect "gradient -o MODEL refused" 2 "-o" "model file" -- gradient springs.yaml -o springs.yaml
+expect "gradient --h5 MODEL refused" 2 "--h5" "model file" -- gradient springs.yaml --h5 springs.yaml
+expect "gradient --trajectory-file MODEL refused" 2 "--trajectory-file" "model file" -- gradient springs.yaml \
+  --trajectory-file springs.yaml
+pass_if "the model file is unchanged" cmp -s springs.yaml springs_copy.yaml
 finish

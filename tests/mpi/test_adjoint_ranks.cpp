@@ -38,31 +38,13 @@ void record_into_both(assembly::Assembler& assembler, integrators::TimeIntegrato
   second.end_recording();
 }
 
-// Final squares of the positions of links 1, 2, 5, 6 (7 coordinates per link) and tracking of a velocity.
-objectives::Objective chain_objective() {
-  objectives::Objective objective;
-  for (long long coordinate : {0, 9, 30, 37}) {
-    objectives::ObjectiveTerm term;
-    term.kind = objectives::ObjectiveTerm::Kind::FinalSquare;
-    term.coordinate = coordinate;
-    term.target = 0.1;
-    objective.add(term);
-  }
-  objectives::ObjectiveTerm velocity;
-  velocity.kind = objectives::ObjectiveTerm::Kind::Tracking;
-  velocity.quantity = objectives::ObjectiveTerm::Quantity::Velocity;
-  velocity.coordinate = 23;
-  objective.add(velocity);
-  return objective;
-}
-
 TEST(AdjointRanks, ChainGradientMatchesTheSingleRankGradient) {
   auto problem = rigid_chain(6, 0.2, 100);
   // The gradient depends on the multipliers; Newton stops once the increments are below its tolerance,
   // and a run on another rank count may stop one iteration earlier or later at some step. Converging to
   // round-off (1e-14) makes both runs solve the same discrete equations.
   problem.integrator.newton_tolerance = 1e-14;
-  objectives::Objective objective = chain_objective();
+  objectives::Objective objective = rigid_chain_objective();
   objectives::ObjectiveTerm relative;  // links 1 and 6 live on different ranks at np 2
   relative.kind = objectives::ObjectiveTerm::Kind::FinalSquare;
   relative.coordinate = 35;  // link6.x
@@ -97,7 +79,7 @@ TEST(AdjointRanks, VariationalChainGradientMatchesTheSingleRankGradient) {
   auto problem = rigid_chain(6, 0.2, 100);
   problem.integrator.scheme = "variational";
   problem.integrator.newton_tolerance = 1e-14;
-  const objectives::Objective objective = chain_objective();
+  const objectives::Objective objective = rigid_chain_objective();
   const Evaluation distributed = evaluate(problem, objective, world(), true);
   const Evaluation serial = evaluate(problem, objective, self(), true);
   const double parameters = max_relative_difference(distributed.gradient.parameters, serial.gradient.parameters);

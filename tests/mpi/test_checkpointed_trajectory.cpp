@@ -14,23 +14,6 @@
 namespace flexadj::testing {
 namespace {
 
-objectives::Objective chain_objective() {
-  objectives::Objective objective;
-  for (long long coordinate : {0, 9, 30}) {
-    objectives::ObjectiveTerm term;
-    term.kind = objectives::ObjectiveTerm::Kind::FinalSquare;
-    term.coordinate = coordinate;
-    term.target = 0.1;
-    objective.add(term);
-  }
-  objectives::ObjectiveTerm velocity;
-  velocity.kind = objectives::ObjectiveTerm::Kind::Tracking;
-  velocity.quantity = objectives::ObjectiveTerm::Quantity::Velocity;
-  velocity.coordinate = 23;
-  objective.add(velocity);
-  return objective;
-}
-
 struct SweepResult {
   adjoint::Gradient gradient;
   storage::CheckpointStatistics statistics;
@@ -38,7 +21,7 @@ struct SweepResult {
 
 // The gradient over a memory trajectory (slots = 0) or a checkpointed one with `slots` checkpoints.
 SweepResult gradient(const problem::Problem& problem, std::size_t slots, int bdf_order = 0) {
-  const objectives::Objective objective = chain_objective();
+  const objectives::Objective objective = rigid_chain_objective();
   assembly::Assembler assembler(*problem.model, world());
   linalg::LinearSolverOptions options;
   options.kind = "direct";

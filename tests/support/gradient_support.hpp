@@ -54,6 +54,25 @@ inline Evaluation evaluate(const problem::Problem& problem, const objectives::Ob
   return e;
 }
 
+// On the rigid chain of models.hpp (6 links or more): final squares of the positions of links 1, 2, 5, 6
+// (7 coordinates per link) and tracking of a velocity.
+inline objectives::Objective rigid_chain_objective() {
+  objectives::Objective objective;
+  for (long long coordinate : {0, 9, 30, 37}) {
+    objectives::ObjectiveTerm term;
+    term.kind = objectives::ObjectiveTerm::Kind::FinalSquare;
+    term.coordinate = coordinate;
+    term.target = 0.1;
+    objective.add(term);
+  }
+  objectives::ObjectiveTerm velocity;
+  velocity.kind = objectives::ObjectiveTerm::Kind::Tracking;
+  velocity.quantity = objectives::ObjectiveTerm::Quantity::Velocity;
+  velocity.coordinate = 23;
+  objective.add(velocity);
+  return objective;
+}
+
 // An objective on the oscillator of models.hpp (coordinate 0): 2 int (x - 0.2 sin 3t)^2 dt / 2 + (v(T) - 0.1)^2 / 2.
 inline objectives::Objective oscillator_objective() {
   objectives::Objective objective;
