@@ -231,7 +231,7 @@ int gradient_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   const auto h5 = options.h5_path.empty() ? nullptr : create_hdf5(options.h5_path, *comm);
   const bool report = root && !options.quiet;
   // Collective (it may build the assembler to size the checkpoints): before the rank-0 header.
-  const std::size_t slots = options.adjoint.storage == "checkpoints" ? problem.checkpoint_slots() : 0;
+  const std::size_t slots = problem.adjoint_settings().storage == "checkpoints" ? problem.checkpoint_slots() : 0;
   if (report) print_header(options, problem, *comm, slots);
 
   const Evaluation e = problem.evaluate(true);

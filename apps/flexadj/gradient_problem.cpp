@@ -8,6 +8,7 @@
 
 #include "flexadj/adjoint/continuous_adjoint.hpp"
 #include "flexadj/adjoint/discrete_adjoint.hpp"
+#include "flexadj/core/byte_size.hpp"
 #include "flexadj/core/error.hpp"
 #include "flexadj/integrators/simulation.hpp"
 #include "flexadj/io/trajectory_output.hpp"
@@ -39,30 +40,6 @@ std::string format(double x) {
 
 }  // namespace
 
-namespace {
-
-// "4GB", "500MB", "2GiB", "1e9": bytes (K, M, G, T: powers of 1000; Ki, Mi, Gi, Ti: of 1024; B optional).
-double parse_size(const std::string& text, const std::string& option) {
-  std::size_t used = 0;
-  double value = 0.0;
-  try {
-    value = std::stod(text, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  std::string unit = text.substr(used);
-  if (!unit.empty() && (unit.back() == 'B' || unit.back() == 'b')) unit.pop_back();
-  const std::pair<const char*, double> units[] = {{"", 1.0},         {"k", 1e3},          {"K", 1e3},
-                                                  {"M", 1e6},        {"G", 1e9},          {"T", 1e12},
-                                                  {"Ki", 1024.0},    {"Mi", 1048576.0},   {"Gi", 1073741824.0},
-                                                  {"Ti", 1099511627776.0}};
-  for (const auto& [name, factor] : units)
-    if (used > 0 && unit == name && value > 0.0 && std::isfinite(value)) return value * factor;
-  throw InputError("", option, "expected a size such as 500MB, 4GB or 2GiB, got '" + text + "'");
-}
-
-}  // namespace
-
 bool read_trajectory_option(const std::vector<std::string>& arguments, std::size_t& i, AdjointSettings& settings) {
   const std::string& a = arguments[i];
   if (a != "--trajectory" && a != "--trajectory-file" && a != "--checkpoints" && a != "--memory-limit") return false;
@@ -86,7 +63,9 @@ bool read_trajectory_option(const std::vector<std::string>& arguments, std::size
     settings.checkpoints = static_cast<std::size_t>(slots);
     settings.storage = "checkpoints";
   } else {
-    settings.memory_limit = parse_size(value, a);
+    settings.memory_limit = parse_byte_size(value);
+    if (settings.memory_limit <= 0.0)
+      throw InputError("", a, "expected a size such as 500MB, 4GB or 2GiB, got '" + value + "'");
     settings.storage = "checkpoints";
   }
   return true;
@@ -109,9 +88,20 @@ std::string trajectory_options_help() {
 GradientProblem::GradientProblem(problem::Problem problem, RCP<const Comm> comm, const std::string& command)
     : problem_(checked(std::move(problem), command)),
       comm_(std::move(comm)),
-      design_(problem::DesignSpace::of(problem_)) {}
+      design_(problem::DesignSpace::of(problem_)) {
+  set_adjoint(AdjointSettings{});
+}
 
-void GradientProblem::set_adjoint(const AdjointSettings& settings) {
+void GradientProblem::set_adjoint(const AdjointSettings& given) {
+  // What the command line leaves open comes from the model file's trajectory section.
+  AdjointSettings settings = given;
+  const problem::TrajectorySettings& file = problem_.trajectory;
+  if (settings.storage.empty()) settings.storage = file.storage;
+  if (settings.trajectory_path.empty()) settings.trajectory_path = file.file;
+  if (settings.checkpoints == 0 && settings.memory_limit == 0.0) {
+    settings.checkpoints = file.checkpoints;
+    settings.memory_limit = file.memory_limit;
+  }
   if (settings.mode != "discrete" && settings.mode != "continuous")
     throw InputError("", "--adjoint", "expected discrete or continuous, got '" + settings.mode + "'");
   if (settings.bdf_order < 1 || settings.bdf_order > 4)

@@ -27,7 +27,7 @@ struct Evaluation {
 struct AdjointSettings {
   std::string mode = "discrete";  // discrete | continuous
   int bdf_order = 2;              // continuous: k of BDF-k (1..4)
-  std::string storage = "memory";  // memory | hdf5 | checkpoints
+  std::string storage;             // memory | hdf5 | checkpoints; empty: the model file's (trajectory.storage)
   std::string trajectory_path;     // hdf5: the file of the forward states (written, read back, kept)
   std::size_t checkpoints = 0;     // checkpoints: slots in memory (0: from memory_limit, else default_checkpoints)
   double memory_limit = 0.0;       // checkpoints: bytes per rank the checkpoints may take (0: no limit)
@@ -45,6 +45,7 @@ class GradientProblem {
   // of the model's integrator settings (direct or iterative), as the forward run. `command` names the program's
   // command in messages.
   GradientProblem(problem::Problem problem, RCP<const Comm> comm, const std::string& command);
+  // The model file's trajectory section applies until set_adjoint() says otherwise.
 
   const problem::Problem& problem() const { return problem_; }
   const model::Model& model() const { return *problem_.model; }

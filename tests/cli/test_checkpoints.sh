@@ -68,6 +68,14 @@ expect "optimize in memory" 0 "stopped" -- optimize cart.yaml --max-iterations 3
 expect "optimize with 3 checkpoints" 0 "stopped" -- optimize cart.yaml --max-iterations 3 --no-trajectory \
   --checkpoints 3 -o opt_checkpoints
 pass_if "optimize: same design with checkpoints" cmp -s opt_memory_design.yaml opt_checkpoints_design.yaml
+# The model file's trajectory section, and the command line over it.
+cat cart.yaml > cart_file.yaml
+echo "trajectory: {storage: checkpoints, checkpoints: 4}" >> cart_file.yaml
+expect "trajectory section" 0 "4 checkpoints in memory of 300 + 1 states" "checkpoints  4 slots: 1345 steps" -- \
+  gradient cart_file.yaml -o section.csv
+pass_if "trajectory section gives the memory gradient byte for byte" cmp -s memory.csv section.csv
+expect "command line over the trajectory section" 0 "trajectory  memory" -- gradient cart_file.yaml \
+  --trajectory memory
 expect "--checkpoints 0 is an input error" 2 "--checkpoints" "expected a positive integer" -- gradient cart.yaml \
   --checkpoints 0
 expect "--checkpoints x is an input error" 2 "--checkpoints" -- gradient cart.yaml --checkpoints x

@@ -388,6 +388,30 @@ TEST(ModelReader, ControlFromCsvFileResolvesAgainstTheModelFolder) {
 
 // ---- overrides and the chain generator -----------------------------------------------------------
 
+TEST(ModelReader, TrajectorySection) {
+  EXPECT_EQ(read(kPlanar).trajectory.storage, "memory");  // default
+  const auto problem = read(kPlanar, {"trajectory={storage: checkpoints, memory_limit: 4GB}"});
+  EXPECT_EQ(problem.trajectory.storage, "checkpoints");
+  EXPECT_DOUBLE_EQ(problem.trajectory.memory_limit, 4e9);
+  EXPECT_DOUBLE_EQ(read(kPlanar, {"trajectory={storage: checkpoints, memory_limit: 2GiB}"}).trajectory.memory_limit,
+                   2.0 * 1024 * 1024 * 1024);
+  EXPECT_DOUBLE_EQ(read(kPlanar, {"trajectory={storage: checkpoints, memory_limit: 1e6}"}).trajectory.memory_limit,
+                   1e6);
+  EXPECT_EQ(read(kPlanar, {"trajectory={storage: checkpoints, checkpoints: 7}"}).trajectory.checkpoints, 7u);
+  EXPECT_EQ(read(kPlanar, {"trajectory={storage: hdf5, file: run.h5}"}).trajectory.file, "run.h5");
+  expect_input_error([] { read(kPlanar, {"trajectory={storage: disk}"}); }, {"trajectory.storage", "disk"});
+  expect_input_error([] { read(kPlanar, {"trajectory={storage: checkpoints, checkpoints: 0}"}); },
+                     {"trajectory.checkpoints"});
+  expect_input_error([] { read(kPlanar, {"trajectory={storage: checkpoints, memory_limit: 4XB}"}); },
+                     {"trajectory.memory_limit", "expected a size such as 500MB"});
+  expect_input_error([] { read(kPlanar, {"trajectory={checkpoints: 5}"}); },
+                     {"trajectory.storage", "need storage: checkpoints"});
+  expect_input_error([] { read(kPlanar, {"trajectory={storage: memory, file: x.h5}"}); },
+                     {"trajectory.storage", "file needs storage: hdf5"});
+  expect_input_error([] { read(kPlanar, {"trajectory={storage: checkpoints, slots: 5}"}); },
+                     {"trajectory", "unknown key 'slots'"});
+}
+
 TEST(ModelReader, Overrides) {
   const auto problem = read(kPlanar, {"integrator.step_size=1e-4", "integrator.spectral_radius=0.3", "bodies[1].mass=3",
                                       "gravity=[0, -1]", "forces[2].damping=0.5"});

@@ -8,7 +8,7 @@ namespace reader {
 
 const Keys kTopKeys = {"title",  "dimension", "gravity", "integrator", "output",      "controls",
                        "bodies", "forces",    "joints",  "chain",      "objective",   "design_variables",
-                       "static", "sections",  "beams",   "ancf",       "optimization"};
+                       "static", "sections",  "beams",   "ancf",       "optimization", "trajectory"};
 
 void Reader::read(const Value& root) {
   if (!root.given()) root.fail("the model is empty; expected a map with at least dimension, integrator and bodies");
@@ -22,6 +22,7 @@ void Reader::read(const Value& root) {
   model_.gravity = root.at("gravity").point_or(dimension_, {0.0, 0.0, 0.0});
   read_integrator(root.at("integrator"));
   read_output(root.at("output"));
+  read_trajectory(root.at("trajectory"));
   read_controls(root.at("controls"));
   const Value bodies = root.at("bodies"), chain = root.at("chain");
   read_static(root.at("static"));

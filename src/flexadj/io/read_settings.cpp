@@ -1,7 +1,9 @@
-// The run settings of a model file: integrator, output and static sections.
+// The run settings of a model file: integrator, output, trajectory and static sections.
 #include "flexadj/io/reader.hpp"
 
 #include <cmath>
+
+#include "flexadj/core/byte_size.hpp"
 
 namespace flexadj::io::reader {
 
@@ -48,6 +50,25 @@ void Reader::read_integrator(const Value& v) {
   if (v.has("max_newton_iterations")) s.max_newton_iterations = v.at("max_newton_iterations").integer(1);
   if (v.has("newton_tolerance")) s.newton_tolerance = v.at("newton_tolerance").positive();
   if (v.has("linear_solver")) s.linear_solver = v.at("linear_solver").choice({"auto", "direct", "iterative"});
+}
+
+void Reader::read_trajectory(const Value& v) {
+  if (!v.given()) return;
+  v.expect_map({"storage", "file", "checkpoints", "memory_limit"});
+  auto& s = problem_.trajectory;
+  if (v.has("storage")) s.storage = v.at("storage").choice({"memory", "hdf5", "checkpoints"});
+  if (v.has("file")) s.file = v.at("file").text();
+  if (v.has("checkpoints")) s.checkpoints = static_cast<std::size_t>(v.at("checkpoints").integer(1));
+  if (v.has("memory_limit")) {
+    const Value limit = v.at("memory_limit");
+    const double bytes = parse_byte_size(limit.text());
+    if (!(bytes > 0.0))
+      limit.fail("expected a size such as 500MB, 4GB or 2GiB (or a number of bytes), got " + limit.describe());
+    s.memory_limit = bytes;
+  }
+  if ((v.has("checkpoints") || v.has("memory_limit")) && s.storage != "checkpoints")
+    v.at("storage").fail("checkpoints and memory_limit need storage: checkpoints");
+  if (v.has("file") && s.storage != "hdf5") v.at("storage").fail("file needs storage: hdf5");
 }
 
 void Reader::read_output(const Value& v) {

@@ -41,6 +41,8 @@ class Reader {
 
   void read_output(const Value& v);
 
+  void read_trajectory(const Value& v);
+
   // ---- controls
   void read_controls(const Value& list);
 

@@ -20,11 +20,21 @@ struct OutputSettings {
   bool xdmf = true;
 };
 
+// The `trajectory` section: where the forward states of a gradient wait for the backward sweep
+// (storage::TrajectoryOptions; `flexadj gradient` and `optimize` options override it).
+struct TrajectorySettings {
+  std::string storage = "memory";  // memory | hdf5 | checkpoints
+  std::string file;                // hdf5: the file (empty: MODEL.trajectory.h5)
+  std::size_t checkpoints = 0;     // checkpoints: states kept (0: from memory_limit, else the default)
+  double memory_limit = 0.0;       // checkpoints: bytes per rank (0: none)
+};
+
 struct Problem {
   std::unique_ptr<model::Model> model = std::make_unique<model::Model>();  // bodies, elements, joints, controls
   integrators::IntegratorSettings integrator;
   integrators::StaticSettings statics;
   OutputSettings output;
+  TrajectorySettings trajectory;
   // Gradient problems: the objective's terms and the names of the design variables (see DesignSpace);
   // both empty for plain simulations.
   std::vector<objectives::ObjectiveTerm> objective_terms;
