@@ -13,6 +13,7 @@ All figures are measured in this run: nothing is stored in this script.
 import argparse
 import csv
 import datetime
+import hashlib
 import json
 import math
 import os
@@ -24,6 +25,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, HERE)
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
 import spring_chain_model  # noqa: E402
 
 
@@ -37,6 +39,14 @@ def run(cmd, log):
     if p.returncode != 0:
         sys.exit(f"benchmark_peers: command failed (exit {p.returncode}): {' '.join(cmd)}\n{p.stdout[-3000:]}")
     return p.stdout, wall
+
+
+def binary_identity(path):
+    """sha256 and modification time of a program file: a rebuild during the benchmark would mix versions."""
+    with open(path, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    mtime = datetime.datetime.fromtimestamp(os.stat(path).st_mtime).astimezone().isoformat(timespec="seconds")
+    return {"path": os.path.abspath(path), "sha256": digest, "modified": mtime}
 
 
 def grab(pattern, text, what):
@@ -200,7 +210,8 @@ def main():
         "cpu": next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), ""),
         "load_average_start": list(os.getloadavg()),
         "petsc": subprocess.run(["pkg-config", "--modversion", "petsc"], capture_output=True, text=True).stdout.strip(),
-        "flexadj": os.path.abspath(a.flexadj),
+        "flexadj": binary_identity(a.flexadj),
+        "petsc_program": binary_identity(a.petsc),
         "git_commit": subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip(),
         "steps": a.steps, "step_size": a.step_size, "ranks": 1,
     }
@@ -247,6 +258,11 @@ def main():
             print(f"N = {n} run {r}: flexadj {row['flexadj']['total_s']:.3f} s, PETSc {row['petsc']['total_s']:.3f} s, "
                   f"ratio {row['flexadj_over_petsc_total']:.2f}, gradient rel diff {d2:.1e}", flush=True)
     info["load_average_end"] = list(os.getloadavg())
+    for key, path in (("flexadj", a.flexadj), ("petsc_program", a.petsc)):
+        if binary_identity(path)["sha256"] != info[key]["sha256"]:
+            info[key]["changed_during_run"] = True
+            print(f"benchmark_peers: WARNING: {path} changed during the run: the timings mix two versions",
+                  file=sys.stderr)
     result["rows"] = rows
     os.makedirs(os.path.dirname(os.path.abspath(a.json)), exist_ok=True)
     with open(a.json, "w") as f:
@@ -266,7 +282,8 @@ def main():
               f"| {w['flexadj_over_petsc_total']:.2f} | {f['newton_per_step']:.2f} | {p['newton_per_step']:.2f} "
               f"| {w['gradient_rel_diff_2']:.1e} | {sci(f.get('error_vs_reference'))} | {sci(p.get('error_vs_reference'))} |")
     print(f"\nload average {info['load_average_start'][0]:.2f} at the start, {info['load_average_end'][0]:.2f} at the "
-          f"end; {a.json}; logs in {rn.log}")
+          f"end; flexadj {info['flexadj']['path']} (sha256 {info['flexadj']['sha256'][:12]}, "
+          f"{info['flexadj']['modified']}); {a.json}; logs in {rn.log}")
 
 
 if __name__ == "__main__":
