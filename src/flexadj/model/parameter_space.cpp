@@ -6,6 +6,7 @@ ParameterSpace::ParameterSpace(const model::Model& model) {
   auto add = [&](const model::Component& component, bool constraint, int index) {
     for (std::size_t k = 0; k < component.parameters().size(); ++k) {
       names_.push_back(component.name() + "." + component.parameter_names()[k]);
+      index_of_.emplace(names_.back(), static_cast<int>(names_.size()) - 1);
       locations_.push_back({constraint, index, static_cast<int>(k)});
     }
   };
@@ -32,9 +33,8 @@ void ParameterSpace::want_gradients_of(const std::vector<int>& parameters) {
 }
 
 int ParameterSpace::find(const std::string& name) const {
-  for (int i = 0; i < size(); ++i)
-    if (names_[i] == name) return i;
-  return -1;
+  const auto found = index_of_.find(name);
+  return found == index_of_.end() ? -1 : found->second;
 }
 
 double ParameterSpace::value(const model::Model& model, int index) const {
