@@ -25,6 +25,7 @@ struct GradientOptions {
   std::vector<std::string> overrides;
   AdjointSettings adjoint;
   bool quiet = false;
+  bool print_schedule = false;
 };
 
 GradientOptions parse(const std::vector<std::string>& arguments) {
@@ -39,6 +40,7 @@ GradientOptions parse(const std::vector<std::string>& arguments) {
     else if (a == "--h5") options.h5_path = value_of(i);
     else if (a == "--set") options.overrides.push_back(value_of(i));
     else if (a == "--adjoint") options.adjoint.mode = value_of(i);
+    else if (a == "--print-schedule") options.print_schedule = true;
     else if (a == "--bdf-order") {
       const std::string& text = value_of(i);
       std::size_t used = 0;
@@ -124,7 +126,7 @@ void write_hdf5(io::ResultsFile& file, const Result& r, const GradientProblem& p
 }
 
 void print_header(const GradientOptions& options, const GradientProblem& problem, const Comm& comm,
-                  std::size_t checkpoint_slots) {
+                  const storage::BinomialSchedule* schedule) {
   const model::Model& m = problem.model();
   const integrators::IntegratorSettings& run = problem.problem().integrator;
   std::printf("flexadj gradient %s%s%s\n", options.model_path.c_str(), m.title.empty() ? "" : "  -- ", m.title.c_str());
@@ -145,13 +147,20 @@ void print_header(const GradientOptions& options, const GradientProblem& problem
                 "integration error\n", a.bdf_order);
   else
     std::printf("  adjoint     discrete (exact gradient of the discrete J)\n");
-  if (a.storage == "checkpoints") {
-    const long long steps = problem.problem().integrator.step_count();
-    const std::size_t slots = checkpoint_slots;
-    std::printf("  trajectory  %zu checkpoints in memory of %lld + 1 states (binomial checkpointing); the sweep "
-                "recomputes %llu steps\n", slots, steps,
-                static_cast<unsigned long long>(
-                    storage::optimal_forward_steps(static_cast<std::uint64_t>(steps) + 1, slots) - steps));
+  if (schedule) {
+    const auto steps = static_cast<unsigned long long>(schedule->steps);
+    if (schedule->disk_interval == 0)
+      std::printf("  trajectory  %llu checkpoints in memory of %llu + 1 states (binomial checkpointing); the sweep "
+                  "recomputes %llu steps\n", static_cast<unsigned long long>(schedule->slots), steps,
+                  static_cast<unsigned long long>(schedule->recomputed_steps));
+    else
+      std::printf("  trajectory  %llu checkpoints in memory and %llu on disk in %s (one every %llu steps) of %llu + 1 "
+                  "states (two-level checkpointing); the sweep recomputes %llu steps and reads %llu files\n",
+                  static_cast<unsigned long long>(schedule->slots),
+                  static_cast<unsigned long long>(schedule->disk_writes), a.folder.c_str(),
+                  static_cast<unsigned long long>(schedule->disk_interval), steps,
+                  static_cast<unsigned long long>(schedule->recomputed_steps),
+                  static_cast<unsigned long long>(schedule->disk_reads));
   } else {
     std::printf("  trajectory  %s\n", a.storage == "hdf5" ? ("HDF5 file " + a.trajectory_path).c_str() : "memory");
   }
@@ -179,10 +188,15 @@ void print_result(const Result& r, const GradientProblem& problem, const Evaluat
   }
   std::printf("timing  forward %.3f s, adjoint %.3f s, adjoint/forward %.2f\n", e.forward_seconds, e.adjoint_seconds,
               e.forward_seconds > 0.0 ? e.adjoint_seconds / e.forward_seconds : 0.0);
-  if (const storage::CheckpointStatistics* c = problem.checkpoint_statistics())
-    std::printf("checkpoints  %llu slots: %llu steps recomputed, %llu checkpoints stored, %llu restores\n",
+  if (const storage::CheckpointStatistics* c = problem.checkpoint_statistics()) {
+    std::printf("checkpoints  %llu slots: %llu steps recomputed, %llu checkpoints stored, %llu restores",
                 static_cast<unsigned long long>(c->slots), static_cast<unsigned long long>(c->recomputed_steps),
                 static_cast<unsigned long long>(c->stores), static_cast<unsigned long long>(c->restores));
+    if (c->disk_interval > 0)
+      std::printf("; disk: %llu files written, %llu read, %.3f s", static_cast<unsigned long long>(c->disk_writes),
+                  static_cast<unsigned long long>(c->disk_reads), c->disk_seconds);
+    std::printf("\n");
+  }
 }
 
 }  // namespace
@@ -212,6 +226,7 @@ std::string gradient_help() {
          "  --bdf-order K          continuous adjoint: BDF order 1..4 (default 2; the result is at most second\n"
          "                         order, as the forward run)\n"
          + trajectory_options_help() +
+         "  --print-schedule       print the checkpoint schedule, action by action, before the run\n"
          "  -q, --quiet            print nothing (files only)\n"
          "  -h, --help             this text\n"
          "\n"
@@ -231,8 +246,17 @@ int gradient_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   const auto h5 = options.h5_path.empty() ? nullptr : create_hdf5(options.h5_path, *comm);
   const bool report = root && !options.quiet;
   // Collective (it may build the assembler to size the checkpoints): before the rank-0 header.
-  const std::size_t slots = problem.adjoint_settings().storage == "checkpoints" ? problem.checkpoint_slots() : 0;
-  if (report) print_header(options, problem, *comm, slots);
+  std::unique_ptr<storage::BinomialSchedule> schedule;
+  if (problem.adjoint_settings().storage == "checkpoints") {
+    const std::size_t slots = problem.checkpoint_slots(), interval = problem.disk_interval();
+    schedule = std::make_unique<storage::BinomialSchedule>(storage::binomial_schedule(
+        static_cast<std::uint64_t>(problem.problem().integrator.step_count()), slots, interval));
+  }
+  if (report) print_header(options, problem, *comm, schedule.get());
+  if (options.print_schedule) {
+    if (!schedule) throw InputError("", "--print-schedule", "needs --trajectory checkpoints (there is no schedule)");
+    if (report) std::printf("%s", schedule->describe().c_str());
+  }
 
   const Evaluation e = problem.evaluate(true);
   const Result result{e.objective, problem.design().names(), problem.values(), e.gradient};

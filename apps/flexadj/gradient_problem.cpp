@@ -2,6 +2,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <fstream>
+#include <iterator>
 #include <sstream>
 
 #include "commands.hpp"
@@ -12,6 +14,7 @@
 #include "flexadj/core/error.hpp"
 #include "flexadj/integrators/simulation.hpp"
 #include "flexadj/io/trajectory_output.hpp"
+#include "flexadj/storage/checkpoint_file.hpp"
 #include "flexadj/storage/trajectory.hpp"
 #include "flexadj/model/coordinate_names.hpp"
 
@@ -42,7 +45,9 @@ std::string format(double x) {
 
 bool read_trajectory_option(const std::vector<std::string>& arguments, std::size_t& i, AdjointSettings& settings) {
   const std::string& a = arguments[i];
-  if (a != "--trajectory" && a != "--trajectory-file" && a != "--checkpoints" && a != "--memory-limit") return false;
+  if (a != "--trajectory" && a != "--trajectory-file" && a != "--checkpoints" && a != "--memory-limit" &&
+      a != "--disk-checkpoints" && a != "--checkpoint-folder")
+    return false;
   if (i + 1 >= arguments.size()) throw InputError("", a, "option needs a value; see --help");
   const std::string& value = arguments[++i];
   if (a == "--trajectory") {
@@ -50,17 +55,24 @@ bool read_trajectory_option(const std::vector<std::string>& arguments, std::size
   } else if (a == "--trajectory-file") {
     settings.trajectory_path = value;
     settings.storage = "hdf5";
-  } else if (a == "--checkpoints") {
+  } else if (a == "--checkpoints" || a == "--disk-checkpoints") {
     std::size_t used = 0;
-    long long slots = 0;
+    long long count = 0;
     try {
-      slots = std::stoll(value, &used);
+      count = std::stoll(value, &used);
     } catch (const std::exception&) {
       used = 0;
     }
-    if (used != value.size() || value.empty() || slots < 1)
-      throw InputError("", a, "expected a positive integer (states kept in memory), got '" + value + "'");
-    settings.checkpoints = static_cast<std::size_t>(slots);
+    if (used != value.size() || value.empty() || count < 1)
+      throw InputError("", a,
+                       std::string("expected a positive integer (") +
+                           (a == "--checkpoints" ? "states kept in memory" : "checkpoints on disk") + "), got '" +
+                           value + "'");
+    (a == "--checkpoints" ? settings.checkpoints : settings.disk_checkpoints) = static_cast<std::size_t>(count);
+    settings.storage = "checkpoints";
+  } else if (a == "--checkpoint-folder") {
+    if (value.empty()) throw InputError("", a, "expected a folder name");
+    settings.folder = value;
     settings.storage = "checkpoints";
   } else {
     settings.memory_limit = parse_byte_size(value);
@@ -82,7 +94,14 @@ std::string trajectory_options_help() {
          "  --checkpoints S        the number S of checkpoints (implies --trajectory checkpoints; default: the\n"
          "                         least S that recomputes each step at most twice, about sqrt(2 N))\n"
          "  --memory-limit SIZE    as many checkpoints as fit in SIZE per rank (e.g. 500MB, 4GB, 2GiB; implies\n"
-         "                         --trajectory checkpoints; the model and the solvers need memory besides)\n";
+         "                         --trajectory checkpoints; the model and the solvers need memory besides)\n"
+         "  --disk-checkpoints D   a second tier on disk: at most D HDF5 checkpoint files, one every\n"
+         "                         floor(N / D) + 1 steps; the sweep reverses each interval from its file with\n"
+         "                         the memory checkpoints (implies --trajectory checkpoints)\n"
+         "  --checkpoint-folder F  where the disk checkpoints go (default MODEL.checkpoints in the working\n"
+         "                         folder; created if missing; the files are removed when the run ends). Alone,\n"
+         "                         it turns on the disk tier with one file every S steps (S: the checkpoints in\n"
+         "                         memory), which recomputes every step once\n";
 }
 
 GradientProblem::GradientProblem(problem::Problem problem, RCP<const Comm> comm, const std::string& command)
@@ -102,6 +121,8 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
     settings.checkpoints = file.checkpoints;
     settings.memory_limit = file.memory_limit;
   }
+  if (settings.disk_checkpoints == 0) settings.disk_checkpoints = file.disk_checkpoints;
+  if (settings.folder.empty()) settings.folder = file.folder;
   if (settings.mode != "discrete" && settings.mode != "continuous")
     throw InputError("", "--adjoint", "expected discrete or continuous, got '" + settings.mode + "'");
   if (settings.bdf_order < 1 || settings.bdf_order > 4)
@@ -115,10 +136,35 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
   adjoint_ = settings;
   trajectory_.reset();  // made anew, of the chosen kind, by the next forward()
   recorded_ = false;
-  if (adjoint_.storage == "hdf5" && adjoint_.trajectory_path.empty()) {
-    const std::string stem = file_stem(problem_.model->source_file);
+  const std::string stem = file_stem(problem_.model->source_file);
+  if (adjoint_.storage == "hdf5" && adjoint_.trajectory_path.empty())
     adjoint_.trajectory_path = (stem.empty() ? std::string("flexadj") : stem) + ".trajectory.h5";
+  if (adjoint_.storage == "checkpoints" && adjoint_.disk_checkpoints > 0 && adjoint_.folder.empty())
+    adjoint_.folder = (stem.empty() ? std::string("flexadj") : stem) + ".checkpoints";
+}
+
+std::size_t GradientProblem::disk_interval() {
+  if (adjoint_.storage != "checkpoints" || adjoint_.folder.empty()) return 0;
+  const long long steps = problem_.integrator.step_count();
+  if (adjoint_.disk_checkpoints > 0) return storage::disk_interval_for(steps, adjoint_.disk_checkpoints);
+  return checkpoint_slots();
+}
+
+std::string GradientProblem::run_identity() const {
+  std::uint32_t model_crc = 0;
+  const std::string& source = problem_.model->source_file;
+  if (!source.empty()) {
+    std::ifstream in(source, std::ios::binary);
+    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    model_crc = storage::checksum(0, text.data(), text.size());
   }
+  const std::vector<double> times = integrators::step_times(problem_.integrator);
+  std::ostringstream id;
+  id << std::hex << (source.empty() ? std::string("(model in memory)") : file_stem(source)) << " model crc "
+     << model_crc << ", design values crc " << storage::checksum(0, values()) << ", times crc "
+     << storage::checksum(0, times) << std::dec << ", " << times.size() - 1 << " steps, " << comm_->getSize()
+     << " ranks";
+  return id.str();
 }
 
 void GradientProblem::prepare() {
@@ -160,7 +206,12 @@ Evaluation GradientProblem::forward() {
     storage::TrajectoryOptions options;
     options.storage = adjoint_.storage;
     options.path = adjoint_.trajectory_path;
-    if (adjoint_.storage == "checkpoints") options.checkpoints = checkpoint_slots();
+    if (adjoint_.storage == "checkpoints") {
+      options.checkpoints = checkpoint_slots();
+      options.disk_interval = disk_interval();
+      options.folder = adjoint_.folder;
+      options.run = run_identity();
+    }
     trajectory_ = storage::make_trajectory(options, *assembler_, *integrator_);
   }
   assembly::State state = assembler_->make_state();

@@ -31,10 +31,12 @@ struct AdjointSettings {
   std::string trajectory_path;     // hdf5: the file of the forward states (written, read back, kept)
   std::size_t checkpoints = 0;     // checkpoints: slots in memory (0: from memory_limit, else default_checkpoints)
   double memory_limit = 0.0;       // checkpoints: bytes per rank the checkpoints may take (0: no limit)
+  std::size_t disk_checkpoints = 0;  // checkpoints: at most this many on disk (0: none, unless a folder is given)
+  std::string folder;                // checkpoints: the disk checkpoints' folder (empty: MODEL.checkpoints)
 };
 
 // Reads the trajectory-storage option at arguments[i] (--trajectory, --trajectory-file, --checkpoints,
-// --memory-limit) into `settings`, moving i past its value; false if arguments[i] is none of them. InputError for
+// --memory-limit, --disk-checkpoints, --checkpoint-folder) into `settings`, moving i past its value; false if arguments[i] is none of them. InputError for
 // a missing or bad value. Shared by `flexadj gradient` and `flexadj optimize`; trajectory_options_help() says it.
 bool read_trajectory_option(const std::vector<std::string>& arguments, std::size_t& i, AdjointSettings& settings);
 std::string trajectory_options_help();
@@ -70,6 +72,13 @@ class GradientProblem {
   // The checkpoints a sweep with storage "checkpoints" keeps: the given number, or as many as fit in the memory
   // limit (InputError if not one fits), or storage::default_checkpoints. Collective (builds the assembler).
   std::size_t checkpoint_slots();
+  // The disk tier of storage "checkpoints": a disk checkpoint every disk_interval() steps (0: memory only), in
+  // checkpoint_folder(). With a folder and no number of disk checkpoints, the interval is the number of slots.
+  std::size_t disk_interval();
+  const std::string& checkpoint_folder() const { return adjoint_.folder; }
+  // The identity of a run, written into disk checkpoints: the model file's name and CRC-32, the CRC-32 of the
+  // design values, the time grid and the rank count. A checkpoint of any other run is refused.
+  std::string run_identity() const;
   // Checkpoint slots, recomputed steps, stores and restores of the last adjoint() with storage "checkpoints".
   const storage::CheckpointStatistics* checkpoint_statistics() const;
 

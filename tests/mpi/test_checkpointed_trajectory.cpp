@@ -1,10 +1,12 @@
 // Checkpointed trajectories (storage/checkpointed_trajectory.hpp): the gradient with s checkpoints equals the
 // gradient with every step in memory bit for bit (the recomputation repeats the forward run exactly), for every
 // integrator with a discrete adjoint and for the continuous adjoint, at any rank count; the backward sweep
-// recomputes exactly Griewank's optimum p(N + 1, s) - N steps.
+// recomputes exactly Griewank's optimum p(N + 1, s) - N steps. With a disk tier (HDF5 checkpoint files every m
+// steps) the gradient is the same bit for bit and the sweep recomputes the two-level closed form.
 #include <gtest/gtest.h>
 
 #include <cstdio>
+#include <filesystem>
 
 #include "flexadj/storage/binomial_schedule.hpp"
 #include "flexadj/storage/checkpointed_trajectory.hpp"
@@ -19,8 +21,10 @@ struct SweepResult {
   storage::CheckpointStatistics statistics;
 };
 
-// The gradient over a memory trajectory (slots = 0) or a checkpointed one with `slots` checkpoints.
-SweepResult gradient(const problem::Problem& problem, std::size_t slots, int bdf_order = 0) {
+// The gradient over a memory trajectory (slots = 0) or a checkpointed one with `slots` checkpoints (and a disk
+// checkpoint every disk_interval steps).
+SweepResult gradient(const problem::Problem& problem, std::size_t slots, int bdf_order = 0,
+                     std::size_t disk_interval = 0) {
   const objectives::Objective objective = rigid_chain_objective();
   assembly::Assembler assembler(*problem.model, world());
   linalg::LinearSolverOptions options;
@@ -29,6 +33,9 @@ SweepResult gradient(const problem::Problem& problem, std::size_t slots, int bdf
   storage::TrajectoryOptions storage_options;
   storage_options.storage = slots > 0 ? "checkpoints" : "memory";
   storage_options.checkpoints = slots;
+  storage_options.disk_interval = disk_interval;
+  storage_options.folder = "checkpointed_trajectory_test";
+  storage_options.run = "test run";
   const auto trajectory = storage::make_trajectory(storage_options, assembler, *integrator);
   auto state = assembler.make_state();
   assembler.scatter_global(problem.model->initial_coordinates(), problem.model->initial_velocities(), state);
@@ -87,6 +94,39 @@ TEST(CheckpointedTrajectory, ContinuousAdjointIsBitIdentical) {
   // The BDF start-up reads the last three steps first: a few steps more than the discrete sweep's optimum.
   EXPECT_GE(checkpointed.statistics.recomputed_steps, storage::optimal_forward_steps(61, 4) - 60);
   EXPECT_LE(checkpointed.statistics.recomputed_steps, storage::optimal_forward_steps(61, 4) - 60 + 3 * 60);
+}
+
+void check_disk_tier(const std::string& scheme, long long steps) {
+  auto problem = rigid_chain(6, 0.2, steps);
+  problem.integrator.scheme = scheme;
+  problem.integrator.newton_tolerance = 1e-12;
+  const SweepResult memory = gradient(problem, 0);
+  struct Case {
+    std::size_t slots, interval;
+  };
+  for (const Case c : {Case{3, 5}, Case{2, 7}, Case{4, 4}, Case{5, 40}, Case{1, 3}}) {
+    SCOPED_TRACE(scheme + ", " + std::to_string(c.slots) + " slots, disk every " + std::to_string(c.interval));
+    const SweepResult two_level = gradient(problem, c.slots, 0, c.interval);
+    expect_identical(memory.gradient, two_level.gradient);
+    const auto schedule = storage::binomial_schedule(steps, c.slots, c.interval);
+    EXPECT_EQ(two_level.statistics.recomputed_steps, schedule.recomputed_steps);
+    EXPECT_EQ(two_level.statistics.recomputed_steps, storage::two_level_recomputed_steps(steps, c.slots, c.interval));
+    EXPECT_EQ(two_level.statistics.disk_writes, schedule.disk_writes);
+    // The sweep's reads, and at most one more: step 0, asked for at the start of the sweep.
+    EXPECT_GE(two_level.statistics.disk_reads, schedule.disk_reads);
+    EXPECT_LE(two_level.statistics.disk_reads, schedule.disk_reads + 1);
+  }
+  // The files are removed with the trajectory.
+  EXPECT_FALSE(std::filesystem::exists("checkpointed_trajectory_test/checkpoint_0.h5"));
+}
+
+TEST(CheckpointedTrajectory, DiskTierGeneralizedAlphaIsBitIdentical) { check_disk_tier("generalized_alpha", 40); }
+TEST(CheckpointedTrajectory, DiskTierVariationalIsBitIdentical) { check_disk_tier("variational", 40); }
+
+TEST(CheckpointedTrajectory, DiskTierContinuousAdjointIsBitIdentical) {
+  auto problem = rigid_chain(6, 0.2, 60);
+  problem.integrator.newton_tolerance = 1e-12;
+  expect_identical(gradient(problem, 0, 2).gradient, gradient(problem, 3, 2, 8).gradient);
 }
 
 }  // namespace

@@ -45,7 +45,7 @@ TEST(BinomialSchedule, ReachIsTheBinomialCoefficient) {
 // holds more than s checkpoints, the states are reversed N, N - 1, ..., 0, and the counts add up.
 void expect_valid(const BinomialSchedule& schedule) {
   using Kind = ScheduleAction::Kind;
-  std::vector<std::uint64_t> stack;
+  std::vector<std::uint64_t> stack, disk;
   std::uint64_t at = 0, expected_reverse = schedule.steps, recomputed = 0;
   bool forward_run = true;
   for (const auto& a : schedule.actions) {
@@ -66,6 +66,17 @@ void expect_valid(const BinomialSchedule& schedule) {
         ASSERT_FALSE(stack.empty());
         ASSERT_EQ(stack.back(), a.from);
         at = a.from;
+        break;
+      case Kind::DiskStore:
+        ASSERT_TRUE(forward_run);
+        ASSERT_EQ(a.from, at);
+        disk.push_back(at);
+        break;
+      case Kind::DiskRead:  // only when no memory checkpoint lies at or below the step
+        ASSERT_NE(std::find(disk.begin(), disk.end(), a.from), disk.end());
+        while (!stack.empty() && stack.back() > a.from) stack.pop_back();
+        ASSERT_TRUE(stack.empty());
+        stack.push_back(a.from);
         break;
       case Kind::Reverse:
         forward_run = false;
@@ -95,6 +106,31 @@ TEST(BinomialSchedule, RecomputesExactlyTheOptimum) {
   // Griewank and Walther's example figures: 10 states (9 steps) with 3 slots take p(10, 3) = 15 steps, 6 recomputed.
   EXPECT_EQ(optimal_forward_steps(10, 3), 15u);
   EXPECT_EQ(binomial_schedule(9, 3).recomputed_steps, 6u);
+}
+
+// Two levels: a disk checkpoint every m steps, s memory slots. The count of recomputed steps equals the closed form
+// K p(m, s) + p(l, s) - (l - 1), checked here against the brute-force table P instead of the closed form p.
+TEST(BinomialSchedule, TwoLevelRecomputesTheClosedForm) {
+  const auto P = brute_force_table(120, 7);
+  struct Case {
+    std::uint64_t steps, slots, interval;
+  };
+  const std::vector<Case> cases = {{10, 3, 4}, {10, 3, 5}, {10, 3, 10}, {10, 3, 11}, {10, 1, 3}, {1, 1, 1},
+                                   {100, 4, 7}, {100, 7, 100}, {119, 2, 20}, {120, 5, 12}, {57, 6, 6}};
+  for (const auto& c : cases) {
+    const BinomialSchedule schedule = binomial_schedule(c.steps, c.slots, c.interval);
+    expect_valid(schedule);
+    const std::uint64_t intervals = c.steps / c.interval, last = c.steps - intervals * c.interval + 1;
+    const std::uint64_t expected = intervals * P[c.interval][c.slots] + P[last][c.slots] - (last - 1);
+    EXPECT_EQ(schedule.recomputed_steps, expected) << c.steps << " steps, " << c.slots << " slots, m " << c.interval;
+    EXPECT_EQ(two_level_recomputed_steps(c.steps, c.slots, c.interval), expected);
+    EXPECT_EQ(schedule.disk_writes, intervals + 1);
+    EXPECT_EQ(schedule.disk_reads, intervals);
+  }
+  // m = s: every step of the sweep recomputed once, whatever N: K (m - 1) + (l - 1) ... = N - K.
+  EXPECT_EQ(binomial_schedule(1000, 10, 10).recomputed_steps, 1000u - 100u);
+  // A disk interval longer than the run: one interval, the memory-only schedule (plus a disk copy of x_0).
+  EXPECT_EQ(binomial_schedule(100, 5, 500).recomputed_steps, binomial_schedule(100, 5).recomputed_steps);
 }
 
 TEST(BinomialSchedule, SplitIsInsideTheSegment) {

@@ -54,7 +54,7 @@ void Reader::read_integrator(const Value& v) {
 
 void Reader::read_trajectory(const Value& v) {
   if (!v.given()) return;
-  v.expect_map({"storage", "file", "checkpoints", "memory_limit"});
+  v.expect_map({"storage", "file", "checkpoints", "memory_limit", "disk_checkpoints", "folder"});
   auto& s = problem_.trajectory;
   if (v.has("storage")) s.storage = v.at("storage").choice({"memory", "hdf5", "checkpoints"});
   if (v.has("file")) s.file = v.at("file").text();
@@ -66,8 +66,15 @@ void Reader::read_trajectory(const Value& v) {
       limit.fail("expected a size such as 500MB, 4GB or 2GiB (or a number of bytes), got " + limit.describe());
     s.memory_limit = bytes;
   }
-  if ((v.has("checkpoints") || v.has("memory_limit")) && s.storage != "checkpoints")
-    v.at("storage").fail("checkpoints and memory_limit need storage: checkpoints");
+  if (v.has("disk_checkpoints"))
+    s.disk_checkpoints = static_cast<std::size_t>(v.at("disk_checkpoints").integer(1));
+  if (v.has("folder")) {
+    s.folder = v.at("folder").text();
+    if (s.folder.empty()) v.at("folder").fail("expected a folder name, got an empty text");
+  }
+  if ((v.has("checkpoints") || v.has("memory_limit") || v.has("disk_checkpoints") || v.has("folder")) &&
+      s.storage != "checkpoints")
+    v.at("storage").fail("checkpoints, memory_limit, disk_checkpoints and folder need storage: checkpoints");
   if (v.has("file") && s.storage != "hdf5") v.at("storage").fail("file needs storage: hdf5");
 }
 

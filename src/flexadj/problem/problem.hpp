@@ -27,6 +27,8 @@ struct TrajectorySettings {
   std::string file;                // hdf5: the file (empty: MODEL.trajectory.h5)
   std::size_t checkpoints = 0;     // checkpoints: states kept (0: from memory_limit, else the default)
   double memory_limit = 0.0;       // checkpoints: bytes per rank (0: none)
+  std::size_t disk_checkpoints = 0;  // checkpoints: at most this many on disk (0: none, or m = slots with a folder)
+  std::string folder;                // checkpoints: the folder of the disk checkpoints (empty: MODEL.checkpoints)
 };
 
 struct Problem {

@@ -54,15 +54,22 @@ std::uint64_t optimal_split(std::uint64_t states, std::uint64_t slots) {
   return low;
 }
 
-BinomialSchedule binomial_schedule(std::uint64_t steps, std::uint64_t slots) {
+std::uint64_t two_level_recomputed_steps(std::uint64_t steps, std::uint64_t slots, std::uint64_t disk_interval) {
+  if (slots < 1 || disk_interval < 1) throw std::invalid_argument("two-level checkpointing needs slots and m >= 1");
+  const std::uint64_t intervals = steps / disk_interval, last = steps - intervals * disk_interval + 1;
+  return intervals * optimal_forward_steps(disk_interval, slots) + optimal_forward_steps(last, slots) - (last - 1);
+}
+
+BinomialSchedule binomial_schedule(std::uint64_t steps, std::uint64_t slots, std::uint64_t disk_interval) {
   if (slots < 1) throw std::invalid_argument("binomial checkpointing needs at least one slot");
   BinomialSchedule schedule;
   schedule.steps = steps;
   schedule.slots = slots;
+  schedule.disk_interval = disk_interval;
+  const std::uint64_t period = disk_interval > 0 ? disk_interval : steps + 1;  // no disk: one interval
   using Kind = ScheduleAction::Kind;
   auto& actions = schedule.actions;
-  std::vector<std::uint64_t> stored{0};  // the checkpoint stack (step indices), x_0 at the bottom
-  actions.push_back({Kind::Store, 0, 0});
+  std::vector<std::uint64_t> stored;  // the memory checkpoint stack (step indices), increasing
   // Places the checkpoints while advancing from the top of the stack to `target`, as far as slots remain.
   auto advance_to = [&](std::uint64_t target, bool recomputing) {
     std::uint64_t at = stored.back();
@@ -82,10 +89,31 @@ BinomialSchedule binomial_schedule(std::uint64_t steps, std::uint64_t slots) {
       if (recomputing) schedule.recomputed_steps += target - at;
     }
   };
-  advance_to(steps, false);  // the forward run
+  // The forward run: a disk checkpoint at the start of every interval; memory checkpoints in the last one only.
+  const std::uint64_t last_start = steps / period * period;
+  for (std::uint64_t start = 0; start <= steps; start += period) {
+    if (disk_interval > 0) {
+      actions.push_back({Kind::DiskStore, start, start});
+      ++schedule.disk_writes;
+    }
+    if (start < last_start) {
+      actions.push_back({Kind::Advance, start, start + period});
+      continue;
+    }
+    stored.assign(1, start);
+    actions.push_back({Kind::Store, start, start});
+    advance_to(steps, false);
+  }
+  // The backward sweep: x_n is the state the last advance produced, or restored and recomputed.
   for (std::uint64_t n = steps + 1; n-- > 0;) {
-    if (n < steps) {  // x_n is not the state the last advance produced: restore and recompute
-      while (stored.back() > n) stored.pop_back();
+    if (n < steps) {
+      while (!stored.empty() && stored.back() > n) stored.pop_back();
+      if (stored.empty()) {  // below the memory checkpoints: the interval's disk checkpoint
+        const std::uint64_t start = n / period * period;
+        actions.push_back({Kind::DiskRead, start, start});
+        ++schedule.disk_reads;
+        stored.push_back(start);
+      }
       actions.push_back({Kind::Restore, stored.back(), stored.back()});
       ++schedule.restores;
       advance_to(n, true);
@@ -95,17 +123,32 @@ BinomialSchedule binomial_schedule(std::uint64_t steps, std::uint64_t slots) {
   return schedule;
 }
 
+std::string BinomialSchedule::summary() const {
+  std::ostringstream out;
+  if (disk_interval == 0) {
+    out << "binomial checkpointing: " << steps << " steps, " << slots << " slots in memory; " << recomputed_steps
+        << " steps recomputed (optimum p(N+1, s) - N = " << optimal_forward_steps(steps + 1, slots) - steps << "), "
+        << stores << " stores, " << restores << " restores";
+  } else {
+    out << "two-level checkpointing: " << steps << " steps, " << slots << " slots in memory, a disk checkpoint every "
+        << disk_interval << " steps; " << recomputed_steps << " steps recomputed (K p(m, s) + p(l, s) - l + 1 = "
+        << two_level_recomputed_steps(steps, slots, disk_interval) << "), " << stores << " stores, " << restores
+        << " restores, " << disk_writes << " disk writes, " << disk_reads << " disk reads";
+  }
+  return out.str();
+}
+
 std::string BinomialSchedule::describe() const {
   std::ostringstream out;
-  out << "binomial checkpointing: " << steps << " steps, " << slots << " slots; " << recomputed_steps
-      << " steps recomputed (optimum p(N+1, s) - N = " << optimal_forward_steps(steps + 1, slots) - steps << "), "
-      << stores << " stores, " << restores << " restores\n";
+  out << summary() << "\n";
   for (const auto& a : actions) {
     switch (a.kind) {
       case ScheduleAction::Kind::Advance: out << "advance " << a.from << " -> " << a.to << "\n"; break;
       case ScheduleAction::Kind::Store: out << "store " << a.from << "\n"; break;
       case ScheduleAction::Kind::Restore: out << "restore " << a.from << "\n"; break;
       case ScheduleAction::Kind::Reverse: out << "reverse " << a.from << "\n"; break;
+      case ScheduleAction::Kind::DiskStore: out << "disk store " << a.from << "\n"; break;
+      case ScheduleAction::Kind::DiskRead: out << "disk read " << a.from << "\n"; break;
     }
   }
   return out.str();

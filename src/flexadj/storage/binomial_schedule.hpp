@@ -27,21 +27,35 @@ std::uint64_t optimal_forward_steps(std::uint64_t states, std::uint64_t slots);
 // (p is piecewise linear with nondecreasing slope t), so a bisection on its forward difference finds a minimiser.
 std::uint64_t optimal_split(std::uint64_t states, std::uint64_t slots);
 
-// The whole schedule of a backward sweep over N steps with s slots, as data: what CheckpointedTrajectory does,
-// action by action. For printing (`flexadj gradient --print-schedule`) and for tests.
+// Two levels, memory and disk (periodic two-level checkpointing): the forward run writes a disk checkpoint every
+// m steps (the disk interval) and keeps s memory slots for the last interval only; the backward sweep reverses the
+// intervals from the last to the first, each from its disk checkpoint with the binomial schedule over s slots.
+// Aupy and Herrmann 2017 ("Periodicity in optimal hierarchical checkpointing schemes for adjoint computations",
+// Optim. Methods Softw. 32(3)) show that optimal two-level schedules are periodic in this way, asymptotically in
+// N; the optimal period depends on the costs of disk writes and reads relative to a step, which flexadj does not
+// model: it takes m from the user, or m = s (default_disk_interval), which recomputes every step once. The
+// recomputed steps are then, with K = floor(N / m) intervals of m states and a last one of l = N - K m + 1,
+//   K p(m, s) + p(l, s) - (l - 1)                                            (two_level_recomputed_steps)
+std::uint64_t two_level_recomputed_steps(std::uint64_t steps, std::uint64_t slots, std::uint64_t disk_interval);
+
+// The whole schedule of a backward sweep over N steps with s slots (and with disk_interval m > 0, a disk checkpoint
+// every m steps), as data: what CheckpointedTrajectory does, action by action. For printing
+// (`flexadj gradient --print-schedule`) and for tests.
 struct ScheduleAction {
-  enum class Kind { Advance, Store, Restore, Reverse } kind;
-  std::uint64_t from = 0, to = 0;  // Advance: steps from -> to; Store, Restore, Reverse: from = the step
+  enum class Kind { Advance, Store, Restore, Reverse, DiskStore, DiskRead } kind;
+  std::uint64_t from = 0, to = 0;  // Advance: steps from -> to; the others: from = the step
 };
 
 struct BinomialSchedule {
-  std::uint64_t steps = 0, slots = 0;
+  std::uint64_t steps = 0, slots = 0, disk_interval = 0;
   std::vector<ScheduleAction> actions;  // the forward run's stores first, then the backward sweep
   std::uint64_t recomputed_steps = 0;   // forward steps taken during the backward sweep
   std::uint64_t stores = 0, restores = 0;
-  std::string describe() const;  // one action per line
+  std::uint64_t disk_writes = 0, disk_reads = 0;
+  std::string summary() const;   // one line: the counts and the optimum they are compared with
+  std::string describe() const;  // summary(), then one action per line
 };
 
-BinomialSchedule binomial_schedule(std::uint64_t steps, std::uint64_t slots);
+BinomialSchedule binomial_schedule(std::uint64_t steps, std::uint64_t slots, std::uint64_t disk_interval = 0);
 
 }  // namespace flexadj::storage

@@ -1,35 +1,76 @@
 #include "flexadj/storage/checkpointed_trajectory.hpp"
 
 #include <algorithm>
+#include <chrono>
+#include <filesystem>
 #include <stdexcept>
 
+#include "flexadj/core/error.hpp"
 #include "flexadj/storage/binomial_schedule.hpp"
+#include "flexadj/storage/checkpoint_file.hpp"
 
 namespace flexadj::storage {
+namespace {
+
+double seconds_since(std::chrono::steady_clock::time_point start) {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+}  // namespace
+
+std::string DiskCheckpoints::path(long long step) const {
+  return (std::filesystem::path(folder) / ("checkpoint_" + std::to_string(step) + ".h5")).string();
+}
 
 CheckpointedTrajectory::CheckpointedTrajectory(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator,
-                                               std::size_t slots)
-    : assembler_(assembler), integrator_(integrator), slots_(slots), current_(assembler.make_state()) {
+                                               std::size_t slots, DiskCheckpoints disk)
+    : assembler_(assembler),
+      integrator_(integrator),
+      slots_(slots),
+      disk_(std::move(disk)),
+      current_(assembler.make_state()),
+      served_(assembler.make_state()) {
   if (slots < 1) throw std::invalid_argument("a checkpointed trajectory needs at least one checkpoint slot");
   statistics_.slots = slots;
+  statistics_.disk_interval = disk_.interval;
+}
+
+CheckpointedTrajectory::~CheckpointedTrajectory() {
+  try {
+    remove_disk_files();
+  } catch (...) {
+  }
 }
 
 void CheckpointedTrajectory::begin_recording() {
+  remove_disk_files();
   times_.clear();
   checkpoints_.clear();
   statistics_ = CheckpointStatistics{};
   statistics_.slots = slots_;
+  statistics_.disk_interval = disk_.interval;
   current_valid_ = false;
-  // The forward run's checkpoints: the binomial splits of the whole run (BinomialSchedule's first advance).
-  planned_.assign(1, 0);
-  const std::uint64_t last = static_cast<std::uint64_t>(integrator_.settings().step_count());
-  std::uint64_t at = 0, available = slots_;
-  while (last - at + 1 > 1 && available > 1) {
-    at += optimal_split(last - at + 1, available);
+  steps_ = static_cast<std::size_t>(integrator_.settings().step_count());
+  if (disk_.interval > 0) {
+    std::error_code ignored;
+    std::filesystem::create_directories(disk_.folder, ignored);
+    if (!std::filesystem::is_directory(disk_.folder))
+      throw InputError("", "trajectory.folder", "cannot create the checkpoint folder '" + disk_.folder + "'");
+  }
+  planned_.clear();
+  next_planned_ = 0;
+  // Memory checkpoints in the last interval only (binomial_schedule(): the forward run).
+  plan_memory_checkpoints(steps_ / period() * period());
+}
+
+void CheckpointedTrajectory::plan_memory_checkpoints(std::size_t from) {
+  planned_.assign(1, from);
+  std::uint64_t at = from, available = slots_;
+  while (steps_ - at + 1 > 1 && available > 1) {
+    at += optimal_split(steps_ - at + 1, available);
     planned_.push_back(at);
     --available;
   }
-  next_planned_ = 0;
 }
 
 void CheckpointedTrajectory::store(std::size_t step, const assembly::State& state) {
@@ -38,10 +79,39 @@ void CheckpointedTrajectory::store(std::size_t step, const assembly::State& stat
   ++statistics_.stores;
 }
 
+void CheckpointedTrajectory::write_disk(std::size_t step, const assembly::State& state) {
+  const auto start = std::chrono::steady_clock::now();
+  integrator_.save_restart_data(restart_scratch_);
+  write_checkpoint_file(disk_.path(static_cast<long long>(step)), assembler_,
+                        {disk_.run, static_cast<long long>(step), times_[step]}, state, restart_scratch_);
+  disk_steps_.push_back(step);
+  ++statistics_.disk_writes;
+  statistics_.disk_seconds += seconds_since(start);
+}
+
+void CheckpointedTrajectory::read_disk(std::size_t step, assembly::State& state, std::vector<double>& restart_data) {
+  const auto start = std::chrono::steady_clock::now();
+  read_checkpoint_file(disk_.path(static_cast<long long>(step)), assembler_,
+                       {disk_.run, static_cast<long long>(step), times_[step]}, state, restart_data);
+  ++statistics_.disk_reads;
+  statistics_.disk_seconds += seconds_since(start);
+}
+
+void CheckpointedTrajectory::remove_disk_files() {
+  // Rank 0 removes what the ranks wrote together; the others only forget the list.
+  if (assembler_.comm()->getRank() == 0)
+    for (std::size_t step : disk_steps_) {
+      std::error_code ignored;
+      std::filesystem::remove(disk_.path(static_cast<long long>(step)), ignored);
+    }
+  disk_steps_.clear();
+}
+
 void CheckpointedTrajectory::record(long long step, double t, const assembly::State& state) {
   const auto n = static_cast<std::size_t>(step);
   if (n != times_.size()) throw std::logic_error("CheckpointedTrajectory::record(): steps out of order");
   times_.push_back(t);
+  if (disk_.interval > 0 && n % disk_.interval == 0) write_disk(n, state);
   if (next_planned_ < planned_.size() && planned_[next_planned_] == n) {
     store(n, state);
     ++next_planned_;
@@ -52,23 +122,41 @@ void CheckpointedTrajectory::record(long long step, double t, const assembly::St
 }
 
 void CheckpointedTrajectory::end_recording() {
-  if (times_.size() != static_cast<std::size_t>(integrator_.settings().step_count()) + 1)
+  if (times_.size() != steps_ + 1)
     throw std::logic_error("CheckpointedTrajectory: the run recorded does not have the integrator's step count");
+  sweep_low_ = steps_ + 1;
 }
 
 const assembly::State& CheckpointedTrajectory::step(std::size_t n) {
   if (n >= times_.size()) throw std::out_of_range("CheckpointedTrajectory::step(): no such step");
-  if (current_valid_ && current_step_ == n) return current_;
+  if (current_valid_ && current_step_ == n) {
+    sweep_low_ = std::min(sweep_low_, n);
+    return current_;
+  }
   // A checkpoint (step 0 at the start of a sweep): served as it is, the stack untouched.
   const auto found = std::lower_bound(checkpoints_.begin(), checkpoints_.end(), n,
                                       [](const Checkpoint& c, std::size_t step) { return c.step < step; });
   if (found != checkpoints_.end() && found->step == n) return found->state;
+  // Ahead of the sweep (more than one step below the lowest step served; step 0 at the start of a sweep) at a disk
+  // checkpoint below the memory checkpoints: read from disk, the stack untouched.
+  if (disk_.interval > 0 && n + 1 < sweep_low_ && n % disk_.interval == 0 &&
+      (checkpoints_.empty() || n < checkpoints_.front().step)) {
+    read_disk(n, served_, restart_scratch_);
+    return served_;
+  }
+  sweep_low_ = std::min(sweep_low_, n);
   recompute(n);
   return current_;
 }
 
 void CheckpointedTrajectory::recompute(std::size_t n) {
-  while (checkpoints_.back().step > n) checkpoints_.pop_back();  // x_0 at the bottom is never above n
+  while (!checkpoints_.empty() && checkpoints_.back().step > n) checkpoints_.pop_back();
+  if (checkpoints_.empty()) {  // the interval's disk checkpoint becomes its memory checkpoint
+    const std::size_t start = n / period() * period();
+    Checkpoint bottom{start, assembler_.make_state(), {}};
+    read_disk(start, bottom.state, bottom.restart_data);
+    checkpoints_.push_back(std::move(bottom));
+  }
   const Checkpoint& top = checkpoints_.back();
   current_ = top.state;
   current_step_ = top.step;

@@ -10,7 +10,13 @@
 // the way (checkpoints above n are dropped first: the sweep does not go up again). Requests out of that order
 // (step 0 at the start of a sweep, step n - 1 during the adjoint of step n) are served too; a request above the
 // sweep's position after checkpoints were dropped costs a recomputation from below.
+//
+// With a disk tier (DiskCheckpoints::interval m > 0) the forward run also writes the state every m steps to an
+// HDF5 checkpoint file (checkpoint_file.hpp) and keeps memory checkpoints for the last interval only; the sweep
+// reverses each earlier interval from its disk checkpoint (binomial_schedule.hpp, two levels). Memory then holds
+// s + 1 states and the disk N / m + 1, and every step is recomputed about once for m = s.
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "flexadj/integrators/time_integrator.hpp"
@@ -23,12 +29,25 @@ struct CheckpointStatistics {
   std::uint64_t recomputed_steps = 0;  // forward steps taken during the backward sweep
   std::uint64_t stores = 0;            // checkpoints stored (forward run and backward sweep)
   std::uint64_t restores = 0;          // recomputations started from a checkpoint
+  std::uint64_t disk_interval = 0;     // a disk checkpoint every this many steps (0: no disk tier)
+  std::uint64_t disk_writes = 0, disk_reads = 0;
+  double disk_seconds = 0.0;  // spent writing and reading disk checkpoints
+};
+
+struct DiskCheckpoints {
+  std::size_t interval = 0;  // m: a disk checkpoint every m steps; 0: memory only
+  std::string folder;        // where the files go (created if missing)
+  std::string run;           // the run's identity, written into and checked in every file
+  // The files of step n: folder/checkpoint_<n>.h5.
+  std::string path(long long step) const;
 };
 
 class CheckpointedTrajectory final : public Trajectory {
  public:
   // slots >= 1 checkpoints (x_0 takes one). The integrator is the one whose run is recorded: it recomputes steps.
-  CheckpointedTrajectory(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator, std::size_t slots);
+  CheckpointedTrajectory(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator, std::size_t slots,
+                         DiskCheckpoints disk = {});
+  ~CheckpointedTrajectory() override;  // removes the disk checkpoints of the last run
   void begin_recording() override;
   void record(long long step, double t, const assembly::State& state) override;
   void end_recording() override;
@@ -43,6 +62,12 @@ class CheckpointedTrajectory final : public Trajectory {
     std::vector<double> restart_data;
   };
   void store(std::size_t step, const assembly::State& state);
+  void write_disk(std::size_t step, const assembly::State& state);
+  // Reads the disk checkpoint of `step` into `checkpoint` (state, restart data).
+  void read_disk(std::size_t step, assembly::State& state, std::vector<double>& restart_data);
+  void remove_disk_files();
+  void plan_memory_checkpoints(std::size_t from);  // planned_: the binomial splits from `from` to the last step
+  std::size_t period() const { return disk_.interval > 0 ? disk_.interval : steps_ + 1; }  // one interval: memory only
   // Advances current_ from the top checkpoint to step n, storing checkpoints at the binomial splits.
   void recompute(std::size_t n);
   void advance(std::size_t to);  // current_ from current_step_ to `to`
@@ -50,12 +75,16 @@ class CheckpointedTrajectory final : public Trajectory {
   assembly::Assembler& assembler_;
   integrators::TimeIntegrator& integrator_;
   std::size_t slots_;
+  DiskCheckpoints disk_;
+  std::size_t steps_ = 0;  // N of the run recorded
+  std::vector<std::size_t> disk_steps_;  // the disk checkpoints written, increasing
   std::vector<double> times_;
   std::vector<Checkpoint> checkpoints_;  // a stack, increasing steps; x_0 at the bottom
   std::vector<std::size_t> planned_;     // the forward run's checkpoint steps, in order
   std::size_t next_planned_ = 0;
-  assembly::State current_;
+  assembly::State current_, served_;  // served_: a disk checkpoint read out of the sweep's order
   std::size_t current_step_ = 0;
+  std::size_t sweep_low_ = 0;  // the lowest step the sweep has asked for (in order)
   bool current_valid_ = false;
   std::vector<double> restart_scratch_;
   CheckpointStatistics statistics_;

@@ -59,6 +59,11 @@ std::size_t default_checkpoints(long long steps) {
   return slots;
 }
 
+std::size_t disk_interval_for(long long steps, std::size_t disk_checkpoints) {
+  if (disk_checkpoints < 1) throw std::invalid_argument("disk_interval_for: no disk checkpoint");
+  return static_cast<std::size_t>(steps) / disk_checkpoints + 1;
+}
+
 std::unique_ptr<Trajectory> make_trajectory(const TrajectoryOptions& options, assembly::Assembler& assembler,
                                             integrators::TimeIntegrator& integrator) {
   if (options.storage == "memory") return std::make_unique<MemoryTrajectory>();
@@ -66,7 +71,8 @@ std::unique_ptr<Trajectory> make_trajectory(const TrajectoryOptions& options, as
   if (options.storage == "checkpoints")
     return std::make_unique<CheckpointedTrajectory>(
         assembler, integrator,
-        options.checkpoints > 0 ? options.checkpoints : default_checkpoints(integrator.settings().step_count()));
+        options.checkpoints > 0 ? options.checkpoints : default_checkpoints(integrator.settings().step_count()),
+        DiskCheckpoints{options.disk_interval, options.folder, options.run});
   throw std::invalid_argument("trajectory storage: expected memory, hdf5 or checkpoints, got '" + options.storage +
                               "'");
 }

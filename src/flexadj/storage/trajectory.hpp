@@ -77,7 +77,13 @@ struct TrajectoryOptions {
   std::string storage = "memory";  // memory | hdf5 | checkpoints
   std::string path;                // hdf5: the file the forward run writes (kept)
   std::size_t checkpoints = 0;     // checkpoints: slots in memory; 0: default_checkpoints(N)
+  std::size_t disk_interval = 0;   // checkpoints: a disk checkpoint every this many steps (0: memory only)
+  std::string folder;              // checkpoints with disk_interval: where the checkpoint files go
+  std::string run;                 // the run's identity, written into every disk checkpoint and checked on reading
 };
+
+// The disk interval m for at most d disk checkpoints over N steps: floor(N / d) + 1 (files at 0, m, 2m, ...).
+std::size_t disk_interval_for(long long steps, std::size_t disk_checkpoints);
 
 // The least number of checkpoints with which a run of N steps is reversed recomputing each step at most twice
 // (repetition number 2: about N recomputed steps, memory about sqrt(2 N) states).

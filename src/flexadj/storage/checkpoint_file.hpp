@@ -1,0 +1,42 @@
+#pragma once
+// One checkpoint on disk: the state of every rank at one step and the integrator's restart data, in an HDF5 file
+// written collectively (each rank its hyperslab of each dataset). Layout (format version 1):
+//   attributes on "/": format = "flexadj checkpoint", version, run (the run's identity: model, design values,
+//     integrator, see CheckpointIdentity), step, time, ranks
+//   /layout [ranks, 6]: per rank the lengths of q, v, a, aux, lambda and the restart data
+//   /q, /v, /a, /aux, /lambda, /restart [1, sum over ranks]: the ranks' values one after the other (a dataset
+//     whose total length is 0 is absent)
+//   /checksum [ranks]: per rank the CRC-32 (zlib) of its values, all fields in that order
+// The file is written under the name + ".tmp" and renamed when complete and closed, so a killed run never leaves a
+// file under the final name that is not whole. Reading checks all of the above, on every rank, and refuses a
+// file that does not match (InputError naming the file and what differs): never a wrong state.
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "flexadj/assembly/assembler.hpp"
+
+namespace flexadj::storage {
+
+struct CheckpointHeader {
+  std::string run;  // the identity of the run the checkpoint belongs to
+  long long step = 0;
+  double time = 0.0;
+};
+
+// Collective over the assembler's communicator. OutputError if the file cannot be written.
+void write_checkpoint_file(const std::string& path, const assembly::Assembler& assembler,
+                           const CheckpointHeader& header, const assembly::State& state,
+                           const std::vector<double>& restart_data);
+
+// Collective. Reads the checkpoint of step `expected.step` of run `expected.run` into `state` and `restart_data`
+// (resized). InputError on every rank, naming the file, if it is missing, not a checkpoint, of another run, step,
+// time or rank layout, truncated, or fails its checksum. Returns the time.
+double read_checkpoint_file(const std::string& path, const assembly::Assembler& assembler,
+                            const CheckpointHeader& expected, assembly::State& state, std::vector<double>& restart_data);
+
+// CRC-32 (zlib's crc32) of `bytes` bytes at `data`, continuing from `crc` (start with 0); of a vector's values.
+std::uint32_t checksum(std::uint32_t crc, const void* data, std::size_t bytes);
+std::uint32_t checksum(std::uint32_t crc, const std::vector<double>& values);
+
+}  // namespace flexadj::storage
