@@ -1,10 +1,11 @@
 // Checkpoint benchmark: the gradient of the rigid chain of meshes/rigid_chain.yaml over N steps with every step in
-// memory against binomial checkpointing with s slots (storage/checkpointed_trajectory.hpp). Each row runs in a
+// memory against binomial checkpointing with s slots (storage/checkpointed_trajectory.hpp) and against two levels,
+// s slots in memory and an HDF5 checkpoint file every s steps on disk ("disk"). Each row runs in a
 // child process of its own, so that its peak resident memory (getrusage) is its own. Prints per row: the forward
 // run alone, the gradient (forward run recorded + backward sweep) over the forward run, the steps the sweep
 // recomputed against Griewank's optimum p(N + 1, s) - N, and the peak RSS. Writes JSON with --json.
 //   flexadj_benchmark_checkpoints [--links L] [--steps 100,1000,10000] [--slots S (default: ceil(sqrt(N + 1)))]
-//                                 [--json FILE]
+//                                 [--storages memory,checkpoints,disk] [--folder DIR] [--json FILE]
 #include <sys/resource.h>
 
 #include <chrono>
@@ -34,7 +35,8 @@ double peak_rss_mb() {
 }
 
 // One row, in this process: prints one JSON line.
-int run_row(char** argv, long long links, long long steps, const std::string& storage, std::size_t slots) {
+int run_row(char** argv, long long links, long long steps, const std::string& storage, std::size_t slots,
+            const std::string& folder) {
   using namespace flexadj;
   const Runtime runtime(argv);
   const double h = 2e-3;
@@ -59,8 +61,13 @@ int run_row(char** argv, long long links, long long steps, const std::string& st
   const double forward = seconds_since(start);
 
   storage::TrajectoryOptions trajectory_options;
-  trajectory_options.storage = storage;
+  trajectory_options.storage = storage == "disk" ? "checkpoints" : storage;
   trajectory_options.checkpoints = slots;
+  if (storage == "disk") {
+    trajectory_options.disk_interval = slots;
+    trajectory_options.folder = folder;
+    trajectory_options.run = "checkpoint benchmark";
+  }
   const auto trajectory = storage::make_trajectory(trajectory_options, assembler, *integrator);
   assembler.scatter_global(problem.model->initial_coordinates(), problem.model->initial_velocities(), state);
   start = Clock::now();
@@ -69,14 +76,18 @@ int run_row(char** argv, long long links, long long steps, const std::string& st
   const double total = seconds_since(start);
   const auto* checkpointed = dynamic_cast<const storage::CheckpointedTrajectory*>(trajectory.get());
   const unsigned long long recomputed = checkpointed ? checkpointed->statistics().recomputed_steps : 0;
-  const unsigned long long optimum =
-      checkpointed ? storage::optimal_forward_steps(steps + 1, slots) - static_cast<unsigned long long>(steps) : 0;
+  const auto n = static_cast<std::uint64_t>(steps);
+  const unsigned long long optimum = !checkpointed      ? 0
+                                     : storage == "disk" ? storage::two_level_recomputed_steps(n, slots, slots)
+                                                         : storage::optimal_forward_steps(n + 1, slots) - n;
+  const unsigned long long disk_files = checkpointed ? checkpointed->statistics().disk_writes : 0;
+  const double disk_seconds = checkpointed ? checkpointed->statistics().disk_seconds : 0.0;
   std::printf("{\"links\": %lld, \"unknowns\": %lld, \"steps\": %lld, \"storage\": \"%s\", \"slots\": %zu, "
               "\"forward_s\": %.4f, \"gradient_s\": %.4f, \"recomputed\": %llu, \"optimum\": %llu, "
-              "\"peak_rss_mb\": %.1f, \"J\": %.17g}\n",
+              "\"disk_files\": %llu, \"disk_s\": %.4f, \"peak_rss_mb\": %.1f, \"J\": %.17g}\n",
               links, static_cast<long long>(problem.model->coordinate_count() + problem.model->multiplier_count()),
-              steps, storage.c_str(), checkpointed ? slots : 0, forward, total, recomputed, optimum, peak_rss_mb(),
-              gradient.objective);
+              steps, storage.c_str(), checkpointed ? slots : 0, forward, total, recomputed, optimum, disk_files,
+              disk_seconds, peak_rss_mb(), gradient.objective);
   return 0;
 }
 
@@ -100,32 +111,42 @@ int main(int argc, char** argv) {
   long long links = 100;
   std::vector<long long> steps = {100, 1000, 10000};
   long long fixed_slots = 0;
-  std::string json_path;
+  std::string json_path, folder = "checkpoint_benchmark_files";
+  std::vector<std::string> storages = {"memory", "checkpoints", "disk"};
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
-    if (a == "--row" && i + 4 < argc) {
+    if (a == "--row" && i + 5 < argc) {
       return run_row(argv, std::stoll(argv[i + 1]), std::stoll(argv[i + 2]), argv[i + 3],
-                     static_cast<std::size_t>(std::stoll(argv[i + 4])));
+                     static_cast<std::size_t>(std::stoll(argv[i + 4])), argv[i + 5]);
     }
     if (a == "--links" && i + 1 < argc) links = std::stoll(argv[++i]);
     else if (a == "--steps" && i + 1 < argc) steps = parse_list(argv[++i]);
     else if (a == "--slots" && i + 1 < argc) fixed_slots = std::stoll(argv[++i]);
     else if (a == "--json" && i + 1 < argc) json_path = argv[++i];
+    else if (a == "--folder" && i + 1 < argc) folder = argv[++i];
+    else if (a == "--storages" && i + 1 < argc) {
+      storages.clear();
+      std::stringstream in(argv[++i]);
+      for (std::string item; std::getline(in, item, ',');) storages.push_back(item);
+    }
     else {
-      std::fprintf(stderr, "usage: %s [--links L] [--steps 100,1000,...] [--slots S] [--json FILE]\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--links L] [--steps 100,1000,...] [--slots S] [--storages memory,checkpoints,disk] "
+                   "[--folder DIR] [--json FILE]\n",
+                   argv[0]);
       return 2;
     }
   }
   std::printf("checkpoint benchmark: rigid chain of %lld links, gradient of meshes/rigid_chain.yaml's objective, "
               "1 rank\n", links);
-  std::printf("%8s %-12s %6s %10s %11s %9s %12s %10s %12s\n", "steps", "storage", "slots", "forward s", "gradient s",
-              "grad/fwd", "recomputed", "optimum", "peak RSS MB");
+  std::printf("%8s %-12s %6s %10s %11s %9s %12s %10s %6s %8s %12s\n", "steps", "storage", "slots", "forward s",
+              "gradient s", "grad/fwd", "recomputed", "optimum", "files", "disk s", "peak RSS MB");
   std::vector<std::string> rows;
   for (long long n : steps) {
     const long long slots = fixed_slots > 0 ? fixed_slots : static_cast<long long>(std::ceil(std::sqrt(double(n + 1))));
-    for (const std::string storage : {"memory", "checkpoints"}) {
+    for (const std::string& storage : storages) {
       const std::string command = std::string(argv[0]) + " --row " + std::to_string(links) + " " + std::to_string(n) +
-                                  " " + storage + " " + std::to_string(slots);
+                                  " " + storage + " " + std::to_string(slots) + " " + folder;
       FILE* child = popen(command.c_str(), "r");
       std::string line;
       char buffer[4096];
@@ -138,9 +159,10 @@ int main(int argc, char** argv) {
       while (!line.empty() && line.back() == '\n') line.pop_back();
       rows.push_back(line);
       const double forward = std::stod(field(line, "forward_s")), gradient = std::stod(field(line, "gradient_s"));
-      std::printf("%8lld %-12s %6s %10.3f %11.3f %9.2f %12s %10s %12s\n", n, storage.c_str(),
+      std::printf("%8lld %-12s %6s %10.3f %11.3f %9.2f %12s %10s %6s %8s %12s\n", n, storage.c_str(),
                   storage == "memory" ? "-" : field(line, "slots").c_str(), forward, gradient, gradient / forward,
-                  field(line, "recomputed").c_str(), field(line, "optimum").c_str(), field(line, "peak_rss_mb").c_str());
+                  field(line, "recomputed").c_str(), field(line, "optimum").c_str(), field(line, "disk_files").c_str(),
+                  field(line, "disk_s").c_str(), field(line, "peak_rss_mb").c_str());
       std::fflush(stdout);
     }
   }
