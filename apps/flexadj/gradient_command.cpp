@@ -41,6 +41,7 @@ GradientOptions parse(const std::vector<std::string>& arguments) {
     else if (a == "--set") options.overrides.push_back(value_of(i));
     else if (a == "--adjoint") options.adjoint.mode = value_of(i);
     else if (a == "--print-schedule") options.print_schedule = true;
+    else if (a == "--restart") options.adjoint.restart = true;
     else if (a == "--bdf-order") {
       const std::string& text = value_of(i);
       std::size_t used = 0;
@@ -227,6 +228,11 @@ std::string gradient_help() {
          "                         order, as the forward run)\n"
          + trajectory_options_help() +
          "  --print-schedule       print the checkpoint schedule, action by action, before the run\n"
+         "  --restart              resume a run that was killed, from its disk checkpoints (the folder of\n"
+         "                         --disk-checkpoints / --checkpoint-folder, with the same model, options and\n"
+         "                         rank count): the backward sweep from its last restart file, else the forward\n"
+         "                         run from its last disk checkpoint; the same gradient bit for bit. Without\n"
+         "                         --restart a run removes the files it finds in its folder\n"
          "  -q, --quiet            print nothing (files only)\n"
          "  -h, --help             this text\n"
          "\n"
@@ -259,6 +265,7 @@ int gradient_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   }
 
   const Evaluation e = problem.evaluate(true);
+  if (report && !problem.restart_note().empty()) std::printf("restart  %s\n", problem.restart_note().c_str());
   const Result result{e.objective, problem.design().names(), problem.values(), e.gradient};
   if (report) print_result(result, problem, e);
   if (h5) write_hdf5(*h5, result, problem);

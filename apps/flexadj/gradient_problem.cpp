@@ -4,12 +4,14 @@
 #include <cmath>
 #include <fstream>
 #include <iterator>
+#include <limits>
 #include <sstream>
 
 #include "commands.hpp"
 
 #include "flexadj/adjoint/continuous_adjoint.hpp"
 #include "flexadj/adjoint/discrete_adjoint.hpp"
+#include "flexadj/adjoint/sweep_checkpoints.hpp"
 #include "flexadj/core/byte_size.hpp"
 #include "flexadj/core/error.hpp"
 #include "flexadj/integrators/simulation.hpp"
@@ -136,11 +138,16 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
   adjoint_ = settings;
   trajectory_.reset();  // made anew, of the chosen kind, by the next forward()
   recorded_ = false;
+  restart_pending_ = settings.restart;
   const std::string stem = file_stem(problem_.model->source_file);
   if (adjoint_.storage == "hdf5" && adjoint_.trajectory_path.empty())
     adjoint_.trajectory_path = (stem.empty() ? std::string("flexadj") : stem) + ".trajectory.h5";
   if (adjoint_.storage == "checkpoints" && adjoint_.disk_checkpoints > 0 && adjoint_.folder.empty())
     adjoint_.folder = (stem.empty() ? std::string("flexadj") : stem) + ".checkpoints";
+  if (adjoint_.restart && (adjoint_.storage != "checkpoints" || adjoint_.folder.empty()))
+    throw InputError("", "--restart",
+                     "needs disk checkpoints to resume from: --disk-checkpoints D or --checkpoint-folder F (or "
+                     "trajectory: {storage: checkpoints, disk_checkpoints: D} in the model file)");
 }
 
 std::size_t GradientProblem::disk_interval() {
@@ -217,17 +224,54 @@ Evaluation GradientProblem::forward() {
   assembly::State state = assembler_->make_state();
   assembler_->scatter_global(problem_.model->initial_coordinates(), problem_.model->initial_velocities(), state);
   recorded_ = false;
+  resumed_sweep_ = resumed_forward_ = false;
+  restart_note_.clear();
+  auto* checkpointed = dynamic_cast<storage::CheckpointedTrajectory*>(trajectory_.get());
+  const bool disk = checkpointed && checkpointed->disk().interval > 0;
+  std::size_t resume_from = 0;
+  if (disk && restart_pending_) {
+    restart_pending_ = false;
+    const storage::DiskCheckpoints& files = checkpointed->disk();
+    const std::vector<long long> sweep = files.adjoint_steps(*comm_), states = files.state_steps(*comm_);
+    const auto steps = static_cast<long long>(problem_.integrator.step_count());
+    long long last_state = -1;
+    for (long long n : states)
+      if (n <= steps && n % static_cast<long long>(files.interval) == 0) last_state = std::max(last_state, n);
+    if (!sweep.empty()) {
+      integrators::resume_recorded_run(*integrator_, state, *checkpointed);
+      resumed_sweep_ = recorded_ = true;
+      restart_note_ = "resuming the backward sweep below step " + std::to_string(sweep.front()) + " (" +
+                      files.adjoint_path(sweep.front()) + ")";
+      e.objective = std::numeric_limits<double>::quiet_NaN();  // the sweep's, see evaluate()
+      comm_->barrier();
+      e.forward_seconds = seconds_since(start);
+      return e;
+    }
+    if (last_state > 0) {  // step 0 is where any run starts
+      resumed_forward_ = true;
+      resume_from = static_cast<std::size_t>(last_state);
+      restart_note_ = "resuming the forward run at step " + std::to_string(last_state) + " (" +
+                      files.path(last_state) + ")";
+    } else {
+      restart_note_ = "nothing to resume in " + files.folder + ": starting from the beginning";
+    }
+  } else if (disk) {
+    checkpointed->disk().remove_all(*comm_);  // a new run: what an earlier one left is not this run's
+  }
   // J while the states pass (a checkpointed trajectory keeps only some of them).
   const objectives::Objective objective(problem_.objective_terms);
   const std::vector<double> times = integrators::step_times(problem_.integrator);
   std::vector<double> parts;
-  integrators::record_forward_run(*assembler_, *integrator_, state, *trajectory_,
-                                  [&](long long n, double, const assembly::State& s) {
-                                    parts.push_back(objective.local_step_value(
-                                        *assembler_, times, static_cast<std::size_t>(n), s));
-                                  });
+  const auto sum = [&](long long n, double, const assembly::State& s) {
+    parts.push_back(objective.local_step_value(*assembler_, times, static_cast<std::size_t>(n), s));
+  };
+  if (resumed_forward_)
+    integrators::resume_forward_run(*assembler_, *integrator_, state, *checkpointed, resume_from, sum);
+  else
+    integrators::record_forward_run(*assembler_, *integrator_, state, *trajectory_, sum);
   recorded_ = true;
-  e.objective = objective.total(*assembler_, times, parts);
+  // A resumed run saw only the steps after resume_from: J comes from the sweep (evaluate()).
+  e.objective = resumed_forward_ ? std::numeric_limits<double>::quiet_NaN() : objective.total(*assembler_, times, parts);
   comm_->barrier();
   e.forward_seconds = seconds_since(start);
   return e;
@@ -238,11 +282,17 @@ Evaluation GradientProblem::adjoint() {
   Evaluation e;
   const auto start = std::chrono::steady_clock::now();
   const objectives::Objective objective(problem_.objective_terms);
+  // With disk checkpoints the discrete sweep leaves restart files behind it (adjoint/sweep_checkpoints.hpp).
+  const auto* checkpointed = dynamic_cast<const storage::CheckpointedTrajectory*>(trajectory_.get());
+  std::unique_ptr<adjoint::SweepCheckpoints> sweep_files;
+  if (checkpointed && checkpointed->disk().interval > 0)
+    sweep_files = std::make_unique<adjoint::SweepCheckpoints>(*assembler_, checkpointed->disk());
   const adjoint::Gradient gradient =
       adjoint_.mode == "continuous"
           ? adjoint::continuous_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
                                                  design_.parameters(), {adjoint_.bdf_order})
-          : adjoint::discrete_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective, design_.parameters());
+          : adjoint::discrete_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
+                                               design_.parameters(), sweep_files.get(), resumed_sweep_);
   e.objective = gradient.objective;
   e.gradient = design_.gradient(gradient);
   comm_->barrier();
@@ -278,6 +328,7 @@ Evaluation GradientProblem::evaluate(bool with_gradient) {
   Evaluation e = forward();
   if (!with_gradient) return e;
   const Evaluation backward = adjoint();
+  if (resumed_sweep_ || resumed_forward_) e.objective = backward.objective;  // the forward run saw only a part
   e.gradient = backward.gradient;
   e.adjoint_seconds = backward.adjoint_seconds;
   return e;

@@ -33,6 +33,7 @@ struct AdjointSettings {
   double memory_limit = 0.0;       // checkpoints: bytes per rank the checkpoints may take (0: no limit)
   std::size_t disk_checkpoints = 0;  // checkpoints: at most this many on disk (0: none, unless a folder is given)
   std::string folder;                // checkpoints: the disk checkpoints' folder (empty: MODEL.checkpoints)
+  bool restart = false;  // the first evaluation resumes from the disk checkpoints of an earlier process
 };
 
 // Reads the trajectory-storage option at arguments[i] (--trajectory, --trajectory-file, --checkpoints,
@@ -79,6 +80,8 @@ class GradientProblem {
   // The identity of a run, written into disk checkpoints: the model file's name and CRC-32, the CRC-32 of the
   // design values, the time grid and the rank count. A checkpoint of any other run is refused.
   std::string run_identity() const;
+  // What the last forward() resumed from with AdjointSettings::restart (one line; empty: nothing to resume).
+  const std::string& restart_note() const { return restart_note_; }
   // Checkpoint slots, recomputed steps, stores and restores of the last adjoint() with storage "checkpoints".
   const storage::CheckpointStatistics* checkpoint_statistics() const;
 
@@ -94,6 +97,10 @@ class GradientProblem {
   std::unique_ptr<integrators::TimeIntegrator> integrator_;  // generalized-alpha, HHT or variational
   std::unique_ptr<storage::Trajectory> trajectory_;  // of the last forward(), memory or HDF5 (adjoint settings)
   bool recorded_ = false;                            // the last forward() completed
+  bool restart_pending_ = false;   // set_adjoint() asked for a restart that no forward() has made yet
+  bool resumed_sweep_ = false;     // the last forward() found the sweep of an earlier process on disk
+  bool resumed_forward_ = false;   // the last forward() continued an earlier process's forward run
+  std::string restart_note_;
   void prepare();  // the assembler and the integrator, once
 };
 

@@ -9,9 +9,14 @@
 
 namespace flexadj::adjoint {
 
+class SweepCheckpoints;
+
 // The trajectory must hold every step of the last forward run of `integrator`. Collective.
+// With `restart`, the sweep writes restart files at the disk checkpoint steps, and with resume it starts from the
+// latest file of an earlier process (if there is one).
 Gradient discrete_adjoint_gradient(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator,
                                    storage::Trajectory& trajectory, const objectives::Objective& objective,
-                                   const model::ParameterSpace& parameters);
+                                   const model::ParameterSpace& parameters, SweepCheckpoints* restart = nullptr,
+                                   bool resume = false);
 
 }  // namespace flexadj::adjoint

@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 
 #include "flexadj/assembly/system_vector.hpp"
 #include "flexadj/core/error.hpp"
@@ -153,6 +154,20 @@ void GeneralizedAlpha::begin_adjoint(storage::Trajectory& trajectory) {
   for (auto* v : {&mu_q_next_, &mu_v_next_, &mu_aux_next_}) v->assign(coordinate_count_, 0.0);
   for (auto* v : {&g_q_, &g_v_, &g_a_, &g_aux_, &rhs_q_, &mu_r_, &y_k_, &y_d_, &y_m_}) v->resize(coordinate_count_);
   mu_c_.resize(multiplier_count_);
+}
+
+void GeneralizedAlpha::save_adjoint_data(std::vector<double>& data) const {
+  data = mu_q_next_;
+  data.insert(data.end(), mu_v_next_.begin(), mu_v_next_.end());
+  data.insert(data.end(), mu_aux_next_.begin(), mu_aux_next_.end());
+}
+
+void GeneralizedAlpha::load_adjoint_data(const std::vector<double>& data) {
+  const std::size_t n = coordinate_count_;
+  if (data.size() != 3 * n) throw std::invalid_argument("GeneralizedAlpha::load_adjoint_data: wrong length");
+  mu_q_next_.assign(data.begin(), data.begin() + long(n));
+  mu_v_next_.assign(data.begin() + long(n), data.begin() + long(2 * n));
+  mu_aux_next_.assign(data.begin() + long(2 * n), data.end());
 }
 
 // The discrete adjoint of one step (docs/adjoint.md, "Generalized-alpha"): the step residual R_{n+1} = 0 and the

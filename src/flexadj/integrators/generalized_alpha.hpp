@@ -43,6 +43,8 @@ class GeneralizedAlpha final : public TimeIntegrator {
   std::string description() const override;
 
   void begin_adjoint(storage::Trajectory& trajectory) override;
+  void save_adjoint_data(std::vector<double>& data) const override;
+  void load_adjoint_data(const std::vector<double>& data) override;
   void adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
                     std::vector<double>& dJ_dq, std::vector<double>& dJ_dv, assembly::LocalGradient& gradient) override;
 

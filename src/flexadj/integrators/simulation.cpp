@@ -7,6 +7,7 @@
 
 #include "flexadj/core/error.hpp"
 #include "flexadj/core/progress.hpp"
+#include "flexadj/storage/checkpointed_trajectory.hpp"
 #include "flexadj/storage/trajectory.hpp"
 
 namespace flexadj::integrators {
@@ -37,7 +38,9 @@ SimulationSummary simulate(assembly::Assembler& assembler, TimeIntegrator& integ
   SimulationSummary summary;
   summary.energy_tracked = options.track_energy && model.conservative();
 
-  double t = settings.start_time;
+  const long long first = options.first_step;
+  if (first < 0 || first > steps) throw std::logic_error("simulate(): first_step outside the run");
+  double t = step_time(settings, first, steps);
   // A solver failure that does not say where (a singular matrix) gets the step and the time.
   auto located = [](const SolverError& error, long long n, double time) {
     const std::string what = error.what();
@@ -47,16 +50,19 @@ SimulationSummary simulate(assembly::Assembler& assembler, TimeIntegrator& integ
     message << "at step " << n << ", t = " << time << " s: " << what;
     return SolverError(message.str());
   };
-  try {
-    integrator.initialize(state, t);
-  } catch (const SolverError& error) {
-    throw located(error, 0, t);
+  if (first == 0) {
+    try {
+      integrator.initialize(state, t);
+    } catch (const SolverError& error) {
+      throw located(error, 0, t);
+    }
   }
   if (summary.energy_tracked) summary.initial_energy = assembler.energy(state, t);
-  for (const auto& observer : observers) observer(0, t, state);
+  if (first == 0)
+    for (const auto& observer : observers) observer(0, t, state);
 
   Progress progress(options.progress, assembler.comm()->getRank(), steps);
-  for (long long n = 1; n <= steps; ++n) {
+  for (long long n = first + 1; n <= steps; ++n) {
     const double t_next = step_time(settings, n, steps);
     StepStatistics statistics;
     try {
@@ -96,6 +102,31 @@ SimulationSummary record_forward_run(assembly::Assembler& assembler, TimeIntegra
                }});
   trajectory.end_recording();
   return summary;
+}
+
+SimulationSummary resume_forward_run(assembly::Assembler& assembler, TimeIntegrator& integrator,
+                                     assembly::State& state, storage::CheckpointedTrajectory& trajectory,
+                                     std::size_t from, const StepObserver& also) {
+  SimulationOptions options;
+  options.progress = false;
+  options.track_energy = false;
+  options.first_step = static_cast<long long>(from);
+  integrator.initialize(state, integrator.settings().start_time);
+  trajectory.resume_recording(from, state);
+  const SimulationSummary summary =
+      simulate(assembler, integrator, state, options,
+               {[&](long long n, double t, const assembly::State& s) {
+                 trajectory.record(n, t, s);
+                 if (also) also(n, t, s);
+               }});
+  trajectory.end_recording();
+  return summary;
+}
+
+void resume_recorded_run(TimeIntegrator& integrator, assembly::State& state,
+                         storage::CheckpointedTrajectory& trajectory) {
+  integrator.initialize(state, integrator.settings().start_time);
+  trajectory.resume_recorded();
 }
 
 }  // namespace flexadj::integrators

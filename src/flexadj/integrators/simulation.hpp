@@ -7,6 +7,7 @@
 
 namespace flexadj::storage {
 class Trajectory;
+class CheckpointedTrajectory;
 }
 
 namespace flexadj::integrators {
@@ -25,6 +26,9 @@ struct SimulationSummary {
 struct SimulationOptions {
   bool progress = true;
   bool track_energy = true;
+  // > 0: continue a run whose `state` (and the integrator's restart data) is already at this step: no
+  // initialization, and the observers see the steps after it only.
+  long long first_step = 0;
 };
 
 // Observer called after initialization (step 0) and after every step: (step, t, state).
@@ -42,5 +46,15 @@ std::vector<double> step_times(const IntegratorSettings& settings);
 SimulationSummary record_forward_run(assembly::Assembler& assembler, TimeIntegrator& integrator,
                                      assembly::State& state, storage::Trajectory& trajectory,
                                      const StepObserver& also = {});
+// Restart from the disk checkpoints of an earlier process of the same run. `state` holds the model's initial state
+// on entry: the integrator initializes from it again (the projection of the initial state, which the adjoint of
+// step 0 needs, is kept by the integrator, not on disk). resume_forward_run continues the forward run from the disk
+// checkpoint of step `from` (CheckpointedTrajectory::resume_recording(), then steps from + 1 .. N; `also` sees those
+// steps only); resume_recorded_run takes the forward run as complete on disk (resume_recorded()).
+SimulationSummary resume_forward_run(assembly::Assembler& assembler, TimeIntegrator& integrator,
+                                     assembly::State& state, storage::CheckpointedTrajectory& trajectory,
+                                     std::size_t from, const StepObserver& also = {});
+void resume_recorded_run(TimeIntegrator& integrator, assembly::State& state,
+                         storage::CheckpointedTrajectory& trajectory);
 
 }  // namespace flexadj::integrators

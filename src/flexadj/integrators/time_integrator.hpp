@@ -61,6 +61,10 @@ class TimeIntegrator {
   // to the model's given initial coordinates and velocities. `state` is step n of `trajectory`, which the step may
   // read backwards (n - 1) as well. Collective. The assembler is set to transposed assembly for the sweep.
   virtual void begin_adjoint(storage::Trajectory& trajectory) = 0;
+  // The adjoint variables adjoint_step() passes from step n to step n - 1, so that a sweep interrupted after step n
+  // continues bit for bit in another process: begin_adjoint(), then load_adjoint_data(), then adjoint_step(n - 1).
+  virtual void save_adjoint_data(std::vector<double>& data) const = 0;
+  virtual void load_adjoint_data(const std::vector<double>& data) = 0;
   virtual void adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
                             std::vector<double>& dJ_dq, std::vector<double>& dJ_dv,
                             assembly::LocalGradient& gradient) = 0;

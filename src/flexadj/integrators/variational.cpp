@@ -2,8 +2,10 @@
 
 #include <Teuchos_CommHelpers.hpp>
 
+#include <array>
 #include <cmath>
 #include <limits>
+#include <stdexcept>
 
 #include "flexadj/assembly/system_vector.hpp"
 #include "flexadj/storage/trajectory.hpp"
@@ -137,6 +139,35 @@ void Variational::begin_adjoint(storage::Trajectory& trajectory) {
   w.b3.assign(n, 0.0);
   w.zero_n.assign(n, 0.0);
   w.zero_m.assign(m, 0.0);
+}
+
+namespace {
+// What the variational sweep passes from step k to step k - 1, in this order (save/load_adjoint_data).
+template <class Sweep>
+auto carried(Sweep& w) {
+  return std::array{&w.b1, &w.b3, &w.impulse_rhs, &w.next_q, &w.momentum_current, &w.current.q, &w.current.v,
+                    &w.current.a, &w.current.aux, &w.current.lambda};
+}
+}  // namespace
+
+void Variational::save_adjoint_data(std::vector<double>& data) const {
+  data.clear();
+  for (const std::vector<double>* v : carried(sweep_)) {
+    data.push_back(static_cast<double>(v->size()));
+    data.insert(data.end(), v->begin(), v->end());
+  }
+}
+
+void Variational::load_adjoint_data(const std::vector<double>& data) {
+  std::size_t at = 0;
+  for (std::vector<double>* v : carried(sweep_)) {
+    if (at >= data.size() || data.size() - at - 1 < static_cast<std::size_t>(data[at]))
+      throw std::invalid_argument("Variational::load_adjoint_data: wrong length");
+    const auto length = static_cast<std::size_t>(data[at]);
+    v->assign(data.begin() + long(at + 1), data.begin() + long(at + 1 + length));
+    at += 1 + length;
+  }
+  if (at != data.size()) throw std::invalid_argument("Variational::load_adjoint_data: wrong length");
 }
 
 // Step k (x_{k-1} -> y_k) with x = (q, v), p = T_v(q, v):

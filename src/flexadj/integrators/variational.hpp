@@ -41,6 +41,8 @@ class Variational final : public TimeIntegrator {
   // The discrete adjoint (Schubert et al. 2024, eqs. (10)-(13) and sec. 3; docs/adjoint.md, "The variational
   // integrator"). Reads q and v only (p = T_v(q, v)); keeps step n - 1 read from the trajectory for the next call.
   void begin_adjoint(storage::Trajectory& trajectory) override;
+  void save_adjoint_data(std::vector<double>& data) const override;
+  void load_adjoint_data(const std::vector<double>& data) override;
   void adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
                     std::vector<double>& dJ_dq, std::vector<double>& dJ_dv, assembly::LocalGradient& gradient) override;
 

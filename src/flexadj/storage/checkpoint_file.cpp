@@ -3,7 +3,6 @@
 #include <zlib.h>
 
 #include <algorithm>
-#include <array>
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
@@ -17,39 +16,25 @@ namespace {
 
 constexpr const char* kFormat = "flexadj checkpoint";
 constexpr double kVersion = 1.0;
-constexpr int kFields = 6;
-const std::array<const char*, kFields> kNames = {"/q", "/v", "/a", "/aux", "/lambda", "/restart"};
-
-std::array<const std::vector<double>*, kFields> fields_of(const assembly::State& s, const std::vector<double>& r) {
-  return {&s.q, &s.v, &s.a, &s.aux, &s.lambda, &r};
-}
-std::array<std::vector<double>*, kFields> fields_of(assembly::State& s, std::vector<double>& r) {
-  return {&s.q, &s.v, &s.a, &s.aux, &s.lambda, &r};
-}
-
-// The lengths of the six fields on every rank, rank-major.
-std::vector<long long> gather_layout(MPI_Comm comm, const std::array<long long, kFields>& mine) {
-  int ranks = 1;
-  MPI_Comm_size(comm, &ranks);
-  std::vector<long long> all(std::size_t(ranks) * kFields);
-  MPI_Allgather(mine.data(), kFields, MPI_LONG_LONG, all.data(), kFields, MPI_LONG_LONG, comm);
-  return all;
-}
-
-// Where this rank's values of field f start, and the field's total length.
-std::pair<long long, long long> offset_and_total(const std::vector<long long>& layout, int rank, int f) {
-  long long offset = 0, total = 0;
-  for (std::size_t r = 0; r < layout.size() / kFields; ++r) {
-    if (int(r) < rank) offset += layout[r * kFields + f];
-    total += layout[r * kFields + f];
-  }
-  return {offset, total};
-}
 
 std::vector<long long> range(long long first, long long count) {
   std::vector<long long> items(static_cast<std::size_t>(count));
   for (long long i = 0; i < count; ++i) items[std::size_t(i)] = first + i;
   return items;
+}
+
+std::string dataset(const std::string& name) { return "/" + name; }
+
+std::vector<CheckpointField> state_fields(const assembly::State& s, const std::vector<double>& restart) {
+  return {{"q", &s.q}, {"v", &s.v}, {"a", &s.a}, {"aux", &s.aux}, {"lambda", &s.lambda}, {"restart", &restart}};
+}
+
+// The state's fields have the partition's lengths (make_state()); the restart data any.
+std::vector<CheckpointTarget> state_targets(assembly::State& s, std::vector<double>& restart) {
+  auto length = [](const std::vector<double>& v) { return static_cast<long long>(v.size()); };
+  return {{"q", &s.q, length(s.q)},       {"v", &s.v, length(s.v)},
+          {"a", &s.a, length(s.a)},       {"aux", &s.aux, length(s.aux)},
+          {"lambda", &s.lambda, length(s.lambda)}, {"restart", &restart, -1}};
 }
 
 }  // namespace
@@ -71,22 +56,22 @@ std::uint32_t checksum(std::uint32_t crc, const std::vector<double>& values) {
   return checksum(crc, values.data(), values.size() * sizeof(double));
 }
 
-void write_checkpoint_file(const std::string& path, const assembly::Assembler& assembler,
-                           const CheckpointHeader& header, const assembly::State& state,
-                           const std::vector<double>& restart_data) {
-  const MPI_Comm comm = raw_mpi_comm(*assembler.comm());
+void write_checkpoint_fields(const std::string& path, MPI_Comm comm, const CheckpointHeader& header,
+                             const std::vector<CheckpointField>& fields) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
-  const auto fields = fields_of(state, restart_data);
-  std::array<long long, kFields> mine{};
+  const auto count = static_cast<int>(fields.size());
+  std::vector<long long> mine(fields.size());
+  std::vector<std::string> names;
   std::uint32_t crc = 0;
-  for (int f = 0; f < kFields; ++f) {
-    mine[std::size_t(f)] = static_cast<long long>(fields[std::size_t(f)]->size());
-    crc = checksum(crc, *fields[std::size_t(f)]);
+  for (std::size_t f = 0; f < fields.size(); ++f) {
+    mine[f] = static_cast<long long>(fields[f].values->size());
+    names.push_back(fields[f].name);
+    crc = checksum(crc, *fields[f].values);
   }
-  const std::vector<long long> layout = gather_layout(comm, mine);
-  std::vector<long long> crcs(static_cast<std::size_t>(ranks));
+  std::vector<long long> layout(static_cast<std::size_t>(ranks) * fields.size()), crcs(static_cast<std::size_t>(ranks));
+  MPI_Allgather(mine.data(), count, MPI_LONG_LONG, layout.data(), count, MPI_LONG_LONG, comm);
   const long long my_crc = crc;
   MPI_Allgather(&my_crc, 1, MPI_LONG_LONG, crcs.data(), 1, MPI_LONG_LONG, comm);
 
@@ -95,18 +80,25 @@ void write_checkpoint_file(const std::string& path, const assembly::Assembler& a
     io::ResultsFile file(comm, temporary);
     file.write_attribute("/", "format", kFormat);
     file.write_attribute("/", "version", kVersion);
+    file.write_attribute("/", "kind", header.kind);
     file.write_attribute("/", "run", header.run);
     file.write_attribute("/", "step", static_cast<double>(header.step));
     file.write_attribute("/", "time", header.time);
     file.write_attribute("/", "ranks", static_cast<double>(ranks));
     file.write_time(0, header.time);
-    file.write_static_int64("/layout", layout, {ranks, kFields});
+    file.write_strings("/fields", names);
+    file.write_static_int64("/layout", layout, {ranks, count});
     file.write_static_int64("/checksum", crcs, {ranks});
-    for (int f = 0; f < kFields; ++f) {
-      const auto [offset, total] = offset_and_total(layout, rank, f);
+    for (std::size_t f = 0; f < fields.size(); ++f) {
+      long long offset = 0, total = 0;
+      for (int r = 0; r < ranks; ++r) {
+        const long long length = layout[std::size_t(r) * fields.size() + f];
+        if (r < rank) offset += length;
+        total += length;
+      }
       if (total == 0) continue;
-      const int id = file.define_field(kNames[std::size_t(f)], total, 1, range(offset, mine[std::size_t(f)]));
-      file.write(id, 0, fields[std::size_t(f)]->data());
+      const int id = file.define_field(dataset(fields[f].name), total, 1, range(offset, mine[f]));
+      file.write(id, 0, fields[f].values->data());
     }
     file.close();
   }
@@ -118,17 +110,14 @@ void write_checkpoint_file(const std::string& path, const assembly::Assembler& a
   if (failed) throw OutputError(path + ": cannot rename the checkpoint from " + temporary);
 }
 
-double read_checkpoint_file(const std::string& path, const assembly::Assembler& assembler,
-                            const CheckpointHeader& expected, assembly::State& state,
-                            std::vector<double>& restart_data) {
-  const MPI_Comm comm = raw_mpi_comm(*assembler.comm());
+void read_checkpoint_fields(const std::string& path, MPI_Comm comm, const CheckpointHeader& expected,
+                            const std::vector<CheckpointTarget>& fields) {
   int rank = 0, ranks = 1;
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &ranks);
   // Every rank reads its own share with its own handle, so that no rank can be left waiting in a collective
   // read when another finds the file bad; the ranks agree on the verdict at the end.
   std::string problem;
-  double time = 0.0;
   try {
     if (!std::filesystem::exists(path)) throw InputError(path, "", "checkpoint file missing");
     const io::ResultsReader file(path);
@@ -140,44 +129,46 @@ double read_checkpoint_file(const std::string& path, const assembly::Assembler& 
       m << "checkpoint format version " << number("version") << ", this flexadj reads version " << kVersion;
       throw InputError(path, "version", m.str());
     }
+    if (text("kind") != expected.kind)
+      throw InputError(path, "kind", "holds a checkpoint of kind '" + text("kind") + "', expected '" + expected.kind +
+                                         "'");
     if (text("run") != expected.run)
       throw InputError(path, "run",
-                       "the checkpoint belongs to another run (model file, design values or integrator differ): '" +
-                           text("run") + "', this run is '" + expected.run + "'");
+                       "the checkpoint belongs to another run (model file, design values, time grid or rank count "
+                       "differ): '" + text("run") + "', this run is '" + expected.run + "'");
     if (number("step") != static_cast<double>(expected.step))
       throw InputError(path, "step", "holds step " + std::to_string(static_cast<long long>(number("step"))) +
                                          ", expected step " + std::to_string(expected.step));
     if (number("ranks") != static_cast<double>(ranks))
       throw InputError(path, "ranks", "written by " + std::to_string(static_cast<long long>(number("ranks"))) +
                                           " ranks, this run has " + std::to_string(ranks));
-    time = number("time");
-    if (time != expected.time) {
+    if (number("time") != expected.time) {
       std::ostringstream m;
       m.precision(17);
-      m << "holds time " << time << ", this run's step " << expected.step << " is at " << expected.time;
+      m << "holds time " << number("time") << ", this run's step " << expected.step << " is at " << expected.time;
       throw InputError(path, "time", m.str());
     }
-    std::vector<double> layout = file.read_all("/layout");
-    if (layout.size() != std::size_t(ranks) * kFields) throw InputError(path, "/layout", "wrong size");
-    auto fields = fields_of(state, restart_data);
+    std::vector<std::string> expected_names;
+    for (const auto& f : fields) expected_names.push_back(f.name);
+    if (file.read_strings("/fields") != expected_names)
+      throw InputError(path, "/fields", "holds other fields than a checkpoint of kind '" + expected.kind + "'");
+    const std::vector<double> layout = file.read_all("/layout");
+    if (layout.size() != std::size_t(ranks) * fields.size()) throw InputError(path, "/layout", "wrong size");
     std::uint32_t crc = 0;
-    for (int f = 0; f < kFields; ++f) {
-      const std::size_t expected_length = f == kFields - 1 ? std::size_t(layout[std::size_t(rank) * kFields + f])
-                                                           : fields[std::size_t(f)]->size();
-      if (layout[std::size_t(rank) * kFields + f] != static_cast<double>(expected_length))
-        throw InputError(path, kNames[std::size_t(f)],
-                         "rank " + std::to_string(rank) + " holds " +
-                             std::to_string(static_cast<long long>(layout[std::size_t(rank) * kFields + f])) +
-                             " values, this run's partition has " + std::to_string(expected_length) +
+    for (std::size_t f = 0; f < fields.size(); ++f) {
+      const auto length = static_cast<long long>(layout[std::size_t(rank) * fields.size() + f]);
+      if (fields[f].expected_length >= 0 && length != fields[f].expected_length)
+        throw InputError(path, dataset(fields[f].name),
+                         "rank " + std::to_string(rank) + " holds " + std::to_string(length) +
+                             " values, this run's partition has " + std::to_string(fields[f].expected_length) +
                              " (another model or partition)");
       long long offset = 0;
-      for (int r = 0; r < rank; ++r) offset += static_cast<long long>(layout[std::size_t(r) * kFields + f]);
-      if (expected_length == 0) {
-        fields[std::size_t(f)]->clear();
-        continue;
-      }
-      *fields[std::size_t(f)] = file.read_step(kNames[std::size_t(f)], 0, range(offset, static_cast<long long>(expected_length)));
-      crc = checksum(crc, *fields[std::size_t(f)]);
+      for (int r = 0; r < rank; ++r) offset += static_cast<long long>(layout[std::size_t(r) * fields.size() + f]);
+      if (length == 0)
+        fields[f].values->clear();
+      else
+        *fields[f].values = file.read_step(dataset(fields[f].name), 0, range(offset, length));
+      crc = checksum(crc, *fields[f].values);
     }
     const std::vector<double> crcs = file.read_all("/checksum");
     if (crcs.size() != std::size_t(ranks) || crcs[std::size_t(rank)] != static_cast<double>(crc))
@@ -187,15 +178,28 @@ double read_checkpoint_file(const std::string& path, const assembly::Assembler& 
     problem = e.what();
     if (problem.empty()) problem = path + ": unreadable checkpoint";
   }
-  // The first rank's reason, on all ranks.
+  // The first failing rank's reason, on all ranks.
   int bad = problem.empty() ? ranks : rank, first = ranks;
   MPI_Allreduce(&bad, &first, 1, MPI_INT, MPI_MIN, comm);
-  if (first == ranks) return time;
+  if (first == ranks) return;
   int length = static_cast<int>(problem.size());
   MPI_Bcast(&length, 1, MPI_INT, first, comm);
   problem.resize(std::size_t(length));
   MPI_Bcast(problem.data(), length, MPI_CHAR, first, comm);
   throw InputError("", "", problem + " (refused: a checkpoint that does not match is never used)");
+}
+
+void write_checkpoint_file(const std::string& path, const assembly::Assembler& assembler,
+                           const CheckpointHeader& header, const assembly::State& state,
+                           const std::vector<double>& restart_data) {
+  write_checkpoint_fields(path, raw_mpi_comm(*assembler.comm()), header, state_fields(state, restart_data));
+}
+
+double read_checkpoint_file(const std::string& path, const assembly::Assembler& assembler,
+                            const CheckpointHeader& expected, assembly::State& state,
+                            std::vector<double>& restart_data) {
+  read_checkpoint_fields(path, raw_mpi_comm(*assembler.comm()), expected, state_targets(state, restart_data));
+  return expected.time;
 }
 
 }  // namespace flexadj::storage

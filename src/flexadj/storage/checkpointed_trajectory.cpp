@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <chrono>
+#include <exception>
 #include <filesystem>
 #include <stdexcept>
 
 #include "flexadj/core/error.hpp"
+#include "flexadj/integrators/simulation.hpp"
 #include "flexadj/storage/binomial_schedule.hpp"
 #include "flexadj/storage/checkpoint_file.hpp"
 
@@ -17,10 +19,6 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }
 
 }  // namespace
-
-std::string DiskCheckpoints::path(long long step) const {
-  return (std::filesystem::path(folder) / ("checkpoint_" + std::to_string(step) + ".h5")).string();
-}
 
 CheckpointedTrajectory::CheckpointedTrajectory(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator,
                                                std::size_t slots, DiskCheckpoints disk)
@@ -36,6 +34,8 @@ CheckpointedTrajectory::CheckpointedTrajectory(assembly::Assembler& assembler, i
 }
 
 CheckpointedTrajectory::~CheckpointedTrajectory() {
+  // A run ended by an error (an exception passing) keeps its files: --restart may need them.
+  if (std::uncaught_exceptions() > 0) return;
   try {
     remove_disk_files();
   } catch (...) {
@@ -61,6 +61,48 @@ void CheckpointedTrajectory::begin_recording() {
   next_planned_ = 0;
   // Memory checkpoints in the last interval only (binomial_schedule(): the forward run).
   plan_memory_checkpoints(steps_ / period() * period());
+}
+
+void CheckpointedTrajectory::resume_recording(std::size_t from, assembly::State& state) {
+  if (disk_.interval == 0 || from == 0 || from % disk_.interval != 0)
+    throw std::logic_error("CheckpointedTrajectory::resume_recording() needs a disk checkpoint step after step 0");
+  checkpoints_.clear();
+  statistics_ = CheckpointStatistics{};
+  statistics_.slots = slots_;
+  statistics_.disk_interval = disk_.interval;
+  steps_ = static_cast<std::size_t>(integrator_.settings().step_count());
+  if (from > steps_) throw std::logic_error("CheckpointedTrajectory::resume_recording(): beyond the last step");
+  const std::vector<double> times = integrators::step_times(integrator_.settings());
+  times_.assign(times.begin(), times.begin() + static_cast<long>(from) + 1);
+  disk_steps_.clear();
+  for (std::size_t n = 0; n <= from; n += disk_.interval) disk_steps_.push_back(n);
+  read_disk(from, state, restart_scratch_);
+  integrator_.load_restart_data(restart_scratch_);
+  planned_.clear();
+  plan_memory_checkpoints(steps_ / period() * period());
+  next_planned_ = 0;
+  while (next_planned_ < planned_.size() && planned_[next_planned_] < from) ++next_planned_;
+  if (next_planned_ < planned_.size() && planned_[next_planned_] == from) {
+    store(from, state);
+    ++next_planned_;
+  }
+  current_ = state;
+  current_step_ = from;
+  current_valid_ = true;
+}
+
+void CheckpointedTrajectory::resume_recorded() {
+  if (disk_.interval == 0) throw std::logic_error("CheckpointedTrajectory::resume_recorded() needs a disk tier");
+  checkpoints_.clear();
+  statistics_ = CheckpointStatistics{};
+  statistics_.slots = slots_;
+  statistics_.disk_interval = disk_.interval;
+  steps_ = static_cast<std::size_t>(integrator_.settings().step_count());
+  times_ = integrators::step_times(integrator_.settings());
+  disk_steps_.clear();
+  for (std::size_t n = 0; n <= steps_; n += disk_.interval) disk_steps_.push_back(n);
+  current_valid_ = false;
+  sweep_low_ = steps_ + 1;
 }
 
 void CheckpointedTrajectory::plan_memory_checkpoints(std::size_t from) {

@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "flexadj/integrators/time_integrator.hpp"
+#include "flexadj/storage/checkpoint_folder.hpp"
 #include "flexadj/storage/trajectory.hpp"
 
 namespace flexadj::storage {
@@ -34,26 +35,31 @@ struct CheckpointStatistics {
   double disk_seconds = 0.0;  // spent writing and reading disk checkpoints
 };
 
-struct DiskCheckpoints {
-  std::size_t interval = 0;  // m: a disk checkpoint every m steps; 0: memory only
-  std::string folder;        // where the files go (created if missing)
-  std::string run;           // the run's identity, written into and checked in every file
-  // The files of step n: folder/checkpoint_<n>.h5.
-  std::string path(long long step) const;
-};
 
 class CheckpointedTrajectory final : public Trajectory {
  public:
   // slots >= 1 checkpoints (x_0 takes one). The integrator is the one whose run is recorded: it recomputes steps.
   CheckpointedTrajectory(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator, std::size_t slots,
                          DiskCheckpoints disk = {});
-  ~CheckpointedTrajectory() override;  // removes the disk checkpoints of the last run
+  // Removes the disk checkpoints of the last run, unless it is destroyed by an exception passing (a failed run
+  // keeps them for a restart).
+  ~CheckpointedTrajectory() override;
   void begin_recording() override;
   void record(long long step, double t, const assembly::State& state) override;
   void end_recording() override;
   const std::vector<double>& step_times() const override { return times_; }
   const assembly::State& step(std::size_t n) override;
   const CheckpointStatistics& statistics() const { return statistics_; }
+  const DiskCheckpoints& disk() const { return disk_; }
+
+  // Restart (`flexadj gradient --restart`) from the files of an earlier process of the same run:
+  // resume_recording() instead of begin_recording() continues the forward run from the disk checkpoint of step
+  // `from` (a multiple of the disk interval): `state` and the integrator's restart data are read from it, steps
+  // 0 .. from count as recorded, and record() takes from + 1, ... Collective; InputError if the file is refused.
+  void resume_recording(std::size_t from, assembly::State& state);
+  // resume_recorded() instead of a forward run: that process completed the forward run, whose disk checkpoints
+  // the sweep reads (the last interval is recomputed from its disk checkpoint).
+  void resume_recorded();
 
  private:
   struct Checkpoint {

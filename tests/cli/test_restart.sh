@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# flexadj gradient --restart after SIGKILL (issue #11 item 5): a gradient with disk checkpoints, killed at random
+# moments (and again while it resumes) and started again with --restart until it completes, gives the gradient of
+# an uninterrupted run byte for byte, at np 1 and np 2; a kill during the forward run resumes the forward run from
+# its last disk checkpoint, a kill during the backward sweep resumes the sweep from its last restart file; files of
+# another run or a corrupt file are refused (exit 2), never used.
+# Usage: test_restart.sh PATH/TO/flexadj
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$HERE/cli_support.sh" "$1"
+MPIRUN="mpirun --oversubscribe -np 2"
+
+# The pendulum on a cart of test_checkpoints.sh over 3000 steps (about 1 s at np 1).
+cat > cart.yaml <<'YAML'
+dimension: 2
+gravity: [0, -9.81]
+integrator: {end_time: 3, step_size: 1e-3}
+controls:
+  - {name: F, grid: {start: 0, end: 3, count: 7}, value: 0.5}
+bodies:
+  - {name: cart, type: point_mass, mass: 1, position: [0, 0]}
+  - {name: pendulum, type: rigid_body, mass: 0.5, inertia: 0.01, position: [0.1, -0.49], orientation: -1.37}
+forces:
+  - {name: drive, type: load, body: cart, control: {name: F, force_direction: [1, 0]}}
+  - {name: spring, type: spring_damper, bodies: [ground, cart], points: [[-1, 0], [0, 0]], stiffness: 20, damping: 0.5}
+joints:
+  - {name: rail, type: prismatic, bodies: [ground, cart], axis: [1, 0]}
+  - {name: pivot, type: revolute, bodies: [cart, pendulum], point: [0, 0]}
+objective:
+  - {type: final_square, coordinate: pendulum.theta, target: 0.2}
+  - {type: tracking, coordinate: cart.x, reference: "0.1*t"}
+design_variables: [spring.stiffness, pendulum.mass, {control: F}]
+YAML
+DISK=(--checkpoints 10 --disk-checkpoints 30 --checkpoint-folder files)
+
+# run_killed LAUNCHER SECONDS ARGS...: runs flexadj in a process group of its own and kills the whole group with
+# SIGKILL after SECONDS (mpirun and its ranks alike); returns flexadj's exit code, 137 if killed.
+run_killed() {
+  local launcher="$1" seconds="$2"; shift 2
+  setsid $launcher "$FLEXADJ" "$@" >run.txt 2>&1 &
+  local pid=$!
+  ( sleep "$seconds"; kill -KILL -- -"$pid" 2>/dev/null ) &
+  local killer=$!
+  wait "$pid"
+  local code=$?
+  kill "$killer" 2>/dev/null
+  wait "$killer" 2>/dev/null
+  return $code
+}
+
+# kill_when LAUNCHER FILE_GLOB ARGS...: starts flexadj, kills its process group as soon as a file matching the
+# glob exists in files/.
+kill_when() {
+  local launcher="$1" pattern="$2"; shift 2
+  setsid $launcher "$FLEXADJ" "$@" >run.txt 2>&1 &
+  local pid=$!
+  for _ in $(seq 1 3000); do
+    if compgen -G "files/$pattern" >/dev/null; then kill -KILL -- -"$pid" 2>/dev/null; break; fi
+    sleep 0.005
+  done
+  wait "$pid"
+}
+
+# until_complete LAUNCHER REFERENCE.csv SEED: kills at random moments, then --restart (killed again at random
+# the first times) until a run completes; passes if its gradient equals the reference byte for byte.
+until_complete() {
+  local launcher="$1" reference="$2" seed="$3"
+  RANDOM=$seed
+  local kills=0 attempt code
+  rm -rf files
+  run_killed "$launcher" "0.$((RANDOM % 9 + 1))" gradient cart.yaml "${DISK[@]}" -o restarted.csv -q
+  code=$?
+  [ $code -eq 137 ] && kills=$((kills + 1))
+  for attempt in 1 2 3 4 5 6; do
+    [ $code -eq 0 ] && break
+    if [ $attempt -le 2 ]; then
+      run_killed "$launcher" "0.$((RANDOM % 9 + 1))" gradient cart.yaml "${DISK[@]}" -o restarted.csv --restart
+    else
+      $launcher "$FLEXADJ" gradient cart.yaml "${DISK[@]}" -o restarted.csv --restart >run.txt 2>&1
+    fi
+    code=$?
+    [ $code -eq 137 ] && kills=$((kills + 1))
+    grep -h "^restart" run.txt | sed 's/^/     | /'
+  done
+  echo "     seed $seed: $kills kill(s)"
+  [ $code -eq 0 ] && cmp -s "$reference" restarted.csv
+}
+
+expect "uninterrupted gradient in memory" 0 "spring.stiffness" -- gradient cart.yaml -o memory.csv
+expect "uninterrupted gradient with disk checkpoints" 0 "30 on disk" "disk: 30 files written" -- \
+  gradient cart.yaml "${DISK[@]}" -o disk.csv
+pass_if "disk checkpoints give the memory gradient byte for byte" cmp -s memory.csv disk.csv
+pass_if "the files are removed when the run completes" test -z "$(ls files)"
+
+# A kill during the forward run: the restart continues it from its last disk checkpoint.
+kill_when "" "checkpoint_1010.h5" gradient cart.yaml "${DISK[@]}" -o restarted.csv -q
+pass_if "killed during the forward run: no adjoint file yet" test -z "$(ls files | grep adjoint_)"
+expect "restart resumes the forward run" 0 "resuming the forward run at step" -- gradient cart.yaml "${DISK[@]}" \
+  -o restarted.csv --restart
+pass_if "forward run resumed: the same gradient byte for byte" cmp -s memory.csv restarted.csv
+# A kill during the backward sweep: the restart continues the sweep from its last restart file.
+kill_when "" "adjoint_*.h5" gradient cart.yaml "${DISK[@]}" -o restarted.csv -q
+expect "restart resumes the backward sweep" 0 "resuming the backward sweep below step" -- gradient cart.yaml \
+  "${DISK[@]}" -o restarted.csv --restart
+pass_if "sweep resumed: the same gradient byte for byte" cmp -s memory.csv restarted.csv
+# Kills at random moments, repeated during the restarts.
+for seed in 11 23 37 41; do
+  pass_if "np 1, random kills (seed $seed), restarted to the same gradient" until_complete "" memory.csv $seed
+done
+
+# np 2: the same, ranks and mpirun killed together.
+pass_if "np 2 uninterrupted in memory" $MPIRUN "$FLEXADJ" gradient cart.yaml -o memory_np2.csv -q
+kill_when "$MPIRUN" "adjoint_*.h5" gradient cart.yaml "${DISK[@]}" -o restarted.csv -q
+pass_if "np 2 restart resumes the sweep" bash -c "$MPIRUN '$FLEXADJ' gradient cart.yaml ${DISK[*]} \
+  -o restarted.csv --restart | grep -q 'resuming the backward sweep'"
+pass_if "np 2 sweep resumed: the same gradient byte for byte" cmp -s memory_np2.csv restarted.csv
+for seed in 5 17; do
+  pass_if "np 2, random kills (seed $seed), restarted to the same gradient" until_complete "$MPIRUN" memory_np2.csv $seed
+done
+
+# Files that are not this run's are refused, never used.
+kill_when "" "adjoint_*.h5" gradient cart.yaml "${DISK[@]}" -o restarted.csv -q
+cp cart.yaml original.yaml
+sed 's/stiffness: 20/stiffness: 21/' original.yaml > cart.yaml
+expect "another run's files (the model file changed) are refused" 2 "belongs to another run" -- gradient cart.yaml \
+  "${DISK[@]}" --restart
+mv original.yaml cart.yaml
+pass_if "another rank count's files are refused (exit 2)" bash -c "$MPIRUN '$FLEXADJ' gradient cart.yaml ${DISK[*]} \
+  --restart > np2.txt 2>&1; test \$? -eq 2 && grep -q 'belongs to another run' np2.txt"
+latest=$(ls files | grep adjoint_ | head -1)
+# One bit of one value (the lowest bit of the first parameter sum), as bit rot on disk would flip it.
+/usr/bin/python3 - "files/$latest" <<'PY'
+import sys, h5py, numpy
+with h5py.File(sys.argv[1], "r+") as f:
+    values = f["parameters"][...]
+    bits = values.view(numpy.uint64)
+    bits[0, 0] ^= numpy.uint64(1)
+    f["parameters"][...] = bits.view(numpy.float64)
+PY
+expect "a corrupt restart file is refused" 2 "$latest" -- gradient cart.yaml "${DISK[@]}" --restart
+expect "--restart without disk checkpoints is an input error" 2 "--restart" "needs disk checkpoints" -- \
+  gradient cart.yaml --restart
+finish
