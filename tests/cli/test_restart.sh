@@ -137,6 +137,36 @@ with h5py.File(sys.argv[1], "r+") as f:
     f["parameters"][...] = bits.view(numpy.float64)
 PY
 expect "a corrupt restart file is refused" 2 "$latest" -- gradient cart.yaml "${DISK[@]}" --restart
+# flexadj optimize killed at random moments and started again with --restart (from its restart file, rewritten
+# after every iterate; the gradient method continues exactly): the same final design byte for byte. An evaluation
+# that was killed is not resumed (its design may be a line-search trial): it runs again, after removing its files.
+sed 's/end_time: 3,/end_time: 0.6,/; s/end: 3, count: 7/end: 0.6, count: 7/' cart.yaml > opt.yaml
+echo "optimization: {method: gradient, max_iterations: 8}" >> opt.yaml
+OPT=(optimize opt.yaml --checkpoints 5 --disk-checkpoints 6 --checkpoint-folder files --no-trajectory -q)
+pass_if "optimize uninterrupted" "$FLEXADJ" "${OPT[@]}" -o whole
+optimize_until_complete() {
+  RANDOM=$1
+  rm -f killed_*
+  local code=137 kills=0
+  for attempt in 1 2 3 4 5 6 7 8; do
+    local restart=()
+    [ -f killed_restart.txt ] && restart=(--restart)
+    if [ $attempt -le 4 ]; then
+      run_killed "" "$((RANDOM % 3)).$((RANDOM % 10))" "${OPT[@]}" -o killed "${restart[@]}"
+    else
+      "$FLEXADJ" "${OPT[@]}" -o killed "${restart[@]}" >run.txt 2>&1
+    fi
+    code=$?
+    [ $code -eq 137 ] && kills=$((kills + 1))
+    [ $code -eq 0 ] && break
+  done
+  echo "     seed $1: $kills kill(s)"
+  [ $code -eq 0 ] && cmp -s whole_design.yaml killed_design.yaml
+}
+for seed in 3 8; do
+  pass_if "optimize, random kills (seed $seed), restarted to the same design" optimize_until_complete $seed
+done
+
 expect "--restart without disk checkpoints is an input error" 2 "--restart" "needs disk checkpoints" -- \
   gradient cart.yaml --restart
 finish
