@@ -79,6 +79,24 @@ expect "command line over the trajectory section" 0 "trajectory  memory" -- grad
 expect "--checkpoints 0 is an input error" 2 "--checkpoints" "expected a positive integer" -- gradient cart.yaml \
   --checkpoints 0
 expect "--checkpoints x is an input error" 2 "--checkpoints" -- gradient cart.yaml --checkpoints x
+# The disk tier from the command line and from the model file; the schedule printed on request.
+expect "two levels from the command line" 0 "4 checkpoints in memory and 7 on disk" "disk: 7 files written" -- \
+  gradient cart.yaml --checkpoints 4 --disk-checkpoints 7 --checkpoint-folder cli_files -o two_level.csv
+pass_if "two levels give the memory gradient byte for byte" cmp -s memory.csv two_level.csv
+pass_if "the disk checkpoints are removed when the run ends" test -z "$(ls cli_files)"
+cat cart.yaml > cart_disk.yaml
+echo "trajectory: {storage: checkpoints, checkpoints: 4, disk_checkpoints: 5, folder: section_files}" >> cart_disk.yaml
+expect "two levels from the trajectory section" 0 "5 on disk in section_files" -- gradient cart_disk.yaml \
+  -o section_disk.csv
+pass_if "trajectory section with disk gives the memory gradient byte for byte" cmp -s memory.csv section_disk.csv
+expect "--print-schedule" 0 "two-level checkpointing: 300 steps, 4 slots in memory, a disk checkpoint every 61 steps" \
+  "disk store 61" "disk read 0" "reverse 0" -- gradient cart_disk.yaml --print-schedule
+expect "--print-schedule without checkpoints" 2 "--print-schedule" "needs --trajectory checkpoints" -- \
+  gradient cart.yaml --print-schedule
+expect "--disk-checkpoints 0 is an input error" 2 "--disk-checkpoints" "expected a positive integer" -- \
+  gradient cart.yaml --disk-checkpoints 0
+expect "a folder that cannot be made is an input error" 2 "trajectory.folder" "cannot create" -- \
+  gradient cart.yaml --checkpoint-folder /proc/no/such
 expect "--trajectory disk is an input error" 2 "expected memory, hdf5 or checkpoints" -- gradient cart.yaml \
   --trajectory disk
 finish

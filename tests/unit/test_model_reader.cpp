@@ -410,6 +410,15 @@ TEST(ModelReader, TrajectorySection) {
                      {"trajectory.storage", "file needs storage: hdf5"});
   expect_input_error([] { read(kPlanar, {"trajectory={storage: checkpoints, slots: 5}"}); },
                      {"trajectory", "unknown key 'slots'"});
+  const auto disk = read(kPlanar, {"trajectory={storage: checkpoints, disk_checkpoints: 12, folder: run.ckpt}"});
+  EXPECT_EQ(disk.trajectory.disk_checkpoints, 12u);
+  EXPECT_EQ(disk.trajectory.folder, "run.ckpt");
+  expect_input_error([] { read(kPlanar, {"trajectory={storage: checkpoints, disk_checkpoints: 0}"}); },
+                     {"trajectory.disk_checkpoints"});
+  expect_input_error([] { read(kPlanar, {"trajectory={storage: checkpoints, folder: ''}"}); },
+                     {"trajectory.folder", "expected a folder name"});
+  expect_input_error([] { read(kPlanar, {"trajectory={storage: memory, disk_checkpoints: 3}"}); },
+                     {"trajectory.storage", "need storage: checkpoints"});
 }
 
 TEST(ModelReader, Overrides) {
