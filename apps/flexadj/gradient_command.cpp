@@ -259,6 +259,7 @@ int gradient_command(const std::vector<std::string>& arguments, RCP<const Comm> 
         static_cast<std::uint64_t>(problem.problem().integrator.step_count()), slots, interval));
   }
   if (report) print_header(options, problem, *comm, schedule.get());
+  problem.set_progress(!options.quiet);
   if (options.print_schedule) {
     if (!schedule) throw InputError("", "--print-schedule", "needs --trajectory checkpoints (there is no schedule)");
     if (report) std::printf("%s", schedule->describe().c_str());

@@ -266,9 +266,9 @@ Evaluation GradientProblem::forward() {
     parts.push_back(objective.local_step_value(*assembler_, times, static_cast<std::size_t>(n), s));
   };
   if (resumed_forward_)
-    integrators::resume_forward_run(*assembler_, *integrator_, state, *checkpointed, resume_from, sum);
+    integrators::resume_forward_run(*assembler_, *integrator_, state, *checkpointed, resume_from, sum, progress_);
   else
-    integrators::record_forward_run(*assembler_, *integrator_, state, *trajectory_, sum);
+    integrators::record_forward_run(*assembler_, *integrator_, state, *trajectory_, sum, progress_);
   recorded_ = true;
   // A resumed run saw only the steps after resume_from: J comes from the sweep (evaluate()).
   e.objective = resumed_forward_ ? std::numeric_limits<double>::quiet_NaN() : objective.total(*assembler_, times, parts);
@@ -292,7 +292,7 @@ Evaluation GradientProblem::adjoint() {
           ? adjoint::continuous_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
                                                  design_.parameters(), {adjoint_.bdf_order})
           : adjoint::discrete_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
-                                               design_.parameters(), sweep_files.get(), resumed_sweep_);
+                                               design_.parameters(), {sweep_files.get(), resumed_sweep_, progress_});
   e.objective = gradient.objective;
   e.gradient = design_.gradient(gradient);
   comm_->barrier();

@@ -59,6 +59,8 @@ class GradientProblem {
   // InputError (exit code 2) for an unknown mode or storage, or a BDF order outside 1..4.
   void set_adjoint(const AdjointSettings& settings);
   const AdjointSettings& adjoint_settings() const { return adjoint_; }
+  // Progress lines of the forward run and the backward sweep on rank 0's stderr (off by default).
+  void set_progress(bool progress) { progress_ = progress; }
 
   // J, and with with_gradient dJ/d(design scalars), at the current values (collective).
   Evaluation evaluate(bool with_gradient);
@@ -97,6 +99,7 @@ class GradientProblem {
   std::unique_ptr<integrators::TimeIntegrator> integrator_;  // generalized-alpha, HHT or variational
   std::unique_ptr<storage::Trajectory> trajectory_;  // of the last forward(), memory or HDF5 (adjoint settings)
   bool recorded_ = false;                            // the last forward() completed
+  bool progress_ = false;
   bool restart_pending_ = false;   // set_adjoint() asked for a restart that no forward() has made yet
   bool resumed_sweep_ = false;     // the last forward() found the sweep of an earlier process on disk
   bool resumed_forward_ = false;   // the last forward() continued an earlier process's forward run

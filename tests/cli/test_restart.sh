@@ -33,12 +33,13 @@ YAML
 DISK=(--checkpoints 10 --disk-checkpoints 30 --checkpoint-folder files)
 
 # run_killed LAUNCHER SECONDS ARGS...: runs flexadj in a process group of its own and kills the whole group with
-# SIGKILL after SECONDS (mpirun and its ranks alike); returns flexadj's exit code, 137 if killed.
+# SIGKILL after SECONDS (mpirun and its ranks alike: the session of setsid, as the ranks have process groups of
+# their own); returns flexadj's exit code, 137 if killed.
 run_killed() {
   local launcher="$1" seconds="$2"; shift 2
   setsid $launcher "$FLEXADJ" "$@" >run.txt 2>&1 &
   local pid=$!
-  ( sleep "$seconds"; kill -KILL -- -"$pid" 2>/dev/null ) &
+  ( sleep "$seconds"; pkill -KILL -s "$pid" 2>/dev/null ) &
   local killer=$!
   wait "$pid"
   local code=$?
@@ -54,7 +55,7 @@ kill_when() {
   setsid $launcher "$FLEXADJ" "$@" >run.txt 2>&1 &
   local pid=$!
   for _ in $(seq 1 3000); do
-    if compgen -G "files/$pattern" >/dev/null; then kill -KILL -- -"$pid" 2>/dev/null; break; fi
+    if compgen -G "files/$pattern" >/dev/null; then pkill -KILL -s "$pid" 2>/dev/null; break; fi
     sleep 0.005
   done
   wait "$pid"

@@ -38,7 +38,7 @@ pass_if "reference gradient" "$FLEXADJ" gradient cart.yaml -o reference.csv -q
 MODEL=cart.yaml MEMORY=2KB DISK=40 setsid bash "$SLURM/gradient.sbatch" > gradient.log 2>&1 &
 pid=$!
 for _ in $(seq 1 3000); do
-  compgen -G "cart_77.checkpoints/adjoint_*.h5" > /dev/null && { kill -KILL -- -"$pid"; break; }
+  compgen -G "cart_77.checkpoints/adjoint_*.h5" > /dev/null && { pkill -KILL -s "$pid"; break; }
   sleep 0.005
 done
 wait "$pid" 2>/dev/null

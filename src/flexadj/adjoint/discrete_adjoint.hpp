@@ -11,12 +11,17 @@ namespace flexadj::adjoint {
 
 class SweepCheckpoints;
 
+struct SweepOptions {
+  // Restart files written at the disk checkpoint steps (adjoint/sweep_checkpoints.hpp); with resume the sweep
+  // starts from the latest file of an earlier process, if there is one.
+  SweepCheckpoints* restart = nullptr;
+  bool resume = false;
+  bool progress = false;  // a progress line on rank 0 (core/progress.hpp)
+};
+
 // The trajectory must hold every step of the last forward run of `integrator`. Collective.
-// With `restart`, the sweep writes restart files at the disk checkpoint steps, and with resume it starts from the
-// latest file of an earlier process (if there is one).
 Gradient discrete_adjoint_gradient(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator,
                                    storage::Trajectory& trajectory, const objectives::Objective& objective,
-                                   const model::ParameterSpace& parameters, SweepCheckpoints* restart = nullptr,
-                                   bool resume = false);
+                                   const model::ParameterSpace& parameters, const SweepOptions& options = {});
 
 }  // namespace flexadj::adjoint

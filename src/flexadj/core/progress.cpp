@@ -6,9 +6,9 @@
 
 namespace flexadj {
 
-Progress::Progress(bool enabled, int rank, long long total_steps)
+Progress::Progress(bool enabled, int rank, long long total_steps, std::string label)
     : enabled_(enabled && rank == 0), terminal_(isatty(fileno(stderr)) != 0), total_(total_steps),
-      start_(Clock::now()), last_(start_) {}
+      label_(label.empty() ? std::string() : label + " "), start_(Clock::now()), last_(start_) {}
 
 void Progress::update(long long step, double t, int newton_iterations) {
   if (!enabled_) return;
@@ -18,9 +18,12 @@ void Progress::update(long long step, double t, int newton_iterations) {
   last_ = now;
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   const double eta = step > 0 ? elapsed * double(total_ - step) / double(step) : 0.0;
-  std::fprintf(stderr, "%sstep %lld/%lld (%3.0f%%)  t = %-12.6g  Newton %2d  elapsed %.1f s  ETA %.1f s%s",
-               terminal_ ? "\r" : "", step, total_, 100.0 * double(step) / double(total_ > 0 ? total_ : 1), t,
-               newton_iterations, elapsed, eta, terminal_ ? "   " : "\n");
+  char newton[32] = "";
+  if (newton_iterations >= 0) std::snprintf(newton, sizeof newton, "  Newton %2d", newton_iterations);
+  std::fprintf(stderr, "%s%sstep %lld/%lld (%3.0f%%)  t = %-12.6g%s  elapsed %.1f s  ETA %.1f s%s",
+               terminal_ ? "\r" : "", label_.c_str(), step, total_,
+               100.0 * double(step) / double(total_ > 0 ? total_ : 1), t, newton, elapsed, eta,
+               terminal_ ? "   " : "\n");
   std::fflush(stderr);
   printed_ = true;
 }

@@ -8,7 +8,9 @@ namespace flexadj {
 
 class Progress {
  public:
-  Progress(bool enabled, int rank, long long total_steps);
+  // `label` (e.g. "forward", "adjoint") starts the line when given.
+  Progress(bool enabled, int rank, long long total_steps, std::string label = "");
+  // `step` of total_steps done, at time t; newton_iterations < 0: not printed (a backward sweep).
   void update(long long step, double t, int newton_iterations);
   void finish();
 
@@ -17,6 +19,7 @@ class Progress {
   bool enabled_;
   bool terminal_;
   long long total_;
+  std::string label_;
   Clock::time_point start_, last_;
   bool printed_ = false;
 };

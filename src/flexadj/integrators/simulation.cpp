@@ -61,7 +61,7 @@ SimulationSummary simulate(assembly::Assembler& assembler, TimeIntegrator& integ
   if (first == 0)
     for (const auto& observer : observers) observer(0, t, state);
 
-  Progress progress(options.progress, assembler.comm()->getRank(), steps);
+  Progress progress(options.progress, assembler.comm()->getRank(), steps, options.label);
   for (long long n = first + 1; n <= steps; ++n) {
     const double t_next = step_time(settings, n, steps);
     StepStatistics statistics;
@@ -89,9 +89,10 @@ SimulationSummary simulate(assembly::Assembler& assembler, TimeIntegrator& integ
 
 SimulationSummary record_forward_run(assembly::Assembler& assembler, TimeIntegrator& integrator,
                                      assembly::State& state, storage::Trajectory& trajectory,
-                                     const StepObserver& also) {
+                                     const StepObserver& also, bool progress) {
   SimulationOptions options;
-  options.progress = false;
+  options.progress = progress;
+  options.label = "forward";
   options.track_energy = false;
   trajectory.begin_recording();
   const SimulationSummary summary =
@@ -106,9 +107,10 @@ SimulationSummary record_forward_run(assembly::Assembler& assembler, TimeIntegra
 
 SimulationSummary resume_forward_run(assembly::Assembler& assembler, TimeIntegrator& integrator,
                                      assembly::State& state, storage::CheckpointedTrajectory& trajectory,
-                                     std::size_t from, const StepObserver& also) {
+                                     std::size_t from, const StepObserver& also, bool progress) {
   SimulationOptions options;
-  options.progress = false;
+  options.progress = progress;
+  options.label = "forward";
   options.track_energy = false;
   options.first_step = static_cast<long long>(from);
   integrator.initialize(state, integrator.settings().start_time);

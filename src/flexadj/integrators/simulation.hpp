@@ -1,6 +1,7 @@
 #pragma once
 // The forward time loop: initial conditions, steps, observers (output, tests), progress and summary.
 #include <functional>
+#include <string>
 #include <vector>
 
 #include "flexadj/integrators/time_integrator.hpp"
@@ -29,6 +30,7 @@ struct SimulationOptions {
   // > 0: continue a run whose `state` (and the integrator's restart data) is already at this step: no
   // initialization, and the observers see the steps after it only.
   long long first_step = 0;
+  std::string label;  // starts the progress line
 };
 
 // Observer called after initialization (step 0) and after every step: (step, t, state).
@@ -45,7 +47,7 @@ std::vector<double> step_times(const IntegratorSettings& settings);
 // `also` (if given) sees every step as well (e.g. to sum the objective while the states pass).
 SimulationSummary record_forward_run(assembly::Assembler& assembler, TimeIntegrator& integrator,
                                      assembly::State& state, storage::Trajectory& trajectory,
-                                     const StepObserver& also = {});
+                                     const StepObserver& also = {}, bool progress = false);
 // Restart from the disk checkpoints of an earlier process of the same run. `state` holds the model's initial state
 // on entry: the integrator initializes from it again (the projection of the initial state, which the adjoint of
 // step 0 needs, is kept by the integrator, not on disk). resume_forward_run continues the forward run from the disk
@@ -53,7 +55,7 @@ SimulationSummary record_forward_run(assembly::Assembler& assembler, TimeIntegra
 // steps only); resume_recorded_run takes the forward run as complete on disk (resume_recorded()).
 SimulationSummary resume_forward_run(assembly::Assembler& assembler, TimeIntegrator& integrator,
                                      assembly::State& state, storage::CheckpointedTrajectory& trajectory,
-                                     std::size_t from, const StepObserver& also = {});
+                                     std::size_t from, const StepObserver& also = {}, bool progress = false);
 void resume_recorded_run(TimeIntegrator& integrator, assembly::State& state,
                          storage::CheckpointedTrajectory& trajectory);
 
