@@ -413,6 +413,9 @@ TEST(ModelReader, TrajectorySection) {
   const auto disk = read(kPlanar, {"trajectory={storage: checkpoints, disk_checkpoints: 12, folder: run.ckpt}"});
   EXPECT_EQ(disk.trajectory.disk_checkpoints, 12u);
   EXPECT_EQ(disk.trajectory.folder, "run.ckpt");
+  EXPECT_EQ(read(kPlanar, {"trajectory={storage: checkpoints, ram_checkpoints: 9}"}).trajectory.checkpoints, 9u);
+  expect_input_error([] { read(kPlanar, {"trajectory={storage: checkpoints, checkpoints: 3, ram_checkpoints: 3}"}); },
+                     {"trajectory.ram_checkpoints", "not both"});
   expect_input_error([] { read(kPlanar, {"trajectory={storage: checkpoints, disk_checkpoints: 0}"}); },
                      {"trajectory.disk_checkpoints"});
   expect_input_error([] { read(kPlanar, {"trajectory={storage: checkpoints, folder: ''}"}); },
