@@ -13,10 +13,10 @@
 #include "flexadj/adjoint/discrete_adjoint.hpp"
 #include "flexadj/adjoint/sweep_checkpoints.hpp"
 #include "flexadj/core/byte_size.hpp"
+#include "flexadj/core/checksum.hpp"
 #include "flexadj/core/error.hpp"
 #include "flexadj/integrators/simulation.hpp"
 #include "flexadj/io/trajectory_output.hpp"
-#include "flexadj/storage/checkpoint_file.hpp"
 #include "flexadj/storage/trajectory.hpp"
 #include "flexadj/model/coordinate_names.hpp"
 
@@ -163,13 +163,13 @@ std::string GradientProblem::run_identity() const {
   if (!source.empty()) {
     std::ifstream in(source, std::ios::binary);
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    model_crc = storage::checksum(0, text.data(), text.size());
+    model_crc = checksum(0, text.data(), text.size());
   }
   const std::vector<double> times = integrators::step_times(problem_.integrator);
   std::ostringstream id;
   id << std::hex << (source.empty() ? std::string("(model in memory)") : file_stem(source)) << " model crc "
-     << model_crc << ", design values crc " << storage::checksum(0, values()) << ", times crc "
-     << storage::checksum(0, times) << std::dec << ", " << times.size() - 1 << " steps, " << comm_->getSize()
+     << model_crc << ", design values crc " << checksum(0, values()) << ", times crc "
+     << checksum(0, times) << std::dec << ", " << times.size() - 1 << " steps, " << comm_->getSize()
      << " ranks";
   return id.str();
 }

@@ -11,7 +11,13 @@
 #include "flexadj/integrators/time_integrator.hpp"
 #include "flexadj/io/hdf5_results_file.hpp"
 #include "flexadj/io/problem_reader.hpp"
+#include "flexadj/io/state_reader.hpp"
 #include "flexadj/io/trajectory_output.hpp"
+#include "flexadj/storage/trajectory.hpp"
+#include "flexadj/integrators/simulation.hpp"
+#include "flexadj/core/error.hpp"
+
+#include <hdf5.h>
 #include "models.hpp"
 #include "simulation_support.hpp"
 
@@ -215,6 +221,66 @@ joints:
   - {name: pin, type: revolute, bodies: [ground, pendulum.start], point: [0, 0]}
 )",
                     "beam_output_planar");
+}
+
+}  // namespace
+}  // namespace flexadj::testing
+
+namespace flexadj::testing {
+namespace {
+
+// A trajectory file whose values change between the forward run and the backward sweep (another program, a disk
+// fault) is refused on every rank when the sweep reads the step, never read as a state (issue #18: such a file
+// once gave dJ/dm = -7e302 with exit 0).
+TEST(TrajectoryOutput, ChangedTrajectoryFileIsRefused) {
+  const problem::Problem problem = rigid_chain(4, 0.05, 20);
+  assembly::Assembler assembler(*problem.model, world());
+  linalg::LinearSolverOptions options;
+  options.kind = "direct";
+  const auto integrator = integrators::make_time_integrator(assembler, problem.integrator, options);
+  const std::string path = "changed_trajectory_np" + std::to_string(world()->getSize()) + ".h5";
+  std::vector<double> step6;
+  {
+    storage::Hdf5Trajectory trajectory(path, assembler, problem.integrator);
+    auto state = assembler.make_state();
+    assembler.scatter_global(problem.model->initial_coordinates(), problem.model->initial_velocities(), state);
+    integrators::record_forward_run(assembler, *integrator, state, trajectory);
+    EXPECT_NO_THROW(trajectory.step(7));  // intact
+    step6 = trajectory.step(6).q;
+  }  // the file is closed
+  world()->barrier();
+  if (world()->getRank() == 0) {  // one velocity of step 7 changes by one unit in the last place
+    H5Eset_auto2(H5E_DEFAULT, nullptr, nullptr);
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDWR, H5P_DEFAULT);
+    ASSERT_GE(file, 0);
+    const hid_t dataset = H5Dopen2(file, "/state/v", H5P_DEFAULT);
+    const hid_t space = H5Dget_space(dataset);
+    const hsize_t start[2] = {7, 3}, count[2] = {1, 1};
+    H5Sselect_hyperslab(space, H5S_SELECT_SET, start, nullptr, count, nullptr);
+    const hsize_t one = 1;
+    const hid_t memory = H5Screate_simple(1, &one, nullptr);
+    double value = 0.0;
+    H5Dread(dataset, H5T_NATIVE_DOUBLE, memory, space, H5P_DEFAULT, &value);
+    value = std::nextafter(value, 1e300);
+    H5Dwrite(dataset, H5T_NATIVE_DOUBLE, memory, space, H5P_DEFAULT, &value);
+    H5Sclose(memory);
+    H5Sclose(space);
+    H5Dclose(dataset);
+    H5Fclose(file);
+  }
+  world()->barrier();
+  // A new reader (as the next sweep opens it) sees the change, on every rank.
+  const io::StateReader reader(path, assembler);
+  auto read_back = assembler.make_state();
+  try {
+    reader.read(7, read_back);
+    ADD_FAILURE() << "a changed step was read";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("step 7"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("checksum"), std::string::npos) << e.what();
+  }
+  EXPECT_NO_THROW(reader.read(6, read_back));  // the other steps are intact
+  EXPECT_EQ(read_back.q, step6);
 }
 
 }  // namespace

@@ -17,20 +17,28 @@ inline constexpr const char* kCoordinates = "/state/q";
 inline constexpr const char* kVelocities = "/state/v";
 inline constexpr const char* kAccelerations = "/state/a";
 inline constexpr const char* kMultipliers = "/state/lambda";
+inline constexpr const char* kChecksums = "/state/checksum";  // [steps, ranks]
 }  // namespace state_datasets
 
-// Reads every stored step of a results file written with every step (output_every = 1), each rank its own rows.
+// The CRC-32 of a rank's q, v, a and lambda (in that order), as stored in /state/checksum.
+double state_checksum(const assembly::State& state);
+
+// Reads every stored step of a results file written with every step (output_every = 1), each rank its own rows,
+// and checks each step against its checksum: a file written by another number of ranks, or whose values changed
+// after they were written, is refused (InputError on every rank), never read as a state.
 class StateReader {
  public:
   // InputError (naming the file) if it is not a results file of this model's coordinates with every step.
   StateReader(const std::string& path, const assembly::Assembler& assembler);
   ~StateReader();
   const std::vector<double>& times() const { return times_; }
-  // q, v, a and lambda of step k into `state` (aux is not stored).
+  // q, v, a and lambda of step k into `state` (aux is not stored). Collective.
   void read(long long k, assembly::State& state) const;
 
  private:
   std::unique_ptr<ResultsReader> reader_;
+  std::string path_;
+  RCP<const Comm> comm_;
   std::vector<double> times_;
   std::vector<long long> coordinates_, multipliers_;
   bool has_multipliers_ = false;

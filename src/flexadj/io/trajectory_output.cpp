@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "flexadj/core/checksum.hpp"
 #include "flexadj/core/error.hpp"
 
 #include "flexadj/io/hdf5_results_file.hpp"
@@ -142,6 +143,10 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const integra
   file_->write_attribute("/", "step_size", run_.step_size);
   file_->write_attribute("/", "spectral_radius", run_.spectral_radius);
   file_->write_attribute("/", "output_every", double(every_));
+  // Per step and rank the CRC-32 of the rank's q, v, a and lambda rows (state_reader.hpp checks them).
+  const int ranks = assembler_.comm()->getSize();
+  file_->write_attribute("/", "ranks", double(ranks));
+  checksum_field_ = file_->define_field(state_datasets::kChecksums, ranks, 1, {assembler_.comm()->getRank()});
 
   const std::size_t coordinates = dofs.owned_coordinates().size(), owned_multipliers = dofs.owned_multipliers().size();
   const std::size_t body_values = 3 * dofs.owned_bodies().size(), joint_values = 3 * local_joints_.size();
@@ -150,6 +155,7 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const integra
               {axis_fields_[0], body_values, {}}, {axis_fields_[1], body_values, {}},
               {axis_fields_[2], body_values, {}}, {velocity_field_, body_values, {}}};
   if (multipliers) buffers_.push_back({lambda_field_, owned_multipliers, {}});
+  buffers_.push_back({checksum_field_, 1, {}});
   if (joints > 0) {
     buffers_.push_back({joint_position_field_, joint_values, {}});
     buffers_.push_back({joint_force_field_, joint_values, {}});
@@ -256,10 +262,12 @@ void TrajectoryOutput::observe(long long step, double t, const assembly::State& 
   }
 
   // In the order of buffers_ (multiplier, joint and beam fields only when the model has them).
-  const double* sources[14] = {state.q.data(), state.v.data(), state.a.data(), position, axes[0], axes[1], axes[2],
+  const double* sources[15] = {state.q.data(), state.v.data(), state.a.data(), position, axes[0], axes[1], axes[2],
                                velocity};
   std::size_t count = 8;
   if (lambda_field_ >= 0) sources[count++] = state.lambda.data();
+  const double crc = state_checksum(state);
+  sources[count++] = &crc;
   if (!joints_.empty()) {
     sources[count++] = joint_data_.data();
     sources[count++] = joint_data_.data() + m;

@@ -61,6 +61,7 @@ class TrajectoryOutput {
   std::vector<long long> beam_of_element_;    // force element index -> beam element index or -1
   std::vector<long long> local_beams_;        // beam element indices evaluated on this rank
   int beam_midpoint_field_ = -1, beam_force_field_ = -1, beam_moment_field_ = -1;
+  int checksum_field_ = -1;  // /state/checksum
   std::vector<double> beam_data_;             // midpoints, forces, moments of the local beam elements
   // Steps are buffered and written in blocks: one collective write per field per block.
   void flush();

@@ -1,12 +1,11 @@
 #include "flexadj/storage/checkpoint_file.hpp"
 
-#include <zlib.h>
-
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
 
+#include "flexadj/core/checksum.hpp"
 #include "flexadj/core/error.hpp"
 #include "flexadj/core/mpi_comm.hpp"
 #include "flexadj/io/hdf5_results_file.hpp"
@@ -38,23 +37,6 @@ std::vector<CheckpointTarget> state_targets(assembly::State& s, std::vector<doub
 }
 
 }  // namespace
-
-std::uint32_t checksum(std::uint32_t crc, const void* data, std::size_t bytes) {
-  // zlib's crc32 takes at most UINT_MAX bytes a call.
-  const auto* next = static_cast<const Bytef*>(data);
-  uLong c = crc;
-  while (bytes > 0) {
-    const auto part = static_cast<uInt>(std::min<std::size_t>(bytes, std::size_t(1) << 30));
-    c = crc32(c, next, part);
-    next += part;
-    bytes -= part;
-  }
-  return static_cast<std::uint32_t>(c);
-}
-
-std::uint32_t checksum(std::uint32_t crc, const std::vector<double>& values) {
-  return checksum(crc, values.data(), values.size() * sizeof(double));
-}
 
 void write_checkpoint_fields(const std::string& path, MPI_Comm comm, const CheckpointHeader& header,
                              const std::vector<CheckpointField>& fields) {

@@ -61,8 +61,4 @@ void write_checkpoint_file(const std::string& path, const assembly::Assembler& a
 double read_checkpoint_file(const std::string& path, const assembly::Assembler& assembler,
                             const CheckpointHeader& expected, assembly::State& state, std::vector<double>& restart_data);
 
-// CRC-32 (zlib's crc32) of `bytes` bytes at `data`, continuing from `crc` (start with 0); of a vector's values.
-std::uint32_t checksum(std::uint32_t crc, const void* data, std::size_t bytes);
-std::uint32_t checksum(std::uint32_t crc, const std::vector<double>& values);
-
 }  // namespace flexadj::storage
