@@ -35,6 +35,16 @@ inline void refuse_overwriting_input(const std::string& output, const std::strin
     throw InputError(output, option, "this is the model file " + input + "; choose another output file");
 }
 
+// InputError(path, option, ...) if `path` is a symbolic link: a file flexadj writes and reads back (a trajectory)
+// would overwrite the link's target, which may be any file.
+inline void refuse_symbolic_link(const std::string& path, const std::string& option) {
+  std::error_code error;
+  if (!path.empty() && std::filesystem::is_symlink(path, error))
+    throw InputError(path, option,
+                     "is a symbolic link (to " + std::filesystem::read_symlink(path, error).string() +
+                         "); flexadj does not write through links: give the target itself or another file name");
+}
+
 // Exit codes of the program.
 enum ExitCode : int { kSuccess = 0, kInternalError = 1, kInputError = 2, kSolverError = 3, kCheckFailed = 4 };
 

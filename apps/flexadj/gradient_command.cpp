@@ -9,6 +9,7 @@
 #include <iostream>
 
 #include "commands.hpp"
+#include "flexadj/core/mpi_comm.hpp"
 #include "flexadj/core/error.hpp"
 #include "flexadj/io/hdf5_results_file.hpp"
 #include "flexadj/io/problem_reader.hpp"
@@ -100,8 +101,7 @@ void write_csv(const std::string& path, const Result& r) {
 
 // Collective; created before the computation so that a bad path fails early.
 std::unique_ptr<io::ResultsFile> create_hdf5(const std::string& path, const Comm& comm) {
-  const MPI_Comm raw = (*dynamic_cast<const Teuchos::MpiComm<int>&>(comm).getRawMpiComm())();
-  return std::make_unique<io::ResultsFile>(raw, path);
+  return std::make_unique<io::ResultsFile>(raw_mpi_comm(comm), path);
 }
 
 // Collective: /objective, /design/{names,values,gradient}, /controls/<name>/{times,values,gradient}.

@@ -142,6 +142,7 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
   const std::string stem = file_stem(problem_.model->source_file);
   if (adjoint_.storage == "hdf5" && adjoint_.trajectory_path.empty())
     adjoint_.trajectory_path = (stem.empty() ? std::string("flexadj") : stem) + ".trajectory.h5";
+  if (adjoint_.storage == "hdf5") refuse_symbolic_link(adjoint_.trajectory_path, "--trajectory-file");
   if (adjoint_.storage == "checkpoints" && adjoint_.disk_checkpoints > 0 && adjoint_.folder.empty())
     adjoint_.folder = (stem.empty() ? std::string("flexadj") : stem) + ".checkpoints";
   if (adjoint_.restart && (adjoint_.storage != "checkpoints" || adjoint_.folder.empty()))

@@ -10,6 +10,7 @@
 #include <limits>
 
 #include "commands.hpp"
+#include "flexadj/core/mpi_comm.hpp"
 #include "flexadj/core/error.hpp"
 #include "flexadj/io/design_values.hpp"
 #include "flexadj/io/hdf5_results_file.hpp"
@@ -283,8 +284,7 @@ void write_history_row(std::ostream& out, const optimization::Iteration& h) {
 void write_history_hdf5(const std::string& path, const Comm& comm, const GradientProblem& problem,
                         const std::vector<optimization::Iteration>& history, const optimization::Settings& settings,
                         const optimization::Result& result) {
-  const MPI_Comm raw = (*dynamic_cast<const Teuchos::MpiComm<int>&>(comm).getRawMpiComm())();
-  io::ResultsFile file(raw, path);
+  io::ResultsFile file(raw_mpi_comm(comm), path);
   const auto rows = static_cast<long long>(history.size());
   std::vector<double> iteration, objective, gradient_norm, step, forward_runs, adjoint_runs, seconds;
   for (const auto& h : history) {

@@ -97,6 +97,12 @@ expect "--disk-checkpoints 0 is an input error" 2 "--disk-checkpoints" "expected
   gradient cart.yaml --disk-checkpoints 0
 expect "a folder that cannot be made is an input error" 2 "trajectory.folder" "cannot create" -- \
   gradient cart.yaml --checkpoint-folder /proc/no/such
+# A trajectory file that is a symbolic link is refused: writing it would overwrite the link's target.
+echo "precious" > precious.txt
+ln -s precious.txt link.h5
+expect "a trajectory file that is a symbolic link is refused" 2 "link.h5" "symbolic link" -- gradient cart.yaml \
+  --trajectory-file link.h5
+pass_if "the link's target is untouched" grep -qx precious precious.txt
 expect "--trajectory disk is an input error" 2 "expected memory, hdf5 or checkpoints" -- gradient cart.yaml \
   --trajectory disk
 finish

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <stdexcept>
 
+#include "flexadj/core/mpi_comm.hpp"
 #include "flexadj/core/checksum.hpp"
 #include "flexadj/core/error.hpp"
 
@@ -21,10 +22,6 @@ namespace {
 constexpr int kBeamResultants = 6;
 // The longest file name (not path) of common file systems (NAME_MAX of ext4, xfs, Lustre, GPFS).
 constexpr std::size_t kMaxFileName = 255;
-
-MPI_Comm raw_comm(const Comm& comm) {
-  return (*dynamic_cast<const Teuchos::MpiComm<int>&>(comm).getRawMpiComm())();
-}
 
 std::vector<std::string> coordinate_names(const model::Model& model) {
   std::vector<std::string> names;
@@ -57,7 +54,7 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const integra
                                     " characters with the .xmf.tmp the XDMF file needs; at most " +
                                     std::to_string(kMaxFileName) + ")");
   const auto& dofs = assembler_.dofs();
-  file_ = std::make_unique<ResultsFile>(raw_comm(*assembler_.comm()), path_);
+  file_ = std::make_unique<ResultsFile>(raw_mpi_comm(*assembler_.comm()), path_);
 
   joint_of_constraint_.assign(model.constraints().size(), -1);
   for (std::size_t i = 0; i < model.constraints().size(); ++i) {
@@ -297,7 +294,7 @@ void TrajectoryOutput::finish() {
   file_.reset();
   if (!xdmf_) return;
   const auto& model = assembler_.model();
-  XdmfWriter xdmf(raw_comm(*assembler_.comm()));
+  XdmfWriter xdmf(raw_mpi_comm(*assembler_.comm()));
   xdmf.add_point_set("bodies", "/bodies/position", static_cast<long long>(model.bodies().size()));
   xdmf.add_attribute("bodies", "velocity", "/bodies/velocity", 3);
   xdmf.add_attribute("bodies", "axis_x", "/bodies/axis_x", 3);

@@ -13,16 +13,11 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "flexadj/core/mpi_comm.hpp"
 #include "flexadj/core/error.hpp"
 
 namespace flexadj::linalg {
 namespace {
-
-MPI_Comm raw_comm(const Comm& comm) {
-  const auto* mpi = dynamic_cast<const Teuchos::MpiComm<int>*>(&comm);
-  if (!mpi) throw std::logic_error("flexadj needs an MPI communicator");
-  return (*mpi->getRawMpiComm())();
-}
 
 // KLU2 on rank 0 of a matrix gathered from all ranks (the same code path at any rank count).
 class GatheredDirectSolver final : public LinearSolver {
@@ -30,7 +25,7 @@ class GatheredDirectSolver final : public LinearSolver {
   GatheredDirectSolver(RCP<const CrsMatrix> matrix, bool transposed)
       : matrix_(std::move(matrix)), transposed_(transposed) {
     const auto& comm = *matrix_->getComm();
-    mpi_comm_ = raw_comm(comm);
+    mpi_comm_ = raw_mpi_comm(comm);
     rank_ = comm.getRank();
     ranks_ = comm.getSize();
     const auto row_map = matrix_->getRowMap();
