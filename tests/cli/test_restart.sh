@@ -127,7 +127,7 @@ expect "another run's files (the model file changed) are refused" 2 "belongs to 
 mv original.yaml cart.yaml
 pass_if "another rank count's files are refused (exit 2)" bash -c "$MPIRUN '$FLEXADJ' gradient cart.yaml ${DISK[*]} \
   --restart > np2.txt 2>&1; test \$? -eq 2 && grep -q 'belongs to another run' np2.txt"
-latest=$(ls files | grep adjoint_ | head -1)
+latest=$(ls files | grep -E '^adjoint_[0-9]+\.h5$' | head -1)
 # One bit of one value (the lowest bit of the first parameter sum), as bit rot on disk would flip it.
 /usr/bin/python3 - "files/$latest" <<'PY'
 import sys, h5py, numpy
