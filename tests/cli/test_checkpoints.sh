@@ -7,27 +7,8 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/cli_support.sh" "$1"
 MPIRUN="mpirun --oversubscribe -np 2"
 
-# A pendulum on a cart (joints: multipliers), 300 steps, a control and two parameters as design variables.
-cat > cart.yaml <<'YAML'
-dimension: 2
-gravity: [0, -9.81]
-integrator: {end_time: 0.3, step_size: 1e-3}
-controls:
-  - {name: F, grid: {start: 0, end: 0.3, count: 7}, value: 0.5}
-bodies:
-  - {name: cart, type: point_mass, mass: 1, position: [0, 0]}
-  - {name: pendulum, type: rigid_body, mass: 0.5, inertia: 0.01, position: [0.1, -0.49], orientation: -1.37}
-forces:
-  - {name: drive, type: load, body: cart, control: {name: F, force_direction: [1, 0]}}
-  - {name: spring, type: spring_damper, bodies: [ground, cart], points: [[-1, 0], [0, 0]], stiffness: 20, damping: 0.5}
-joints:
-  - {name: rail, type: prismatic, bodies: [ground, cart], axis: [1, 0]}
-  - {name: pivot, type: revolute, bodies: [cart, pendulum], point: [0, 0]}
-objective:
-  - {type: final_square, coordinate: pendulum.theta, target: 0.2}
-  - {type: tracking, coordinate: cart.x, reference: "0.1*t"}
-design_variables: [spring.stiffness, pendulum.mass, {control: F}]
-YAML
+# The pendulum on a cart of data/pendulum_cart.yaml over 300 steps.
+sed 's/end_time: 3,/end_time: 0.3,/; s/end: 3, count: 7/end: 0.3, count: 7/' "$HERE/data/pendulum_cart.yaml" > cart.yaml
 sed 's/integrator: {end_time: 0.3, step_size: 1e-3}/integrator: {end_time: 0.3, step_size: 1e-3, type: variational}/' \
   cart.yaml > cart_variational.yaml
 

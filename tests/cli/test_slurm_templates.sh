@@ -13,23 +13,8 @@ printf '#!/bin/sh\necho "scontrol $*" >> scontrol.log\n' > bin/scontrol
 chmod +x bin/srun bin/scontrol
 export PATH="$PWD/bin:$PATH" FLEXADJ SLURM_SUBMIT_DIR="$PWD" SLURM_JOB_ID=77
 
-cat > cart.yaml <<'YAML'
-dimension: 2
-gravity: [0, -9.81]
-integrator: {end_time: 3, step_size: 1e-3}
-bodies:
-  - {name: cart, type: point_mass, mass: 1, position: [0, 0]}
-  - {name: pendulum, type: rigid_body, mass: 0.5, inertia: 0.01, position: [0.1, -0.49], orientation: -1.37}
-forces:
-  - {name: spring, type: spring_damper, bodies: [ground, cart], points: [[-1, 0], [0, 0]], stiffness: 20, damping: 0.5}
-joints:
-  - {name: rail, type: prismatic, bodies: [ground, cart], axis: [1, 0]}
-  - {name: pivot, type: revolute, bodies: [cart, pendulum], point: [0, 0]}
-objective:
-  - {type: final_square, coordinate: pendulum.theta, target: 0.2}
-design_variables: [spring.stiffness, pendulum.mass]
-optimization: {method: gradient, max_iterations: 3}
-YAML
+cp "$HERE/data/pendulum_cart.yaml" cart.yaml
+echo "optimization: {method: gradient, max_iterations: 3}" >> cart.yaml
 
 pass_if "forward.sbatch writes the results" bash -c "MODEL=cart.yaml bash '$SLURM/forward.sbatch' > forward.log 2>&1 &&
   test -s cart_77.h5 && test -s cart_77.xmf && test -s cart_77_summary.json"

@@ -87,14 +87,17 @@ SimulationSummary simulate(assembly::Assembler& assembler, TimeIntegrator& integ
   return summary;
 }
 
-SimulationSummary record_forward_run(assembly::Assembler& assembler, TimeIntegrator& integrator,
-                                     assembly::State& state, storage::Trajectory& trajectory,
-                                     const StepObserver& also, bool progress) {
+namespace {
+
+// The steps first_step + 1 .. N (all from 0 if first_step == 0) into `trajectory`, whose recording has begun.
+SimulationSummary record_steps(assembly::Assembler& assembler, TimeIntegrator& integrator, assembly::State& state,
+                               storage::Trajectory& trajectory, const StepObserver& also, bool progress,
+                               long long first_step) {
   SimulationOptions options;
   options.progress = progress;
   options.label = "forward";
   options.track_energy = false;
-  trajectory.begin_recording();
+  options.first_step = first_step;
   const SimulationSummary summary =
       simulate(assembler, integrator, state, options,
                {[&](long long n, double t, const assembly::State& s) {
@@ -105,24 +108,21 @@ SimulationSummary record_forward_run(assembly::Assembler& assembler, TimeIntegra
   return summary;
 }
 
+}  // namespace
+
+SimulationSummary record_forward_run(assembly::Assembler& assembler, TimeIntegrator& integrator,
+                                     assembly::State& state, storage::Trajectory& trajectory,
+                                     const StepObserver& also, bool progress) {
+  trajectory.begin_recording();
+  return record_steps(assembler, integrator, state, trajectory, also, progress, 0);
+}
+
 SimulationSummary resume_forward_run(assembly::Assembler& assembler, TimeIntegrator& integrator,
                                      assembly::State& state, storage::CheckpointedTrajectory& trajectory,
                                      std::size_t from, const StepObserver& also, bool progress) {
-  SimulationOptions options;
-  options.progress = progress;
-  options.label = "forward";
-  options.track_energy = false;
-  options.first_step = static_cast<long long>(from);
   integrator.initialize(state, integrator.settings().start_time);
   trajectory.resume_recording(from, state);
-  const SimulationSummary summary =
-      simulate(assembler, integrator, state, options,
-               {[&](long long n, double t, const assembly::State& s) {
-                 trajectory.record(n, t, s);
-                 if (also) also(n, t, s);
-               }});
-  trajectory.end_recording();
-  return summary;
+  return record_steps(assembler, integrator, state, trajectory, also, progress, static_cast<long long>(from));
 }
 
 void resume_recorded_run(TimeIntegrator& integrator, assembly::State& state,

@@ -82,13 +82,7 @@ void CheckpointedTrajectory::resume_recording(std::size_t from, assembly::State&
   plan_memory_checkpoints(steps_ / period() * period());
   next_planned_ = 0;
   while (next_planned_ < planned_.size() && planned_[next_planned_] < from) ++next_planned_;
-  if (next_planned_ < planned_.size() && planned_[next_planned_] == from) {
-    store(from, state);
-    ++next_planned_;
-  }
-  current_ = state;
-  current_step_ = from;
-  current_valid_ = true;
+  keep(from, state);
 }
 
 void CheckpointedTrajectory::resume_recorded() {
@@ -154,6 +148,10 @@ void CheckpointedTrajectory::record(long long step, double t, const assembly::St
   if (n != times_.size()) throw std::logic_error("CheckpointedTrajectory::record(): steps out of order");
   times_.push_back(t);
   if (disk_.interval > 0 && n % disk_.interval == 0) write_disk(n, state);
+  keep(n, state);
+}
+
+void CheckpointedTrajectory::keep(std::size_t n, const assembly::State& state) {
   if (next_planned_ < planned_.size() && planned_[next_planned_] == n) {
     store(n, state);
     ++next_planned_;

@@ -68,6 +68,8 @@ class CheckpointedTrajectory final : public Trajectory {
     std::vector<double> restart_data;
   };
   void store(std::size_t step, const assembly::State& state);
+  // Step n of the forward run just recorded: a memory checkpoint if planned, and the state at hand.
+  void keep(std::size_t n, const assembly::State& state);
   void write_disk(std::size_t step, const assembly::State& state);
   // Reads the disk checkpoint of `step` into `checkpoint` (state, restart data).
   void read_disk(std::size_t step, assembly::State& state, std::vector<double>& restart_data);
