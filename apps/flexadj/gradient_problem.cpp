@@ -158,7 +158,7 @@ std::size_t GradientProblem::disk_interval() {
   return checkpoint_slots();
 }
 
-std::string GradientProblem::run_identity() const {
+std::string GradientProblem::run_identity() {
   std::uint32_t model_crc = 0;
   const std::string& source = problem_.model->source_file;
   if (!source.empty()) {
@@ -166,12 +166,20 @@ std::string GradientProblem::run_identity() const {
     const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     model_crc = checksum(0, text.data(), text.size());
   }
+  // What the model file alone does not fix (--set overrides, design values): every component parameter, the
+  // initial state and the control values.
+  const model::Model& m = *problem_.model;
+  std::uint32_t values_crc = checksum(0, m.initial_coordinates());
+  values_crc = checksum(values_crc, m.initial_velocities());
+  for (const auto& element : m.force_elements()) values_crc = checksum(values_crc, element->parameters());
+  for (const auto& constraint : m.constraints()) values_crc = checksum(values_crc, constraint->parameters());
+  for (const auto& [name, signal] : m.controls()) values_crc = checksum(values_crc, signal->values());
   const std::vector<double> times = integrators::step_times(problem_.integrator);
   std::ostringstream id;
   id << std::hex << (source.empty() ? std::string("(model in memory)") : file_stem(source)) << " model crc "
-     << model_crc << ", design values crc " << checksum(0, values()) << ", times crc "
-     << checksum(0, times) << std::dec << ", " << times.size() - 1 << " steps, " << comm_->getSize()
-     << " ranks";
+     << model_crc << ", values crc " << values_crc << ", times crc " << checksum(0, times) << std::dec << ", "
+     << times.size() - 1 << " steps, " << comm_->getSize() << " ranks, disk checkpoint every " << disk_interval()
+     << " steps";
   return id.str();
 }
 

@@ -79,9 +79,10 @@ class GradientProblem {
   // checkpoint_folder(). With a folder and no number of disk checkpoints, the interval is the number of slots.
   std::size_t disk_interval();
   const std::string& checkpoint_folder() const { return adjoint_.folder; }
-  // The identity of a run, written into disk checkpoints: the model file's name and CRC-32, the CRC-32 of the
-  // design values, the time grid and the rank count. A checkpoint of any other run is refused.
-  std::string run_identity() const;
+  // The identity of a run, written into disk checkpoints: the model file's name and CRC-32, the CRC-32 of all
+  // component parameters, initial values and control values (so --set overrides and design values count), of the
+  // time grid, the rank count and the disk interval. A checkpoint of any other run is refused.
+  std::string run_identity();
   // What the last forward() resumed from with AdjointSettings::restart (one line; empty: nothing to resume).
   const std::string& restart_note() const { return restart_note_; }
   // Checkpoint slots, recomputed steps, stores and restores of the last adjoint() with storage "checkpoints".

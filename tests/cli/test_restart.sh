@@ -106,6 +106,10 @@ sed 's/stiffness: 20/stiffness: 21/' original.yaml > cart.yaml
 expect "another run's files (the model file changed) are refused" 2 "belongs to another run" -- gradient cart.yaml \
   "${DISK[@]}" --restart
 mv original.yaml cart.yaml
+expect "another run's files (a --set override) are refused" 2 "belongs to another run" -- gradient cart.yaml \
+  "${DISK[@]}" --set forces[1].damping=0.6 --restart
+expect "another run's files (another disk interval) are refused" 2 "belongs to another run" -- gradient cart.yaml \
+  --checkpoints 10 --disk-checkpoints 29 --checkpoint-folder files --restart
 pass_if "another rank count's files are refused (exit 2)" bash -c "$MPIRUN '$FLEXADJ' gradient cart.yaml ${DISK[*]} \
   --restart > np2.txt 2>&1; test \$? -eq 2 && grep -q 'belongs to another run' np2.txt"
 latest=$(ls files | grep -E '^adjoint_[0-9]+\.h5$' | head -1)
