@@ -7,7 +7,10 @@
 
 #include <cstdio>
 #include <filesystem>
+#include <optional>
+#include <stdexcept>
 
+#include "flexadj/adjoint/sweep_checkpoints.hpp"
 #include "flexadj/storage/binomial_schedule.hpp"
 #include "flexadj/storage/checkpointed_trajectory.hpp"
 #include "gradient_support.hpp"
@@ -128,6 +131,70 @@ TEST(CheckpointedTrajectory, DiskTierContinuousAdjointIsBitIdentical) {
   problem.integrator.newton_tolerance = 1e-12;
   expect_identical(gradient(problem, 0, 2).gradient, gradient(problem, 3, 2, 8).gradient);
 }
+
+// A trajectory that stops the sweep (as a kill would) when it is asked for step `stop_at`.
+class InterruptedTrajectory final : public storage::Trajectory {
+ public:
+  InterruptedTrajectory(storage::Trajectory& inner, std::size_t stop_at) : inner_(inner), stop_at_(stop_at) {}
+  void begin_recording() override { inner_.begin_recording(); }
+  void record(long long n, double t, const assembly::State& state) override { inner_.record(n, t, state); }
+  void end_recording() override { inner_.end_recording(); }
+  const std::vector<double>& step_times() const override { return inner_.step_times(); }
+  const assembly::State& step(std::size_t n) override {
+    if (n == stop_at_) throw std::runtime_error("interrupted");
+    return inner_.step(n);
+  }
+
+ private:
+  storage::Trajectory& inner_;
+  std::size_t stop_at_;
+};
+
+// A sweep interrupted after its restart file of step 20 and resumed by a new integrator and trajectory (as
+// `flexadj gradient --restart` in a new process) gives the gradient of an uninterrupted sweep bit for bit.
+void check_sweep_resumes(const std::string& scheme) {
+  auto problem = rigid_chain(6, 0.2, 40);
+  problem.integrator.scheme = scheme;
+  problem.integrator.newton_tolerance = 1e-12;
+  const SweepResult memory = gradient(problem, 0);
+  const objectives::Objective objective = rigid_chain_objective();
+  const model::ParameterSpace space(*problem.model);
+  linalg::LinearSolverOptions options;
+  options.kind = "direct";
+  const storage::DiskCheckpoints disk{10, "sweep_resume_" + scheme, "sweep test"};
+  assembly::Assembler assembler(*problem.model, world());
+  auto initial = assembler.make_state();
+  assembler.scatter_global(problem.model->initial_coordinates(), problem.model->initial_velocities(), initial);
+  try {
+    const auto integrator = integrators::make_time_integrator(assembler, problem.integrator, options);
+    storage::CheckpointedTrajectory trajectory(assembler, *integrator, 3, disk);
+    auto state = initial;
+    integrators::record_forward_run(assembler, *integrator, state, trajectory);
+    InterruptedTrajectory interrupted(trajectory, 17);
+    adjoint::SweepCheckpoints sweep(assembler, disk);
+    adjoint::discrete_adjoint_gradient(assembler, *integrator, interrupted, objective, space, {&sweep, false});
+    ADD_FAILURE() << "the sweep was not interrupted";
+  } catch (const std::runtime_error& e) {
+    ASSERT_STREQ(e.what(), "interrupted");
+  }
+  // The files of the interrupted run are there: the sweep's after step 20, the forward run's every 10 steps.
+  EXPECT_TRUE(std::filesystem::exists(disk.adjoint_path(20)));
+  EXPECT_FALSE(std::filesystem::exists(disk.adjoint_path(30)));  // superseded
+  EXPECT_TRUE(std::filesystem::exists(disk.path(40)));
+  const auto integrator = integrators::make_time_integrator(assembler, problem.integrator, options);
+  storage::CheckpointedTrajectory trajectory(assembler, *integrator, 3, disk);
+  auto state = initial;
+  integrators::resume_recorded_run(*integrator, state, trajectory);
+  adjoint::SweepCheckpoints sweep(assembler, disk);
+  ASSERT_EQ(sweep.latest(), std::optional<std::size_t>(20));
+  const auto resumed =
+      adjoint::discrete_adjoint_gradient(assembler, *integrator, trajectory, objective, space, {&sweep, true});
+  expect_identical(memory.gradient, resumed);
+  EXPECT_FALSE(std::filesystem::exists(disk.adjoint_path(20)));  // the completed sweep removed its file
+}
+
+TEST(CheckpointedTrajectory, GeneralizedAlphaSweepResumesBitIdentical) { check_sweep_resumes("generalized_alpha"); }
+TEST(CheckpointedTrajectory, VariationalSweepResumesBitIdentical) { check_sweep_resumes("variational"); }
 
 }  // namespace
 }  // namespace flexadj::testing
