@@ -45,12 +45,7 @@ CheckpointedTrajectory::~CheckpointedTrajectory() {
 void CheckpointedTrajectory::begin_recording() {
   remove_disk_files();
   times_.clear();
-  checkpoints_.clear();
-  statistics_ = CheckpointStatistics{};
-  statistics_.slots = slots_;
-  statistics_.disk_interval = disk_.interval;
-  current_valid_ = false;
-  steps_ = static_cast<std::size_t>(integrator_.settings().step_count());
+  start_run();
   if (disk_.interval > 0) {
     std::error_code ignored;
     std::filesystem::create_directories(disk_.folder, ignored);
@@ -66,11 +61,7 @@ void CheckpointedTrajectory::begin_recording() {
 void CheckpointedTrajectory::resume_recording(std::size_t from, assembly::State& state) {
   if (disk_.interval == 0 || from == 0 || from % disk_.interval != 0)
     throw std::logic_error("CheckpointedTrajectory::resume_recording() needs a disk checkpoint step after step 0");
-  checkpoints_.clear();
-  statistics_ = CheckpointStatistics{};
-  statistics_.slots = slots_;
-  statistics_.disk_interval = disk_.interval;
-  steps_ = static_cast<std::size_t>(integrator_.settings().step_count());
+  start_run();
   if (from > steps_) throw std::logic_error("CheckpointedTrajectory::resume_recording(): beyond the last step");
   const std::vector<double> times = integrators::step_times(integrator_.settings());
   times_.assign(times.begin(), times.begin() + static_cast<long>(from) + 1);
@@ -87,16 +78,20 @@ void CheckpointedTrajectory::resume_recording(std::size_t from, assembly::State&
 
 void CheckpointedTrajectory::resume_recorded() {
   if (disk_.interval == 0) throw std::logic_error("CheckpointedTrajectory::resume_recorded() needs a disk tier");
+  start_run();
+  times_ = integrators::step_times(integrator_.settings());
+  disk_steps_.clear();
+  for (std::size_t n = 0; n <= steps_; n += disk_.interval) disk_steps_.push_back(n);
+  sweep_low_ = steps_ + 1;
+}
+
+void CheckpointedTrajectory::start_run() {
   checkpoints_.clear();
   statistics_ = CheckpointStatistics{};
   statistics_.slots = slots_;
   statistics_.disk_interval = disk_.interval;
   steps_ = static_cast<std::size_t>(integrator_.settings().step_count());
-  times_ = integrators::step_times(integrator_.settings());
-  disk_steps_.clear();
-  for (std::size_t n = 0; n <= steps_; n += disk_.interval) disk_steps_.push_back(n);
   current_valid_ = false;
-  sweep_low_ = steps_ + 1;
 }
 
 void CheckpointedTrajectory::plan_memory_checkpoints(std::size_t from) {

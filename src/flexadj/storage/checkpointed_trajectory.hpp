@@ -74,6 +74,7 @@ class CheckpointedTrajectory final : public Trajectory {
   // Reads the disk checkpoint of `step` into `checkpoint` (state, restart data).
   void read_disk(std::size_t step, assembly::State& state, std::vector<double>& restart_data);
   void remove_disk_files();
+  void start_run();  // no checkpoints, statistics or state at hand; steps_ from the integrator
   void plan_memory_checkpoints(std::size_t from);  // planned_: the binomial splits from `from` to the last step
   std::size_t period() const { return disk_.interval > 0 ? disk_.interval : steps_ + 1; }  // one interval: memory only
   // Advances current_ from the top checkpoint to step n, storing checkpoints at the binomial splits.
