@@ -173,12 +173,14 @@ void put(std::ostream& out, const std::vector<double>& x) {
   for (double xi : x) put(out, xi);
 }
 
-void write_restart(const std::string& path, const std::string& method, const optimization::RestartState& s) {
+// `run`: GradientProblem::run_identity() of the run (model file, all values, time grid, ranks).
+void write_restart(const std::string& path, const std::string& method, const std::string& run,
+                   const optimization::RestartState& s) {
   const std::string temporary = path + ".tmp";
   {
     std::ofstream out(temporary);
     if (!out) throw InputError(path, "", "cannot write the restart file");
-    out << "flexadj-optimize-restart 1\nmethod " << method << "\niteration " << s.iteration << "\nscalars";
+    out << "flexadj-optimize-restart 2\nrun " << run << "\nmethod " << method << "\niteration " << s.iteration << "\nscalars";
     put(out, s.initial_gradient_norm);
     put(out, s.previous_objective);
     put(out, s.objective_before);
@@ -198,12 +200,23 @@ void write_restart(const std::string& path, const std::string& method, const opt
       put(out, h.seconds);
       out << '\n';
     }
+    out << "evaluations " << s.evaluations.size() << '\n';
+    for (const auto& e : s.evaluations) {
+      out << "x";
+      put(out, e.x);
+      out << "\nJ";
+      put(out, e.objective);
+      out << "\ngradient";
+      put(out, e.gradient);
+      out << '\n';
+    }
     if (!out) throw InputError(path, "", "writing the restart file failed");
   }
   fs::rename(temporary, path);  // an interruption leaves the previous complete file
 }
 
-optimization::RestartState read_restart(const std::string& path, const std::string& method, int size) {
+optimization::RestartState read_restart(const std::string& path, const std::string& method, const std::string& run,
+                                        int size) {
   std::ifstream in(path);
   if (!in) throw InputError(path, "--restart", "cannot open the restart file (run without --restart first)");
   auto fail = [&](const std::string& what) -> void { throw InputError(path, "--restart", what); };
@@ -227,7 +240,17 @@ optimization::RestartState read_restart(const std::string& path, const std::stri
     return x;
   };
   in >> word >> version;
-  if (word != "flexadj-optimize-restart" || version != 1) fail("not a flexadj optimize restart file");
+  // Version 2 adds the evaluations of ROL's methods (optimization::RestartState); version 1 files have none.
+  if (word != "flexadj-optimize-restart" || (version != 1 && version != 2)) fail("not a flexadj optimize restart file");
+  if (version >= 2) {  // the run it belongs to: a restart must compute the same J as the run it continues
+    in >> word >> std::ws;
+    std::string stored_run;
+    std::getline(in, stored_run);
+    if (word != "run") fail("damaged restart file (expected 'run')");
+    if (stored_run != run)
+      fail("the restart file belongs to another run (the model file or its values, the time grid or the rank count "
+           "differ): '" + stored_run + "', this run is '" + run + "'");
+  }
   std::string stored_method;
   in >> word >> stored_method;
   if (stored_method != method)
@@ -252,6 +275,20 @@ optimization::RestartState read_restart(const std::string& path, const std::stri
     h.step = number();
     h.seconds = number();
     s.history.push_back(h);
+  }
+  if (version >= 2) {
+    std::size_t evaluations = 0;
+    in >> word >> evaluations;
+    if (word != "evaluations") fail("damaged restart file (expected 'evaluations')");
+    for (std::size_t k = 0; k < evaluations && in; ++k) {
+      optimization::RecordedEvaluation e;
+      e.x = vector("x");
+      in >> word;
+      if (word != "J") fail("damaged restart file (expected 'J')");
+      e.objective = number();
+      e.gradient = vector("gradient");
+      s.evaluations.push_back(std::move(e));
+    }
   }
   if (!in) fail("damaged restart file");
   return s;
@@ -354,9 +391,10 @@ std::string optimize_help() {
          "  --method NAME           overrides optimization.method\n"
          "  --max-iterations N      overrides optimization.max_iterations (iterations in total, also after a\n"
          "                          restart)\n"
-         "  --restart               continue from PREFIX_restart.txt: the gradient and Barzilai-Borwein methods\n"
-         "                          continue exactly; ROL's methods continue from the last iterate with an\n"
-         "                          empty L-BFGS memory\n"
+         "  --restart               continue from PREFIX_restart.txt, exactly: the gradient and Barzilai-Borwein\n"
+         "                          methods from their saved state, ROL's methods by running again from the start\n"
+         "                          with the recorded evaluations of J and its gradient (no forward runs) up to\n"
+         "                          the last saved iterate\n"
          "  --set KEY=VALUE         override a model-file value (repeatable), e.g. --set optimization.method=gradient\n"
          "  --no-trajectory         do not write PREFIX.h5 / PREFIX.xmf\n"
          "  -q, --quiet             print nothing (files only)\n"
@@ -378,7 +416,8 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   const std::string history_csv = options.prefix + "_history.csv", history_h5 = options.prefix + "_history.h5",
                     design_yaml = options.prefix + "_design.yaml", restart_file = options.prefix + "_restart.txt";
   optimization::RestartState restart;
-  if (options.restart) restart = read_restart(restart_file, settings.method, problem.design().size());
+  const std::string run = problem.run_identity();  // collective; before any design values change
+  if (options.restart) restart = read_restart(restart_file, settings.method, run, problem.design().size());
 
   std::ofstream csv;
   if (root) {
@@ -415,7 +454,7 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
     write_history_row(csv, h);
     csv.flush();
     write_design(design_yaml, problem, x, comment + ", iteration " + std::to_string(h.iteration));
-    write_restart(restart_file, settings.method, state);
+    write_restart(restart_file, settings.method, run, state);
   };
   optimization::Result result;
   try {

@@ -124,12 +124,13 @@ with h5py.File(sys.argv[1], "r+") as f:
 PY
 expect "a corrupt restart file is refused" 2 "$latest" -- gradient cart.yaml "${DISK[@]}" --restart
 # flexadj optimize killed at random moments and started again with --restart (from its restart file, rewritten
-# after every iterate; the gradient method continues exactly): the same final design byte for byte. An evaluation
-# that was killed is not resumed (its design may be a line-search trial): it runs again, after removing its files.
+# after every iterate) reaches the same final design byte for byte, for every method: the gradient method from its
+# saved state, ROL's L-BFGS and trust region by replaying the recorded evaluations. An evaluation that was killed is
+# not resumed (its design may be a line-search trial): it runs again, after removing its files.
 sed 's/end_time: 3,/end_time: 0.6,/; s/end: 3, count: 7/end: 0.6, count: 7/' cart.yaml > opt.yaml
 echo "optimization: {method: gradient, max_iterations: 8}" >> opt.yaml
 OPT=(optimize opt.yaml --checkpoints 5 --disk-checkpoints 6 --checkpoint-folder files --no-trajectory -q)
-pass_if "optimize uninterrupted" "$FLEXADJ" "${OPT[@]}" -o whole
+# optimize_until_complete SEED: kills at random moments (the first four runs), then --restart until complete.
 optimize_until_complete() {
   RANDOM=$1
   rm -f killed_*
@@ -138,7 +139,7 @@ optimize_until_complete() {
     local restart=()
     [ -f killed_restart.txt ] && restart=(--restart)
     if [ $attempt -le 4 ]; then
-      run_killed "" "$((RANDOM % 3)).$((RANDOM % 10))" "${OPT[@]}" -o killed "${restart[@]}"
+      run_killed "" "0.$((RANDOM % 90 + 10))" "${OPT[@]}" -o killed "${restart[@]}"
     else
       "$FLEXADJ" "${OPT[@]}" -o killed "${restart[@]}" >run.txt 2>&1
     fi
@@ -147,12 +148,25 @@ optimize_until_complete() {
     [ $code -eq 0 ] && break
   done
   echo "     seed $1: $kills kill(s)"
+  echo $kills >> kills.txt
   [ $code -eq 0 ] && cmp -s whole_design.yaml killed_design.yaml
 }
-for seed in 3 8; do
-  pass_if "optimize, random kills (seed $seed), restarted to the same design" optimize_until_complete $seed
+for method in gradient lbfgs trust_region; do
+  sed -i "s/method: [a-z_]*,/method: $method,/" opt.yaml
+  pass_if "optimize ($method) uninterrupted" "$FLEXADJ" "${OPT[@]}" -o whole
+  rm -f kills.txt
+  for seed in 3 8 13; do
+    pass_if "optimize ($method), random kills (seed $seed), restarted to the same design" optimize_until_complete $seed
+  done
+  pass_if "optimize ($method): runs were killed" awk '{ s += $1 } END { exit !(s > 0) }' kills.txt
 done
 
+# A restart of ROL's methods with a changed model: the replay notices and stops (exit 2), it does not diverge.
+sed -i "s/method: [a-z_]*,/method: lbfgs, max_iterations: 3,/; s/max_iterations: 8}/}/" opt.yaml
+pass_if "optimize (lbfgs) 3 iterations" "$FLEXADJ" "${OPT[@]}" -o changed
+sed -i 's/damping: 0.5/damping: 0.6/; s/max_iterations: 3,/max_iterations: 6,/' opt.yaml
+expect "restart of lbfgs with a changed model is refused" 2 "changed_restart.txt" "belongs to another run" -- \
+  "${OPT[@]}" -o changed --restart
 expect "--restart without disk checkpoints is an input error" 2 "--restart" "needs disk checkpoints" -- \
   gradient cart.yaml --restart
 finish

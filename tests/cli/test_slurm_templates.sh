@@ -35,7 +35,7 @@ pass_if "gradient.sbatch wrote the HDF5 gradient" test -s cart_gradient.h5
 pass_if "optimize.sbatch (first run)" bash -c "MODEL=cart.yaml MEMORY=2KB bash '$SLURM/optimize.sbatch' > opt.log 2>&1 &&
   test -s cart_opt_design.yaml && test -s cart_opt_restart.txt"
 cp cart_opt_design.yaml whole_design.yaml
-pass_if "optimize.sbatch requeued continues from its restart file" bash -c "sed -i 's/max_iterations: 3/max_iterations: 5/' cart.yaml &&
-  MODEL=cart.yaml MEMORY=2KB SLURM_RESTART_COUNT=1 bash '$SLURM/optimize.sbatch' > opt2.log 2>&1 &&
+pass_if "optimize.sbatch requeued continues from its restart file" bash -c "MAX_ITERATIONS=5 MODEL=cart.yaml \
+  MEMORY=2KB SLURM_RESTART_COUNT=1 bash '$SLURM/optimize.sbatch' > opt2.log 2>&1 &&
   grep -q 'restarted at iteration 3' opt2.log && grep -q 'iteration limit 5' opt2.log"
 finish

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <limits>
 #include <sstream>
 #include <stdexcept>
 
@@ -58,12 +59,21 @@ double projected_gradient_norm(const Settings& s, const std::vector<double>& x, 
 // Records accepted iterates, applies the stopping rules common to all methods and keeps the restart state.
 class Monitor {
  public:
-  Monitor(Function& f, const Settings& s, const Observer& observer, const RestartState* restart)
+  // replay: the restart's iterates come again from the start (ROL's methods with recorded evaluations): they
+  // rebuild the state and are neither recorded nor reported again.
+  Monitor(Function& f, const Settings& s, const Observer& observer, const RestartState* restart, bool replay = false)
       : function_(f), settings_(s), observer_(observer), start_(std::chrono::steady_clock::now()) {
     if (restart) {
       state_ = *restart;
       if (!state_.history.empty()) seconds_offset_ = state_.history.back().seconds;
-      restarted_ = true;
+      restarted_ = !replay;
+    }
+    if (restart && replay) {
+      replay_until_ = restart->iteration;
+      replaying_ = true;
+      state_.iteration = 0;
+      state_.x.clear();
+      state_.previous_objective = state_.objective_before = std::numeric_limits<double>::quiet_NaN();
     }
   }
 
@@ -83,6 +93,22 @@ class Monitor {
   // restart re-evaluates the last written iterate and is not recorded again.
   bool accept(const std::vector<double>& x, double J, const std::vector<double>& g) {
     const double gnorm = projected_gradient_norm(settings_, x, g);
+    if (replaying_) {
+      const int iteration = first_ ? 0 : state_.iteration + 1;
+      if (first_) state_.initial_gradient_norm = gnorm;
+      state_.objective_before = state_.previous_objective;
+      state_.iteration = iteration;
+      if (iteration < replay_until_) {  // an iterate before the restart's last: state only
+        state_.x = x;
+        state_.previous_objective = J;
+        first_ = false;
+        return true;
+      }
+      // The restart's last iterate: as after a plain restart, checked against the stopping rules, not recorded.
+      replaying_ = false;
+      restarted_ = true;
+      first_ = true;
+    }
     const bool repeat = restarted_ && first_;
     if (first_ && !restarted_) state_.initial_gradient_norm = gnorm;
     if (!first_) ++state_.iteration;
@@ -155,7 +181,8 @@ class Monitor {
   std::chrono::steady_clock::time_point start_;
   RestartState state_;
   double seconds_offset_ = 0.0;
-  bool restarted_ = false, first_ = true, converged_ = false;
+  bool restarted_ = false, first_ = true, converged_ = false, replaying_ = false;
+  int replay_until_ = 0;
   std::string reason_;
 };
 
@@ -177,6 +204,43 @@ class RolObjective : public ROL::Objective<double> {
 
  private:
   Function& function_;
+};
+
+// The function as ROL sees it: every evaluation is recorded into the restart state; after a restart the recorded
+// ones are answered from the record, in order, until it is used up (RestartState).
+class ReplayFunction : public Function {
+ public:
+  ReplayFunction(Function& f, std::vector<RecordedEvaluation>& record) : function_(f), record_(record) {}
+  double value(const std::vector<double>& x) override {
+    if (const RecordedEvaluation* r = next(x, false)) return r->objective;
+    const double J = function_.value(x);
+    record_.push_back({x, J, {}});
+    return J;
+  }
+  double value_and_gradient(const std::vector<double>& x, std::vector<double>& gradient) override {
+    if (const RecordedEvaluation* r = next(x, true)) {
+      gradient = r->gradient;
+      return r->objective;
+    }
+    const double J = function_.value_and_gradient(x, gradient);
+    record_.push_back({x, J, gradient});
+    return J;
+  }
+  long forward_runs() const override { return function_.forward_runs(); }
+  long adjoint_runs() const override { return function_.adjoint_runs(); }
+
+ private:
+  const RecordedEvaluation* next(const std::vector<double>& x, bool with_gradient) {
+    if (replayed_ >= record_.size() || replayed_ >= replay_count_) return nullptr;
+    const RecordedEvaluation& r = record_[replayed_++];
+    if (r.x != x || r.gradient.empty() == with_gradient)
+      throw std::invalid_argument("restart: ROL asked for another evaluation than the recorded run at evaluation " +
+                               std::to_string(replayed_) + " (the model, the settings or the program changed)");
+    return &r;
+  }
+  Function& function_;
+  std::vector<RecordedEvaluation>& record_;
+  std::size_t replayed_ = 0, replay_count_ = record_.size();  // the evaluations there were at the restart
 };
 
 // Our stopping rules and progress lines inside ROL's iteration: ROL calls check() before every iteration
@@ -216,8 +280,9 @@ void run_rol(Function& f, std::vector<double>& x, const Settings& s, Monitor& mo
     tr.set("Subproblem Solver", "Truncated CG");
     tr.set("Subproblem Model", "Lin-More");
   }
+  ReplayFunction replay(f, monitor.state().evaluations);
   auto xr = ROL::makePtr<RolVector>(ROL::makePtr<std::vector<double>>(x));
-  auto objective = ROL::makePtr<RolObjective>(f);
+  auto objective = ROL::makePtr<RolObjective>(replay);
   auto problem = ROL::makePtr<ROL::Problem<double>>(objective, xr);
   if (bounded(s)) {
     auto lower = ROL::makePtr<RolVector>(ROL::makePtr<std::vector<double>>(s.lower));
@@ -227,7 +292,7 @@ void run_rol(Function& f, std::vector<double>& x, const Settings& s, Monitor& mo
   problem->finalize(false, false);
   ROL::Solver<double> solver(problem, list);
   std::ostringstream rol_output;  // ROL's own table is not printed; the monitor prints ours
-  solver.solve(rol_output, ROL::makePtr<RolMonitor>(monitor, f), false);
+  solver.solve(rol_output, ROL::makePtr<RolMonitor>(monitor, replay), false);
   x = monitor.state().x;
 }
 
@@ -366,9 +431,12 @@ void check_settings(const Settings& s, std::size_t size) {
 Result minimize(Function& f, const std::vector<double>& x0, const Settings& s, const Observer& observer,
                 const RestartState* restart) {
   check_settings(s, restart ? restart->x.size() : x0.size());
-  std::vector<double> x = restart ? restart->x : x0;
+  const bool rol = s.method != "gradient" && s.method != "barzilai_borwein";
+  // ROL's methods replay a recorded run from the start, x0 (RestartState).
+  const bool replay = rol && restart && !restart->evaluations.empty();
+  std::vector<double> x = restart && !replay ? restart->x : x0;
   project(s, x);
-  Monitor monitor(f, s, observer, restart);
+  Monitor monitor(f, s, observer, restart, replay);
   if (s.method == "gradient") run_gradient(f, x, s, monitor);
   else if (s.method == "barzilai_borwein") run_barzilai_borwein(f, x, s, monitor);
   else run_rol(f, x, s, monitor);

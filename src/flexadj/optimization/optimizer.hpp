@@ -54,8 +54,18 @@ struct Iteration {
   double seconds = 0.0;        // since the start of this run
 };
 
-// What a restart needs: the last iterate and the state of the gradient and Barzilai-Borwein methods.
-// ROL's methods restart from x only (their L-BFGS memory starts empty).
+// One evaluation of J (and its gradient, if asked for) during a run of ROL's methods.
+struct RecordedEvaluation {
+  std::vector<double> x;
+  double objective = 0.0;
+  std::vector<double> gradient;  // empty: J only
+};
+
+// What a restart needs: the last iterate and the state of the gradient and Barzilai-Borwein methods. ROL's methods
+// keep their state inside ROL, which cannot save it: a restart runs ROL again from the first x and answers its
+// evaluations from `evaluations` (checking each x bit for bit) until they are used up, which rebuilds ROL's state
+// exactly (ROL is deterministic), then goes on computing. Without evaluations, ROL restarts from x with an empty
+// quasi-Newton memory.
 struct RestartState {
   int iteration = 0;
   std::vector<double> x;
@@ -65,6 +75,7 @@ struct RestartState {
   std::vector<double> previous_x, previous_gradient;  // Barzilai-Borwein: x_(k-1), g_(k-1)
   double previous_step_length = 0.0;                  // Barzilai-Borwein: alpha_(k-1)
   std::vector<Iteration> history;
+  std::vector<RecordedEvaluation> evaluations;  // ROL's methods: every evaluation so far, in order
 };
 
 struct Result {
