@@ -17,7 +17,7 @@ PACKAGES=(cmake ninja-build g++ pkg-config libgtest-dev libgmock-dev libyaml-cpp
   libtrilinos-sacado-dev libtrilinos-amesos-dev libtrilinos-anasazi-dev libtrilinos-galeri-dev
   libtrilinos-ifpack-dev libtrilinos-intrepid-dev libtrilinos-intrepid2-dev libtrilinos-isorropia-dev
   libtrilinos-ml-dev libtrilinos-shards-dev libtrilinos-stratimikos-dev libtrilinos-teko-dev
-  python3-h5py python3-numpy zlib1g-dev procps)
+  python3-h5py python3-numpy zlib1g-dev libsuitesparse-dev procps)
 
 missing=()
 for p in "${PACKAGES[@]}"; do

@@ -117,7 +117,7 @@ StepStatistics GeneralizedAlpha::step(assembly::State& state, double t, double h
     previous_merit = merit;
     halvings = 0;
     applied_fraction = 1.0;
-    const auto x = newton_increment();
+    const auto x = newton_increment(iteration_count == 1 ? linalg::Pivots::Fresh : linalg::Pivots::Reuse);
     std::copy(x.begin(), x.end(), last_increment_.begin());
     apply(1.0, last_increment_.data());
     double local_increment = 0.0;

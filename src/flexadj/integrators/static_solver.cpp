@@ -53,7 +53,7 @@ StaticSummary solve_static(assembly::Assembler& assembler, assembly::State& stat
     while (!converged && iteration < settings.max_newton_iterations) {
       ++iteration;
       assembler.assemble(state, t, assembly::ConstraintLevel::Position, 1.0, &stiffness);
-      solver->update();
+      solver->update(iteration == 1 ? linalg::Pivots::Fresh : linalg::Pivots::Reuse);
       right_hand_side.update(-1.0, assembler.residual(), 0.0);
       solver->solve(right_hand_side, increment);
       const assembly::ConstSystemVectorView x(increment, n);

@@ -51,13 +51,13 @@ const Vector& TimeIntegrator::adjoint_vector(const std::vector<double>* mu_r, co
   return *adjoint_mu_;
 }
 
-Teuchos::ArrayRCP<const double> TimeIntegrator::newton_increment() {
+Teuchos::ArrayRCP<const double> TimeIntegrator::newton_increment(linalg::Pivots pivots) {
   right_hand_side_->update(-1.0, assembler_.residual(), 0.0);
-  return solve(*right_hand_side_);
+  return solve(*right_hand_side_, pivots);
 }
 
-Teuchos::ArrayRCP<const double> TimeIntegrator::solve(const Vector& right_hand_side) {
-  solver_->update();
+Teuchos::ArrayRCP<const double> TimeIntegrator::solve(const Vector& right_hand_side, linalg::Pivots pivots) {
+  solver_->update(pivots);
   solver_->solve(right_hand_side, *increment_);
   return increment_->getData(0);
 }

@@ -87,10 +87,11 @@ class TimeIntegrator {
   TimeIntegrator(assembly::Assembler& assembler, const integrators::IntegratorSettings& settings,
                  const linalg::LinearSolverOptions& solver_options);
 
-  // Solves the last assembled system for the increment -A^{-1} r (factorizing the current matrix).
-  Teuchos::ArrayRCP<const double> newton_increment();
+  // Solves the last assembled system for the increment -A^{-1} r (factorizing the current matrix; a Newton
+  // iteration after the first of a step reuses the step's pivot order, linalg::Pivots).
+  Teuchos::ArrayRCP<const double> newton_increment(linalg::Pivots pivots = linalg::Pivots::Fresh);
   // Solves the last assembled matrix for the given right-hand side (factorizing it).
-  Teuchos::ArrayRCP<const double> solve(const Vector& right_hand_side);
+  Teuchos::ArrayRCP<const double> solve(const Vector& right_hand_side, linalg::Pivots pivots = linalg::Pivots::Fresh);
   // The given q and v projected onto the constraints,
   //   q0 = argmin |q - q_given|^2 subject to C(q, t0) = 0,   v0 = argmin |v - v_given|^2 subject to dC/dt = 0,
   // so that parameters of the constraints (a rod length) move the initial state consistently; a given state that

@@ -58,7 +58,7 @@ StepStatistics Variational::step(assembly::State& state, double t, double h, lon
   for (int iteration_count = 1; iteration_count <= settings_.max_newton_iterations; ++iteration_count) {
     assembly_.assemble_step(previous_q_, state.aux, state.q, impulse_, t, h, true, nullptr);
     check_finite_residual(state, t + 0.5 * h, assembly::ConstraintLevel::Position, step_index);
-    newton_increment();
+    newton_increment(iteration_count == 1 ? linalg::Pivots::Fresh : linalg::Pivots::Reuse);
     const assembly::ConstSystemVectorView x(*increment_, n);
     double local_increment = 0.0;
     for (std::size_t i = 0; i < n; ++i) {

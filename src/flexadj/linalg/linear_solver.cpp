@@ -15,177 +15,10 @@
 
 #include "flexadj/core/mpi_comm.hpp"
 #include "flexadj/core/error.hpp"
+#include "flexadj/linalg/gathered_direct_solver.hpp"
 
 namespace flexadj::linalg {
 namespace {
-
-// KLU2 on rank 0 of a matrix gathered from all ranks (the same code path at any rank count).
-class GatheredDirectSolver final : public LinearSolver {
- public:
-  GatheredDirectSolver(RCP<const CrsMatrix> matrix, bool transposed)
-      : matrix_(std::move(matrix)), transposed_(transposed) {
-    const auto& comm = *matrix_->getComm();
-    mpi_comm_ = raw_mpi_comm(comm);
-    rank_ = comm.getRank();
-    ranks_ = comm.getSize();
-    const auto row_map = matrix_->getRowMap();
-    const auto col_map = matrix_->getColMap();
-    const int rows = static_cast<int>(row_map->getNodeNumElements());
-
-    // This rank's structure: row ids, entries per row, column ids (global).
-    std::vector<long long> row_ids(rows), column_ids;
-    std::vector<int> row_lengths(rows);
-    for (int r = 0; r < rows; ++r) {
-      row_ids[r] = row_map->getGlobalElement(r);
-      CrsMatrix::local_inds_host_view_type columns;
-      CrsMatrix::values_host_view_type values;
-      matrix_->getLocalRowView(r, columns, values);
-      row_lengths[r] = static_cast<int>(columns.extent(0));
-      for (std::size_t k = 0; k < columns.extent(0); ++k) column_ids.push_back(col_map->getGlobalElement(columns(k)));
-    }
-    local_entries_ = static_cast<int>(column_ids.size());
-    local_rows_ = rows;
-    value_buffer_.resize(local_entries_);
-
-    row_counts_ = gather_counts(rows);
-    entry_counts_ = gather_counts(local_entries_);
-    row_displacements_ = displacements(row_counts_);
-    entry_displacements_ = displacements(entry_counts_);
-    const int total_rows = rank_ == 0 ? std::accumulate(row_counts_.begin(), row_counts_.end(), 0) : 0;
-    const int total_entries = rank_ == 0 ? std::accumulate(entry_counts_.begin(), entry_counts_.end(), 0) : 0;
-    all_row_ids_.resize(total_rows);
-    all_row_lengths_.resize(total_rows);
-    std::vector<long long> all_columns(total_entries);
-    MPI_Gatherv(row_ids.data(), rows, MPI_LONG_LONG, all_row_ids_.data(), row_counts_.data(), row_displacements_.data(),
-                MPI_LONG_LONG, 0, mpi_comm_);
-    MPI_Gatherv(row_lengths.data(), rows, MPI_INT, all_row_lengths_.data(), row_counts_.data(),
-                row_displacements_.data(), MPI_INT, 0, mpi_comm_);
-    MPI_Gatherv(column_ids.data(), local_entries_, MPI_LONG_LONG, all_columns.data(), entry_counts_.data(),
-                entry_displacements_.data(), MPI_LONG_LONG, 0, mpi_comm_);
-    if (rank_ != 0) return;
-
-    // Rank 0: a serial matrix with global ids as local ids (of A, or of A^T with rows and columns swapped).
-    serial_comm_ = rcp(new Teuchos::MpiComm<int>(MPI_COMM_SELF));
-    serial_map_ = rcp(new Map(static_cast<Tpetra::global_size_t>(total_rows), 0, serial_comm_));
-    all_values_.resize(total_entries);
-    serial_rows_.assign(total_rows, {});
-    for (int r = 0, entry = 0; r < total_rows; ++r)
-      for (int k = 0; k < all_row_lengths_[r]; ++k, ++entry) {
-        const auto row = static_cast<LocalOrdinal>(all_row_ids_[r]), column = static_cast<LocalOrdinal>(all_columns[entry]);
-        serial_rows_[transposed_ ? column : row].push_back({transposed_ ? row : column, entry});
-      }
-    std::vector<std::size_t> lengths(total_rows);
-    for (int r = 0; r < total_rows; ++r) lengths[r] = serial_rows_[r].size();
-    serial_matrix_ =
-        rcp(new CrsMatrix(serial_map_, serial_map_, Teuchos::ArrayView<const std::size_t>(lengths.data(), total_rows)));
-    for (int r = 0; r < total_rows; ++r) {
-      std::vector<LocalOrdinal> columns;
-      for (const auto& entry : serial_rows_[r]) columns.push_back(entry.first);
-      const std::vector<double> zeros(columns.size(), 0.0);
-      serial_matrix_->insertLocalValues(r, Teuchos::ArrayView<const LocalOrdinal>(columns.data(), columns.size()),
-                                        Teuchos::ArrayView<const double>(zeros.data(), zeros.size()));
-    }
-    serial_matrix_->fillComplete();
-    serial_x_ = rcp(new MultiVector(serial_map_, 1));
-    serial_b_ = rcp(new MultiVector(serial_map_, 1));
-    solver_ = Amesos2::create<CrsMatrix, MultiVector>("KLU2", serial_matrix_, serial_x_, serial_b_);
-    solver_->symbolicFactorization();
-  }
-
-  void update() override {
-    // The local matrix's values are its rows' entries in row order, as the constructor gathered the structure:
-    // one copy instead of a row view per row (each view counts references).
-    {
-      const auto local = matrix_->getLocalMatrixHost();
-      if (static_cast<int>(local.values.extent(0)) != local_entries_)
-        throw std::logic_error("GatheredDirectSolver: the matrix's structure changed since the solver was made");
-      std::copy(local.values.data(), local.values.data() + local_entries_, value_buffer_.begin());
-    }
-    MPI_Gatherv(value_buffer_.data(), local_entries_, MPI_DOUBLE, all_values_.data(), entry_counts_.data(),
-                entry_displacements_.data(), MPI_DOUBLE, 0, mpi_comm_);
-    int failed = 0;
-    if (rank_ == 0) {
-      serial_matrix_->resumeFill();
-      std::vector<LocalOrdinal>& columns = column_buffer_;
-      std::vector<double>& values = row_buffer_;
-      for (std::size_t r = 0; r < serial_rows_.size(); ++r) {
-        columns.clear();
-        values.clear();
-        for (const auto& [column, entry] : serial_rows_[r]) {
-          columns.push_back(column);
-          values.push_back(all_values_[entry]);
-        }
-        serial_matrix_->replaceLocalValues(static_cast<LocalOrdinal>(r),
-                                           Teuchos::ArrayView<const LocalOrdinal>(columns.data(), columns.size()),
-                                           Teuchos::ArrayView<const double>(values.data(), values.size()));
-      }
-      serial_matrix_->fillComplete();
-      try {
-        solver_->numericFactorization();
-      } catch (const std::exception&) {
-        failed = 1;
-      }
-    }
-    MPI_Bcast(&failed, 1, MPI_INT, 0, mpi_comm_);
-    if (failed) throw SolverError("the saddle-point matrix is singular (KLU2 factorization failed)");
-  }
-
-  void solve(const Vector& b, Vector& x) override {
-    const auto local_b = b.getData(0);
-    std::vector<double>& send = value_buffer_;
-    for (int r = 0; r < local_rows_; ++r) send[r] = local_b[r];
-    if (rank_ == 0) rhs_.resize(all_row_ids_.size());
-    MPI_Gatherv(send.data(), local_rows_, MPI_DOUBLE, rhs_.data(), row_counts_.data(), row_displacements_.data(),
-                MPI_DOUBLE, 0, mpi_comm_);
-    if (rank_ == 0) {
-      {
-        auto serial_b = serial_b_->getDataNonConst(0);
-        for (std::size_t r = 0; r < all_row_ids_.size(); ++r) serial_b[all_row_ids_[r]] = rhs_[r];
-      }
-      solver_->solve(serial_x_.ptr(), serial_b_.ptr());
-      const auto serial_x = serial_x_->getData(0);
-      for (std::size_t r = 0; r < all_row_ids_.size(); ++r) rhs_[r] = serial_x[all_row_ids_[r]];
-    }
-    MPI_Scatterv(rhs_.data(), row_counts_.data(), row_displacements_.data(), MPI_DOUBLE, send.data(), local_rows_,
-                 MPI_DOUBLE, 0, mpi_comm_);
-    auto local_x = x.getDataNonConst(0);
-    for (int r = 0; r < local_rows_; ++r) local_x[r] = send[r];
-  }
-
-  std::string description() const override {
-    return std::string(ranks_ == 1 ? "direct (Amesos2 KLU2)" : "direct (Amesos2 KLU2 on rank 0, gathered)") +
-           (transposed_ ? ", transposed" : "");
-  }
-
- private:
-  std::vector<int> gather_counts(int local) const {
-    std::vector<int> counts(ranks_);
-    MPI_Gather(&local, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, mpi_comm_);
-    return counts;
-  }
-  static std::vector<int> displacements(const std::vector<int>& counts) {
-    std::vector<int> d(counts.size(), 0);
-    for (std::size_t k = 1; k < counts.size(); ++k) d[k] = d[k - 1] + counts[k - 1];
-    return d;
-  }
-
-  RCP<const CrsMatrix> matrix_;
-  MPI_Comm mpi_comm_;
-  int rank_ = 0, ranks_ = 1, local_rows_ = 0, local_entries_ = 0;
-  std::vector<int> row_counts_, entry_counts_, row_displacements_, entry_displacements_;
-  std::vector<double> value_buffer_, all_values_, rhs_;
-  std::vector<long long> all_row_ids_;
-  std::vector<int> all_row_lengths_;
-  std::vector<std::vector<std::pair<LocalOrdinal, int>>> serial_rows_;  // (column, gathered entry) per row
-  std::vector<LocalOrdinal> column_buffer_;
-  std::vector<double> row_buffer_;
-  RCP<const Comm> serial_comm_;
-  RCP<const Map> serial_map_;
-  RCP<CrsMatrix> serial_matrix_;
-  RCP<MultiVector> serial_x_, serial_b_;
-  RCP<Amesos2::Solver<CrsMatrix, MultiVector>> solver_;
-  bool transposed_;
-};
 
 // The matrix the preconditioner factorizes: the rank-local diagonal block of the saddle-point matrix
 // with every "cut" constraint decoupled. A multiplier row with entries in another rank's columns is a
@@ -311,7 +144,7 @@ class IterativeSolver final : public LinearSolver {
     residual_ = rcp(new Vector(matrix_->getRowMap()));
   }
 
-  void update() override {
+  void update(Pivots) override {
     block_->update();
     matrix_norm_ = matrix_->getFrobeniusNorm();
     try {
@@ -368,7 +201,7 @@ class IterativeSolver final : public LinearSolver {
 std::unique_ptr<LinearSolver> make_linear_solver(RCP<const CrsMatrix> matrix, const LinearSolverOptions& options) {
   const long long size = static_cast<long long>(matrix->getGlobalNumRows());
   const bool direct = options.kind == "direct" || (options.kind == "auto" && size <= options.gather_limit);
-  if (direct) return std::make_unique<GatheredDirectSolver>(std::move(matrix), options.transposed);
+  if (direct) return make_gathered_direct_solver(std::move(matrix), options.transposed);
   if (options.transposed)
     throw SolverError("the iterative solver has no transposed mode yet: use integrator.linear_solver = direct "
                       "for gradients");

@@ -1,8 +1,8 @@
 #pragma once
 // One facade for the linear solves of the saddle-point systems.
-//   direct:    Amesos2 KLU2 on rank 0. On several ranks the matrix values and right-hand sides are
-//              gathered to rank 0 and the solution scattered back: Debian's KLU2 returns wrong
-//              solutions on a distributed matrix (docs/platform.md), and the gathered
+//   direct:    KLU2 on rank 0 (gathered_direct_solver.hpp). On several ranks the matrix values and
+//              right-hand sides are gathered to rank 0 and the solution scattered back: Debian's Amesos2
+//              KLU2 returns wrong solutions on a distributed matrix (docs/platform.md), and the gathered
 //              system is the same for any rank count, so results agree across rank counts.
 //   iterative: Belos GMRES preconditioned by Ifpack2 block Jacobi with KLU2 on each rank's block, the
 //              constraints cut by the partition decoupled, for systems too large to gather (true
@@ -27,11 +27,17 @@ struct LinearSolverOptions {
   bool transposed = false;  // factorize and solve with A^T (adjoint sweeps)
 };
 
+// How update() factorizes the new values: with a fresh pivot search, or reusing the pivot order of the last fresh
+// factorization (KLU's refactorization; a solver without one factorizes afresh). Newton reuses pivots within one
+// step only, so that a step's result does not depend on the steps before it (checkpointed recomputation and
+// restarts repeat steps bit for bit).
+enum class Pivots { Fresh, Reuse };
+
 class LinearSolver {
  public:
   virtual ~LinearSolver() = default;
   // Takes the current values of the matrix (same graph as at creation) and factorizes/preconditions.
-  virtual void update() = 0;
+  virtual void update(Pivots pivots = Pivots::Fresh) = 0;
   // Solves A x = b (b, x on the matrix's row map); A^T x = b for a solver made with `transposed`.
   virtual void solve(const Vector& b, Vector& x) = 0;
   virtual std::string description() const = 0;

@@ -1,0 +1,56 @@
+#pragma once
+// A sparse LU factorization by SuiteSparse's KLU (Davis and Palamadai Natarajan 2010, ACM TOMS 37(3):36) of one
+// square matrix whose structure is fixed: ordering (BTF + AMD) analysed once, then per value set either a
+// factorization with partial pivoting or a refactorization with the pivot order of the last one.
+//
+// Amesos2's KLU2 adapter frees and factorizes afresh with pivoting on every numericFactorization and has no
+// refactorization path, and Trilinos 13.2's own klu2_refactor.hpp does not compile (a template argument cannot be
+// deduced from its NULL workspace argument). SuiteSparse's KLU, which KLU2 was ported from, has klu_refactor: the
+// same elimination on new values, without a pivot search and without allocating.
+//
+// The matrix is given in compressed rows; KLU reads them as compressed columns, i.e. factorizes A^T, so solve()
+// uses KLU's transposed solve for A x = b (as Amesos2's single-process path does).
+#include <memory>
+#include <vector>
+
+namespace flexadj::linalg {
+
+class KluFactorization {
+ public:
+  // Rows of an n x n matrix: row_offsets (n + 1), columns sorted within each row. Analyses the structure.
+  KluFactorization(std::vector<int> row_offsets, std::vector<int> columns);
+  ~KluFactorization();
+  KluFactorization(const KluFactorization&) = delete;
+  KluFactorization& operator=(const KluFactorization&) = delete;
+
+  // The values in the order of `columns`; write them, then factorize.
+  std::vector<double>& values() { return values_; }
+  int size() const { return static_cast<int>(row_offsets_.size()) - 1; }
+
+  // LU with partial pivoting. False if the matrix is singular.
+  bool factorize();
+  // The elimination of the last factorize() on the current values: no pivot search, no allocation. Falls back to
+  // factorize() when there is none yet, when a pivot vanishes, or when the smallest pivot relative to the largest
+  // fell below 1e-3 of what factorize() had (the old order no longer fits the values). False if singular.
+  bool refactorize();
+  // How the last factorization was made (for tests and counters).
+  bool last_was_refactorization() const { return last_refactorized_; }
+  long long factorizations() const { return factorizations_; }
+  long long refactorizations() const { return refactorizations_; }
+
+  // x := A^-1 x, or A^-T x with `transposed`.
+  void solve(double* x, bool transposed = false);
+
+ private:
+  double pivot_ratio();
+
+  struct Klu;
+  std::vector<int> row_offsets_, columns_;
+  std::vector<double> values_;
+  std::unique_ptr<Klu> klu_;
+  double fresh_pivot_ratio_ = 0.0;
+  bool last_refactorized_ = false;
+  long long factorizations_ = 0, refactorizations_ = 0;
+};
+
+}  // namespace flexadj::linalg

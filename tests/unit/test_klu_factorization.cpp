@@ -1,0 +1,142 @@
+// KluFactorization: solves with A and A^T against a dense reference, refactorization with the old pivot order
+// equal to a fresh factorization to round-off, and the fall-back to a fresh one when the old order no longer fits.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "flexadj/linalg/klu_factorization.hpp"
+
+namespace {
+
+using flexadj::linalg::KluFactorization;
+
+// A saddle-point matrix [K C^T; C 0] of a chain: K tridiagonal (n x n), C (m x n) with two entries per row. Its
+// zero block needs pivoting. Dense, row-major.
+std::vector<double> saddle_point_matrix(int n, int m, double shift, std::mt19937& random) {
+  std::uniform_real_distribution<double> u(0.5, 1.5);
+  const int size = n + m;
+  std::vector<double> a(size * size, 0.0);
+  for (int i = 0; i < n; ++i) {
+    a[i * size + i] = 4.0 + shift + u(random);
+    if (i + 1 < n) a[i * size + i + 1] = a[(i + 1) * size + i] = -1.0 * u(random);
+  }
+  for (int k = 0; k < m; ++k) {
+    const int i = 2 * k, j = 2 * k + 1;
+    const double ci = u(random), cj = -u(random);
+    a[(n + k) * size + i] = a[i * size + n + k] = ci;
+    a[(n + k) * size + j] = a[j * size + n + k] = cj;
+  }
+  return a;
+}
+
+// The structure of every nonzero of the first matrix (later ones have the same pattern).
+KluFactorization structure_of(const std::vector<double>& a, int size) {
+  std::vector<int> offsets(1, 0), columns;
+  for (int i = 0; i < size; ++i) {
+    for (int j = 0; j < size; ++j)
+      if (a[i * size + j] != 0.0) columns.push_back(j);
+    offsets.push_back(static_cast<int>(columns.size()));
+  }
+  return KluFactorization(offsets, columns);
+}
+
+void set_values(KluFactorization& klu, const std::vector<double>& a, int size) {
+  int k = 0;
+  for (int i = 0; i < size; ++i)
+    for (int j = 0; j < size; ++j)
+      if (a[i * size + j] != 0.0) klu.values()[k++] = a[i * size + j];
+}
+
+// max_i |(A x - b)_i| (or A^T).
+double residual(const std::vector<double>& a, int size, const std::vector<double>& x, const std::vector<double>& b,
+                bool transposed) {
+  double largest = 0.0;
+  for (int i = 0; i < size; ++i) {
+    double r = -b[i];
+    for (int j = 0; j < size; ++j) r += (transposed ? a[j * size + i] : a[i * size + j]) * x[j];
+    largest = std::max(largest, std::abs(r));
+  }
+  return largest;
+}
+
+TEST(KluFactorization, SolvesWithTheMatrixAndItsTranspose) {
+  std::mt19937 random(7);
+  const int n = 40, m = 15, size = n + m;
+  const auto a = saddle_point_matrix(n, m, 0.0, random);
+  KluFactorization klu = structure_of(a, size);
+  set_values(klu, a, size);
+  ASSERT_TRUE(klu.factorize());
+  std::vector<double> b(size);
+  for (int i = 0; i < size; ++i) b[i] = std::sin(1.0 + i);
+  for (bool transposed : {false, true}) {
+    std::vector<double> x = b;
+    klu.solve(x.data(), transposed);
+    EXPECT_LT(residual(a, size, x, b, transposed), 1e-13) << (transposed ? "A^T" : "A");
+  }
+  // The saddle-point matrix is symmetric: a nonsymmetric one shows that the two solves are told apart.
+  auto nonsymmetric = a;
+  nonsymmetric[0 * size + 1] *= 3.0;
+  set_values(klu, nonsymmetric, size);
+  ASSERT_TRUE(klu.factorize());
+  std::vector<double> x = b, y = b;
+  klu.solve(x.data(), false);
+  klu.solve(y.data(), true);
+  EXPECT_LT(residual(nonsymmetric, size, x, b, false), 1e-13);
+  EXPECT_LT(residual(nonsymmetric, size, y, b, true), 1e-13);
+  EXPECT_GT(std::abs(x[0] - y[0]), 1e-6);
+}
+
+TEST(KluFactorization, RefactorizationEqualsAFreshFactorization) {
+  std::mt19937 random(11);
+  const int n = 60, m = 25, size = n + m;
+  const auto a = saddle_point_matrix(n, m, 0.0, random);
+  KluFactorization klu = structure_of(a, size);
+  set_values(klu, a, size);
+  ASSERT_TRUE(klu.factorize());
+  // A Newton iteration's next matrix: the same pattern, values changed by about 1 %.
+  auto next = a;
+  std::uniform_real_distribution<double> u(-0.01, 0.01);
+  for (double& value : next)
+    if (value != 0.0) value *= 1.0 + u(random);
+  set_values(klu, next, size);
+  ASSERT_TRUE(klu.refactorize());
+  EXPECT_TRUE(klu.last_was_refactorization());
+  std::vector<double> b(size), x(size);
+  for (int i = 0; i < size; ++i) b[i] = std::cos(0.3 * i);
+  x = b;
+  klu.solve(x.data());
+  KluFactorization fresh = structure_of(next, size);
+  set_values(fresh, next, size);
+  ASSERT_TRUE(fresh.factorize());
+  std::vector<double> reference = b;
+  fresh.solve(reference.data());
+  for (int i = 0; i < size; ++i) EXPECT_NEAR(x[i], reference[i], 1e-12 * (1.0 + std::abs(reference[i]))) << i;
+  EXPECT_LT(residual(next, size, x, b, false), 1e-13);
+  EXPECT_EQ(klu.factorizations(), 1);
+  EXPECT_EQ(klu.refactorizations(), 1);
+}
+
+TEST(KluFactorization, RefactorizationFallsBackWhenAPivotVanishes) {
+  // [[1, 1], [1, 0]] is factorized with pivot 1 in the first column; values [[0, 1], [1, 1]] have a zero there,
+  // which the old order cannot use: refactorize() must pivot afresh and still solve.
+  KluFactorization klu({0, 2, 4}, {0, 1, 0, 1});
+  klu.values() = {1.0, 1.0, 1.0, 0.0};
+  ASSERT_TRUE(klu.factorize());
+  klu.values() = {0.0, 1.0, 1.0, 1.0};
+  ASSERT_TRUE(klu.refactorize());
+  EXPECT_FALSE(klu.last_was_refactorization());
+  std::vector<double> x = {1.0, 2.0};  // [[0, 1], [1, 1]] x = (1, 2): x = (1, 1)
+  klu.solve(x.data());
+  EXPECT_NEAR(x[0], 1.0, 1e-15);
+  EXPECT_NEAR(x[1], 1.0, 1e-15);
+}
+
+TEST(KluFactorization, SingularMatrixIsReported) {
+  KluFactorization klu({0, 2, 4}, {0, 1, 0, 1});
+  klu.values() = {1.0, 2.0, 2.0, 4.0};  // rank 1
+  EXPECT_FALSE(klu.factorize());
+}
+
+}  // namespace
