@@ -500,6 +500,66 @@ TEST_P(ForceElementDerivatives, MassMatrixGivesKineticEnergy) {
   }
 }
 
+// The adjoint's products (dr/dq)^T mu, (dr/dv)^T mu, (dr/da)^T mu are the transposed Jacobians of
+// residual_jacobian (a kernel without inertia skips its a slots: its (dr/da)^T mu must still come out zero).
+TEST_P(ForceElementDerivatives, TransposedProductsAreTheTransposedJacobians) {
+  const ForceCase& c = GetParam();
+  const State s = random_state(c.kinds, seed_of(c.name), Quaternions::Perturbed);
+  const auto element = c.make(s);
+  const std::size_t n = element->coordinate_count();
+  std::mt19937 rng(seed_of(c.name) + 5u);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Vector mu(n);
+  for (double& x : mu) x = u(rng);
+  Vector out_q(n, 0.0), out_v(n, 0.0), out_a(n, 0.0);
+  element->add_transposed_products(s.q.data(), s.v.data(), s.a.data(), s.t, mu.data(), out_q.data(), out_v.data(),
+                                   out_a.data());
+  const std::array<fm::JacobianCoefficients, 3> blocks{
+      fm::JacobianCoefficients{1.0, 0.0, 0.0}, fm::JacobianCoefficients{0.0, 1.0, 0.0},
+      fm::JacobianCoefficients{0.0, 0.0, 1.0}};
+  const std::array<const Vector*, 3> products{&out_q, &out_v, &out_a};
+  const char* names[3] = {"(dr/dq)^T mu", "(dr/dv)^T mu", "(dr/da)^T mu"};
+  for (int b = 0; b < 3; ++b) {
+    Vector r(n), J(n * n), expected(n, 0.0);
+    element->residual_jacobian(s.q.data(), s.v.data(), s.a.data(), s.t, blocks[b], r.data(), J.data());
+    double scale = 0.0;
+    for (std::size_t i = 0; i < n; ++i)
+      for (std::size_t j = 0; j < n; ++j) {
+        expected[j] += J[i * n + j] * mu[i];
+        scale = std::max(scale, std::abs(J[i * n + j]));
+      }
+    for (std::size_t j = 0; j < n; ++j)
+      EXPECT_NEAR((*products[b])[j], expected[j], 1e-13 * (1.0 + scale * n)) << c.name << " " << names[b] << " " << j;
+  }
+}
+
+// The parameter partials of the wanted parameters only (the adjoint's ParameterMask): each parameter alone gives the
+// entry of the full evaluation to round-off (Sacado takes other branches where an operand is constant, e.g. in a
+// quotient), and the entries of the others are left alone.
+TEST_P(ForceElementDerivatives, MaskedParameterGradientIsTheFullOnesEntry) {
+  const ForceCase& c = GetParam();
+  const State s = random_state(c.kinds, seed_of(c.name), Quaternions::Perturbed);
+  const auto element = c.make(s);
+  const std::size_t n = element->coordinate_count(), np = element->parameters().size();
+  std::mt19937 rng(seed_of(c.name) + 9u);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Vector mu(n);
+  for (double& x : mu) x = u(rng);
+  Vector full(np, 0.0);
+  element->add_parameter_gradient(s.q.data(), s.v.data(), s.a.data(), s.t, mu.data(), full.data());
+  for (std::size_t k = 0; k < np; ++k) {
+    Vector alone(np, 0.0);
+    element->add_parameter_gradient(s.q.data(), s.v.data(), s.a.data(), s.t, mu.data(), alone.data(),
+                                    fm::ParameterMask(1) << k);
+    for (std::size_t j = 0; j < np; ++j)
+      if (j == k)
+        EXPECT_NEAR(alone[j], full[j], 1e-13 * (1.0 + std::abs(full[j])))
+            << c.name << " parameter " << element->parameter_names()[j];
+      else
+        EXPECT_EQ(alone[j], 0.0) << c.name << " parameter " << element->parameter_names()[j] << " not wanted";
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Components, ForceElementDerivatives, ::testing::ValuesIn(force_cases()),
                          param_name<ForceCase>);
 
@@ -552,6 +612,36 @@ TEST_P(ConstraintDerivatives, MultiplierHessianMatchesCentralDifferences) {
     constraint->multiplier_hessian(s.q.data(), lambda.data(), s.t, H.data());
     const std::string label = c.name + " (" + quaternion_name(variant) + "): multiplier_hessian";
     EXPECT_TRUE(fd_agree(label, central_difference_jacobian(g, s.q), H, n, 1e-6, g(s.q), 1e-6));
+  }
+}
+
+// As for force elements: the wanted parameters' partials alone, at each constraint level.
+TEST_P(ConstraintDerivatives, MaskedParameterGradientIsTheFullOnesEntry) {
+  const ConstraintCase& c = GetParam();
+  const State s = random_state(c.kinds, seed_of(c.name), Quaternions::Perturbed);
+  const auto constraint = c.make(s);
+  const std::size_t n = constraint->coordinate_count(), m = constraint->equation_count();
+  const std::size_t np = constraint->parameters().size();
+  std::mt19937 rng(seed_of(c.name) + 13u);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Vector lambda(m), mu_r(n), mu_c(m);
+  for (auto* v : {&lambda, &mu_r, &mu_c})
+    for (double& x : *v) x = u(rng);
+  for (int level = 0; level <= 2; ++level) {
+    Vector full(np, 0.0);
+    constraint->add_parameter_gradient(s.q.data(), s.v.data(), s.a.data(), s.t, lambda.data(), mu_r.data(),
+                                       mu_c.data(), level, full.data());
+    for (std::size_t k = 0; k < np; ++k) {
+      Vector alone(np, 0.0);
+      constraint->add_parameter_gradient(s.q.data(), s.v.data(), s.a.data(), s.t, lambda.data(), mu_r.data(),
+                                         mu_c.data(), level, alone.data(), fm::ParameterMask(1) << k);
+      for (std::size_t j = 0; j < np; ++j)
+        if (j == k)
+          EXPECT_NEAR(alone[j], full[j], 1e-13 * (1.0 + std::abs(full[j])))
+              << c.name << " level " << level << " parameter " << j;
+        else
+          EXPECT_EQ(alone[j], 0.0) << c.name << " level " << level << " parameter " << j << " not wanted";
+    }
   }
 }
 

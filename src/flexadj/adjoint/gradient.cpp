@@ -18,6 +18,7 @@ std::vector<double> to_global(const std::vector<double>& owned, const std::vecto
 
 assembly::LocalGradient make_local_gradient(const model::Model& model, const model::ParameterSpace& space) {
   return assembly::LocalGradient(model, space.gradient_force_offsets(), space.gradient_constraint_offsets(),
+                                 space.gradient_force_masks(), space.gradient_constraint_masks(),
                                  static_cast<std::size_t>(space.size()));
 }
 

@@ -40,7 +40,7 @@ void Assembler::add_parameter_gradient(const State& state, double t, const Vecto
     const auto& element = *model_.force_elements()[c.index];
     if (force_offsets[c.index] >= 0)
       element.add_parameter_gradient(q_.data(), v_.data(), a_.data(), t, mu_r,
-                                     gradient.parameters.data() + force_offsets[c.index]);
+                                     gradient.parameters.data() + force_offsets[c.index], gradient.force_masks[c.index]);
     if (const functions::ControlSignal* signal = element.control()) {
       const double sensitivity = element.control_sensitivity(q_.data(), v_.data(), a_.data(), t, mu_r);
       const auto w = signal->weights(t);
@@ -56,7 +56,8 @@ void Assembler::add_parameter_gradient(const State& state, double t, const Vecto
     for (int k = 0; k < constraint.equation_count(); ++k) mu_c[k] = mu_blocks.multipliers()[c.first_multiplier + k];
     constraint.add_parameter_gradient(q_.data(), v_.data(), a_.data(), t, state.lambda.data() + c.first_multiplier,
                                       mu_r, mu_c, static_cast<int>(level),
-                                      gradient.parameters.data() + constraint_offsets[c.index]);
+                                      gradient.parameters.data() + constraint_offsets[c.index],
+                                      gradient.constraint_masks[c.index]);
   }
 }
 

@@ -15,12 +15,16 @@ struct LocalGradient {
   // First parameter index of each force element / constraint, -1 where none of its parameters is wanted (its
   // dR/dp is then not evaluated).
   std::vector<int> force_offsets, constraint_offsets;
+  // The wanted parameters of each component (model::ParameterSpace::gradient_force_masks()).
+  std::vector<model::ParameterMask> force_masks, constraint_masks;
   std::vector<double> parameters;
   std::map<std::string, std::vector<double>> controls;
 
   LocalGradient(const model::Model& model, std::vector<int> force_offsets_, std::vector<int> constraint_offsets_,
+                std::vector<model::ParameterMask> force_masks_, std::vector<model::ParameterMask> constraint_masks_,
                 std::size_t parameter_count)
       : force_offsets(std::move(force_offsets_)), constraint_offsets(std::move(constraint_offsets_)),
+        force_masks(std::move(force_masks_)), constraint_masks(std::move(constraint_masks_)),
         parameters(parameter_count, 0.0) {
     for (const auto& [name, signal] : model.controls()) controls[name].assign(signal->size(), 0.0);
   }

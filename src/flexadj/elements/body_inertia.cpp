@@ -11,12 +11,17 @@ namespace {
 
 using model::Vec3;
 
-class BodyInertia final : public model::ForceElementAD<BodyInertia, 7> {
+// N: the capacity of the kernel's AD types, 3 for point masses and planar bodies, 7 for spatial rigid bodies.
+template <int N>
+class BodyInertia final : public model::ForceElementAD<BodyInertia<N>, N> {
+  using Base = model::ForceElementAD<BodyInertia<N>, N>;
+  using Base::add_parameter, Base::kinds, Base::parameters;
+
  public:
   enum : int { kMass, kIxx, kIyy, kIzz, kIxy, kIxz, kIyz, kGx, kGy, kGz };
 
   BodyInertia(const model::Body& body, int index, const Point& gravity)
-      : ForceElementAD(body.name, {index}, {body.kind}) {
+      : Base(body.name, {index}, {body.kind}) {
     add_parameter("mass", body.mass);
     const char* names[6] = {"inertia_xx", "inertia_yy", "inertia_zz", "inertia_xy", "inertia_xz", "inertia_yz"};
     for (int i = 0; i < 6; ++i) add_parameter(names[i], body.inertia[i]);
@@ -77,7 +82,11 @@ class BodyInertia final : public model::ForceElementAD<BodyInertia, 7> {
 }  // namespace
 
 std::unique_ptr<model::ForceElement> make_body_inertia(const model::Body& body, int body_index, const Point& gravity) {
-  return std::make_unique<BodyInertia>(body, body_index, gravity);
+  return model::make_with_capacity<3, 7>(model::coordinate_count(body.kind),
+                                         [&](auto capacity) -> std::unique_ptr<model::ForceElement> {
+                                           return std::make_unique<BodyInertia<decltype(capacity)::value>>(
+                                               body, body_index, gravity);
+                                         });
 }
 
 }  // namespace flexadj::elements

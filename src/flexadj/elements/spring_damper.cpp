@@ -10,13 +10,19 @@ namespace {
 
 using model::Vec3;
 
-class SpringDamper final : public model::ForceElementAD<SpringDamper, 14> {
+// N: the capacity of the kernel's AD types (make_spring_damper picks the smallest that holds the bodies' coordinates).
+template <int N>
+class SpringDamper final : public model::ForceElementAD<SpringDamper<N>, N> {
+  using Base = model::ForceElementAD<SpringDamper<N>, N>;
+  using Base::add_parameter, Base::add_vector_parameter, Base::coordinate_count, Base::kinds, Base::local_offset,
+      Base::parameters;
+
  public:
   enum : int { kStiffness, kDamping, kFreeLength, kPointA, kPointB = kPointA + 3 };
 
   SpringDamper(const std::string& name, std::array<int, 2> bodies, std::array<BodyKind, 2> kinds,
                const SpringDamperData& data)
-      : ForceElementAD(name, {bodies[0], bodies[1]}, {kinds[0], kinds[1]}) {
+      : Base(name, {bodies[0], bodies[1]}, {kinds[0], kinds[1]}) {
     add_parameter("stiffness", data.stiffness);
     add_parameter("damping", data.damping);
     add_parameter("free_length", data.free_length);
@@ -35,7 +41,7 @@ class SpringDamper final : public model::ForceElementAD<SpringDamper, 14> {
     const S length = sqrt(model::dot(d, d));
     const S tension =
         p[kStiffness] * (length - p[kFreeLength]) + p[kDamping] * model::dot(d, pair.separation_rate) / length;
-    subtract_force_pair<S, P, 14>(kinds()[0], kinds()[1], q, offset_b_, coordinate_count(), sa, sb,
+    subtract_force_pair<S, P, N>(kinds()[0], kinds()[1], q, offset_b_, coordinate_count(), sa, sb,
                                   model::scaled(d, -tension / length), r);
   }
 
@@ -55,7 +61,10 @@ class SpringDamper final : public model::ForceElementAD<SpringDamper, 14> {
 
 std::unique_ptr<model::ForceElement> make_spring_damper(const std::string& name, std::array<int, 2> bodies,
                                                         std::array<BodyKind, 2> kinds, const SpringDamperData& data) {
-  return std::make_unique<SpringDamper>(name, bodies, kinds, data);
+  const int coordinates = model::coordinate_count(kinds[0]) + model::coordinate_count(kinds[1]);
+  return model::make_with_capacity<4, 6, 14>(coordinates, [&](auto capacity) -> std::unique_ptr<model::ForceElement> {
+    return std::make_unique<SpringDamper<decltype(capacity)::value>>(name, bodies, kinds, data);
+  });
 }
 
 }  // namespace flexadj::elements

@@ -5,6 +5,7 @@
 // bodies(); ground contributes no coordinates. Implementations are templated kernels differentiated
 // by Sacado (component_ad.hpp); the virtual interface below works on plain doubles.
 #include <array>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -16,6 +17,11 @@ class ControlSignal;
 }
 
 namespace flexadj::model {
+
+// Which of a component's parameters the adjoint wants: bit k for parameter k (at most 32 parameters). The
+// parameter partials are seeded for these only and the other gradient entries are left alone.
+using ParameterMask = std::uint32_t;
+constexpr ParameterMask kAllParameters = ~ParameterMask(0);
 
 constexpr int kGround = -1;
 
@@ -80,9 +86,9 @@ class ForceElement : public Component {
   // r and J = c.q dr/dq + c.v dr/dv + c.a dr/da, J row-major n x n.
   virtual void residual_jacobian(const double* q, const double* v, const double* a, double t,
                                  const JacobianCoefficients& c, double* r, double* J) const = 0;
-  // gradient[k] += mu . dr/dp_k (adjoint sensitivities; mu has one entry per local coordinate).
+  // gradient[k] += mu . dr/dp_k for the wanted k (adjoint sensitivities; mu has one entry per local coordinate).
   virtual void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* mu,
-                                      double* gradient) const = 0;
+                                      double* gradient, ParameterMask wanted = kAllParameters) const = 0;
   // out_q += (dr/dq)^T mu, out_v += (dr/dv)^T mu, out_a += (dr/da)^T mu (adjoint sweeps).
   virtual void add_transposed_products(const double* q, const double* v, const double* a, double t,
                                        const double* mu, double* out_q, double* out_v, double* out_a) const = 0;
@@ -151,10 +157,10 @@ class Constraint : public Component {
   }
   // gradient[k] += d/dp_k [ lambda . (Cq mu_r) + mu_c . c ], where c is the constraint at `level`: 0 the
   // position level C, 1 the velocity level dC/ds, 2 the acceleration level d2C/ds2 along q + v s + a s^2/2,
-  // t + s (adjoint sensitivities).
+  // t + s (adjoint sensitivities), for the wanted k.
   virtual void add_parameter_gradient(const double* q, const double* v, const double* a, double t,
                                       const double* lambda, const double* mu_r, const double* mu_c, int level,
-                                      double* gradient) const = 0;
+                                      double* gradient, ParameterMask wanted = kAllParameters) const = 0;
   // out += d(C_q^T lambda)/dq^T mu_r + C_q^T mu_c (adjoint sweeps; the first term is symmetric).
   virtual void add_transposed_products(const double* q, double t, const double* lambda, const double* mu_r,
                                        const double* mu_c, double* out) const = 0;

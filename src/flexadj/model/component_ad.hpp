@@ -27,6 +27,15 @@ namespace flexadj::model {
 
 // Largest number of parameters of a component (a spatial joint has 19).
 constexpr int kMaxComponentParameters = 24;
+static_assert(kMaxComponentParameters <= 32, "ParameterMask has 32 bits");
+
+// The indices of the wanted parameters among the first `count`; returns how many.
+inline int wanted_parameters(ParameterMask wanted, int count, std::array<int, kMaxComponentParameters>& indices) {
+  int found = 0;
+  for (int k = 0; k < count; ++k)
+    if ((wanted >> k) & 1u) indices[found++] = k;
+  return found;
+}
 
 // The kernels' static-size AD types hold MaxCoordinates local coordinates: refuse a component on more.
 inline void check_coordinate_count(const Component& c, int max_coordinates) {
@@ -34,6 +43,19 @@ inline void check_coordinate_count(const Component& c, int max_coordinates) {
     throw std::invalid_argument("'" + c.name() + "' connects bodies with " + std::to_string(c.coordinate_count()) +
                                 " coordinates in all; this kind of component supports at most " +
                                 std::to_string(max_coordinates));
+}
+
+// A kernel's AD types are sized by its MaxCoordinates. make(std::integral_constant<int, N>) with the first N of the
+// capacities that holds `coordinates`: a spring between two planar point masses (4 coordinates) then works on Fad
+// types of 4 derivatives instead of the 14 of two spatial rigid bodies, without unused slots to copy and clear.
+template <int First, int... Rest, class Make>
+auto make_with_capacity(int coordinates, Make&& make) {
+  if constexpr (sizeof...(Rest) == 0) {
+    return make(std::integral_constant<int, First>{});
+  } else {
+    if (coordinates <= First) return make(std::integral_constant<int, First>{});
+    return make_with_capacity<Rest...>(coordinates, std::forward<Make>(make));
+  }
 }
 
 // True if Kernel defines kinetic() (detection idiom).
@@ -153,13 +175,15 @@ class ForceElementAD : public ForceElement {
   void add_transposed_products(const double* q, const double* v, const double* a, double t, const double* mu,
                                double* out_q, double* out_v, double* out_a) const override {
     using StateFad = FadOf<3 * MaxCoordinates>;
-    const int n = coordinate_count();
+    // A kernel without kinetic() does not depend on a (see the top of this file): its a slots are left out.
+    constexpr bool with_inertia = HasKineticEnergy<Derived>::value;
+    const int n = coordinate_count(), slots = (with_inertia ? 3 : 2) * n;
     std::array<StateFad, MaxCoordinates> qf, vf, af, rf;
     for (int i = 0; i < n; ++i) {
-      qf[i] = StateFad(3 * n, i, q[i]);
-      vf[i] = StateFad(3 * n, n + i, v[i]);
-      af[i] = StateFad(3 * n, 2 * n + i, a[i]);
-      rf[i] = StateFad(3 * n, 0.0);
+      qf[i] = StateFad(slots, i, q[i]);
+      vf[i] = StateFad(slots, n + i, v[i]);
+      af[i] = with_inertia ? StateFad(slots, 2 * n + i, a[i]) : StateFad(a[i]);
+      rf[i] = StateFad(slots, 0.0);
     }
     derived().template evaluate<StateFad, double>(qf.data(), vf.data(), af.data(), parameters().data(), t, rf.data());
     for (int i = 0; i < n; ++i) {
@@ -167,29 +191,33 @@ class ForceElementAD : public ForceElement {
       for (int j = 0; j < n; ++j) {
         out_q[j] += mu[i] * rf[i].fastAccessDx(j);
         out_v[j] += mu[i] * rf[i].fastAccessDx(n + j);
-        out_a[j] += mu[i] * rf[i].fastAccessDx(2 * n + j);
+        if constexpr (with_inertia) out_a[j] += mu[i] * rf[i].fastAccessDx(2 * n + j);
       }
     }
   }
 
   void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* mu,
-                              double* gradient) const override {
+                              double* gradient, ParameterMask wanted = kAllParameters) const override {
     using ParameterFad = FadOf<kMaxComponentParameters>;
     const int n = coordinate_count(), np = static_cast<int>(parameters().size());
     assert(np <= kMaxComponentParameters);
+    std::array<int, kMaxComponentParameters> seeded;
+    const int ns = wanted_parameters(wanted, np, seeded);
+    if (ns == 0) return;
     std::array<ParameterFad, MaxCoordinates> qf, vf, af, rf;
     std::array<ParameterFad, kMaxComponentParameters> pf;
     for (int i = 0; i < n; ++i) {
       qf[i] = q[i];
       vf[i] = v[i];
       af[i] = a[i];
-      rf[i] = ParameterFad(np, 0.0);
+      rf[i] = ParameterFad(ns, 0.0);
     }
-    for (int k = 0; k < np; ++k) pf[k] = ParameterFad(np, k, parameters()[k]);
+    for (int k = 0; k < np; ++k) pf[k] = parameters()[k];
+    for (int j = 0; j < ns; ++j) pf[seeded[j]] = ParameterFad(ns, j, parameters()[seeded[j]]);
     derived().template evaluate<ParameterFad, ParameterFad>(qf.data(), vf.data(), af.data(), pf.data(), t, rf.data());
     for (int i = 0; i < n; ++i)
       if (rf[i].hasFastAccess())
-        for (int k = 0; k < np; ++k) gradient[k] += mu[i] * rf[i].fastAccessDx(k);
+        for (int j = 0; j < ns; ++j) gradient[seeded[j]] += mu[i] * rf[i].fastAccessDx(j);
   }
 
  private:
@@ -354,24 +382,29 @@ class ConstraintAD : public Constraint {
   // lambda . (Cq mu_r) is the derivative along mu_r of lambda . c: an inner one-direction Fad carries it,
   // an outer Fad the parameters; the acceleration level carries the path parameter s instead.
   void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* lambda,
-                              const double* mu_r, const double* mu_c, int level, double* gradient) const override {
+                              const double* mu_r, const double* mu_c, int level, double* gradient,
+                              ParameterMask wanted = kAllParameters) const override {
     using Inner = Sacado::Fad::SFad<double, 1>;
     using Directional = Sacado::Fad::SLFad<Inner, kMaxComponentParameters>;
     const int n = coordinate_count(), m = equation_count(), np = static_cast<int>(parameters().size());
     assert(np <= kMaxComponentParameters);
+    std::array<int, kMaxComponentParameters> seeded;
+    const int ns = wanted_parameters(wanted, np, seeded);
+    if (ns == 0) return;
     std::array<Directional, kMaxComponentParameters> pf;
     std::array<Directional, MaxCoordinates> qf;
     std::array<Directional, MaxEquations> cf;
-    for (int k = 0; k < np; ++k) pf[k] = Directional(np, k, Inner(parameters()[k]));
+    for (int k = 0; k < np; ++k) pf[k] = Directional(Inner(parameters()[k]));
+    for (int j = 0; j < ns; ++j) pf[seeded[j]] = Directional(ns, j, Inner(parameters()[seeded[j]]));
     // lambda . (Cq mu_r), and mu_c . c at the position level.
     const Directional epsilon(Inner(1, 0, 0.0));
     for (int i = 0; i < n; ++i) qf[i] = Directional(Inner(q[i])) + mu_r[i] * epsilon;
     derived().template evaluate<Directional, Directional>(qf.data(), Directional(Inner(t)), pf.data(), cf.data());
     for (int e = 0; e < m; ++e) {
       if (!cf[e].hasFastAccess()) continue;
-      for (int k = 0; k < np; ++k) {
-        const Inner& d = cf[e].fastAccessDx(k);
-        gradient[k] += lambda[e] * d.dx(0) + (level == 0 ? mu_c[e] * d.val() : 0.0);
+      for (int j = 0; j < ns; ++j) {
+        const Inner& d = cf[e].fastAccessDx(j);
+        gradient[seeded[j]] += lambda[e] * d.dx(0) + (level == 0 ? mu_c[e] * d.val() : 0.0);
       }
     }
     if (level == 0) return;
@@ -380,16 +413,17 @@ class ConstraintAD : public Constraint {
     std::array<PathParameterFad, kMaxComponentParameters> pp;
     std::array<PathParameterFad, MaxCoordinates> qs;
     std::array<PathParameterFad, MaxEquations> cs;
-    for (int k = 0; k < np; ++k) pp[k] = PathParameterFad(np, k, PathFad(parameters()[k]));
+    for (int k = 0; k < np; ++k) pp[k] = PathParameterFad(PathFad(parameters()[k]));
+    for (int j = 0; j < ns; ++j) pp[seeded[j]] = PathParameterFad(ns, j, PathFad(parameters()[seeded[j]]));
     const PathFad s(1, 0, Sacado::Fad::SFad<double, 1>(1, 0, 0.0));
     for (int i = 0; i < n; ++i) qs[i] = PathParameterFad(PathFad(q[i] + v[i] * s + 0.5 * a[i] * s * s));
     derived().template evaluate<PathParameterFad, PathParameterFad>(qs.data(), PathParameterFad(PathFad(t + s)),
                                                                     pp.data(), cs.data());
     for (int e = 0; e < m; ++e) {
       if (!cs[e].hasFastAccess()) continue;
-      for (int k = 0; k < np; ++k) {
-        const PathFad& d = cs[e].fastAccessDx(k);
-        gradient[k] += mu_c[e] * (level == 1 ? d.dx(0).val() : d.dx(0).dx(0));
+      for (int j = 0; j < ns; ++j) {
+        const PathFad& d = cs[e].fastAccessDx(j);
+        gradient[seeded[j]] += mu_c[e] * (level == 1 ? d.dx(0).val() : d.dx(0).dx(0));
       }
     }
   }

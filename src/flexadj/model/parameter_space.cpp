@@ -20,15 +20,25 @@ ParameterSpace::ParameterSpace(const model::Model& model) {
   }
   gradient_force_offsets_ = force_offsets_;
   gradient_constraint_offsets_ = constraint_offsets_;
+  gradient_force_masks_.assign(force_offsets_.size(), kAllParameters);
+  gradient_constraint_masks_.assign(constraint_offsets_.size(), kAllParameters);
 }
 
 void ParameterSpace::want_gradients_of(const std::vector<int>& parameters) {
   gradient_force_offsets_.assign(force_offsets_.size(), -1);
   gradient_constraint_offsets_.assign(constraint_offsets_.size(), -1);
+  gradient_force_masks_.assign(force_offsets_.size(), 0);
+  gradient_constraint_masks_.assign(constraint_offsets_.size(), 0);
   for (int index : parameters) {
     const Location& l = locations_.at(index);
-    if (l.constraint) gradient_constraint_offsets_[l.component] = constraint_offsets_[l.component];
-    else gradient_force_offsets_[l.component] = force_offsets_[l.component];
+    const ParameterMask bit = ParameterMask(1) << l.parameter;
+    if (l.constraint) {
+      gradient_constraint_offsets_[l.component] = constraint_offsets_[l.component];
+      gradient_constraint_masks_[l.component] |= bit;
+    } else {
+      gradient_force_offsets_[l.component] = force_offsets_[l.component];
+      gradient_force_masks_[l.component] |= bit;
+    }
   }
 }
 

@@ -22,6 +22,9 @@ class ParameterSpace {
   // every parameter is wanted).
   const std::vector<int>& gradient_force_offsets() const { return gradient_force_offsets_; }
   const std::vector<int>& gradient_constraint_offsets() const { return gradient_constraint_offsets_; }
+  // Which parameters of each force element / constraint are wanted (bit k: its parameter k).
+  const std::vector<ParameterMask>& gradient_force_masks() const { return gradient_force_masks_; }
+  const std::vector<ParameterMask>& gradient_constraint_masks() const { return gradient_constraint_masks_; }
   // Only these parameters' gradients are needed (indices into this space).
   void want_gradients_of(const std::vector<int>& parameters);
   // Index of a parameter by name, -1 if there is none.
@@ -35,6 +38,7 @@ class ParameterSpace {
   // 95 % of a 25 000-spring chain's gradient run (benchmarks/peers).
   std::unordered_map<std::string, int> index_of_;
   std::vector<int> force_offsets_, constraint_offsets_, gradient_force_offsets_, gradient_constraint_offsets_;
+  std::vector<ParameterMask> gradient_force_masks_, gradient_constraint_masks_;
   struct Location {
     bool constraint;
     int component, parameter;
