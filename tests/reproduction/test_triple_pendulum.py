@@ -3,8 +3,10 @@
 cart (meshes/triple_pendulum_cart.yaml, its optimization section: ROL trust region, stop at J <= 1e-3) from
 F = 0. Asserts J0 = 3 * 5/2 pi^2 (the pendulum hangs at rest, each link pi from upright) to 1e-9 relative, and
 from the final trajectory written by flexadj optimize: every link angle within 0.05 rad of upright (the target
-of issue 5), every link rate below 0.1 rad/s, and the cart within |x| <= 0.55 m throughout (the penalty beyond
-0.5 m is soft: the run ends with the cart 3.4 cm past it).
+of issue 5), every link rate below 0.1 rad/s, and the cart within the model's |x| <= 0.5 m throughout, to 1 cm:
+the bound is a penalty (weight 1e4), whose value <= J <= 1e-3 allows an excess of at most
+(3 V 1e-3 / 1e4)^(1/3) = 1.1 cm for a cart speed <= V = 4 m/s (meshes/triple_pendulum_cart.yaml), so the
+test also asserts max |x_cart'| <= 4 m/s.
 CI step 4e-3 s (the model: 1e-3 s, scripts/reproduce.sh); the paper stopped after 353 iterations at J ~ 1.5.
 
 usage: test_triple_pendulum.py FLEXADJ MPIEXEC WORKDIR SOURCE_DIR RANKS [STEP]
@@ -34,13 +36,17 @@ with h5py.File(runner.path("triple.h5"), "r") as f:
     names = [n.decode() if isinstance(n, bytes) else str(n) for n in f["model/coordinate_names"][:]]
     q, v = f["state/q"][-1, :], f["state/v"][-1, :]
     cart = abs(f["state/q"][:, names.index("cart.x")]).max()
-# Measured (h = 4e-3 s, 1 rank, 158 iterations, J = 8.84e-4): angle errors 0.0031, 0.0080, 0.0069 rad, rates
-# 0.0014, -0.0131, -0.0073 rad/s, max |x_cart| = 0.534 m. Thresholds: the issue's 0.05 rad; 0.1 rad/s; 0.55 m.
+    cart_speed = abs(f["state/v"][:, names.index("cart.x")]).max()
+# Measured (h = 4e-3 s, 1 rank, 136 iterations, J = 8.93e-4): angle errors 0.0077, 0.0139, 0.0088 rad, rates
+# 0.0029, -0.0115, 0.0017 rad/s, max |x_cart| = 0.4994 m, max |x_cart'| = 3.29 m/s (with the former penalty weight
+# 100: max |x_cart| = 0.539 m). Thresholds: the issue's 0.05 rad; 0.1 rad/s; 0.5 m + 1 cm (docstring).
 for link in ["link1", "link2", "link3"]:
     i = names.index(link + ".theta")
     checks.close("%s angle upright (pi/2, pi from hanging)" % link, q[i], math.pi / 2, 0.05)
     checks.close("%s rate at rest" % link, v[i], 0.0, 0.1)
-checks.check("cart within |x| <= 0.55 m throughout", cart <= 0.55, "max |x| = %.4f m" % cart)
+checks.check("cart speed <= 4 m/s (premise of the 1 cm tolerance)", cart_speed <= 4.0, "max |x'| = %.3f m/s" % cart_speed)
+checks.check("cart within the model's |x| <= 0.5 m throughout, to 1 cm (penalty)", cart <= 0.51,
+             "max |x| = %.4f m" % cart)
 print("J = %.4e (J0 = %.4f) after %s iterations (%s forward / %s adjoint runs, %.1f s); paper: J ~ 1.5 after 353" % (
     J, J0, history[-1]["iteration"], history[-1]["forward_runs"], history[-1]["adjoint_runs"],
     float(history[-1]["seconds"])))

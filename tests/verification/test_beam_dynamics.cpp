@@ -45,7 +45,10 @@ TEST(BeamDynamics, FlyingSpaghettiConservesMomentaAndEnergyInFreeFlight) {
 //   +8.25 at t = 7.44 and -9.73 at t = 15.87, elbow -4.06 at t = 10.87. flexadj (lumped mass) with 40 elements
 //   and h = 0.005 gives +8.250 at 7.44, -9.727 at 15.88 and -4.061 at 10.87;
 // - the paper's curves, digitised: +8.3 at t = 6.6 and -9.2 at t = 14.5-15 (labelled the elbow in our notes; the
-//   values are the free end's, and the digitised times run about 1 s early): checked within 0.6 and 1.5 s.
+//   values are the free end's). Printed, not asserted: they differ from the values above by 0.06 and 0.53 in w
+//   and by 0.85 and 1.1 s in time (measured, 20 elements), more than a digitisation error, and the paper's
+//   discretisation is not known here; windows wide enough to hold them (0.6, 1.5 s) would hold every value the
+//   assertions above allow.
 struct CantileverPeaks {
   double tip_max, tip_max_time, tip_min, tip_min_time, elbow_min, elbow_min_time;
 };
@@ -82,7 +85,7 @@ CantileverPeaks right_angle_cantilever_peaks(int elements_per_arm, double step_s
   return peaks;
 }
 
-TEST(BeamDynamics, RightAngleCantileverPeaks) {
+TEST(BeamDynamics, RightAngleCantileverPeaksMatchAnIndependentCode) {
   const CantileverPeaks coarse = right_angle_cantilever_peaks(10, 0.05);
   const CantileverPeaks fine = right_angle_cantilever_peaks(20, 0.025);
   // The independent converged values (measured: 20 elements deviate by <= 0.008 in w and 0.01 s in time).
@@ -94,11 +97,9 @@ TEST(BeamDynamics, RightAngleCantileverPeaks) {
   EXPECT_NEAR(fine.elbow_min_time, 10.87, 0.03);
   // Refinement approaches them (10 elements and h = 0.05: 8.209, -9.719, -4.067).
   EXPECT_LT(std::abs(fine.tip_max - 8.25), 0.5 * std::abs(coarse.tip_max - 8.25));
-  // The paper's digitised curve.
-  EXPECT_NEAR(fine.tip_max, 8.3, 0.6);
-  EXPECT_NEAR(fine.tip_max_time, 6.6, 1.5);
-  EXPECT_NEAR(fine.tip_min, -9.2, 0.6);
-  EXPECT_NEAR(fine.tip_min_time, 14.75, 1.5);
+  // The paper's digitised curve, for the record (see above).
+  std::printf("against the paper's digitised curve: max %+.2f at t %+.2f, min %+.2f at t %+.2f (w, t differences)\n",
+              fine.tip_max - 8.3, fine.tip_max_time - 6.6, fine.tip_min + 9.2, fine.tip_min_time - 14.75);
 }
 
 // np 1 and np 2: the same trajectory (run under mpirun at both rank counts; the world run is distributed).
