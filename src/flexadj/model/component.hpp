@@ -150,6 +150,12 @@ class Constraint : public Component {
   // c, Cq and H = d(Cq^T lambda)/dq (n x n, row-major) from one second-order evaluation.
   virtual void jacobian_and_hessian(const double* q, const double* lambda, double t, double* c, double* Cq,
                                     double* H) const = 0;
+  // The same by plain nested AD over all coordinates, without the structure jacobian_and_hessian may exploit: the
+  // reference its optimised path is tested against.
+  virtual void jacobian_and_hessian_reference(const double* q, const double* lambda, double t, double* c, double* Cq,
+                                              double* H) const {
+    jacobian_and_hessian(q, lambda, t, c, Cq, H);
+  }
   // H alone.
   void multiplier_hessian(const double* q, const double* lambda, double t, double* H) const {
     std::vector<double> c(equation_count()), Cq(static_cast<std::size_t>(equation_count()) * coordinate_count());
