@@ -1,5 +1,6 @@
 // Beam sections and the beams of a model file: geometrically exact beams and ANCF beams from lines, arcs,
 // polylines, points files and Gmsh meshes.
+#include "flexadj/io/gmsh_mesh.hpp"
 #include "flexadj/io/reader.hpp"
 
 namespace flexadj::io::reader {
@@ -113,7 +114,8 @@ void Reader::read_beam(const Value& v) {
     } else {
       v.forbid("elements", "is given by the mesh");
       const Value file = v.at("gmsh");
-      nodes = elements::read_gmsh_beam(resolve(file, file.text()).string(), section_axis(v, {0.0, 0.0, 1.0}));
+      const GmshLineMesh mesh = read_gmsh_line_mesh(resolve(file, file.text()).string());
+      nodes = elements::mesh_beam(mesh.points, mesh.lines, mesh.tags, section_axis(v, {0.0, 0.0, 1.0}));
     }
   } catch (const std::invalid_argument& error) {
     v.at(geometry).fail(std::string("bad beam geometry: ") + error.what());
