@@ -137,7 +137,7 @@ Point Reader::unit_vector(const Value& v, int dimension) {
 // ---- chain generator
 void Reader::read_chain(const Value& v) {
   v.expect_map({"count", "name", "type", "mass", "inertia", "length", "direction", "anchor"});
-  const int count = v.at("count").integer(1);
+  const int count = v.at("count").generated_count(1);
   const std::string prefix = v.has("name") ? v.at("name").name() : "link";
   const BodyKind kind = body_kind(v.at("type").choice({"rigid_body", "point_mass"}));
   const bool rigid = model::has_orientation(kind);
