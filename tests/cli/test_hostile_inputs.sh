@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Inputs a hostile or careless user writes are input errors (exit 2) naming the file, the key or line and what
 # was expected, found before anything large is allocated (issue 18): generator counts beyond the limit, Gmsh
-# counts larger than the file. Usage: test_hostile_inputs.sh PATH/TO/flexadj
+# counts larger than the file, design values the model reader would refuse. Usage: test_hostile_inputs.sh PATH/TO/flexadj
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/cli_support.sh" "$1"
 MESHES="$HERE/../../meshes"
@@ -39,4 +39,30 @@ expect "Gmsh block count 1e18" 2 "wire.yaml: beams[0].gmsh" \
 mesh 2 $'1 10 11\n1 10 11\n2 11 12\n' > wire.msh
 expect "duplicated Gmsh element line" 2 "line 18 of 'wire.msh': element tag 1 appears twice (first on line 17)" -- \
   simulate wire.yaml --no-output
+
+# A design-values file (optimization.start_from) is checked by the model reader's rules. Before, a negative
+# stiffness was accepted (exit 0) and a zero mass failed in the solver (exit 3).
+values() { printf 'design_values:\n'; printf '  %s\n' "$@"; }
+start_from() { echo "--set"; echo "optimization.start_from=$WORK/$1"; }
+values "spring.stiffness: -1" > negative_stiffness.yaml
+expect "negative stiffness from design values" 2 "optimization.start_from" \
+  "negative_stiffness.yaml: design_values.spring.stiffness: expected a number >= 0, got -1 (line 2)" -- \
+  simulate "$MESHES/oscillator.yaml" --no-output $(start_from negative_stiffness.yaml)
+values "spring.stiffness: 2" "mass.mass: 0" > zero_mass.yaml
+expect "zero mass from design values" 2 "zero_mass.yaml: design_values.mass.mass: expected a positive number, got 0 (line 3)" -- \
+  gradient "$MESHES/oscillator.yaml" $(start_from zero_mass.yaml)
+values "link2.inertia_xy: 1" > indefinite.yaml
+expect "indefinite inertia from design values" 2 \
+  "indefinite.yaml: design_values.link2.inertia_xy: inertia tensor is not positive definite" -- \
+  simulate "$MESHES/rigid_chain.yaml" --no-output $(start_from indefinite.yaml)
+values "link1.inertia_zz: -0.01" > planar_inertia.yaml
+expect "negative planar inertia from design values" 2 \
+  "planar_inertia.yaml: design_values.link1.inertia_zz: expected a positive number, got -0.01" -- \
+  simulate "$MESHES/double_pendulum_cart.yaml" --no-output $(start_from planar_inertia.yaml)
+# What the rules allow still reads: a planar body's unused inertia_xx of 0, a positive stiffness, a new velocity.
+values "link1.inertia_xx: 0" "link1.inertia_zz: 0.02" > planar_ok.yaml
+expect "valid planar inertia from design values" 0 "summary" -- \
+  simulate "$MESHES/double_pendulum_cart.yaml" --no-output $(start_from planar_ok.yaml)
+values "spring.stiffness: 2" '"initial_velocity:mass.x": 0.25' > good_values.yaml
+expect "valid design values" 0 "J = " -- gradient "$MESHES/oscillator.yaml" $(start_from good_values.yaml)
 finish

@@ -1,6 +1,7 @@
 // Beam sections and the beams of a model file: geometrically exact beams and ANCF beams from lines, arcs,
 // polylines, points files and Gmsh meshes.
 #include "flexadj/io/gmsh_mesh.hpp"
+#include "flexadj/io/parameter_rules.hpp"
 #include "flexadj/io/reader.hpp"
 
 namespace flexadj::io::reader {
@@ -8,39 +9,35 @@ namespace flexadj::io::reader {
 elements::BeamSectionData Reader::read_section(const Value& v) const {
   v.expect_map(kSectionKeys);
   elements::BeamSectionData s;
-  s.youngs_modulus = v.at("E").positive();
-  if (exactly_one_of(v, {"G", "nu"}) == "G") s.shear_modulus = v.at("G").positive();
+  s.youngs_modulus = parameter_value(v.at("E"), "youngs_modulus");
+  if (exactly_one_of(v, {"G", "nu"}) == "G") s.shear_modulus = parameter_value(v.at("G"), "shear_modulus");
   else s.shear_modulus = s.youngs_modulus / (2.0 * (1.0 + v.at("nu").in_range(-0.99, 0.5)));
-  s.density = v.at("rho").non_negative();
-  s.area = v.at("A").positive();
+  s.density = parameter_value(v.at("rho"), "density");
+  s.area = parameter_value(v.at("A"), "area");
   if (v.has("I")) {  // a symmetric section: I2 = I3 = I
     v.forbid("I2", "cannot be combined with 'I' (I2 = I3 = I)");
     v.forbid("I3", "cannot be combined with 'I' (I2 = I3 = I)");
-    s.I2 = s.I3 = v.at("I").positive();
+    s.I2 = s.I3 = parameter_value(v.at("I"), "I");
   } else {
-    s.I2 = v.at("I2").positive();
-    s.I3 = v.at("I3").positive();
+    s.I2 = parameter_value(v.at("I2"), "I2");
+    s.I3 = parameter_value(v.at("I3"), "I3");
   }
-  s.J = v.has("J") ? v.at("J").positive() : s.I2 + s.I3;
+  s.J = parameter_value_or(v.at("J"), "J", s.I2 + s.I3);
   const Value shear = v.at("shear_factor");
   if (shear.is_list()) {
-    const auto k = shear.numbers(2);
-    for (int i = 0; i < 2; ++i)
-      if (!(k[i] > 0.0)) shear.item(i).fail("expected a positive shear factor, got " + shear.item(i).describe());
-    s.shear_factor_2 = k[0];
-    s.shear_factor_3 = k[1];
+    shear.expect_list(2, "a list of 2 numbers");
+    s.shear_factor_2 = parameter_value(shear.item(0), "shear_factor_2");
+    s.shear_factor_3 = parameter_value(shear.item(1), "shear_factor_3");
   } else if (shear.given()) {
-    s.shear_factor_2 = s.shear_factor_3 = shear.positive();
+    s.shear_factor_2 = s.shear_factor_3 = parameter_value(shear, "shear_factor_2");
   }
-  s.shear_viscosity = v.at("shear_viscosity").non_negative_or(0.0);
-  s.bulk_viscosity = v.at("bulk_viscosity").non_negative_or(0.0);
+  s.shear_viscosity = parameter_value_or(v.at("shear_viscosity"), "shear_viscosity", 0.0);
+  s.bulk_viscosity = parameter_value_or(v.at("bulk_viscosity"), "bulk_viscosity", 0.0);
   s.rotary = {s.I2 + s.I3, s.I2, s.I3};
   if (v.has("rotary_inertia")) {
-    const auto r = v.at("rotary_inertia").numbers(3);
-    for (int i = 0; i < 3; ++i) {
-      if (!(r[i] >= 0.0)) v.at("rotary_inertia").item(i).fail("expected a non-negative value");
-      s.rotary[i] = r[i];
-    }
+    const Value rotary = v.at("rotary_inertia");
+    rotary.expect_list(3, "a list of 3 numbers");
+    for (int i = 0; i < 3; ++i) s.rotary[i] = parameter_value(rotary.item(i), "rotary_" + std::to_string(i + 1));
   }
   return s;
 }
@@ -193,7 +190,7 @@ void Reader::read_ancf_beam(const Value& v) {
   if (type == "full") v.forbid("curvature", "is an option of the planar and cable elements");
   else data.simple_curvature = v.has("curvature") && v.at("curvature").choice({"exact", "simple"}) == "simple";
   if (type != "full") v.forbid("section_axis_3", "is only used by the full element");
-  data.damping_time = v.at("damping_time").non_negative_or(0.0);
+  data.damping_time = parameter_value_or(v.at("damping_time"), "damping_time", 0.0);
   const std::string geometry = exactly_one_of(v, {"line", "arc", "points"});
   elements::BeamNodes nodes;
   try {
