@@ -1,0 +1,44 @@
+#!/usr/bin/env bash
+# Fuzzes flexadj's parsers with libFuzzer (Debian's clang, with AddressSanitizer and UBSan): the expression
+# parser and evaluator (tests/fuzz/fuzz_expression.cpp) and the Gmsh mesh reader (tests/fuzz/fuzz_gmsh.cpp).
+# Builds the harnesses into build-fuzz/ (not part of the CMake build), runs each for SECONDS (default 60) from
+# the seeds in tests/fuzz/seeds/ and the corpus of earlier runs, and prints per harness: executions, coverage,
+# corpus size, crashes, hangs (an input taking more than 10 s) and out-of-memory inputs; their inputs are kept
+# in build-fuzz/artifacts/. Exit status 0 only if nothing was found. Needs clang and libclang-rt-14-dev.
+# Usage: scripts/fuzz.sh [SECONDS] [HARNESS...]   (harnesses: expression gmsh)
+set -uo pipefail
+cd "$(dirname "$0")/.."
+SECONDS_EACH="${1:-60}"
+shift || true
+HARNESSES=("$@")
+[ ${#HARNESSES[@]} -eq 0 ] && HARNESSES=(expression gmsh)
+OUT=build-fuzz
+CXX="${FUZZ_CXX:-clang++}"
+FLAGS=(-std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Isrc)
+declare -A SOURCES=([expression]=src/flexadj/functions/expression.cpp [gmsh]=src/flexadj/io/gmsh_mesh.cpp)
+mkdir -p "$OUT"
+export ASAN_OPTIONS="detect_leaks=1" UBSAN_OPTIONS="print_stacktrace=1"
+status=0
+printf '%-11s %8s %12s %14s %8s %8s %6s %6s\n' harness seconds executions "coverage(ft)" corpus crashes hangs ooms
+for name in "${HARNESSES[@]}"; do
+  binary="$OUT/fuzz_$name"
+  "$CXX" "${FLAGS[@]}" "tests/fuzz/fuzz_$name.cpp" "${SOURCES[$name]}" -o "$binary" || exit 1
+  corpus="$OUT/corpus/$name" artifacts="$OUT/artifacts/$name"
+  mkdir -p "$corpus" "$artifacts"
+  log="$OUT/fuzz_$name.log"
+  touch "$log.start"  # inputs found by this run are newer
+  "$binary" "$corpus" "tests/fuzz/seeds/$name" -dict="tests/fuzz/$name.dict" -max_total_time="$SECONDS_EACH" \
+    -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" > "$log" 2>&1
+  executions=$(grep -o "stat::number_of_executed_units: *[0-9]*" "$log" | grep -o "[0-9]*$" | tail -1)
+  coverage=$(grep -oE "cov: [0-9]+ ft: [0-9]+" "$log" | tail -1 | awk '{print $2 "(" $4 ")"}')
+  crashes=$(find "$artifacts" -name 'crash-*' -newer "$log.start" | wc -l)
+  hangs=$(find "$artifacts" -name 'timeout-*' -newer "$log.start" | wc -l)
+  ooms=$(find "$artifacts" -name 'oom-*' -newer "$log.start" | wc -l)
+  printf '%-11s %8s %12s %14s %8s %8s %6s %6s\n' "$name" "$SECONDS_EACH" "${executions:-?}" "${coverage:-?}" \
+    "$(ls "$corpus" | wc -l)" "$crashes" "$hangs" "$ooms"
+  if [ $((crashes + hangs + ooms)) -gt 0 ] || ! grep -q "Done [0-9]* runs" "$log"; then
+    status=1
+    echo "  $name: see $log and $artifacts/"
+  fi
+done
+exit $status
