@@ -16,6 +16,9 @@ expect "10^8 beam elements" 2 "beam_swing_up.yaml: beams[0].elements: $limit" --
   simulate "$MESHES/beam_swing_up.yaml" --no-output --set "beams[0].elements=1e8"
 expect "control grid count 2e9" 2 "beam_swing_up.yaml: controls[0].grid.count: expected an integer in [2, 10000000]" -- \
   simulate "$MESHES/beam_swing_up.yaml" --no-output --set "controls[0].grid.count=2e9"
+expect "generators over the limit together" 2 \
+  "beam_swing_up.yaml: beams[0].elements: expected at most 10000000 generated items in all" "the model has 12000000" -- \
+  simulate "$MESHES/beam_swing_up.yaml" --no-output --set "controls[0].grid.count=6e6" --set "beams[0].elements=6e6"
 
 # A Gmsh block count of 1e18 (before: a hang) and a duplicated element line (before: the last element dropped).
 cat > wire.yaml <<'YAML'

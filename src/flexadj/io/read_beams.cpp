@@ -91,13 +91,13 @@ void Reader::read_beam(const Value& v) {
       Point axis3{0.0, 0.0, 1.0};
       const Point d = model::subtract(end, start);
       if (std::abs(d[2]) > 0.999 * norm(d)) axis3 = {1.0, 0.0, 0.0};  // a vertical beam
-      nodes = elements::straight_beam(start, end, v.at("elements").generated_count(1), section_axis(v, axis3));
+      nodes = elements::straight_beam(start, end, generated_count(v.at("elements"), 1), section_axis(v, axis3));
     } else if (geometry == "arc") {
       const Value arc = v.at("arc");
       arc.expect_map({"centre", "start", "angle", "axis"});
       v.forbid("section_axis_3", "is the arc axis for an arc");
       nodes = elements::arc_beam(arc.at("centre").point(3), arc.at("start").point(3), arc.at("angle").number(),
-                                 arc.at("axis").point(3), v.at("elements").generated_count(1));
+                                 arc.at("axis").point(3), generated_count(v.at("elements"), 1));
     } else if (geometry == "points") {
       v.forbid("elements", "is given by the points (one element between consecutive points)");
       const Value points = v.at("points");
@@ -201,13 +201,13 @@ void Reader::read_ancf_beam(const Value& v) {
       Point axis3{0.0, 0.0, 1.0};
       const Point d = model::subtract(end, start);
       if (std::abs(d[2]) > 0.999 * norm(d)) axis3 = {1.0, 0.0, 0.0};  // a vertical beam
-      nodes = elements::straight_beam(start, end, v.at("elements").generated_count(1), section_axis(v, axis3));
+      nodes = elements::straight_beam(start, end, generated_count(v.at("elements"), 1), section_axis(v, axis3));
     } else if (geometry == "arc") {
       const Value arc = v.at("arc");
       arc.expect_map(dimension_ == 2 ? Keys{"centre", "start", "angle"} : Keys{"centre", "start", "angle", "axis"});
       const Point axis = dimension_ == 2 ? Point{0.0, 0.0, 1.0} : arc.at("axis").point(3);
       nodes = elements::arc_beam(arc.at("centre").point(dimension_), arc.at("start").point(dimension_),
-                                 arc.at("angle").number(), axis, v.at("elements").generated_count(1));
+                                 arc.at("angle").number(), axis, generated_count(v.at("elements"), 1));
     } else {
       v.forbid("elements", "is given by the points (one element between consecutive points)");
       const Value points = v.at("points");

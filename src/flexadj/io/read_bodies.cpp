@@ -126,10 +126,20 @@ Point Reader::unit_vector(const Value& v, int dimension) {
   return model::scaled(x, 1.0 / length);
 }
 
+int Reader::generated_count(const Value& v, int lo) {
+  const int count = v.generated_count(lo);
+  generated_ += count;
+  if (generated_ > Value::kMaxGeneratedCount)
+    v.fail("expected at most " + std::to_string(Value::kMaxGeneratedCount) +
+           " generated items in all (chain links, beam and ANCF elements, control grid times): with " +
+           std::to_string(count) + " more the model has " + std::to_string(generated_));
+  return count;
+}
+
 // ---- chain generator
 void Reader::read_chain(const Value& v) {
   v.expect_map({"count", "name", "type", "mass", "inertia", "length", "direction", "anchor"});
-  const int count = v.at("count").generated_count(1);
+  const int count = generated_count(v.at("count"), 1);
   const std::string prefix = v.has("name") ? v.at("name").name() : "link";
   const BodyKind kind = body_kind(v.at("type").choice({"rigid_body", "point_mass"}));
   const bool rigid = model::has_orientation(kind);
