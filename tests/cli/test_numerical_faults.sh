@@ -40,6 +40,9 @@ expect "NaN at step 51 (variational)" 3 "step 51, t = 0.051 s" "force element 'p
 pass_if "the variational result file keeps steps 0..50, all finite" steps_and_finite later_variational.h5 51
 { pendulum "if(t > 0.0505, log(-t), 0)"; echo "objective: [{type: final_value, coordinate: bob.y}]"; } > nan_gradient.yaml
 expect "NaN in a gradient run" 3 "step 51" "push" -- gradient nan_gradient.yaml
+# Scales that overflow (issue 18): k = 1e300 with m = 1e-300 once exited 0 with an energy error of 6e267 J.
+expect "stiffness 1e300 with mass 1e-300" 3 "not finite (NaN or Inf) at step 1, t = 0.00157" "scales may overflow" -- \
+  simulate "$HERE/../../meshes/oscillator.yaml" --no-output --set "forces[0].stiffness=1e300" --set "bodies[0].mass=1e-300"
 # Step counts that do not fit a run are input errors naming the key (they overflowed into 'integrated nothing').
 expect "step size 1e-300" 2 "integrator.step_size" "steps" "expected between 1 and" -- \
   simulate nan_at_start.yaml --set integrator.step_size=1e-300

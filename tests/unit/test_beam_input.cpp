@@ -157,6 +157,65 @@ joints:
   expect_error(replaced(base, "GEOMETRY", "gmsh: " + (folder / "triangle.msh").string()), "beams[0].gmsh",
                "element type 2 is not supported");
   expect_error(replaced(base, "GEOMETRY", "gmsh: " + points), "beams[0].gmsh", "not a Gmsh mesh file");
+  // Other sections are skipped, and Windows line ends are read.
+  std::string windows = replaced(mesh_text, "$Nodes\n", "$PhysicalNames\n1\n1 1 \"wire\"\n$EndPhysicalNames\n$Nodes\n");
+  for (std::size_t at = windows.find('\n'); at != std::string::npos; at = windows.find('\n', at + 2))
+    windows.insert(at, "\r");
+  const auto from_windows =
+      read_problem_string(replaced(base, "GEOMETRY", "gmsh: " + write("windows.msh", windows)), "test.yaml");
+  EXPECT_EQ(from_windows.model->force_elements().size(), 2u);
+  fs::remove_all(folder);
+}
+
+// Issue 18: a mesh file whose lines disagree with its counts is an input error naming the mesh file, the line
+// and what was expected. Before, a duplicated element line was accepted and dropped the last element, block
+// counts of -5 or 2e8 ended in std::bad_alloc or a vector-size error, and a count of 1e18 hung.
+TEST(BeamInput, RefusesGmshMeshesThatDisagreeWithTheirCounts) {
+  namespace fs = std::filesystem;
+  const fs::path folder = fs::temp_directory_path() / ("flexadj_gmsh_counts_" + std::to_string(::getpid()));
+  fs::create_directories(folder);
+  // Line numbers: $Nodes header 5, its blocks 6 and 9; $Elements header 16, its blocks 17 and 19, lines 20-21.
+  const std::string mesh_text =
+      "$MeshFormat\n4.1 0 8\n$EndMeshFormat\n"
+      "$Nodes\n2 3 10 12\n0 1 0 1\n10\n0 0 0\n1 1 0 2\n11\n12\n1 0 0\n2 0 0\n$EndNodes\n"
+      "$Elements\n2 3 1 3\n0 1 15 1\n1 10\n1 1 1 2\n2 10 11\n3 11 12\n$EndElements\n";
+  int files = 0;
+  // The error names the mesh file and the line, then what was expected.
+  auto expect_mesh_error = [&](const std::string& from, const std::string& to, int line, const std::string& expected) {
+    const fs::path mesh = folder / ("mesh" + std::to_string(++files) + ".msh");
+    std::ofstream(mesh) << replaced(mesh_text, from, to);
+    const std::string yaml =
+        "dimension: 3\nintegrator: {end_time: 1, step_size: 0.01}\n"
+        "beams:\n  - {name: wire, section: {E: 1, G: 1, rho: 1, A: 1, I2: 1, I3: 1}, gmsh: " + mesh.string() + "}\n";
+    expect_error(yaml, "beams[0].gmsh", "line " + std::to_string(line) + " of '" + mesh.string() + "': " + expected);
+  };
+  expect_mesh_error("2 10 11\n3 11 12", "2 10 11\n2 10 11\n3 11 12",
+                    21, "element tag 2 appears twice (first on line 20)");
+  expect_mesh_error("3 11 12\n", "3 11 12\n3 11 12\n",
+                    22, "expected $EndElements (after the 2 blocks counted on line 16), got '3 11 12'");
+  expect_mesh_error("1 1 1 2\n", "1 1 1 -5\n",
+                    19, "expected a number of elements in the block >= 0, got -5");
+  expect_mesh_error("1 1 1 2\n", "1 1 1 200000000\n",
+                    19, "expected at most 3 elements in the block (what the 3 lines left in the file can "
+                    "hold), got 200000000");
+  expect_mesh_error("1 1 1 2\n", "1 1 1 1000000000000000000\n",
+                    19, "expected at most 3 elements in the block");
+  expect_mesh_error("1 1 1 2\n", "1 1 1 2e8\n",
+                    19, "expected 'entityDim entityTag elementType numElementsInBlock' (4 integers), got "
+                    "'1 1 1 2e8'");
+  expect_mesh_error("2 3 1 3\n", "1000000000000000000 3 1 3\n",
+                    16, "expected at most 6 entity blocks (what the 6 lines left in the file can hold)");
+  expect_mesh_error("2 3 1 3\n", "2 -5 1 3\n", 16, "expected a number of elements >= 0, got -5");
+  expect_mesh_error("2 3 10 12\n", "-5 3 10 12\n", 5, "expected a number of entity blocks >= 0, got -5");
+  expect_mesh_error("1 1 0 2\n", "1 1 0 200000000\n", 9, "expected at most 6 nodes in the block");
+  expect_mesh_error("1 1 0 2\n", "1 1 0 1\n", 11, "expected 'x y z' (3 numbers), got '12'");
+  expect_mesh_error("2 3 1 3\n", "2 4 1 3\n", 16, "the header counts 4 elements, its blocks hold 3");
+  expect_mesh_error("3 11 12\n", "3 11 13\n",
+                    21, "element 3 refers to node 13, which the $Nodes section does not define");
+  expect_mesh_error("\n12\n", "\n10\n", 11, "node tag 10 appears twice");
+  expect_mesh_error("2 0 0\n", "2 nan 0\n", 13, "expected finite coordinates");
+  expect_mesh_error("4.1 0 8", "2.2 0 8", 2, "expected '4.1 0 8' (Gmsh format 4.1 ASCII), got '2.2 0 8'");
+  expect_mesh_error("$EndElements\n", "", 22, "expected $EndElements, got the end of the file");
   fs::remove_all(folder);
 }
 

@@ -1,8 +1,6 @@
 #include "flexadj/elements/beam_builder.hpp"
 
 #include <cmath>
-#include <fstream>
-#include <map>
 #include <stdexcept>
 
 namespace flexadj::elements {
@@ -112,77 +110,6 @@ BeamNodes mesh_beam(const std::vector<Point>& points, const std::vector<std::arr
   }
   for (const auto& [a, b] : elements) nodes.elements.push_back({index[a], index[b]});
   return nodes;
-}
-
-BeamNodes read_gmsh_beam(const std::string& path, const Point& axis3) {
-  std::ifstream in(path);
-  if (!in) throw std::invalid_argument("cannot open the mesh file '" + path + "'");
-  std::string line;
-  auto expect_section = [&](const std::string& name) {
-    while (std::getline(in, line))
-      if (line.rfind(name, 0) == 0) return true;
-    return false;
-  };
-  if (!expect_section("$MeshFormat")) throw std::invalid_argument("no $MeshFormat section: not a Gmsh mesh file");
-  double version = 0.0;
-  int file_type = 0, data_size = 0;
-  in >> version >> file_type >> data_size;
-  if (version < 4.0 || version >= 5.0 || file_type != 0)
-    throw std::invalid_argument("expected Gmsh format 4.1 ASCII, got version " + std::to_string(version) +
-                                (file_type != 0 ? " (binary)" : ""));
-  if (!expect_section("$Nodes")) throw std::invalid_argument("no $Nodes section");
-  long long blocks = 0, node_count = 0, min_tag = 0, max_tag = 0;
-  in >> blocks >> node_count >> min_tag >> max_tag;
-  std::vector<Point> points;
-  std::vector<long long> labels;
-  std::map<long long, int> node_of_tag;
-  for (long long b = 0; b < blocks; ++b) {
-    int entity_dim = 0, entity = 0, parametric = 0;
-    long long count = 0;
-    in >> entity_dim >> entity >> parametric >> count;
-    std::vector<long long> tags(count);
-    for (auto& tag : tags) in >> tag;
-    for (long long k = 0; k < count; ++k) {
-      Point x;
-      in >> x[0] >> x[1] >> x[2];
-      if (parametric)
-        for (int u = 0; u < entity_dim; ++u) {
-          double ignored;
-          in >> ignored;
-        }
-      node_of_tag[tags[k]] = static_cast<int>(points.size());
-      points.push_back(x);
-      labels.push_back(tags[k]);
-    }
-  }
-  if (!in) throw std::invalid_argument("the $Nodes section is incomplete");
-  if (!expect_section("$Elements")) throw std::invalid_argument("no $Elements section");
-  in >> blocks;
-  long long element_count = 0;
-  in >> element_count >> min_tag >> max_tag;
-  std::vector<std::array<int, 2>> elements;
-  for (long long b = 0; b < blocks; ++b) {
-    int entity_dim = 0, entity = 0, type = 0;
-    long long count = 0;
-    in >> entity_dim >> entity >> type >> count;
-    const int nodes_per_element = type == 1 ? 2 : type == 15 ? 1 : -1;
-    if (nodes_per_element < 0)
-      throw std::invalid_argument("element type " + std::to_string(type) +
-                                  " is not supported (only 2-node lines, type 1, and points, type 15)");
-    for (long long k = 0; k < count; ++k) {
-      long long tag = 0, a = 0, c = 0;
-      in >> tag >> a;
-      if (nodes_per_element == 1) continue;
-      in >> c;
-      const auto ia = node_of_tag.find(a), ic = node_of_tag.find(c);
-      if (ia == node_of_tag.end() || ic == node_of_tag.end())
-        throw std::invalid_argument("element " + std::to_string(tag) + " refers to a missing node (" +
-                                    std::to_string(ia == node_of_tag.end() ? a : c) + ")");
-      elements.push_back({ia->second, ic->second});
-    }
-  }
-  if (!in) throw std::invalid_argument("the $Elements section is incomplete");
-  return mesh_beam(points, elements, labels, axis3);
 }
 
 BeamNodes polyline_beam(const std::vector<Point>& points, const Point& axis3) {

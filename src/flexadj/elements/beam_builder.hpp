@@ -28,13 +28,10 @@ BeamNodes arc_beam(const Point& centre, const Point& start, double angle, const 
 // Through the given points; the tangent at a node is the mean direction of its segments.
 BeamNodes polyline_beam(const std::vector<Point>& points, const Point& axis3);
 
-// A 1D mesh: nodes and line elements; the tangent at a node is the mean direction of its elements (oriented
+// A 1D mesh (e.g. a Gmsh file, io/gmsh_mesh.hpp): nodes and line elements; the tangent at a node is the mean direction of its elements (oriented
 // from their first to their second node).
 BeamNodes mesh_beam(const std::vector<Point>& points, const std::vector<std::array<int, 2>>& elements,
                     const std::vector<long long>& labels, const Point& axis3);
-// Reads a Gmsh mesh file (format 4.1 ASCII): its nodes and its 2-node line elements (type 1); point elements
-// (type 15) are ignored; any other element type is an error. Throws std::invalid_argument with the reason.
-BeamNodes read_gmsh_beam(const std::string& path, const Point& axis3);
 
 // Adds nodes "<name>.node<k>" (k = 0..n, or the labels; aliases "<name>.start" for the first node of the first
 // element and "<name>.end" for the second node of the last) and elements "<name>.element<k>" (k = 1..m) between

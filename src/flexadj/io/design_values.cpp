@@ -4,9 +4,12 @@
 #include <yaml-cpp/yaml.h>
 
 #include <cmath>
+#include <algorithm>
 #include <fstream>
+#include <map>
 
 #include "flexadj/core/error.hpp"
+#include "flexadj/io/parameter_rules.hpp"
 #include "flexadj/model/parameter_space.hpp"
 #include "flexadj/problem/design_space.hpp"
 
@@ -24,31 +27,47 @@ void apply_design_values(model::Model& model, const std::string& path) {
   const YAML::Node values = root.IsMap() ? root["design_values"] : YAML::Node();
   if (!values.IsDefined() || !values.IsMap())
     throw InputError(path, "design_values", "expected a map of design-variable names to values");
+  // Values are read as the model reader reads them (reader::Value), component parameters by its rules.
+  reader::Context context;
+  context.file = path;
   const model::ParameterSpace parameters(model);
+  std::map<std::string, reader::Value> changed_inertia;  // body -> its first inertia entry in the file
   for (const auto& entry : values) {
     const std::string name = entry.first.as<std::string>(), key = "design_values." + name;
+    const reader::Value value(context, entry.second, key);
+    problem::DesignSpace::Entry variable;
     try {
-      problem::DesignSpace::resolve(model, parameters, name);
+      variable = problem::DesignSpace::resolve(model, parameters, name);
     } catch (const InputError& e) {
       throw InputError(path, key, e.what());
     }
     const problem::DesignSpace one(model, {name});
     std::vector<double> x;
-    try {
-      if (entry.second.IsSequence())
-        x = entry.second.as<std::vector<double>>();
-      else
-        x.push_back(entry.second.as<double>());
-    } catch (const YAML::Exception&) {
-      throw InputError(path, key, "expected a number or a list of numbers");
+    if (variable.kind == problem::DesignSpace::Kind::Parameter) {
+      const std::size_t dot = name.rfind('.');
+      const std::string parameter = name.substr(dot + 1);
+      x.push_back(reader::parameter_value(value, parameter));
+      if (parameter.rfind("inertia_", 0) == 0) changed_inertia.emplace(name.substr(0, dot), value);
+    } else if (entry.second.IsSequence()) {
+      for (std::size_t k = 0; k < entry.second.size(); ++k) x.push_back(value.item(k).number());
+    } else {
+      x.push_back(value.number());
     }
     if (static_cast<int>(x.size()) != one.size())
-      throw InputError(path, key,
-                       "expected " + std::to_string(one.size()) + " value(s), got " + std::to_string(x.size()));
-    for (double xi : x)
-      if (!std::isfinite(xi)) throw InputError(path, key, "expected finite numbers");
+      value.fail("expected " + std::to_string(one.size()) + " value(s), got " + std::to_string(x.size()));
     one.set_values(model, x);
   }
+  // An inertia tensor is valid or not as a whole: checked once all its entries are set.
+  for (const auto& [body, first_entry] : changed_inertia)
+    for (const auto& element : model.force_elements()) {
+      if (element->name() != body || std::string(element->type()) != "body") continue;
+      const auto& names = element->parameter_names();
+      const auto xx = std::find(names.begin(), names.end(), "inertia_xx") - names.begin();
+      std::array<double, 6> inertia;
+      for (int i = 0; i < 6; ++i) inertia[i] = element->parameters()[xx + i];  // xx, yy, zz, xy, xz, yz
+      const std::string error = reader::inertia_error(element->kinds()[0], inertia);
+      if (!error.empty()) first_entry.fail(error + " (with this file's values)");
+    }
 }
 
 void write_design_values(const std::string& path, const std::vector<std::string>& names,

@@ -1,5 +1,7 @@
 // Beam sections and the beams of a model file: geometrically exact beams and ANCF beams from lines, arcs,
 // polylines, points files and Gmsh meshes.
+#include "flexadj/io/gmsh_mesh.hpp"
+#include "flexadj/io/parameter_rules.hpp"
 #include "flexadj/io/reader.hpp"
 
 namespace flexadj::io::reader {
@@ -7,39 +9,35 @@ namespace flexadj::io::reader {
 elements::BeamSectionData Reader::read_section(const Value& v) const {
   v.expect_map(kSectionKeys);
   elements::BeamSectionData s;
-  s.youngs_modulus = v.at("E").positive();
-  if (exactly_one_of(v, {"G", "nu"}) == "G") s.shear_modulus = v.at("G").positive();
+  s.youngs_modulus = parameter_value(v.at("E"), "youngs_modulus");
+  if (exactly_one_of(v, {"G", "nu"}) == "G") s.shear_modulus = parameter_value(v.at("G"), "shear_modulus");
   else s.shear_modulus = s.youngs_modulus / (2.0 * (1.0 + v.at("nu").in_range(-0.99, 0.5)));
-  s.density = v.at("rho").non_negative();
-  s.area = v.at("A").positive();
+  s.density = parameter_value(v.at("rho"), "density");
+  s.area = parameter_value(v.at("A"), "area");
   if (v.has("I")) {  // a symmetric section: I2 = I3 = I
     v.forbid("I2", "cannot be combined with 'I' (I2 = I3 = I)");
     v.forbid("I3", "cannot be combined with 'I' (I2 = I3 = I)");
-    s.I2 = s.I3 = v.at("I").positive();
+    s.I2 = s.I3 = parameter_value(v.at("I"), "I");
   } else {
-    s.I2 = v.at("I2").positive();
-    s.I3 = v.at("I3").positive();
+    s.I2 = parameter_value(v.at("I2"), "I2");
+    s.I3 = parameter_value(v.at("I3"), "I3");
   }
-  s.J = v.has("J") ? v.at("J").positive() : s.I2 + s.I3;
+  s.J = parameter_value_or(v.at("J"), "J", s.I2 + s.I3);
   const Value shear = v.at("shear_factor");
   if (shear.is_list()) {
-    const auto k = shear.numbers(2);
-    for (int i = 0; i < 2; ++i)
-      if (!(k[i] > 0.0)) shear.item(i).fail("expected a positive shear factor, got " + shear.item(i).describe());
-    s.shear_factor_2 = k[0];
-    s.shear_factor_3 = k[1];
+    shear.expect_list(2, "a list of 2 numbers");
+    s.shear_factor_2 = parameter_value(shear.item(0), "shear_factor_2");
+    s.shear_factor_3 = parameter_value(shear.item(1), "shear_factor_3");
   } else if (shear.given()) {
-    s.shear_factor_2 = s.shear_factor_3 = shear.positive();
+    s.shear_factor_2 = s.shear_factor_3 = parameter_value(shear, "shear_factor_2");
   }
-  s.shear_viscosity = v.at("shear_viscosity").non_negative_or(0.0);
-  s.bulk_viscosity = v.at("bulk_viscosity").non_negative_or(0.0);
+  s.shear_viscosity = parameter_value_or(v.at("shear_viscosity"), "shear_viscosity", 0.0);
+  s.bulk_viscosity = parameter_value_or(v.at("bulk_viscosity"), "bulk_viscosity", 0.0);
   s.rotary = {s.I2 + s.I3, s.I2, s.I3};
   if (v.has("rotary_inertia")) {
-    const auto r = v.at("rotary_inertia").numbers(3);
-    for (int i = 0; i < 3; ++i) {
-      if (!(r[i] >= 0.0)) v.at("rotary_inertia").item(i).fail("expected a non-negative value");
-      s.rotary[i] = r[i];
-    }
+    const Value rotary = v.at("rotary_inertia");
+    rotary.expect_list(3, "a list of 3 numbers");
+    for (int i = 0; i < 3; ++i) s.rotary[i] = parameter_value(rotary.item(i), "rotary_" + std::to_string(i + 1));
   }
   return s;
 }
@@ -93,13 +91,13 @@ void Reader::read_beam(const Value& v) {
       Point axis3{0.0, 0.0, 1.0};
       const Point d = model::subtract(end, start);
       if (std::abs(d[2]) > 0.999 * norm(d)) axis3 = {1.0, 0.0, 0.0};  // a vertical beam
-      nodes = elements::straight_beam(start, end, v.at("elements").integer(1), section_axis(v, axis3));
+      nodes = elements::straight_beam(start, end, generated_count(v.at("elements"), 1), section_axis(v, axis3));
     } else if (geometry == "arc") {
       const Value arc = v.at("arc");
       arc.expect_map({"centre", "start", "angle", "axis"});
       v.forbid("section_axis_3", "is the arc axis for an arc");
       nodes = elements::arc_beam(arc.at("centre").point(3), arc.at("start").point(3), arc.at("angle").number(),
-                                 arc.at("axis").point(3), v.at("elements").integer(1));
+                                 arc.at("axis").point(3), generated_count(v.at("elements"), 1));
     } else if (geometry == "points") {
       v.forbid("elements", "is given by the points (one element between consecutive points)");
       const Value points = v.at("points");
@@ -113,7 +111,8 @@ void Reader::read_beam(const Value& v) {
     } else {
       v.forbid("elements", "is given by the mesh");
       const Value file = v.at("gmsh");
-      nodes = elements::read_gmsh_beam(resolve(file, file.text()).string(), section_axis(v, {0.0, 0.0, 1.0}));
+      const GmshLineMesh mesh = read_gmsh_line_mesh(resolve(file, file.text()).string());
+      nodes = elements::mesh_beam(mesh.points, mesh.lines, mesh.tags, section_axis(v, {0.0, 0.0, 1.0}));
     }
   } catch (const std::invalid_argument& error) {
     v.at(geometry).fail(std::string("bad beam geometry: ") + error.what());
@@ -191,7 +190,7 @@ void Reader::read_ancf_beam(const Value& v) {
   if (type == "full") v.forbid("curvature", "is an option of the planar and cable elements");
   else data.simple_curvature = v.has("curvature") && v.at("curvature").choice({"exact", "simple"}) == "simple";
   if (type != "full") v.forbid("section_axis_3", "is only used by the full element");
-  data.damping_time = v.at("damping_time").non_negative_or(0.0);
+  data.damping_time = parameter_value_or(v.at("damping_time"), "damping_time", 0.0);
   const std::string geometry = exactly_one_of(v, {"line", "arc", "points"});
   elements::BeamNodes nodes;
   try {
@@ -202,13 +201,13 @@ void Reader::read_ancf_beam(const Value& v) {
       Point axis3{0.0, 0.0, 1.0};
       const Point d = model::subtract(end, start);
       if (std::abs(d[2]) > 0.999 * norm(d)) axis3 = {1.0, 0.0, 0.0};  // a vertical beam
-      nodes = elements::straight_beam(start, end, v.at("elements").integer(1), section_axis(v, axis3));
+      nodes = elements::straight_beam(start, end, generated_count(v.at("elements"), 1), section_axis(v, axis3));
     } else if (geometry == "arc") {
       const Value arc = v.at("arc");
       arc.expect_map(dimension_ == 2 ? Keys{"centre", "start", "angle"} : Keys{"centre", "start", "angle", "axis"});
       const Point axis = dimension_ == 2 ? Point{0.0, 0.0, 1.0} : arc.at("axis").point(3);
       nodes = elements::arc_beam(arc.at("centre").point(dimension_), arc.at("start").point(dimension_),
-                                 arc.at("angle").number(), axis, v.at("elements").integer(1));
+                                 arc.at("angle").number(), axis, generated_count(v.at("elements"), 1));
     } else {
       v.forbid("elements", "is given by the points (one element between consecutive points)");
       const Value points = v.at("points");

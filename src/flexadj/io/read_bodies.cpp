@@ -1,4 +1,5 @@
 // The bodies of a model file: point masses, planar and spatial rigid bodies, chains.
+#include "flexadj/io/parameter_rules.hpp"
 #include "flexadj/io/reader.hpp"
 
 namespace flexadj::io::reader {
@@ -22,7 +23,7 @@ void Reader::read_body(const Value& v) {
   body.name = v.at("name").name();
   check_body_name(v.at("name"), body.name);
   body.kind = body_kind(v.at("type").choice({"point_mass", "rigid_body"}));
-  body.mass = v.at("mass").positive();
+  body.mass = parameter_value(v.at("mass"), "mass");
   const bool rigid = model::has_orientation(body.kind);
   if (rigid) {
     body.inertia = read_inertia(v.at("inertia"), body.kind);
@@ -68,7 +69,11 @@ void Reader::check_body_name(const Value& at, const std::string& name) const {
 
 // Planar: Izz > 0. Spatial: [Ixx, Iyy, Izz, Ixy, Ixz, Iyz], symmetric positive definite, or {principal: [..]}.
 std::array<double, 6> Reader::read_inertia(const Value& v, BodyKind kind) const {
-  if (kind == BodyKind::PlanarRigid) return {0.0, 0.0, v.positive(), 0.0, 0.0, 0.0};
+  if (kind == BodyKind::PlanarRigid) {
+    const std::array<double, 6> inertia{0.0, 0.0, v.number(), 0.0, 0.0, 0.0};
+    if (const std::string error = inertia_error(kind, inertia); !error.empty()) v.fail(error);
+    return inertia;
+  }
   if (v.is_map()) {
     v.expect_map({"principal"});
     const Value principal = v.at("principal");
@@ -81,22 +86,9 @@ std::array<double, 6> Reader::read_inertia(const Value& v, BodyKind kind) const 
     v.fail("expected a list of 6 numbers [Ixx, Iyy, Izz, Ixy, Ixz, Iyz] or {principal: [I1, I2, I3]}, got " +
            v.describe());
   const std::vector<double> I = v.numbers(6);
-  // Cholesky factorisation of the symmetric tensor; a pivot not clearly positive means singular or indefinite.
-  const double a[3][3] = {{I[0], I[3], I[4]}, {I[3], I[1], I[5]}, {I[4], I[5], I[2]}};
-  const double scale = std::max({std::abs(I[0]), std::abs(I[1]), std::abs(I[2])});
-  double L[3][3] = {};
-  for (int j = 0; j < 3; ++j) {
-    double pivot = a[j][j];
-    for (int k = 0; k < j; ++k) pivot -= L[j][k] * L[j][k];
-    if (!(pivot > 1e-12 * scale)) v.fail("inertia tensor is not positive definite (singular or indefinite)");
-    L[j][j] = std::sqrt(pivot);
-    for (int i = j + 1; i < 3; ++i) {
-      double sum = a[i][j];
-      for (int k = 0; k < j; ++k) sum -= L[i][k] * L[j][k];
-      L[i][j] = sum / L[j][j];
-    }
-  }
-  return {I[0], I[1], I[2], I[3], I[4], I[5]};
+  const std::array<double, 6> inertia{I[0], I[1], I[2], I[3], I[4], I[5]};
+  if (const std::string error = inertia_error(kind, inertia); !error.empty()) v.fail(error);
+  return inertia;
 }
 
 // {euler_parameters: [e0, e1, e2, e3]} or {axis: [..], angle: rad}; identity if not given.
@@ -134,14 +126,24 @@ Point Reader::unit_vector(const Value& v, int dimension) {
   return model::scaled(x, 1.0 / length);
 }
 
+int Reader::generated_count(const Value& v, int lo) {
+  const int count = v.generated_count(lo);
+  generated_ += count;
+  if (generated_ > Value::kMaxGeneratedCount)
+    v.fail("expected at most " + std::to_string(Value::kMaxGeneratedCount) +
+           " generated items in all (chain links, beam and ANCF elements, control grid times): with " +
+           std::to_string(count) + " more the model has " + std::to_string(generated_));
+  return count;
+}
+
 // ---- chain generator
 void Reader::read_chain(const Value& v) {
   v.expect_map({"count", "name", "type", "mass", "inertia", "length", "direction", "anchor"});
-  const int count = v.at("count").integer(1);
+  const int count = generated_count(v.at("count"), 1);
   const std::string prefix = v.has("name") ? v.at("name").name() : "link";
   const BodyKind kind = body_kind(v.at("type").choice({"rigid_body", "point_mass"}));
   const bool rigid = model::has_orientation(kind);
-  const double mass = v.at("mass").positive();
+  const double mass = parameter_value(v.at("mass"), "mass");
   std::array<double, 6> inertia{};
   if (rigid) inertia = read_inertia(v.at("inertia"), kind);
   else v.forbid("inertia", "is not allowed for a point mass");

@@ -45,7 +45,7 @@ void Reader::read_control(const Value& v) {
     if (!(end > start))
       end_value.fail("expected a number greater than start (" + format_number(start) + "), got " +
                      end_value.describe());
-    const int count = grid.at("count").integer(2);
+    const int count = generated_count(grid.at("count"), 2);
     std::vector<double> t(count), u;
     for (int k = 0; k < count; ++k) t[k] = start + (end - start) * k / (count - 1);
     if (exactly_one_of(v, {"value", "values"}) == "value") u.assign(count, v.at("value").number());

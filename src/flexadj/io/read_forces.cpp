@@ -1,4 +1,5 @@
 // The force elements of a model file: spring-dampers, rotational spring-dampers and loads.
+#include "flexadj/io/parameter_rules.hpp"
 #include "flexadj/io/reader.hpp"
 
 namespace flexadj::io::reader {
@@ -24,13 +25,13 @@ void Reader::read_spring_damper(const Value& v, const std::string& name) {
   const auto ids = body_pair(v.at("bodies"));
   const auto points = point_pair(v.at("points"), ids);
   elements::SpringDamperData data;
-  data.stiffness = v.at("stiffness").non_negative_or(0.0);
-  data.damping = v.at("damping").non_negative_or(0.0);
+  data.stiffness = parameter_value_or(v.at("stiffness"), "stiffness", 0.0);
+  data.damping = parameter_value_or(v.at("damping"), "damping", 0.0);
   const double distance = norm(model::subtract(points[1], points[0]));
   if (!(distance > 0.0))
     (v.has("points") ? v.at("points") : v.at("bodies"))
         .fail("the attachment points coincide at t = 0, so the spring direction is undefined");
-  data.free_length = v.has("free_length") ? v.at("free_length").positive() : distance;
+  data.free_length = parameter_value_or(v.at("free_length"), "free_length", distance);
   data.point_a = model_.to_body_point(ids[0], points[0]);
   data.point_b = model_.to_body_point(ids[1], points[1]);
   model_.add_force_element(elements::make_spring_damper(name, ids, kinds_of(ids), data));
@@ -43,10 +44,10 @@ void Reader::read_rotational_spring_damper(const Value& v, const std::string& na
     if (ids[k] != kGround && !model::has_orientation(model_.body_kind(ids[k])))
       bodies.item(k).fail("expected a rigid body or ground, got the point mass '" + model_.body(ids[k]).name + "'");
   elements::RotationalSpringDamperData data;
-  data.damping = v.at("damping").non_negative_or(0.0);
+  data.damping = parameter_value_or(v.at("damping"), "damping", 0.0);
   if (dimension_ == 2) {
     v.forbid("axis", "is not used in planar models (the axis is z)");
-    data.stiffness = v.at("stiffness").non_negative_or(0.0);
+    data.stiffness = parameter_value_or(v.at("stiffness"), "stiffness", 0.0);
     const auto angle = [&](int body) { return body == kGround ? 0.0 : model_.body(body).initial_coordinates[2]; };
     data.rest_angle = v.at("rest_angle").number_or(angle(ids[1]) - angle(ids[0]));
     // The kernel measures the rotation of b: keep ground as a.
@@ -70,8 +71,8 @@ void Reader::read_angle_spring_damper(const Value& v, const std::string& name) {
   const auto points = point_pair(v.at("points"), ids);
   const Point d = model::subtract(points[1], points[0]);
   elements::AngleSpringDamperData data;
-  data.stiffness = v.at("stiffness").non_negative_or(0.0);
-  data.damping = v.at("damping").non_negative_or(0.0);
+  data.stiffness = parameter_value_or(v.at("stiffness"), "stiffness", 0.0);
+  data.damping = parameter_value_or(v.at("damping"), "damping", 0.0);
   if (!(norm(d) > 0.0))
     (v.has("points") ? v.at("points") : v.at("bodies"))
         .fail("the points coincide at t = 0, so the direction of the line is undefined");

@@ -1,4 +1,5 @@
 // The joints of a model file: lower pairs, distances, winches, prescribed motions and coordinates.
+#include "flexadj/io/parameter_rules.hpp"
 #include "flexadj/io/reader.hpp"
 
 namespace flexadj::io::reader {
@@ -67,7 +68,7 @@ void Reader::read_distance(const Value& v, const std::string& name) {
   const auto points = point_pair(v.at("points"), ids);
   const double distance = norm(model::subtract(points[1], points[0]));
   double length = distance;
-  if (v.has("length")) length = v.at("length").positive();
+  if (v.has("length")) length = parameter_value(v.at("length"), "length");
   else if (!(distance > 0.0))
     (v.has("points") ? v.at("points") : v.at("bodies"))
         .fail("the points coincide at t = 0; give a positive length");
@@ -86,7 +87,7 @@ void Reader::read_winch(const Value& v, const std::string& name) {
   const double length = norm(model::subtract(points[1], points[0]));
   if (!(length > 0.0))
     (v.has("points") ? v.at("points") : v.at("bodies")).fail("the cable ends coincide at t = 0");
-  const double radius = v.at("radius").positive();
+  const double radius = parameter_value(v.at("radius"), "radius");
   model_.add_constraint(constraints::make_winch(
       name, {ids[0], ids[1], drum}, {model_.body_kind(ids[0]), model_.body_kind(ids[1]), BodyKind::PlanarRigid},
       model_.to_body_point(ids[0], points[0]), model_.to_body_point(ids[1], points[1]), length, radius,

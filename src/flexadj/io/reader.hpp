@@ -52,6 +52,10 @@ class Reader {
                                                         std::vector<double> t, std::vector<double> u,
                                                         functions::Interpolation kind);
 
+  // A generator's count (Value::generated_count), also bounded with all the model's other generators: ten beams
+  // of 10^7 elements each are as much too large as one of 10^8.
+  int generated_count(const Value& v, int lo);
+
   // The one key of `keys` that is given in the map v.
   static std::string exactly_one_of(const Value& v, const Keys& keys);
 
@@ -192,6 +196,7 @@ class Reader {
   std::unordered_map<std::string, int> body_index_;
   std::map<std::string, elements::BeamSectionData> sections_;
   std::map<std::string, int> beam_nodes_;  // beam name -> number of nodes
+  long long generated_ = 0;                // items made by generators so far
 };
 
 }  // namespace flexadj::io::reader

@@ -198,14 +198,22 @@ class Value {
       fail("expected a number in [" + format_number(lo) + ", " + format_number(hi) + "], got " + describe());
     return x;
   }
-  int integer(int lo, int hi = INT_MAX) const {
+  // `why`, if given, explains the upper bound in the message.
+  int integer(int lo, int hi = INT_MAX, const std::string& why = "") const {
     require();
     double x = 0.0;
     const std::string range = hi == INT_MAX ? " >= " + std::to_string(lo)
-                                            : " in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]";
+                                            : " in [" + std::to_string(lo) + ", " + std::to_string(hi) + "]" + why;
     if (!decode_number(x) || x != std::floor(x) || x < lo || x > hi)
       fail("expected an integer" + range + ", got " + describe());
     return static_cast<int>(x);
+  }
+  // The number of items a generator makes (chain links, beam and ANCF elements, control grid times). Every rank
+  // holds the whole model, and a rigid link takes about 17 KB in a run (3.1 GB for 10^5 links): 10^7 links are
+  // far beyond any rank's memory, and a larger count would end in std::bad_alloc after minutes of building.
+  static constexpr int kMaxGeneratedCount = 10'000'000;
+  int generated_count(int lo) const {
+    return integer(lo, kMaxGeneratedCount, " (the limit for generated items: every rank holds the whole model)");
   }
   bool boolean() const {
     require();
