@@ -82,7 +82,7 @@ class BodyInertia final : public model::ForceElementAD<BodyInertia<N>, N> {
 }  // namespace
 
 std::unique_ptr<model::ForceElement> make_body_inertia(const model::Body& body, int body_index, const Point& gravity) {
-  return model::make_with_capacity<3, 7>(model::coordinate_count(body.kind),
+  return model::make_with_capacity<2, 3, 7>(model::coordinate_count(body.kind),
                                          [&](auto capacity) -> std::unique_ptr<model::ForceElement> {
                                            return std::make_unique<BodyInertia<decltype(capacity)::value>>(
                                                body, body_index, gravity);
