@@ -101,7 +101,7 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   const problem::Problem problem = io::read_problem_file(options.model_path, options.overrides);
   const model::Model& model = *problem.model;
 
-  assembly::Assembler assembler(model, comm);
+  assembly::Assembler assembler(model, comm, assembly::partition_from_name(problem.integrator.partition));
   linalg::LinearSolverOptions solver_options;
   solver_options.kind = problem.integrator.linear_solver;
   const auto integrator = integrators::make_time_integrator(assembler, problem.integrator, solver_options);
@@ -126,7 +126,10 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
                 model.bodies().size() == 1 ? "body" : "bodies", model.coordinate_count(), model.multiplier_count());
     std::printf("  integrator  %s, h = %g s, %lld steps\n", integrator->description().c_str(),
                 problem.integrator.step_size, problem.integrator.step_count());
-    std::printf("  parallel    %d rank(s), linear solver %s\n", comm->getSize(),
+    std::printf("  parallel    %d rank(s), bodies by %s (%lld of %zu components couple two ranks), linear solver %s\n",
+                comm->getSize(), problem.integrator.partition.c_str(),
+                assembly::cut_components(model, assembler.dofs().body_ranks()),
+                model.force_elements().size() + model.constraints().size(),
                 integrator->linear_solver().description().c_str());
     std::fflush(stdout);
   }

@@ -67,7 +67,7 @@ int static_command(const std::vector<std::string>& arguments, RCP<const Comm> co
   const problem::Problem problem = io::read_problem_file(options.model_path, options.overrides);
   const model::Model& model = *problem.model;
 
-  assembly::Assembler assembler(model, comm);
+  assembly::Assembler assembler(model, comm, assembly::partition_from_name(problem.integrator.partition));
   linalg::LinearSolverOptions solver_options;
   solver_options.kind = problem.integrator.linear_solver;
   assembly::State state = assembler.make_state();

@@ -26,7 +26,7 @@ inline Evaluation evaluate(const problem::Problem& problem, const objectives::Ob
                            RCP<const Comm> comm, bool with_gradient,
                            const std::vector<double>* initial_velocity_shift = nullptr, int bdf_order = 0) {
   const model::Model& model = *problem.model;
-  assembly::Assembler assembler(model, comm);
+  assembly::Assembler assembler(model, comm, assembly::partition_from_name(problem.integrator.partition));
   linalg::LinearSolverOptions options;
   options.kind = "direct";
   // Generalized-alpha/HHT or the variational integrator, by problem.integrator.scheme.

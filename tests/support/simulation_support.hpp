@@ -43,7 +43,7 @@ inline std::vector<double> gather_global(const std::vector<double>& values, cons
 inline Trajectory run(const problem::Problem& problem, RCP<const Comm> comm, bool record = true,
                       const std::string& solver = "direct") {
   const model::Model& model = *problem.model;
-  assembly::Assembler assembler(model, comm);
+  assembly::Assembler assembler(model, comm, assembly::partition_from_name(problem.integrator.partition));
   linalg::LinearSolverOptions options;
   options.kind = solver;
   const auto integrator = integrators::make_time_integrator(assembler, problem.integrator, options);

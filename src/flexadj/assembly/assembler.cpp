@@ -23,8 +23,8 @@ RCP<const Map> make_map(const std::vector<long long>& gids, const RCP<const Comm
 
 }  // namespace
 
-Assembler::Assembler(const model::Model& model, RCP<const Comm> comm)
-    : model_(model), comm_(comm), dofs_(model, comm->getRank(), comm->getSize()) {
+Assembler::Assembler(const model::Model& model, RCP<const Comm> comm, Partition partition)
+    : model_(model), comm_(comm), dofs_(model, comm->getRank(), partition_bodies(model, *comm, partition)) {
   const auto& owned = dofs_.owned_coordinates();
   const auto& multipliers = dofs_.owned_multipliers();
   const auto& ghosts = dofs_.ghost_coordinates();

@@ -17,6 +17,7 @@
 
 #include "flexadj/assembly/dof_map.hpp"
 #include "flexadj/assembly/local_gradient.hpp"
+#include "flexadj/assembly/body_partition.hpp"
 #include "flexadj/core/tpetra_types.hpp"
 #include "flexadj/model/model.hpp"
 
@@ -42,7 +43,8 @@ struct State {
 
 class Assembler {
  public:
-  Assembler(const model::Model& model, RCP<const Comm> comm);
+  // partition: which rank owns which body (body_partition.hpp). Collective.
+  Assembler(const model::Model& model, RCP<const Comm> comm, Partition partition = Partition::Blocks);
   ~Assembler();
 
   const model::Model& model() const { return model_; }

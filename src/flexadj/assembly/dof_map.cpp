@@ -2,19 +2,18 @@
 
 #include <algorithm>
 #include <set>
+#include <stdexcept>
+#include <utility>
 
 namespace flexadj::assembly {
 
-DofMap::DofMap(const model::Model& model, int rank, int ranks)
-    : model_(model), coordinate_count_(model.coordinate_count()), multiplier_count_(model.multiplier_count()) {
+DofMap::DofMap(const model::Model& model, int rank, std::vector<int> body_rank)
+    : model_(model),
+      body_rank_(std::move(body_rank)),
+      coordinate_count_(model.coordinate_count()),
+      multiplier_count_(model.multiplier_count()) {
   const int body_count = static_cast<int>(model.bodies().size());
-  body_rank_.resize(body_count);
-  // Contiguous blocks balanced by coordinate count.
-  const long long total = model.coordinate_count();
-  for (int b = 0; b < body_count; ++b) {
-    const long long middle = 2LL * model.body_offset(b) + model::coordinate_count(model.body(b).kind);
-    body_rank_[b] = std::min<int>(ranks - 1, static_cast<int>(middle * ranks / std::max(2 * total, 1LL)));
-  }
+  if (static_cast<int>(body_rank_.size()) != body_count) throw std::invalid_argument("DofMap: one rank per body");
   for (int b = 0; b < body_count; ++b) {
     if (body_rank_[b] != rank) continue;
     owned_bodies_.push_back(b);

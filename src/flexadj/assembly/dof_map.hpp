@@ -1,6 +1,6 @@
 #pragma once
 // Ownership and global numbering of coordinates and multipliers.
-// Bodies are split into contiguous blocks of about equal coordinate count, one block per rank.
+// Each body belongs to the rank body_partition.hpp gives it (contiguous blocks, or a graph partition).
 // A component is evaluated by the rank that owns its first non-ground body; the multipliers of a
 // constraint belong to that rank. Global ids: coordinates 0 .. n_q-1 (model order), multipliers
 // n_q .. n_q+n_c-1 (model order), independent of the number of ranks.
@@ -12,9 +12,11 @@ namespace flexadj::assembly {
 
 class DofMap {
  public:
-  DofMap(const model::Model& model, int rank, int ranks);
+  // body_rank: the rank of every body (partition_bodies()).
+  DofMap(const model::Model& model, int rank, std::vector<int> body_rank);
 
   int rank_of_body(int body) const { return body_rank_.at(body); }
+  const std::vector<int>& body_ranks() const { return body_rank_; }
   int rank_of_component(const model::Component& component) const;
 
   // Global ids of this rank's coordinates and multipliers, ascending.

@@ -15,6 +15,7 @@ struct IntegratorSettings {
   int max_newton_iterations = 25;
   double newton_tolerance = 1e-10;     // on the scaled residual and the relative increment
   std::string linear_solver = "auto";  // auto | direct | iterative
+  std::string partition = "blocks";    // blocks | graph: which rank owns which body (assembly/body_partition.hpp)
   // Steps from start_time to end_time; the last one ends at or up to a step past end_time.
   long long step_count() const { return std::llround(std::ceil((end_time - start_time) / step_size - 1e-9)); }
 };

@@ -21,7 +21,7 @@ void Reader::read_static(const Value& v) {
 
 void Reader::read_integrator(const Value& v) {
   v.expect_map({"type", "start_time", "end_time", "step_size", "spectral_radius", "max_newton_iterations",
-                "newton_tolerance", "linear_solver"});
+                "newton_tolerance", "linear_solver", "partition"});
   auto& s = problem_.integrator;
   if (v.has("type")) s.scheme = v.at("type").choice({"generalized_alpha", "hht", "variational"});
   s.start_time = v.at("start_time").number_or(0.0);
@@ -50,6 +50,7 @@ void Reader::read_integrator(const Value& v) {
   if (v.has("max_newton_iterations")) s.max_newton_iterations = v.at("max_newton_iterations").integer(1);
   if (v.has("newton_tolerance")) s.newton_tolerance = v.at("newton_tolerance").positive();
   if (v.has("linear_solver")) s.linear_solver = v.at("linear_solver").choice({"auto", "direct", "iterative"});
+  if (v.has("partition")) s.partition = v.at("partition").choice({"blocks", "graph"});
 }
 
 void Reader::read_trajectory(const Value& v) {
