@@ -73,6 +73,7 @@ Gradient spacetime_adjoint_gradient(assembly::Assembler& assembler, integrators:
   SpacetimeSystem system(assembler, integrator, trajectory, objective, parameters, slabs, groups);
   s.slabs = slabs;
   s.groups = groups;
+  s.steps = steps;
 
   auto b = rcp(new MultiVector(system.map(), 1)), x = rcp(new MultiVector(system.map(), 1));
   system.right_hand_side(b->getDataNonConst(0).getRawPtr());
@@ -105,7 +106,10 @@ Gradient spacetime_adjoint_gradient(assembly::Assembler& assembler, integrators:
     std::ostringstream message;
     message << "the spacetime adjoint did not converge: GMRES (" << options.solver << ", " << slabs
             << " slabs) reached a relative residual of " << solver.achievedTol() << " after " << s.iterations
-            << " iterations (tolerance " << options.tolerance << "); residuals:";
+            << " iterations (tolerance " << options.tolerance << ")";
+    if (solver.achievedTol() <= options.tolerance)
+      message << ", but the explicit residual b - A x is above the tolerance (loss of accuracy: ask for less)";
+    message << "; residuals:";
     for (double r : s.residuals) message << ' ' << r;
     throw SolverError(message.str());
   }

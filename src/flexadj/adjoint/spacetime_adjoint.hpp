@@ -24,7 +24,7 @@ struct SpacetimeOptions {
 };
 
 struct SpacetimeStatistics {
-  std::size_t slabs = 0, groups = 0;
+  std::size_t slabs = 0, groups = 0, steps = 0;
   int iterations = 0;
   std::vector<double> residuals;  // relative residual norms of the GMRES iterations (Belos' implicit ones)
   double interface_defect = 0.0;  // max |x_first(slab) - X_first(slab swept from its incoming block)| / max |X|
