@@ -109,7 +109,9 @@ std::string trajectory_options_help() {
 
 bool read_spacetime_option(const std::vector<std::string>& arguments, std::size_t& i, AdjointSettings& settings) {
   const std::string& a = arguments[i];
-  if (a != "--time-slabs" && a != "--spacetime-solver" && a != "--spacetime-tolerance") return false;
+  if (a != "--time-slabs" && a != "--spacetime-solver" && a != "--spacetime-tolerance" &&
+      a != "--spacetime-coarsening")
+    return false;
   if (i + 1 >= arguments.size()) throw InputError("", a, "option needs a value; see --help");
   const std::string& value = arguments[++i];
   if (a == "--spacetime-solver") {
@@ -124,11 +126,13 @@ bool read_spacetime_option(const std::vector<std::string>& arguments, std::size_
     used = 0;
   }
   const bool whole = number == std::floor(number);
-  if (used != value.size() || value.empty() || !(number > 0.0) || (a == "--time-slabs" && !whole))
+  const bool integer = a != "--spacetime-tolerance";
+  if (used != value.size() || value.empty() || !(number > 0.0) || (integer && !whole))
     throw InputError("", a,
-                     std::string("expected ") + (a == "--time-slabs" ? "a positive integer" : "a positive number") +
-                         ", got '" + value + "'");
+                     std::string("expected ") + (integer ? "a positive integer" : "a positive number") + ", got '" +
+                         value + "'");
   if (a == "--time-slabs") settings.time_slabs = static_cast<std::size_t>(number);
+  else if (a == "--spacetime-coarsening") settings.spacetime_coarsening = static_cast<std::size_t>(number);
   else settings.spacetime_tolerance = number;
   return true;
 }
@@ -138,7 +142,11 @@ std::string spacetime_options_help() {
          "                         time groups (the largest divisor of the rank count that divides P), each\n"
          "                         sweeping its own slabs with its own copy of the model\n"
          "  --spacetime-solver S   gmres-slab (default): GMRES preconditioned by an exact sweep of each slab,\n"
-         "                         about P iterations; gmres: no preconditioner (for comparison)\n"
+         "                         about P iterations; gmres-two-level: with a coarse-in-time correction as\n"
+         "                         well (adjoint steps of K fine steps between the slabs: fewer iterations\n"
+         "                         where the coarse steps approximate the fine ones, docs/adjoint.md); gmres:\n"
+         "                         no preconditioner (for comparison)\n"
+         "  --spacetime-coarsening K  gmres-two-level: fine steps per coarse step (default 4)\n"
          "  --spacetime-tolerance T  GMRES relative residual (default 1e-10)\n";
 }
 
@@ -165,7 +173,8 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
     throw InputError("", "--adjoint", "expected discrete, continuous or spacetime, got '" + settings.mode + "'");
   const auto& solvers = adjoint::spacetime_solvers();
   if (std::find(solvers.begin(), solvers.end(), settings.spacetime_solver) == solvers.end())
-    throw InputError("", "--spacetime-solver", "expected gmres-slab or gmres, got '" + settings.spacetime_solver + "'");
+    throw InputError("", "--spacetime-solver",
+                     "expected gmres-slab, gmres-two-level or gmres, got '" + settings.spacetime_solver + "'");
   if (settings.mode == "spacetime" && settings.restart)
     throw InputError("", "--restart", "the spacetime adjoint writes no restart files; use --adjoint discrete");
   if (settings.bdf_order < 1 || settings.bdf_order > 4)
@@ -346,6 +355,7 @@ Evaluation GradientProblem::adjoint() {
     options.slabs = adjoint_.time_slabs;
     options.solver = adjoint_.spacetime_solver;
     options.tolerance = adjoint_.spacetime_tolerance;
+    options.coarsening = adjoint_.spacetime_coarsening;
     gradient = adjoint::spacetime_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
                                                    design_.parameters(), options, &spacetime_statistics_);
   } else {

@@ -32,6 +32,7 @@ struct AdjointSettings {
   std::size_t time_slabs = 0;
   std::string spacetime_solver = "gmres-slab";
   double spacetime_tolerance = 1e-10;
+  std::size_t spacetime_coarsening = 4;
   std::string storage;             // memory | hdf5 | checkpoints; empty: the model file's (trajectory.storage)
   std::string trajectory_path;     // hdf5: the file of the forward states (written, read back, kept)
   std::size_t checkpoints = 0;     // checkpoints: slots in memory (0: from memory_limit, else default_checkpoints)

@@ -31,6 +31,9 @@ for model in cart cart_variational; do
     --time-slabs 8 -o $model.np2.csv -q
   pass_if "$model: np 2 spacetime equals the sequential sweep" same $model.np2.csv $model.sequential.csv
 done
+expect "two-level" 0 "spacetime  8 slabs in 1 time groups" -- gradient cart_variational.yaml --adjoint spacetime \
+  --time-slabs 8 --spacetime-solver gmres-two-level --spacetime-coarsening 2 -o two_level.csv
+pass_if "two-level equals the sequential sweep" same two_level.csv cart_variational.sequential.csv
 expect "check --adjoint spacetime" 0 "check passed" -- check cart.yaml --adjoint spacetime --time-slabs 3 -q
 pass_if "optimize --adjoint spacetime" "$FLEXADJ" optimize cart.yaml --adjoint spacetime --time-slabs 2 \
   --max-iterations 2 --no-trajectory -q

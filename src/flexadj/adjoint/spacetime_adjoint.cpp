@@ -21,8 +21,9 @@ using Operator = Tpetra::Operator<double, LocalOrdinal, GlobalOrdinal, Node>;
 // A, or the preconditioner M^-1, of the spacetime system as a Tpetra operator for Belos.
 class SystemOperator final : public Operator {
  public:
-  enum class Kind { System, SlabSolve };
-  SystemOperator(SpacetimeSystem& system, Kind kind) : system_(system), kind_(kind) {}
+  enum class Kind { System, SlabSolve, TwoLevel };
+  SystemOperator(SpacetimeSystem& system, Kind kind, std::size_t coarsening = 1)
+      : system_(system), kind_(kind), coarsening_(coarsening) {}
   RCP<const Map> getDomainMap() const override { return system_.map(); }
   RCP<const Map> getRangeMap() const override { return system_.map(); }
   void apply(const MultiVector& x, MultiVector& y, Teuchos::ETransp mode = Teuchos::NO_TRANS, double alpha = 1.0,
@@ -33,7 +34,8 @@ class SystemOperator final : public Operator {
     for (std::size_t k = 0; k < x.getNumVectors(); ++k) {
       const auto in = x.getData(k);
       if (kind_ == Kind::System) system_.apply(in.getRawPtr(), result.data());
-      else system_.slab_solve(in.getRawPtr(), result.data());
+      else if (kind_ == Kind::SlabSolve) system_.slab_solve(in.getRawPtr(), result.data());
+      else system_.two_level_solve(in.getRawPtr(), result.data(), coarsening_);
       auto out = y.getDataNonConst(k);
       for (std::size_t i = 0; i < length; ++i) out[i] = alpha * result[i] + (beta == 0.0 ? 0.0 : beta * out[i]);
     }
@@ -42,6 +44,7 @@ class SystemOperator final : public Operator {
  private:
   SpacetimeSystem& system_;
   Kind kind_;
+  std::size_t coarsening_;
 };
 
 double seconds_since(std::chrono::steady_clock::time_point start) {
@@ -51,7 +54,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 const std::vector<std::string>& spacetime_solvers() {
-  static const std::vector<std::string> solvers{"gmres-slab", "gmres"};
+  static const std::vector<std::string> solvers{"gmres-slab", "gmres-two-level", "gmres"};
   return solvers;
 }
 
@@ -92,6 +95,8 @@ Gradient spacetime_adjoint_gradient(assembly::Assembler& assembler, integrators:
   problem->setOperator(rcp(new SystemOperator(system, SystemOperator::Kind::System)));
   if (options.solver == "gmres-slab")
     problem->setRightPrec(rcp(new SystemOperator(system, SystemOperator::Kind::SlabSolve)));
+  else if (options.solver == "gmres-two-level")
+    problem->setRightPrec(rcp(new SystemOperator(system, SystemOperator::Kind::TwoLevel, options.coarsening)));
   problem->setProblem(x, b);
   Belos::BlockGmresSolMgr<double, MultiVector, Operator> solver(problem, belos);
   auto log = rcp(new Belos::StatusTestLogResNorm<double, MultiVector, Operator>(max_iterations));

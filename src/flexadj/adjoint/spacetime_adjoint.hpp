@@ -15,8 +15,10 @@ namespace flexadj::adjoint {
 struct SpacetimeOptions {
   std::size_t slabs = 0;   // P; 0: one per rank (at most N)
   std::size_t groups = 0;  // time groups G; 0: default_time_groups(ranks, P)
-  // gmres-slab: GMRES with the slab preconditioner; gmres: no preconditioner (for comparison only).
+  // gmres-slab: GMRES with the slab preconditioner; gmres-two-level: with the coarse-in-time correction as well;
+  // gmres: no preconditioner (for comparison only).
   std::string solver = "gmres-slab";
+  std::size_t coarsening = 4;  // gmres-two-level: coarse steps of k fine steps (k = 1: exact, one iteration)
   // GMRES: relative residual |b - A x| / |b| (Belos checks the explicit one at the end; forming A x loses about
   // 1e-11 relative on small models, so much less is round-off).
   double tolerance = 1e-10;

@@ -99,6 +99,7 @@ SpacetimeSystem::SpacetimeSystem(assembly::Assembler& assembler, integrators::Ti
   zero_q_.assign(n, 0.0);
   zero_v_.assign(n, 0.0);
   objective_parts_.assign(steps_ + 1, 0.0);
+  slab_incoming_.assign(slab_end_ - slab_begin_, {});
   map_ = rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(),
                      (last_step_ - first_step_ + 1) * width_, 0, assembler.comm()));
 }
@@ -175,9 +176,11 @@ void SpacetimeSystem::sweep(Sweep kind, const double* in, double* out, assembly:
       const bool partials = kind == Sweep::RightHandSide || kind == Sweep::Gradient;
       if (kind == Sweep::Apply)
         carried_.assign(n == slab.last ? above : in + index(n + 1), (n == slab.last ? above : in + index(n + 1)) + width_);
-      else if (kind == Sweep::SlabSolve)
-        carried_.assign(n == slab.last ? zero_.data() : out + index(n + 1),
-                        (n == slab.last ? zero_.data() : out + index(n + 1)) + width_);
+      else if (kind == Sweep::SlabSolve) {
+        const std::vector<double>& top = slab_incoming_[j - slab_begin_].empty() ? zero_ : slab_incoming_[j - slab_begin_];
+        carried_.assign(n == slab.last ? top.data() : out + index(n + 1),
+                        (n == slab.last ? top.data() : out + index(n + 1)) + width_);
+      }
       else if (kind == Sweep::RightHandSide)
         carried_ = zero_;
       if (kind != Sweep::Gradient || n == slab.last)
@@ -234,6 +237,51 @@ void SpacetimeSystem::apply(const double* x, double* y) {
 void SpacetimeSystem::slab_solve(const double* r, double* z) {
   assembly::LocalGradient scratch = make_local_gradient(assembler_->model(), parameters_);
   sweep(Sweep::SlabSolve, r, z, scratch, nullptr);
+}
+
+CoarseTrajectory::CoarseTrajectory(storage::Trajectory& fine, std::vector<std::size_t> steps)
+    : fine_(fine), steps_(std::move(steps)) {
+  for (std::size_t n : steps_) times_.push_back(fine.step_times().at(n));
+}
+
+void SpacetimeSystem::coarse_sweep(std::size_t j, std::size_t coarsening, std::vector<double>& incoming) {
+  const Slab& slab = slabs_[j];
+  // Coarse points first - 1, first, first + k, ..., last and last + 1. adjoint_step(n) reads X_{n+1} with the
+  // step size of the step that made it (h_{n+1} = t_{n+1} - t_n): fine steps at both ends keep every consumer's
+  // step size its producer's, from the fine step above the slab to the fine step below it, whose scales (some
+  // adjoint variables scale with h) then match.
+  std::vector<std::size_t> steps{slab.first - 1};
+  for (std::size_t n = slab.first; n < slab.last; n += coarsening) steps.push_back(n);
+  steps.push_back(slab.last);
+  const std::size_t top = steps.size() - 1;
+  steps.push_back(slab.last + 1);
+  CoarseTrajectory coarse(states_, steps);
+  assembly::LocalGradient scratch = make_local_gradient(assembler_->model(), parameters_);
+  integrator_->seek_adjoint(coarse, top);
+  integrator_->load_adjoint_variables(incoming);
+  for (std::size_t m = top; m >= 1; --m) {
+    integrator_->adjoint_step(coarse, m, coarse.step(m), zero_q_, zero_v_, scratch);
+    ++steps_taken_;
+  }
+  integrator_->save_adjoint_variables(incoming);
+}
+
+void SpacetimeSystem::two_level_solve(const double* r, double* z, std::size_t coarsening) {
+  for (auto& v : slab_incoming_) v.clear();
+  slab_solve(r, z);
+  // c_j = T~_j c_{j+1} + w_first(j), from the last slab down: through the groups in turn.
+  std::vector<double> c(width_, 0.0);
+  const int g = static_cast<int>(group_);
+  if (group_ + 1 < groups_) MPI_Recv(c.data(), int(width_), MPI_DOUBLE, g + 1, 1, time_comm_, MPI_STATUS_IGNORE);
+  for (std::size_t j = slab_end_; j-- > slab_begin_;) {
+    slab_incoming_[j - slab_begin_] = c;
+    if (slabs_[j].last < steps_) coarse_sweep(j, coarsening, c);
+    for (std::size_t i = 0; i < width_; ++i) c[i] += z[index(slabs_[j].first) + i];
+  }
+  if (group_ > 0) MPI_Send(c.data(), int(width_), MPI_DOUBLE, g - 1, 1, time_comm_);
+  assembly::LocalGradient scratch = make_local_gradient(assembler_->model(), parameters_);
+  sweep(Sweep::SlabSolve, r, z, scratch, nullptr);
+  for (auto& v : slab_incoming_) v.clear();
 }
 
 void SpacetimeSystem::right_hand_side(double* b) {

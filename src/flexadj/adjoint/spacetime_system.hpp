@@ -43,6 +43,22 @@ class SlabTrajectory final : public storage::Trajectory {
   std::map<std::size_t, assembly::State> states_;
 };
 
+// Every k-th state of a trajectory as a trajectory of its own (the coarse grid of the two-level preconditioner):
+// adjoint_step() reads the step sizes from step_times(), so coarse steps need nothing else.
+class CoarseTrajectory final : public storage::Trajectory {
+ public:
+  CoarseTrajectory(storage::Trajectory& fine, std::vector<std::size_t> steps);
+  void begin_recording() override {}
+  void record(long long, double, const assembly::State&) override {}
+  const std::vector<double>& step_times() const override { return times_; }
+  const assembly::State& step(std::size_t m) override { return fine_.step(steps_.at(m)); }
+
+ private:
+  storage::Trajectory& fine_;
+  std::vector<std::size_t> steps_;
+  std::vector<double> times_;
+};
+
 class SpacetimeSystem {
  public:
   // The trajectory holds the last forward run of `integrator` on `assembler`'s ranks; `groups` divides the rank
@@ -63,6 +79,12 @@ class SpacetimeSystem {
   // z = M^-1 r, block Jacobi in time: each slab solved exactly with nothing coming from the next slab,
   // z_n = r_n + Phi_n z_{n+1} (z = 0 above the slab).
   void slab_solve(const double* r, double* z);
+  // z = M^-1 r with a coarse-in-time correction (two-level MGRIT with F-relaxation; docs/adjoint.md): the slab
+  // solves give w; the slabs' first blocks then follow c_j = T_j c_{j+1} + w_first(j) from the last slab down,
+  // with T_j (the slab's product of Phi_n) replaced by adjoint steps of the same integrator at `coarsening` times
+  // the step over every coarsening-th state (a sequential pass through the groups); last, the slab solves again
+  // with c_{j+1} coming in. Exact if the coarse steps were.
+  void two_level_solve(const double* r, double* z, std::size_t coarsening);
   // b_n = G_n.
   void right_hand_side(double* b);
   // The gradient at the solution x: each slab swept once more from its incoming block x_{last+1} with the
@@ -77,6 +99,8 @@ class SpacetimeSystem {
   void exchange(const double* local);
   void load_states(storage::Trajectory& source, integrators::TimeIntegrator& source_integrator);
   std::size_t index(std::size_t step) const { return (step - first_step_) * width_; }
+  // The coarse propagator of slab j applied to `incoming` (X_{last+1}); the result replaces it.
+  void coarse_sweep(std::size_t j, std::size_t coarsening, std::vector<double>& incoming);
 
   assembly::Assembler& full_assembler_;
   const objectives::Objective& objective_;
@@ -94,6 +118,7 @@ class SpacetimeSystem {
   std::size_t slab_begin_ = 0, slab_end_ = 0;  // this group's slabs
   std::size_t first_step_ = 0, last_step_ = 0, width_ = 0;
   RCP<const Map> map_;
+  std::vector<std::vector<double>> slab_incoming_;  // the slab solves' X_{last+1} per slab of this group (empty: 0)
   std::vector<double> incoming_, zero_, carried_, dq_, dv_, zero_q_, zero_v_, objective_parts_;
   std::size_t steps_taken_ = 0;
 };
