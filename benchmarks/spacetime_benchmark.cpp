@@ -74,8 +74,13 @@ int main(int argc, char** argv) {
   bool first_row = true;
   for (long long n : steps) {
     const double h = 2e-3;
-    auto problem = io::read_problem_file(
-        std::string(FLEXADJ_SOURCE_DIR) + "/meshes/rigid_chain.yaml",
+    // The model file without its spectral radius (which the variational integrator refuses).
+    std::ifstream file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/rigid_chain.yaml");
+    std::string text, line;
+    while (std::getline(file, line))
+      if (line.find("spectral_radius") == std::string::npos) text += line + "\n";
+    auto problem = io::read_problem_string(
+        text, "rigid_chain.yaml",
         {"chain.count=" + std::to_string(links), "integrator.step_size=2e-3", "integrator.type=" + scheme,
          "integrator.end_time=" + std::to_string(h * double(n)), "integrator.newton_tolerance=1e-12"});
     assembly::Assembler assembler(*problem.model, comm);

@@ -31,9 +31,12 @@ class SystemOperator final : public Operator {
     if (mode != Teuchos::NO_TRANS) throw std::logic_error("the spacetime operator has no transpose");
     const std::size_t length = x.getLocalLength();
     std::vector<double> result(length);
+    std::vector<double> norms(x.getNumVectors());
+    x.normInf(Teuchos::ArrayView<double>(norms));
     for (std::size_t k = 0; k < x.getNumVectors(); ++k) {
       const auto in = x.getData(k);
-      if (kind_ == Kind::System) system_.apply(in.getRawPtr(), result.data());
+      if (norms[k] == 0.0) std::fill(result.begin(), result.end(), 0.0);  // Belos' first residual: no sweep
+      else if (kind_ == Kind::System) system_.apply(in.getRawPtr(), result.data());
       else if (kind_ == Kind::SlabSolve) system_.slab_solve(in.getRawPtr(), result.data());
       else system_.two_level_solve(in.getRawPtr(), result.data(), coarsening_);
       auto out = y.getDataNonConst(k);
