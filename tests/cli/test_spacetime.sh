@@ -34,6 +34,13 @@ done
 expect "two-level" 0 "spacetime  8 slabs in 1 time groups" -- gradient cart_variational.yaml --adjoint spacetime \
   --time-slabs 8 --spacetime-solver gmres-two-level --spacetime-coarsening 2 -o two_level.csv
 pass_if "two-level equals the sequential sweep" same two_level.csv cart_variational.sequential.csv
+# The forward states from checkpoints (recomputed while the groups take their copies) and from an HDF5 file.
+pass_if "spacetime with checkpoints" "$FLEXADJ" gradient cart.yaml --adjoint spacetime --time-slabs 4 --checkpoints 5 \
+  -o checkpoints.csv -q
+pass_if "checkpoints: equal to the sequential sweep" same checkpoints.csv cart.sequential.csv
+pass_if "np 2 spacetime from an HDF5 trajectory" $MPIRUN "$FLEXADJ" gradient cart.yaml --adjoint spacetime \
+  --time-slabs 4 --trajectory hdf5 -o hdf5.csv -q
+pass_if "hdf5: equal to the sequential sweep" same hdf5.csv cart.sequential.csv
 expect "check --adjoint spacetime" 0 "check passed" -- check cart.yaml --adjoint spacetime --time-slabs 3 -q
 pass_if "optimize --adjoint spacetime" "$FLEXADJ" optimize cart.yaml --adjoint spacetime --time-slabs 2 \
   --max-iterations 2 --no-trajectory -q
