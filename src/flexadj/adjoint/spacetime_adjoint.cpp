@@ -115,8 +115,16 @@ Gradient spacetime_adjoint_gradient(assembly::Assembler& assembler, integrators:
     message << "the spacetime adjoint did not converge: GMRES (" << options.solver << ", " << slabs
             << " slabs) reached a relative residual of " << solver.achievedTol() << " after " << s.iterations
             << " iterations (tolerance " << options.tolerance << ")";
-    if (solver.achievedTol() <= options.tolerance)
-      message << ", but the explicit residual b - A x is above the tolerance (loss of accuracy: ask for less)";
+    if (solver.achievedTol() <= options.tolerance) {
+      // Belos' loss of accuracy: the explicit residual, for the message.
+      MultiVector r(system.map(), 1);
+      system.apply(x->getData(0).getRawPtr(), r.getDataNonConst(0).getRawPtr());
+      r.update(1.0, *b, -1.0);
+      std::vector<double> r_norm(1);
+      r.norm2(Teuchos::ArrayView<double>(r_norm));
+      message << ", but the explicit residual |b - A x| / |b| is " << r_norm[0] / std::max(b_norm[0], 1e-300)
+              << " (loss of accuracy: ask for less with --spacetime-tolerance)";
+    }
     message << "; residuals:";
     for (double r : s.residuals) message << ' ' << r;
     throw SolverError(message.str());
