@@ -16,8 +16,9 @@
 namespace flexadj::testing {
 namespace {
 
-// A cart pushed by a piecewise-linear control with a pendulum on it (prismatic and revolute joints), 80 steps.
-problem::Problem cart_pendulum(const std::string& scheme) {
+// A cart pushed by a piecewise-linear control with a pendulum on it (prismatic and revolute joints), 80 steps
+// (end time 0.4 s).
+problem::Problem cart_pendulum(const std::string& scheme, double end_time = 0.4) {
   auto problem = io::read_problem_string(R"yaml(
 dimension: 2
 gravity: [0, -9.81]
@@ -36,6 +37,7 @@ joints:
   - {type: revolute, bodies: [cart, pendulum], point: [0, 0]}
 )yaml", "cart_pendulum.yaml");
   problem.integrator.scheme = scheme;
+  problem.integrator.end_time = end_time;
   return problem;
 }
 
@@ -112,6 +114,7 @@ std::vector<adjoint::SpacetimeOptions> slab_options() {
   std::vector<adjoint::SpacetimeOptions> options;
   for (std::size_t slabs : {1, 2, 4, 8})
     for (std::size_t groups : {std::size_t(1), std::size_t(0)}) {  // all ranks on every slab; one group per rank
+      if (groups == 0 && world()->getSize() == 1) continue;  // the same at np 1
       adjoint::SpacetimeOptions option;
       option.slabs = slabs;
       option.groups = groups;
@@ -121,7 +124,7 @@ std::vector<adjoint::SpacetimeOptions> slab_options() {
 }
 
 void check_all(const std::string& scheme) {
-  const auto problem = cart_pendulum(scheme);
+  const auto problem = cart_pendulum(scheme, 0.2);  // 40 steps
   const auto options = slab_options();
   const Runs result = run(problem, cart_objective(), options);
   // A real gradient of every kind.
@@ -225,12 +228,12 @@ joints:
 }
 
 // Two-level GMRES for P = 2 .. 16: equal to the sequential sweep; coarse steps of one fine step make the
-// preconditioner exact (one iteration); returns the iteration counts by coarsening (1, 2, 4) and P.
+// preconditioner exact (one iteration); returns the iteration counts by coarsening (1, 4) and P.
 std::vector<std::vector<int>> two_level_iterations(const problem::Problem& problem,
                                                    const objectives::Objective& objective, const std::string& what,
                                                    double tolerance = 1e-11, double agreement = 1e-10) {
   std::vector<adjoint::SpacetimeOptions> options;
-  for (std::size_t coarsening : {1, 2, 4})
+  for (std::size_t coarsening : {1, 4})
     for (std::size_t slabs : {2, 4, 8, 16}) {
       adjoint::SpacetimeOptions option;
       option.slabs = slabs;
@@ -240,7 +243,7 @@ std::vector<std::vector<int>> two_level_iterations(const problem::Problem& probl
       options.push_back(option);
     }
   const Runs result = run(problem, objective, options);
-  std::vector<std::vector<int>> iterations(3);
+  std::vector<std::vector<int>> iterations(2);
   for (std::size_t k = 0; k < options.size(); ++k) {
     const auto& s = result.statistics[k];
     const std::string label = what + ", " + std::to_string(s.slabs) + " slabs, coarsening " +
