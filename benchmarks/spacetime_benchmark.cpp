@@ -6,7 +6,8 @@
 //               their ratio; each spacetime row is timed after the sequential sweep of the same run
 // Prints a table on rank 0; --json FILE writes the rows.
 //   flexadj_benchmark_spacetime [--mode iterations|timing] [--links L] [--scheme generalized_alpha|variational]
-//                               [--steps 100,1000,10000] [--slabs 1,2,4,...] [--coarsening K] [--json FILE]
+//                               [--steps 100,1000,10000] [--slabs 1,2,4,...] [--coarsening K]
+//                               [--solvers gmres-slab,gmres-two-level,gmres-two-level-fcf] [--json FILE]
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -52,6 +53,7 @@ int main(int argc, char** argv) {
   std::string mode = "iterations", scheme = "generalized_alpha", json_path;
   long long links = 4, coarsening = 4;
   std::vector<long long> steps = {100, 1000, 10000}, slabs = {1, 2, 4, 8, 16, 32, 64};
+  std::vector<std::string> solvers = {"gmres-slab", "gmres-two-level"};
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i], value = argv[i + 1];
     if (a == "--mode") mode = value;
@@ -61,6 +63,11 @@ int main(int argc, char** argv) {
     else if (a == "--slabs") slabs = parse_list(value);
     else if (a == "--coarsening") coarsening = std::stoll(value);
     else if (a == "--json") json_path = value;
+    else if (a == "--solvers") {
+      solvers.clear();
+      std::stringstream in(value);
+      for (std::string item; std::getline(in, item, ',');) solvers.push_back(item);
+    }
   }
   if (mode == "timing" && slabs.size() == 7) slabs = {comm->getSize(), 2 * comm->getSize()};
   std::ostringstream json;
@@ -101,8 +108,8 @@ int main(int argc, char** argv) {
     const double sequential_seconds = seconds_since(start);
     for (long long p : slabs) {
       if (p > n) continue;
-      for (const std::string solver : {"gmres-slab", "gmres-two-level"}) {
-        if (p == 1 && solver == "gmres-two-level") continue;
+      for (const std::string& solver : solvers) {
+        if (p == 1 && solver != "gmres-slab") continue;
         adjoint::SpacetimeOptions options;
         options.slabs = static_cast<std::size_t>(p);
         options.solver = solver;

@@ -144,8 +144,9 @@ std::string spacetime_options_help() {
          "  --spacetime-solver S   gmres-slab (default): GMRES preconditioned by an exact sweep of each slab,\n"
          "                         about P iterations; gmres-two-level: with a coarse-in-time correction as\n"
          "                         well (adjoint steps of K fine steps between the slabs: fewer iterations\n"
-         "                         where the coarse steps approximate the fine ones, docs/adjoint.md); gmres:\n"
-         "                         no preconditioner (for comparison)\n"
+         "                         where the coarse steps approximate the fine ones, docs/adjoint.md);\n"
+         "                         gmres-two-level-fcf: the same after one exact transfer of each slab (FCF\n"
+         "                         relaxation); gmres: no preconditioner (for comparison)\n"
          "  --spacetime-coarsening K  gmres-two-level: fine steps per coarse step (default 4)\n"
          "  --spacetime-tolerance T  GMRES relative residual (default 1e-10)\n";
 }
@@ -174,7 +175,8 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
   const auto& solvers = adjoint::spacetime_solvers();
   if (std::find(solvers.begin(), solvers.end(), settings.spacetime_solver) == solvers.end())
     throw InputError("", "--spacetime-solver",
-                     "expected gmres-slab, gmres-two-level or gmres, got '" + settings.spacetime_solver + "'");
+                     "expected gmres-slab, gmres-two-level, gmres-two-level-fcf or gmres, got '" +
+                         settings.spacetime_solver + "'");
   if (settings.mode == "spacetime" && settings.restart)
     throw InputError("", "--restart", "the spacetime adjoint writes no restart files; use --adjoint discrete");
   if (settings.bdf_order < 1 || settings.bdf_order > 4)

@@ -275,5 +275,28 @@ TEST(SpacetimeAdjoint, TwoLevelIterationsStayBounded) {
     for (std::size_t k = 0; k < counts.size(); ++k) EXPECT_LE(counts[k], 1 << k);  // P / 2
 }
 
+// FCF-relaxation (one exact transfer of each slab before the coarse pass): exact for coarsening 1, and half the
+// iterations of the plain two-level preconditioner for generalized-alpha with the pendulum (1, 1, 2, 4 for P = 2,
+// 4, 8, 16 at coarsening 4).
+TEST(SpacetimeAdjoint, TwoLevelWithFcfRelaxation) {
+  std::vector<adjoint::SpacetimeOptions> options;
+  for (std::size_t coarsening : {1, 4})
+    for (std::size_t slabs : {4, 16}) {
+      adjoint::SpacetimeOptions option;
+      option.slabs = slabs;
+      option.solver = "gmres-two-level-fcf";
+      option.coarsening = coarsening;
+      options.push_back(option);
+    }
+  const Runs result = run(cart_pendulum("generalized_alpha"), cart_objective(), options);
+  for (std::size_t k = 0; k < options.size(); ++k) {
+    const auto& s = result.statistics[k];
+    const std::string what = std::to_string(s.slabs) + " slabs, coarsening " + std::to_string(options[k].coarsening) +
+                             ", " + std::to_string(s.iterations) + " iterations";
+    expect_equal(result.spacetime[k], result.sequential, what, 1e-9);
+    EXPECT_LE(s.iterations, options[k].coarsening == 1 ? 1 : std::max(1, int(s.slabs) / 4)) << what;
+  }
+}
+
 }  // namespace
 }  // namespace flexadj::testing

@@ -21,7 +21,7 @@ using Operator = Tpetra::Operator<double, LocalOrdinal, GlobalOrdinal, Node>;
 // A, or the preconditioner M^-1, of the spacetime system as a Tpetra operator for Belos.
 class SystemOperator final : public Operator {
  public:
-  enum class Kind { System, SlabSolve, TwoLevel };
+  enum class Kind { System, SlabSolve, TwoLevel, TwoLevelFcf };
   SystemOperator(SpacetimeSystem& system, Kind kind, std::size_t coarsening = 1)
       : system_(system), kind_(kind), coarsening_(coarsening) {}
   RCP<const Map> getDomainMap() const override { return system_.map(); }
@@ -38,7 +38,7 @@ class SystemOperator final : public Operator {
       if (norms[k] == 0.0) std::fill(result.begin(), result.end(), 0.0);  // Belos' first residual: no sweep
       else if (kind_ == Kind::System) system_.apply(in.getRawPtr(), result.data());
       else if (kind_ == Kind::SlabSolve) system_.slab_solve(in.getRawPtr(), result.data());
-      else system_.two_level_solve(in.getRawPtr(), result.data(), coarsening_);
+      else system_.two_level_solve(in.getRawPtr(), result.data(), coarsening_, kind_ == Kind::TwoLevelFcf);
       auto out = y.getDataNonConst(k);
       for (std::size_t i = 0; i < length; ++i) out[i] = alpha * result[i] + (beta == 0.0 ? 0.0 : beta * out[i]);
     }
@@ -57,7 +57,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 }  // namespace
 
 const std::vector<std::string>& spacetime_solvers() {
-  static const std::vector<std::string> solvers{"gmres-slab", "gmres-two-level", "gmres"};
+  static const std::vector<std::string> solvers{"gmres-slab", "gmres-two-level", "gmres-two-level-fcf", "gmres"};
   return solvers;
 }
 
@@ -100,6 +100,8 @@ Gradient spacetime_adjoint_gradient(assembly::Assembler& assembler, integrators:
     problem->setRightPrec(rcp(new SystemOperator(system, SystemOperator::Kind::SlabSolve)));
   else if (options.solver == "gmres-two-level")
     problem->setRightPrec(rcp(new SystemOperator(system, SystemOperator::Kind::TwoLevel, options.coarsening)));
+  else if (options.solver == "gmres-two-level-fcf")
+    problem->setRightPrec(rcp(new SystemOperator(system, SystemOperator::Kind::TwoLevelFcf, options.coarsening)));
   problem->setProblem(x, b);
   Belos::BlockGmresSolMgr<double, MultiVector, Operator> solver(problem, belos);
   auto log = rcp(new Belos::StatusTestLogResNorm<double, MultiVector, Operator>(max_iterations));

@@ -266,19 +266,65 @@ void SpacetimeSystem::coarse_sweep(std::size_t j, std::size_t coarsening, std::v
   integrator_->save_adjoint_variables(incoming);
 }
 
-void SpacetimeSystem::two_level_solve(const double* r, double* z, std::size_t coarsening) {
+std::vector<double> SpacetimeSystem::from_next_group(const std::vector<double>& first_slab_value) {
+  std::vector<double> received(width_, 0.0);
+  if (groups_ == 1) return received;
+  MPI_Request requests[2];
+  int count = 0;
+  const int width = static_cast<int>(width_), g = static_cast<int>(group_);
+  if (group_ + 1 < groups_) MPI_Irecv(received.data(), width, MPI_DOUBLE, g + 1, 2, time_comm_, &requests[count++]);
+  if (group_ > 0) MPI_Isend(first_slab_value.data(), width, MPI_DOUBLE, g - 1, 2, time_comm_, &requests[count++]);
+  MPI_Waitall(count, requests, MPI_STATUSES_IGNORE);
+  return received;
+}
+
+void SpacetimeSystem::two_level_solve(const double* r, double* z, std::size_t coarsening, bool fcf) {
+  const std::size_t local = slab_end_ - slab_begin_;
   for (auto& v : slab_incoming_) v.clear();
   slab_solve(r, z);
-  // c_j = T~_j c_{j+1} + w_first(j), from the last slab down: through the groups in turn.
-  std::vector<double> c(width_, 0.0);
-  const int g = static_cast<int>(group_);
-  if (group_ + 1 < groups_) MPI_Recv(c.data(), int(width_), MPI_DOUBLE, g + 1, 1, time_comm_, MPI_STATUS_IGNORE);
-  for (std::size_t j = slab_end_; j-- > slab_begin_;) {
-    slab_incoming_[j - slab_begin_] = c;
-    if (slabs_[j].last < steps_) coarse_sweep(j, coarsening, c);
-    for (std::size_t i = 0; i < width_; ++i) c[i] += z[index(slabs_[j].first) + i];
+  // The interface equations c_j = T_j c_{j+1} + w_j (w_j: the first block of slab j's solve). Without FCF the
+  // coarse pass solves them from c = 0 (rho = w); with FCF from c1_j = T_j w_{j+1} + w_j, one exact transfer
+  // (C-relaxation), for the residual rho_j = T_j (c1_{j+1} - w_{j+1}) (Falgout et al. 2014, MGRIT).
+  std::vector<std::vector<double>> w(local), c1(local, std::vector<double>(width_, 0.0)), rho(local);
+  for (std::size_t l = 0; l < local; ++l) {
+    const double* first = z + index(slabs_[slab_begin_ + l].first);
+    w[l].assign(first, first + width_);
   }
-  if (group_ > 0) MPI_Send(c.data(), int(width_), MPI_DOUBLE, g - 1, 1, time_comm_);
+  // The value of a per-slab quantity at slab j + 1 (the next group's first slab for this group's last).
+  const auto above = [&](const std::vector<std::vector<double>>& v, std::size_t l, const std::vector<double>& next) {
+    return l + 1 < local ? v[l + 1] : next;
+  };
+  if (fcf) {
+    const std::vector<double> next_w = from_next_group(w[0]);
+    std::vector<std::vector<double>> d(local);
+    for (std::size_t l = 0; l < local; ++l) {
+      d[l] = above(w, l, next_w);
+      if (slabs_[slab_begin_ + l].last < steps_) coarse_sweep(slab_begin_ + l, 1, d[l]);
+      else std::fill(d[l].begin(), d[l].end(), 0.0);
+      for (std::size_t i = 0; i < width_; ++i) c1[l][i] = d[l][i] + w[l][i];
+    }
+    const std::vector<double> next_d = from_next_group(d[0]);
+    for (std::size_t l = 0; l < local; ++l) {
+      rho[l] = above(d, l, next_d);
+      if (slabs_[slab_begin_ + l].last < steps_) coarse_sweep(slab_begin_ + l, 1, rho[l]);
+      else std::fill(rho[l].begin(), rho[l].end(), 0.0);
+    }
+  } else {
+    rho = w;
+  }
+  const std::vector<double> next_c1 = from_next_group(c1[0]);
+  // e_j = T~_j e_{j+1} + rho_j, c_j = c1_j + e_j, from the last slab down: through the groups in turn.
+  std::vector<double> e(width_, 0.0);
+  const int g = static_cast<int>(group_);
+  if (group_ + 1 < groups_) MPI_Recv(e.data(), int(width_), MPI_DOUBLE, g + 1, 1, time_comm_, MPI_STATUS_IGNORE);
+  for (std::size_t l = local; l-- > 0;) {
+    const std::size_t j = slab_begin_ + l;
+    slab_incoming_[l] = above(c1, l, next_c1);
+    for (std::size_t i = 0; i < width_; ++i) slab_incoming_[l][i] += e[i];
+    if (slabs_[j].last < steps_) coarse_sweep(j, coarsening, e);
+    for (std::size_t i = 0; i < width_; ++i) e[i] += rho[l][i];
+  }
+  if (group_ > 0) MPI_Send(e.data(), int(width_), MPI_DOUBLE, g - 1, 1, time_comm_);
   assembly::LocalGradient scratch = make_local_gradient(assembler_->model(), parameters_);
   sweep(Sweep::SlabSolve, r, z, scratch, nullptr);
   for (auto& v : slab_incoming_) v.clear();

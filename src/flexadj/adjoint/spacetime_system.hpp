@@ -84,7 +84,9 @@ class SpacetimeSystem {
   // with T_j (the slab's product of Phi_n) replaced by adjoint steps of the same integrator at `coarsening` times
   // the step over every coarsening-th state (a sequential pass through the groups); last, the slab solves again
   // with c_{j+1} coming in. Exact if the coarse steps were.
-  void two_level_solve(const double* r, double* z, std::size_t coarsening);
+  // fcf: FCF-relaxation, the coarse pass on the residual after one exact transfer of each slab (two slab sweeps
+  // more per application).
+  void two_level_solve(const double* r, double* z, std::size_t coarsening, bool fcf = false);
   // b_n = G_n.
   void right_hand_side(double* b);
   // The gradient at the solution x: each slab swept once more from its incoming block x_{last+1} with the
@@ -99,8 +101,11 @@ class SpacetimeSystem {
   void exchange(const double* local);
   void load_states(storage::Trajectory& source, integrators::TimeIntegrator& source_integrator);
   std::size_t index(std::size_t step) const { return (step - first_step_) * width_; }
-  // The coarse propagator of slab j applied to `incoming` (X_{last+1}); the result replaces it.
+  // The coarse propagator of slab j applied to `incoming` (X_{last+1}); the result replaces it. coarsening 1:
+  // the slab's exact transfer T_j.
   void coarse_sweep(std::size_t j, std::size_t coarsening, std::vector<double>& incoming);
+  // The next group's value of a quantity of its first slab (zeros after the last group), given this group's.
+  std::vector<double> from_next_group(const std::vector<double>& first_slab_value);
 
   assembly::Assembler& full_assembler_;
   const objectives::Objective& objective_;
