@@ -100,6 +100,12 @@ SpacetimeSystem::SpacetimeSystem(assembly::Assembler& assembler, integrators::Ti
   zero_v_.assign(n, 0.0);
   objective_parts_.assign(steps_ + 1, 0.0);
   slab_incoming_.assign(slab_end_ - slab_begin_, {});
+  // The products of the operator, the preconditioners and the right-hand side need no parameter terms: a
+  // LocalGradient that wants none skips their kernels (only the gradient pass computes them).
+  const model::Model& model = assembler_->model();
+  no_gradient_ = std::make_unique<assembly::LocalGradient>(
+      model, std::vector<int>(model.force_elements().size(), -1), std::vector<int>(model.constraints().size(), -1),
+      parameters.gradient_force_masks(), parameters.gradient_constraint_masks(), std::size_t(parameters.size()));
   map_ = rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(),
                      (last_step_ - first_step_ + 1) * width_, 0, assembler.comm()));
 }
@@ -230,13 +236,11 @@ void SpacetimeSystem::sweep(Sweep kind, const double* in, double* out, assembly:
 }
 
 void SpacetimeSystem::apply(const double* x, double* y) {
-  assembly::LocalGradient scratch = make_local_gradient(assembler_->model(), parameters_);
-  sweep(Sweep::Apply, x, y, scratch, nullptr);
+  sweep(Sweep::Apply, x, y, *no_gradient_, nullptr);
 }
 
 void SpacetimeSystem::slab_solve(const double* r, double* z) {
-  assembly::LocalGradient scratch = make_local_gradient(assembler_->model(), parameters_);
-  sweep(Sweep::SlabSolve, r, z, scratch, nullptr);
+  sweep(Sweep::SlabSolve, r, z, *no_gradient_, nullptr);
 }
 
 CoarseTrajectory::CoarseTrajectory(storage::Trajectory& fine, std::vector<std::size_t> steps)
@@ -256,11 +260,10 @@ void SpacetimeSystem::coarse_sweep(std::size_t j, std::size_t coarsening, std::v
   const std::size_t top = steps.size() - 1;
   steps.push_back(slab.last + 1);
   CoarseTrajectory coarse(states_, steps);
-  assembly::LocalGradient scratch = make_local_gradient(assembler_->model(), parameters_);
   integrator_->seek_adjoint(coarse, top);
   integrator_->load_adjoint_variables(incoming);
   for (std::size_t m = top; m >= 1; --m) {
-    integrator_->adjoint_step(coarse, m, coarse.step(m), zero_q_, zero_v_, scratch);
+    integrator_->adjoint_step(coarse, m, coarse.step(m), zero_q_, zero_v_, *no_gradient_);
     ++steps_taken_;
   }
   integrator_->save_adjoint_variables(incoming);
@@ -325,14 +328,12 @@ void SpacetimeSystem::two_level_solve(const double* r, double* z, std::size_t co
     for (std::size_t i = 0; i < width_; ++i) e[i] += rho[l][i];
   }
   if (group_ > 0) MPI_Send(e.data(), int(width_), MPI_DOUBLE, g - 1, 1, time_comm_);
-  assembly::LocalGradient scratch = make_local_gradient(assembler_->model(), parameters_);
-  sweep(Sweep::SlabSolve, r, z, scratch, nullptr);
+  sweep(Sweep::SlabSolve, r, z, *no_gradient_, nullptr);
   for (auto& v : slab_incoming_) v.clear();
 }
 
 void SpacetimeSystem::right_hand_side(double* b) {
-  assembly::LocalGradient scratch = make_local_gradient(assembler_->model(), parameters_);
-  sweep(Sweep::RightHandSide, nullptr, b, scratch, nullptr);
+  sweep(Sweep::RightHandSide, nullptr, b, *no_gradient_, nullptr);
 }
 
 Gradient SpacetimeSystem::gradient(const double* x, double& interface_defect) {

@@ -123,6 +123,7 @@ class SpacetimeSystem {
   std::size_t slab_begin_ = 0, slab_end_ = 0;  // this group's slabs
   std::size_t first_step_ = 0, last_step_ = 0, width_ = 0;
   RCP<const Map> map_;
+  std::unique_ptr<assembly::LocalGradient> no_gradient_;  // wants no parameter (control sums are discarded)
   std::vector<std::vector<double>> slab_incoming_;  // the slab solves' X_{last+1} per slab of this group (empty: 0)
   std::vector<double> incoming_, zero_, carried_, dq_, dv_, zero_q_, zero_v_, objective_parts_;
   std::size_t steps_taken_ = 0;
