@@ -174,24 +174,27 @@ void SpacetimeSystem::sweep(Sweep kind, const double* in, double* out, assembly:
   double largest = 0.0, worst = 0.0;
   for (std::size_t j = slab_end_; j-- > slab_begin_;) {
     const Slab& slab = slabs_[j];
-    // x_{last+1} of this slab: the next group's first block, or this group's.
+    // X_{last+1} of this slab: the next group's first block, or this group's; the slab solves' own (zero unless
+    // two_level_solve() set it).
     const double* above = j + 1 == slab_end_ ? incoming_.data() : in + index(slab.last + 1);
+    const std::vector<double>& given = slab_incoming_[j - slab_begin_];
+    const double* top = given.empty() ? zero_.data() : given.data();
+    const bool partials = kind == Sweep::RightHandSide || kind == Sweep::Gradient;
     integrator_->seek_adjoint(states_, slab.last);
     for (std::size_t n = slab.last + 1; n-- > slab.first;) {
       const assembly::State& state = states_.step(n);
-      const bool partials = kind == Sweep::RightHandSide || kind == Sweep::Gradient;
-      if (kind == Sweep::Apply)
-        carried_.assign(n == slab.last ? above : in + index(n + 1), (n == slab.last ? above : in + index(n + 1)) + width_);
-      else if (kind == Sweep::SlabSolve) {
-        const std::vector<double>& top = slab_incoming_[j - slab_begin_].empty() ? zero_ : slab_incoming_[j - slab_begin_];
-        carried_.assign(n == slab.last ? top.data() : out + index(n + 1),
-                        (n == slab.last ? top.data() : out + index(n + 1)) + width_);
+      // The X_{n+1} that step n reads; the gradient pass continues its own chain below the slab's last step.
+      const double* next = nullptr;
+      switch (kind) {
+        case Sweep::Apply: next = n == slab.last ? above : in + index(n + 1); break;
+        case Sweep::SlabSolve: next = n == slab.last ? top : out + index(n + 1); break;
+        case Sweep::RightHandSide: next = zero_.data(); break;
+        case Sweep::Gradient: next = n == slab.last ? above : nullptr; break;
       }
-      else if (kind == Sweep::RightHandSide)
-        carried_ = zero_;
-      if (kind != Sweep::Gradient || n == slab.last)
-        integrator_->load_adjoint_variables(kind == Sweep::Gradient ? std::vector<double>(above, above + width_)
-                                                                    : carried_);
+      if (next) {
+        carried_.assign(next, next + width_);
+        integrator_->load_adjoint_variables(carried_);
+      }
       std::vector<double>& dq = partials ? dq_ : zero_q_;
       std::vector<double>& dv = partials ? dv_ : zero_v_;
       if (partials) {
