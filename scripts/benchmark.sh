@@ -15,17 +15,6 @@ for solver in direct iterative; do
       --json "results/forward_chain_${solver}_np$np.json" "$@"
   done
 done
-/usr/bin/python3 - <<'PY'
-import json
-print("\n%7s %9s %10s %12s %12s %9s %12s" % ("links", "unknowns", "solver", "np1 steps/s", "np2 steps/s", "np2/np1",
-                                             "Newton/step"))
-for solver in ("direct", "iterative"):
-    one = {r["links"]: r for r in json.load(open(f"results/forward_chain_{solver}_np1.json"))["runs"]}
-    two = {r["links"]: r for r in json.load(open(f"results/forward_chain_{solver}_np2.json"))["runs"]}
-    for links in sorted(one):
-        a, b = one[links], two.get(links)
-        if b is None:
-            continue
-        print("%7d %9d %10s %12.1f %12.1f %9.2f %12.2f" % (links, a["unknowns"], solver, a["steps_per_second"],
-              b["steps_per_second"], b["steps_per_second"] / a["steps_per_second"], a["newton_iterations_per_step"]))
-PY
+python3 scripts/benchmark_tables.py stamp results/forward_chain_{direct,iterative}_np{1,2}.json
+echo
+python3 scripts/benchmark_tables.py print forward

@@ -11,17 +11,6 @@ for np in 1 2; do
   echo "== np $np"
   mpirun -np "$np" build/benchmarks/flexadj_benchmark_beams --solver direct --json "results/beams_np$np.json" "$@"
 done
-/usr/bin/python3 - <<'PY'
-import json
-one = {r["elements"]: r for r in json.load(open("results/beams_np1.json"))["runs"]}
-two = {r["elements"]: r for r in json.load(open("results/beams_np2.json"))["runs"]}
-print("\n%9s %9s %14s %14s %14s %14s %16s" % ("elements", "unknowns", "np1 fwd s/st", "np2 fwd s/st", "np1 adj s/st",
-                                                "np2 adj s/st", "np1 fwd us/el/st"))
-for n in sorted(one):
-    a, b = one[n], two.get(n)
-    if b is None:
-        continue
-    print("%9d %9d %14.5f %14.5f %14.5f %14.5f %16.1f" % (n, a["unknowns"], a["forward_seconds_per_step"],
-          b["forward_seconds_per_step"], a["adjoint_seconds_per_step"], b["adjoint_seconds_per_step"],
-          1e6 * a["forward_seconds_per_step"] / n))
-PY
+python3 scripts/benchmark_tables.py stamp results/beams_np{1,2}.json
+echo
+python3 scripts/benchmark_tables.py print beams

@@ -8,3 +8,4 @@ cd "$(dirname "$0")/.."
 mkdir -p results
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 build/benchmarks/flexadj_benchmark_checkpoints --json results/checkpoints_np1.json "$@"
+python3 scripts/benchmark_tables.py stamp results/checkpoints_np1.json

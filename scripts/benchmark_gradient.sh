@@ -10,3 +10,6 @@ for np in 1 2; do
   echo "== np $np"
   mpirun -np "$np" build/benchmarks/flexadj_benchmark_gradient --json "results/gradient_np$np.json"
 done
+python3 scripts/benchmark_tables.py stamp results/gradient_np{1,2}.json
+echo
+python3 scripts/benchmark_tables.py print gradient

@@ -150,8 +150,10 @@ class InterruptedTrajectory final : public storage::Trajectory {
   std::size_t stop_at_;
 };
 
-// A sweep interrupted after its restart file of step 20 and resumed by a new integrator and trajectory (as
-// `flexadj gradient --restart` in a new process) gives the gradient of an uninterrupted sweep bit for bit.
+// A sweep interrupted after its restart file of step 16 and resumed by a new integrator and trajectory (as
+// `flexadj gradient --restart` in a new process) gives the gradient of an uninterrupted sweep bit for bit. With a
+// disk interval of 10 the sweep saves after steps 32 and 16: once per interval, at multiples of
+// TimeIntegrator::kFreshAdjointPivotsEvery, where the sweep's pivot search starts afresh.
 void check_sweep_resumes(const std::string& scheme) {
   auto problem = rigid_chain(6, 0.2, 40);
   problem.integrator.scheme = scheme;
@@ -170,27 +172,27 @@ void check_sweep_resumes(const std::string& scheme) {
     storage::CheckpointedTrajectory trajectory(assembler, *integrator, 3, disk);
     auto state = initial;
     integrators::record_forward_run(assembler, *integrator, state, trajectory);
-    InterruptedTrajectory interrupted(trajectory, 17);
+    InterruptedTrajectory interrupted(trajectory, 13);
     adjoint::SweepCheckpoints sweep(assembler, disk);
     adjoint::discrete_adjoint_gradient(assembler, *integrator, interrupted, objective, space, {&sweep, false});
     ADD_FAILURE() << "the sweep was not interrupted";
   } catch (const std::runtime_error& e) {
     ASSERT_STREQ(e.what(), "interrupted");
   }
-  // The files of the interrupted run are there: the sweep's after step 20, the forward run's every 10 steps.
-  EXPECT_TRUE(std::filesystem::exists(disk.adjoint_path(20)));
-  EXPECT_FALSE(std::filesystem::exists(disk.adjoint_path(30)));  // superseded
+  // The files of the interrupted run are there: the sweep's after step 16, the forward run's every 10 steps.
+  EXPECT_TRUE(std::filesystem::exists(disk.adjoint_path(16)));
+  EXPECT_FALSE(std::filesystem::exists(disk.adjoint_path(32)));  // superseded
   EXPECT_TRUE(std::filesystem::exists(disk.path(40)));
   const auto integrator = integrators::make_time_integrator(assembler, problem.integrator, options);
   storage::CheckpointedTrajectory trajectory(assembler, *integrator, 3, disk);
   auto state = initial;
   integrators::resume_recorded_run(*integrator, state, trajectory);
   adjoint::SweepCheckpoints sweep(assembler, disk);
-  ASSERT_EQ(sweep.latest(), std::optional<std::size_t>(20));
+  ASSERT_EQ(sweep.latest(), std::optional<std::size_t>(16));
   const auto resumed =
       adjoint::discrete_adjoint_gradient(assembler, *integrator, trajectory, objective, space, {&sweep, true});
   expect_identical(memory.gradient, resumed);
-  EXPECT_FALSE(std::filesystem::exists(disk.adjoint_path(20)));  // the completed sweep removed its file
+  EXPECT_FALSE(std::filesystem::exists(disk.adjoint_path(16)));  // the completed sweep removed its file
 }
 
 TEST(CheckpointedTrajectory, GeneralizedAlphaSweepResumesBitIdentical) { check_sweep_resumes("generalized_alpha"); }

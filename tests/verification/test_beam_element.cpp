@@ -177,6 +177,64 @@ TEST(BeamElement, JacobiansMatchCentralDifferences) {
   }
 }
 
+// The element's Newton matrix and adjoint products (from the strains' first and second derivatives) against the
+// plain AD pass over its residual kernel, to round-off: states with rotations near zero (the series branch of
+// the relative rotation), finite ones and with one node's Euler parameters negated (the same rotation).
+TEST(BeamElement, FastDerivativesMatchPlainAD) {
+  const elements::BeamSectionData s = section(50.0, 5.0);
+  const State14 q0 = reference_state();
+  const auto fast = elements::make_geometrically_exact_beam("beam", {0, 1}, s, elements::beam_reference(q0.data()),
+                                                            {0.0, -9.81, 1.0});
+  const auto plain = elements::make_geometrically_exact_beam_plain_ad(
+      "beam", {0, 1}, s, elements::beam_reference(q0.data()), {0.0, -9.81, 1.0});
+  std::mt19937 generator(11);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  State14 flipped = deformed_state();
+  for (int i = 10; i < 14; ++i) flipped[i] = -flipped[i];
+  State14 straight = q0;  // both node frames equal: zero relative rotation
+  for (int i = 0; i < 4; ++i) straight[10 + i] = straight[3 + i];
+  for (const State14& q : {q0, deformed_state(), flipped, straight}) {
+    std::vector<double> v(14), a(14), mu(14);
+    for (int i = 0; i < 14; ++i) {
+      v[i] = uniform(generator);
+      a[i] = 10.0 * uniform(generator);
+      mu[i] = uniform(generator);
+    }
+    const model::JacobianCoefficients c{1.0, 0.37, 2.5e3};
+    std::vector<double> r_fast(14), J_fast(196), r_plain(14), J_plain(196);
+    fast->residual_jacobian(q.data(), v.data(), a.data(), 0.0, c, r_fast.data(), J_fast.data());
+    plain->residual_jacobian(q.data(), v.data(), a.data(), 0.0, c, r_plain.data(), J_plain.data());
+    const double r_scale = max_abs(r_plain), J_scale = max_abs(J_plain);
+    ASSERT_GT(J_scale, 1.0);
+    for (int i = 0; i < 14; ++i) EXPECT_NEAR(r_fast[i], r_plain[i], 1e-12 * r_scale) << "r[" << i << "]";
+    for (int i = 0; i < 196; ++i) EXPECT_NEAR(J_fast[i], J_plain[i], 1e-12 * J_scale) << "J[" << i << "]";
+    std::vector<double> products[2][3];
+    for (int which = 0; which < 2; ++which) {
+      for (auto& out : products[which]) out.assign(14, 0.0);
+      (which == 0 ? fast : plain)
+          ->add_transposed_products(q.data(), v.data(), a.data(), 0.0, mu.data(), products[which][0].data(),
+                                    products[which][1].data(), products[which][2].data());
+    }
+    for (int block = 0; block < 3; ++block) {
+      const double scale = max_abs(products[1][block]);
+      ASSERT_GT(scale, 0.0);
+      for (int j = 0; j < 14; ++j)
+        EXPECT_NEAR(products[0][block][j], products[1][block][j], 1e-12 * scale) << "qva"[block] << " " << j;
+    }
+    // mu . dr/dp for all parameters, and for a mask of three (length, a reference curvature, gravity y).
+    const int np = static_cast<int>(fast->parameters().size());
+    const model::ParameterMask three = (1u << 14) | (1u << 19) | (1u << 22);
+    for (const model::ParameterMask mask : {model::kAllParameters, three}) {
+      std::vector<double> g_fast(np, 0.0), g_plain(np, 0.0);
+      fast->add_parameter_gradient(q.data(), v.data(), a.data(), 0.0, mu.data(), g_fast.data(), mask);
+      plain->add_parameter_gradient(q.data(), v.data(), a.data(), 0.0, mu.data(), g_plain.data(), mask);
+      const double scale = max_abs(g_plain);
+      ASSERT_GT(scale, 0.0);
+      for (int k = 0; k < np; ++k) EXPECT_NEAR(g_fast[k], g_plain[k], 1e-12 * scale) << "parameter " << k;
+    }
+  }
+}
+
 // The parameter derivatives (adjoint) against central differences of mu . r.
 TEST(BeamElement, ParameterDerivativesMatchCentralDifferences) {
   // Viscosities as in the Jacobian test and velocities that strain the element: with a uniform v and the section's

@@ -18,8 +18,13 @@ class SweepCheckpoints {
   // `disk`: the run's folder, identity and interval m (> 0).
   SweepCheckpoints(const assembly::Assembler& assembler, storage::DiskCheckpoints disk);
 
-  // Whether the sweep writes a file after the adjoint step of `step`.
-  bool due(std::size_t step) const { return step > 0 && step % disk_.interval == 0; }
+  // Whether the sweep writes a file after the adjoint step of `step`: once per disk interval m, at the step s with
+  // TimeIntegrator::resumable_after(s) (a multiple of kFreshAdjointPivotsEvery) just at or below a multiple of m.
+  bool due(std::size_t step) const {
+    constexpr std::size_t every = integrators::TimeIntegrator::kFreshAdjointPivotsEvery;
+    const std::size_t m = disk_.interval;
+    return integrators::TimeIntegrator::resumable_after(step) && (step + every - 1) / m != (step - 1) / m;
+  }
   // Collective. OutputError if the file cannot be written.
   void save(std::size_t step, double t, const integrators::TimeIntegrator& integrator,
             const std::vector<double>& objective_parts, const assembly::LocalGradient& gradient);

@@ -3,6 +3,7 @@
 // J alpha' + w' x J w' = n' with w' = 2 G e_dot, alpha' = 2 G e_ddot onto the Euler parameters by 2 G^T
 // (Nikravesh 1988, eqs. (11.20)-(11.24)) gives  2 G^T (J alpha' + w' x J w') - 2 G^T n' = 0; the mass
 // matrix 4 G^T J G is singular along e and is completed by the UnitQuaternion constraint.
+#include <algorithm>
 #include "flexadj/elements/elements.hpp"
 #include "flexadj/model/component_ad.hpp"
 
@@ -11,7 +12,8 @@ namespace {
 
 using model::Vec3;
 
-// N: the capacity of the kernel's AD types, 3 for point masses and planar bodies, 7 for spatial rigid bodies.
+// N: the capacity of the kernel's AD types: 2 for planar point masses, 3 for spatial point masses and planar rigid
+// bodies, 7 for spatial rigid bodies. The rotational terms are compiled only where they fit.
 template <int N>
 class BodyInertia final : public model::ForceElementAD<BodyInertia<N>, N> {
   using Base = model::ForceElementAD<BodyInertia<N>, N>;
@@ -33,34 +35,38 @@ class BodyInertia final : public model::ForceElementAD<BodyInertia<N>, N> {
 
   template <class S, class P> void evaluate(const S* q, const S* v, const S* a, const P* p, double t, S* r) const {
     const BodyKind kind = kinds()[0];
-    const int translations = model::translation_count(kind);
+    const int translations = std::min(model::translation_count(kind), N);
     for (int i = 0; i < translations; ++i) r[i] += p[kMass] * a[i];
-    if (kind == BodyKind::PlanarRigid) r[2] += p[kIzz] * a[2];
-    if (kind == BodyKind::SpatialRigid) {
-      const Vec3<S> w = model::body_angular_velocity(q + 3, v + 3);
-      const Vec3<S> alpha = model::body_angular_velocity(q + 3, a + 3);
-      const Vec3<S> moment = add(inertia_times(p, alpha), model::cross(w, inertia_times(p, w)));
-      const auto Qe = model::euler_parameter_map_transposed(q + 3, moment);
-      for (int i = 0; i < 4; ++i) r[3 + i] += 2.0 * Qe[i];
-    }
+    if constexpr (N >= 3)
+      if (kind == BodyKind::PlanarRigid) r[2] += p[kIzz] * a[2];
+    if constexpr (N >= 7)
+      if (kind == BodyKind::SpatialRigid) {
+        const Vec3<S> w = model::body_angular_velocity(q + 3, v + 3);
+        const Vec3<S> alpha = model::body_angular_velocity(q + 3, a + 3);
+        const Vec3<S> moment = add(inertia_times(p, alpha), model::cross(w, inertia_times(p, w)));
+        const auto Qe = model::euler_parameter_map_transposed(q + 3, moment);
+        for (int i = 0; i < 4; ++i) r[3 + i] += 2.0 * Qe[i];
+      }
     applied(q, v, p, t, r);
   }
 
   // Weight.
   template <class S, class P> void applied(const S*, const S*, const P* p, double, S* r) const {
-    for (int i = 0; i < model::translation_count(kinds()[0]); ++i) r[i] -= p[kMass] * p[kGx + i];
+    for (int i = 0; i < std::min(model::translation_count(kinds()[0]), N); ++i) r[i] -= p[kMass] * p[kGx + i];
   }
 
   // T = m/2 |v|^2 + 1/2 w'.J w', w' = 2 G(e) e_dot (also for |e| != 1, e.g. the midpoint of two unit quaternions).
   template <class S, class P> S kinetic(const S* q, const S* v, const P* p) const {
     const BodyKind kind = kinds()[0];
     S energy = 0.0;
-    for (int i = 0; i < model::translation_count(kind); ++i) energy += 0.5 * p[kMass] * v[i] * v[i];
-    if (kind == BodyKind::PlanarRigid) energy += 0.5 * p[kIzz] * v[2] * v[2];
-    if (kind == BodyKind::SpatialRigid) {
-      const Vec3<S> w = model::body_angular_velocity(q + 3, v + 3);
-      energy += 0.5 * model::dot(w, inertia_times(p, w));
-    }
+    for (int i = 0; i < std::min(model::translation_count(kind), N); ++i) energy += 0.5 * p[kMass] * v[i] * v[i];
+    if constexpr (N >= 3)
+      if (kind == BodyKind::PlanarRigid) energy += 0.5 * p[kIzz] * v[2] * v[2];
+    if constexpr (N >= 7)
+      if (kind == BodyKind::SpatialRigid) {
+        const Vec3<S> w = model::body_angular_velocity(q + 3, v + 3);
+        energy += 0.5 * model::dot(w, inertia_times(p, w));
+      }
     return energy;
   }
 
@@ -82,7 +88,7 @@ class BodyInertia final : public model::ForceElementAD<BodyInertia<N>, N> {
 }  // namespace
 
 std::unique_ptr<model::ForceElement> make_body_inertia(const model::Body& body, int body_index, const Point& gravity) {
-  return model::make_with_capacity<3, 7>(model::coordinate_count(body.kind),
+  return model::make_with_capacity<2, 3, 7>(model::coordinate_count(body.kind),
                                          [&](auto capacity) -> std::unique_ptr<model::ForceElement> {
                                            return std::make_unique<BodyInertia<decltype(capacity)::value>>(
                                                body, body_index, gravity);

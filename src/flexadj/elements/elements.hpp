@@ -80,6 +80,13 @@ std::unique_ptr<model::ForceElement> make_geometrically_exact_beam(const std::st
                                                                    const BeamSectionData& section,
                                                                    const BeamReference& reference,
                                                                    const Point& gravity);
+// The same element with every derivative by the plain AD pass over its residual kernel: the reference against
+// which tests check the element's faster Newton matrix and adjoint products.
+std::unique_ptr<model::ForceElement> make_geometrically_exact_beam_plain_ad(const std::string& name,
+                                                                            std::array<int, 2> nodes,
+                                                                            const BeamSectionData& section,
+                                                                            const BeamReference& reference,
+                                                                            const Point& gravity);
 
 // ANCF elements between two ANCF nodes (model::is_ancf_node); see ancf_cable.cpp and ancf_beam.cpp.
 struct AncfElementData {

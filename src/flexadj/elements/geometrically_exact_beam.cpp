@@ -103,8 +103,13 @@ class GeometricallyExactBeam final
     return eps;
   }
 
-  // Lumped inertia at each node (Nikravesh 1988, eqs. (11.20)-(11.24), as for rigid bodies), then applied().
   template <class S, class P> void evaluate(const S* q, const S* v, const S* a, const P* p, double t, S* r) const {
+    inertia(q, v, a, p, r);
+    applied(q, v, p, t, r);
+  }
+
+  // Lumped inertia at each node (Nikravesh 1988, eqs. (11.20)-(11.24), as for rigid bodies).
+  template <class S, class P> void inertia(const S* q, const S* v, const S* a, const P* p, S* r) const {
     const P node_mass = 0.5 * p[kRho] * p[kArea] * p[kLength];
     const Vec3<P> rotary = node_rotary_inertia(p);
     for (int node = 0; node < 2; ++node) {
@@ -119,7 +124,6 @@ class GeometricallyExactBeam final
       const auto Qe = model::euler_parameter_map_transposed(q + o + 3, moment);
       for (int i = 0; i < 4; ++i) r[o + 3 + i] += 2.0 * Qe[i];
     }
-    applied(q, v, p, t, r);
   }
 
   // Internal forces and weight.
@@ -164,6 +168,114 @@ class GeometricallyExactBeam final
     return energy;
   }
 
+  // The Newton matrix and the adjoint's products without AD through the force sums. With the strains' first and
+  // second derivatives (strain_derivatives()), r = L eps_q^T w + weight, w = C (eps - eps_0) + D eps_q v, gives
+  //   dr/dq = L (sum_k w_k eps_k,qq + eps_q^T C eps_q + eps_q^T D (eps_qq v)),   dr/dv = L eps_q^T D eps_q;
+  // the lumped inertia terms come from an AD pass over inertia() alone. The plain AD pass over evaluate()
+  // (ForceElementAD) is the reference: test_beam_element checks both against each other to round-off.
+  void residual_jacobian(const double* q, const double* v, const double* a, double t,
+                         const model::JacobianCoefficients& c, double* r, double* J) const override {
+    if (plain_ad_) return ForceElementAD::residual_jacobian(q, v, a, t, c, r, J);
+    constexpr int n = kBeamCoordinates;
+    using Fad = Sacado::Fad::SFad<double, n>;
+    std::array<Fad, n> qf, vf, af, rf;
+    for (int i = 0; i < n; ++i) {
+      qf[i] = Fad(n, i, q[i]);
+      qf[i].fastAccessDx(i) = c.q;
+      vf[i] = Fad(n, i, v[i]);
+      vf[i].fastAccessDx(i) = c.v;
+      af[i] = Fad(n, i, a[i]);
+      af[i].fastAccessDx(i) = c.a;
+      rf[i] = Fad(n, 0.0);
+    }
+    inertia(qf.data(), vf.data(), af.data(), parameters().data(), rf.data());
+    AppliedMatrices m;
+    applied_matrices(q, v, m);
+    for (int i = 0; i < n; ++i) {
+      r[i] = rf[i].val() + m.r[i];
+      for (int j = 0; j < n; ++j) J[i * n + j] = rf[i].fastAccessDx(j) + c.q * m.K[i][j] + c.v * m.D[i][j];
+    }
+  }
+
+  void add_transposed_products(const double* q, const double* v, const double* a, double t, const double* mu,
+                               double* out_q, double* out_v, double* out_a) const override {
+    if (plain_ad_) return ForceElementAD::add_transposed_products(q, v, a, t, mu, out_q, out_v, out_a);
+    constexpr int n = kBeamCoordinates;
+    using StateFad = Sacado::Fad::SFad<double, 3 * n>;
+    std::array<StateFad, n> qf, vf, af, rf;
+    for (int i = 0; i < n; ++i) {
+      qf[i] = StateFad(3 * n, i, q[i]);
+      vf[i] = StateFad(3 * n, n + i, v[i]);
+      af[i] = StateFad(3 * n, 2 * n + i, a[i]);
+      rf[i] = StateFad(3 * n, 0.0);
+    }
+    inertia(qf.data(), vf.data(), af.data(), parameters().data(), rf.data());
+    AppliedMatrices m;
+    applied_matrices(q, v, m);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        out_q[j] += mu[i] * (rf[i].fastAccessDx(j) + m.K[i][j]);
+        out_v[j] += mu[i] * (rf[i].fastAccessDx(n + j) + m.D[i][j]);
+        out_a[j] += mu[i] * rf[i].fastAccessDx(2 * n + j);
+      }
+  }
+
+  // mu . dr/dp. The strains scale as 1/L (strains(q, L) = strains(q, 1) / L, and so do their derivatives), so with
+  // s_k = mu . d eps_k/dq and the strain rates at L = 1 (one first-order Sacado pass over strains()),
+  //   mu . r_applied = sum_k s_k (C_k (eps_k / L - eps_0k) + D_k rate_k / L) - mu . weight,
+  // a scalar expression in the parameters; the inertia terms by an AD pass over inertia() alone.
+  void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* mu,
+                              double* gradient, model::ParameterMask wanted = model::kAllParameters) const override {
+    if (plain_ad_) return ForceElementAD::add_parameter_gradient(q, v, a, t, mu, gradient, wanted);
+    constexpr int n = kBeamCoordinates;
+    std::array<int, model::kMaxComponentParameters> seeded;
+    const int ns = model::wanted_parameters(wanted, kParameterCount, seeded);
+    if (ns == 0) return;
+    using ParameterFad = Sacado::Fad::SFad<double, kParameterCount>;
+    std::array<ParameterFad, kParameterCount> p;
+    for (int k = 0; k < kParameterCount; ++k) p[k] = parameters()[k];
+    for (int j = 0; j < ns; ++j) p[seeded[j]] = ParameterFad(kParameterCount, j, parameters()[seeded[j]]);
+
+    std::array<ParameterFad, n> qf, vf, af, rf;
+    for (int i = 0; i < n; ++i) {
+      qf[i] = q[i];
+      vf[i] = v[i];
+      af[i] = a[i];
+      rf[i] = 0.0;
+    }
+    inertia(qf.data(), vf.data(), af.data(), p.data(), rf.data());
+    ParameterFad pairing = 0.0;
+    for (int i = 0; i < n; ++i) pairing += mu[i] * rf[i];
+
+    using Fad = Sacado::Fad::SFad<double, n>;
+    std::array<Fad, n> qd;
+    for (int i = 0; i < n; ++i) qd[i] = Fad(n, i, q[i]);
+    const std::array<Fad, 6> unit_eps = strains(qd.data(), Fad(1.0));
+    const ParameterFad E = p[kE], G = p[kG], A = p[kArea], I2 = p[kI2], I3 = p[kI3], ratio = E / G;
+    const ParameterFad chi = p[kZeta] * (3.0 - ratio) * (3.0 - ratio) + p[kEta] * ratio * ratio / 3.0;
+    const std::array<ParameterFad, 6> stiffness{E * A, p[kShear2] * G * A, p[kShear3] * G * A, G * p[kJ], E * I2,
+                                                E * I3};
+    const std::array<ParameterFad, 6> damping{chi * A, p[kEta] * A, p[kEta] * A, p[kEta] * (I2 + I3), chi * I2,
+                                              chi * I3};
+    const ParameterFad& length = p[kLength];
+    for (int k = 0; k < 6; ++k) {
+      double s = 0.0, rate = 0.0;
+      for (int i = 0; i < n; ++i) {
+        s += mu[i] * unit_eps[k].fastAccessDx(i);
+        rate += unit_eps[k].fastAccessDx(i) * v[i];
+      }
+      const ParameterFad& reference = k < 3 ? p[kStretch0 + k] : p[kCurvature0 + k - 3];
+      pairing += s * (stiffness[k] * (unit_eps[k].val() / length - reference) + damping[k] * rate / length);
+    }
+    const ParameterFad node_mass = 0.5 * p[kRho] * A * length;
+    for (int node = 0; node < 2; ++node)
+      for (int i = 0; i < 3; ++i) pairing -= mu[7 * node + i] * node_mass * p[kGravity + i];
+    for (int j = 0; j < ns; ++j) gradient[seeded[j]] += pairing.fastAccessDx(j);
+  }
+
+  // The reference: every derivative by the plain AD pass over evaluate() (tests only).
+  void use_plain_ad() { plain_ad_ = true; }
+
   // (N, Q2, Q3, T, M2, M3) = C (eps - eps_0) + D d eps/dt in the midpoint section frame.
   int resultant_count() const override { return 6; }
   void resultants(const double* q, const double* v, double* out) const override {
@@ -207,6 +319,81 @@ class GeometricallyExactBeam final
   }
 
  private:
+  struct StrainDerivatives {
+    std::array<double, 6> eps;
+    std::array<std::array<double, kBeamCoordinates>, 6> first;                                   // d eps_k/dq_i
+    std::array<std::array<std::array<double, kBeamCoordinates>, kBeamCoordinates>, 6> second;  // d2 eps_k/dq_i dq_j
+  };
+  // The residual of applied() and its Jacobians with respect to q and v.
+  struct AppliedMatrices {
+    std::array<double, kBeamCoordinates> r;
+    std::array<std::array<double, kBeamCoordinates>, kBeamCoordinates> K, D;
+  };
+
+  // One nested Sacado pass over strains(): the outer Fad over all 14 coordinates, the inner over the 8 Euler
+  // parameters only, since the strains are affine in the positions (Gamma = R_m^T (r_B - r_A) / L, K = psi / L):
+  // the position-position block of the second derivatives is zero and the mixed blocks are symmetric.
+  static StrainDerivatives strain_derivatives(const double* q, double length) {
+    constexpr int n = kBeamCoordinates, kRotations = 8;
+    constexpr std::array<int, n> rotation_slot{-1, -1, -1, 0, 1, 2, 3, -1, -1, -1, 4, 5, 6, 7};
+    using Inner = Sacado::Fad::SFad<double, kRotations>;
+    using Outer = Sacado::Fad::SFad<Inner, n>;
+    std::array<Outer, n> qo;
+    for (int i = 0; i < n; ++i)
+      qo[i] = Outer(n, i, rotation_slot[i] >= 0 ? Inner(kRotations, rotation_slot[i], q[i]) : Inner(q[i]));
+    const std::array<Outer, 6> eps = strains(qo.data(), Outer(Inner(length)));
+    StrainDerivatives d;
+    for (int k = 0; k < 6; ++k) {
+      d.eps[k] = eps[k].val().val();
+      for (int i = 0; i < n; ++i) {
+        const Inner& row = eps[k].fastAccessDx(i);
+        d.first[k][i] = row.val();
+        for (int j = 0; j < n; ++j) d.second[k][i][j] = rotation_slot[j] >= 0 ? row.fastAccessDx(rotation_slot[j]) : 0.0;
+      }
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+          if (rotation_slot[j] < 0 && rotation_slot[i] >= 0) d.second[k][i][j] = d.second[k][j][i];
+    }
+    return d;
+  }
+
+  void applied_matrices(const double* q, const double* v, AppliedMatrices& m) const {
+    constexpr int n = kBeamCoordinates;
+    const double* p = parameters().data();
+    const double E = p[kE], G = p[kG], A = p[kArea], I2 = p[kI2], I3 = p[kI3], ratio = E / G, length = p[kLength];
+    const double chi = p[kZeta] * (3.0 - ratio) * (3.0 - ratio) + p[kEta] * ratio * ratio / 3.0;
+    const std::array<double, 6> stiffness{E * A, p[kShear2] * G * A, p[kShear3] * G * A, G * p[kJ], E * I2, E * I3};
+    const std::array<double, 6> damping{chi * A, p[kEta] * A, p[kEta] * A, p[kEta] * (I2 + I3), chi * I2, chi * I3};
+    const StrainDerivatives d = strain_derivatives(q, length);
+    m.r.fill(0.0);
+    for (auto& row : m.K) row.fill(0.0);
+    for (auto& row : m.D) row.fill(0.0);
+    for (int k = 0; k < 6; ++k) {
+      const auto& first = d.first[k];
+      const auto& second = d.second[k];
+      double rate = 0.0;
+      for (int j = 0; j < n; ++j) rate += first[j] * v[j];
+      std::array<double, n> rate_q{};  // d rate / dq_j = sum_l eps_k,jl v_l
+      for (int j = 0; j < n; ++j)
+        for (int l = 0; l < n; ++l) rate_q[j] += second[j][l] * v[l];
+      const double reference = k < 3 ? p[kStretch0 + k] : p[kCurvature0 + k - 3];
+      const double w = length * (stiffness[k] * (d.eps[k] - reference) + damping[k] * rate);
+      const double c = length * stiffness[k], dk = length * damping[k];
+      for (int i = 0; i < n; ++i) {
+        m.r[i] += first[i] * w;
+        for (int j = 0; j < n; ++j) {
+          m.K[i][j] += second[i][j] * w + first[i] * (c * first[j] + dk * rate_q[j]);
+          m.D[i][j] += first[i] * dk * first[j];
+        }
+      }
+    }
+    const double node_mass = 0.5 * p[kRho] * A * length;
+    for (int node = 0; node < 2; ++node)
+      for (int i = 0; i < 3; ++i) m.r[7 * node + i] -= node_mass * p[kGravity + i];
+  }
+
+  bool plain_ad_ = false;
+
   // Rotary inertia rho L/2 (Jr1, Jr2, Jr3) of each node, in the node frame.
   template <class P> static Vec3<P> node_rotary_inertia(const P* p) {
     const P scale = 0.5 * p[kRho] * p[kLength];
@@ -244,6 +431,16 @@ std::unique_ptr<model::ForceElement> make_geometrically_exact_beam(const std::st
                                                                    const BeamReference& reference,
                                                                    const Point& gravity) {
   return std::make_unique<GeometricallyExactBeam>(name, nodes, section, reference, gravity);
+}
+
+std::unique_ptr<model::ForceElement> make_geometrically_exact_beam_plain_ad(const std::string& name,
+                                                                            std::array<int, 2> nodes,
+                                                                            const BeamSectionData& section,
+                                                                            const BeamReference& reference,
+                                                                            const Point& gravity) {
+  auto beam = std::make_unique<GeometricallyExactBeam>(name, nodes, section, reference, gravity);
+  beam->use_plain_ad();
+  return beam;
 }
 
 }  // namespace flexadj::elements

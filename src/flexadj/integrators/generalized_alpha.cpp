@@ -205,7 +205,8 @@ void GeneralizedAlpha::adjoint_step(storage::Trajectory& trajectory, std::size_t
     const StepJacobian jacobian = step_jacobian(h);
     const double scale = jacobian.scale, c_a = (1.0 - c.alpha_m) / (1.0 - c.alpha_f);
     assembler_.assemble(state, t, ConstraintLevel::Position, scale, &jacobian.coefficients);
-    update_adjoint_solver();
+    // Step n's matrix is close to step n + 1's: its pivot order serves (see fresh_adjoint_pivots_at()).
+    update_adjoint_solver(fresh_adjoint_pivots_at(n) ? linalg::Pivots::Fresh : linalg::Pivots::Reuse);
     for (std::size_t i = 0; i < size; ++i) rhs_q_[i] = scale * g_q_[i] + c.gamma * h * g_v_[i] + c_a * g_a_[i] + g_aux_[i];
     adjoint_solve(rhs_q_, -1.0, mu_r_, mu_c_);
     for (double& value : mu_c_) value /= scale;

@@ -35,6 +35,7 @@ void TimeIntegrator::begin_adjoint_solver() {
   adjoint_rhs_ = rcp(new Vector(assembler_.system_map()));
   adjoint_solution_ = rcp(new Vector(assembler_.system_map()));
   adjoint_mu_ = rcp(new Vector(assembler_.system_map()));
+  fresh_adjoint_pivots_ = true;
 }
 
 void TimeIntegrator::adjoint_solve(const std::vector<double>& coordinates, double factor, std::vector<double>& x_q,

@@ -89,6 +89,13 @@ class TimeIntegrator {
   const integrators::IntegratorSettings& settings() const { return settings_; }
   const InitialProjection& initial_projection() const { return projection_; }
   const linalg::LinearSolver& linear_solver() const { return *solver_; }
+  // An adjoint sweep that reuses pivot orders from step to step (update_adjoint_solver(Pivots::Reuse)) searches
+  // them afresh at the steps n with fresh_adjoint_pivots_at(n), whatever the trajectory's storage, and a sweep is
+  // saved for resuming only after a step n with resumable_after(n) (adjoint::SweepCheckpoints): a resumed sweep,
+  // whose first factorization is fresh, then repeats the uninterrupted sweep bit for bit.
+  static constexpr std::size_t kFreshAdjointPivotsEvery = 16;
+  static bool fresh_adjoint_pivots_at(std::size_t n) { return (n + 1) % kFreshAdjointPivotsEvery == 0; }
+  static bool resumable_after(std::size_t n) { return n > 0 && fresh_adjoint_pivots_at(n - 1); }
   // The options the linear solver was made with (adjoint sweeps make theirs alike).
   const linalg::LinearSolverOptions& solver_options() const { return solver_options_; }
 
@@ -112,8 +119,12 @@ class TimeIntegrator {
   // The adjoint sweep's linear algebra. begin_adjoint_solver(): a solver of the forward run's kind for the
   // transposed matrices (the assembler in transposed mode must have assembled once: the values' layout).
   void begin_adjoint_solver();
-  // Factorizes the last assembled (transposed) matrix.
-  void update_adjoint_solver() { adjoint_solver_->update(); }
+  // Factorizes the last assembled (transposed) matrix. Pivots::Reuse: with the pivot order of the sweep's last
+  // factorization where that stays accurate; the sweep's first factorization searches pivots afresh.
+  void update_adjoint_solver(linalg::Pivots pivots = linalg::Pivots::Fresh) {
+    adjoint_solver_->update(fresh_adjoint_pivots_ ? linalg::Pivots::Fresh : pivots);
+    fresh_adjoint_pivots_ = false;
+  }
   // [x_q; x_lambda] = A^-T [factor * coordinates; 0] with the current factorization.
   void adjoint_solve(const std::vector<double>& coordinates, double factor, std::vector<double>& x_q,
                      std::vector<double>& x_lambda);
@@ -138,6 +149,7 @@ class TimeIntegrator {
   // The adjoint sweep's solver and system vectors (begin_adjoint()).
   std::unique_ptr<linalg::LinearSolver> adjoint_solver_;
   RCP<Vector> adjoint_rhs_, adjoint_solution_, adjoint_mu_;
+  bool fresh_adjoint_pivots_ = true;
   std::size_t coordinate_count_ = 0, multiplier_count_ = 0;  // owned
 };
 

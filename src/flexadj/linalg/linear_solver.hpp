@@ -30,7 +30,8 @@ struct LinearSolverOptions {
 // How update() factorizes the new values: with a fresh pivot search, or reusing the pivot order of the last fresh
 // factorization (KLU's refactorization; a solver without one factorizes afresh). Newton reuses pivots within one
 // step only, so that a step's result does not depend on the steps before it (checkpointed recomputation and
-// restarts repeat steps bit for bit).
+// restarts repeat steps bit for bit); the generalized-alpha adjoint sweep reuses them from step to step, searching
+// afresh every few steps and where a sweep can be resumed (TimeIntegrator::fresh_adjoint_pivots_at).
 enum class Pivots { Fresh, Reuse };
 
 class LinearSolver {

@@ -88,26 +88,15 @@ class ForceElementAD : public ForceElement {
   }
 
   // One Fad evaluation: slot j carries c.q in q_j, c.v in v_j and c.a in a_j (the combined matrix of
-  // Kiefer and Kennedy's TACS: alpha dR/dq + beta dR/dv + gamma dR/da).
+  // Kiefer and Kennedy's TACS: alpha dR/dq + beta dR/dv + gamma dR/da). A component with exactly MaxCoordinates
+  // coordinates (the common case: make_with_capacity) takes the fixed-length SFad, whose unrolled loops avoid
+  // SLFad's calls to memcpy and memset for every copy and temporary.
   void residual_jacobian(const double* q, const double* v, const double* a, double t, const JacobianCoefficients& c,
                          double* r, double* J) const override {
-    const int n = coordinate_count();
-    assert(n <= MaxCoordinates);
-    std::array<Fad, MaxCoordinates> qf, vf, af, rf;
-    for (int i = 0; i < n; ++i) {
-      qf[i] = Fad(n, i, q[i]);
-      qf[i].fastAccessDx(i) = c.q;
-      vf[i] = Fad(n, i, v[i]);
-      vf[i].fastAccessDx(i) = c.v;
-      af[i] = Fad(n, i, a[i]);
-      af[i].fastAccessDx(i) = c.a;
-      rf[i] = Fad(n, 0.0);
-    }
-    derived().template evaluate<Fad, double>(qf.data(), vf.data(), af.data(), parameters().data(), t, rf.data());
-    for (int i = 0; i < n; ++i) {
-      r[i] = rf[i].val();
-      for (int j = 0; j < n; ++j) J[i * n + j] = rf[i].hasFastAccess() ? rf[i].fastAccessDx(j) : 0.0;
-    }
+    if (coordinate_count() == MaxCoordinates)
+      residual_jacobian_as<Sacado::Fad::SFad<double, MaxCoordinates>>(q, v, a, t, c, r, J);
+    else
+      residual_jacobian_as<Fad>(q, v, a, t, c, r, J);
   }
 
   void applied_residual(const double* q, const double* v, double t, double* r) const override {
@@ -171,11 +160,62 @@ class ForceElementAD : public ForceElement {
       for (int k = 0; k < np; ++k) gradient[k] += pairing.fastAccessDx(k);
   }
 
-  // One evaluation with q, v and a seeded in separate slots gives all three Jacobians.
+  // One evaluation with q, v and a seeded in separate slots gives all three Jacobians (fixed-length SFad when the
+  // component has exactly MaxCoordinates coordinates, as in residual_jacobian).
   void add_transposed_products(const double* q, const double* v, const double* a, double t, const double* mu,
                                double* out_q, double* out_v, double* out_a) const override {
-    using StateFad = FadOf<3 * MaxCoordinates>;
     // A kernel without kinetic() does not depend on a (see the top of this file): its a slots are left out.
+    constexpr int kSlotsPerCoordinate = HasKineticEnergy<Derived>::value ? 3 : 2;
+    if (coordinate_count() == MaxCoordinates)
+      add_transposed_products_as<Sacado::Fad::SFad<double, kSlotsPerCoordinate * MaxCoordinates>>(q, v, a, t, mu, out_q,
+                                                                                                 out_v, out_a);
+    else
+      add_transposed_products_as<FadOf<kSlotsPerCoordinate * MaxCoordinates>>(q, v, a, t, mu, out_q, out_v, out_a);
+  }
+
+  // One wanted parameter (a stiffness, a mass: the common case) takes a one-slot SFad.
+  void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* mu,
+                              double* gradient, ParameterMask wanted = kAllParameters) const override {
+    const int np = static_cast<int>(parameters().size());
+    assert(np <= kMaxComponentParameters);
+    std::array<int, kMaxComponentParameters> seeded;
+    const int ns = wanted_parameters(wanted, np, seeded);
+    if (ns == 0) return;
+    if (ns == 1)
+      add_parameter_gradient_as<Sacado::Fad::SFad<double, 1>>(q, v, a, t, mu, gradient, seeded, ns);
+    else
+      add_parameter_gradient_as<FadOf<kMaxComponentParameters>>(q, v, a, t, mu, gradient, seeded, ns);
+  }
+
+ private:
+  const Derived& derived() const { return static_cast<const Derived&>(*this); }
+
+  template <class JacobianFad>
+  void residual_jacobian_as(const double* q, const double* v, const double* a, double t,
+                            const JacobianCoefficients& c, double* r, double* J) const {
+    const int n = coordinate_count();
+    assert(n <= MaxCoordinates);
+    std::array<JacobianFad, MaxCoordinates> qf, vf, af, rf;
+    for (int i = 0; i < n; ++i) {
+      qf[i] = JacobianFad(n, i, q[i]);
+      qf[i].fastAccessDx(i) = c.q;
+      vf[i] = JacobianFad(n, i, v[i]);
+      vf[i].fastAccessDx(i) = c.v;
+      af[i] = JacobianFad(n, i, a[i]);
+      af[i].fastAccessDx(i) = c.a;
+      rf[i] = JacobianFad(n, 0.0);
+    }
+    derived().template evaluate<JacobianFad, double>(qf.data(), vf.data(), af.data(), parameters().data(), t,
+                                                     rf.data());
+    for (int i = 0; i < n; ++i) {
+      r[i] = rf[i].val();
+      for (int j = 0; j < n; ++j) J[i * n + j] = rf[i].hasFastAccess() ? rf[i].fastAccessDx(j) : 0.0;
+    }
+  }
+
+  template <class StateFad>
+  void add_transposed_products_as(const double* q, const double* v, const double* a, double t, const double* mu,
+                                  double* out_q, double* out_v, double* out_a) const {
     constexpr bool with_inertia = HasKineticEnergy<Derived>::value;
     const int n = coordinate_count(), slots = (with_inertia ? 3 : 2) * n;
     std::array<StateFad, MaxCoordinates> qf, vf, af, rf;
@@ -196,14 +236,11 @@ class ForceElementAD : public ForceElement {
     }
   }
 
-  void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* mu,
-                              double* gradient, ParameterMask wanted = kAllParameters) const override {
-    using ParameterFad = FadOf<kMaxComponentParameters>;
+  template <class ParameterFad>
+  void add_parameter_gradient_as(const double* q, const double* v, const double* a, double t, const double* mu,
+                                 double* gradient, const std::array<int, kMaxComponentParameters>& seeded,
+                                 int ns) const {
     const int n = coordinate_count(), np = static_cast<int>(parameters().size());
-    assert(np <= kMaxComponentParameters);
-    std::array<int, kMaxComponentParameters> seeded;
-    const int ns = wanted_parameters(wanted, np, seeded);
-    if (ns == 0) return;
     std::array<ParameterFad, MaxCoordinates> qf, vf, af, rf;
     std::array<ParameterFad, kMaxComponentParameters> pf;
     for (int i = 0; i < n; ++i) {
@@ -219,9 +256,6 @@ class ForceElementAD : public ForceElement {
       if (rf[i].hasFastAccess())
         for (int j = 0; j < ns; ++j) gradient[seeded[j]] += mu[i] * rf[i].fastAccessDx(j);
   }
-
- private:
-  const Derived& derived() const { return static_cast<const Derived&>(*this); }
 
   // r += the residual without inertia terms.
   template <class S, class P> void add_applied(const S* q, const S* v, const P* p, double t, S* r) const {

@@ -1,0 +1,253 @@
+#!/usr/bin/env python3
+"""The README's benchmark tables, made from the benchmarks' JSON files (issue #12 item 7).
+
+    scripts/benchmark_tables.py stamp FILE...          adds the run's machine, date, load and commit to JSON files
+                                                       (the benchmark scripts call it after each run)
+    scripts/benchmark_tables.py print KIND [--results DIR]
+                                                       prints one table (forward, gradient, checkpoints, beams, peers)
+    scripts/benchmark_tables.py readme [--results DIR] [--readme README.md] [--check]
+                                                       rewrites every table of README.md that sits between
+                                                       <!-- benchmark-table: KIND --> and <!-- end benchmark-table -->
+                                                       from DIR (default: benchmarks/runs, the committed JSON of the
+                                                       runs behind the README); --check only reports differences
+
+Every figure in a table comes from a JSON file; nothing is typed in by hand. Ratios (np2/np1, adjoint/forward,
+flexadj/PETSc) are formed from the same run, as the machines are shared.
+"""
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import subprocess
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def machine_info():
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    try:
+        commit = subprocess.run(["git", "-C", ROOT, "rev-parse", "--short", "HEAD"], capture_output=True,
+                                text=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", ROOT, "status", "--porcelain", "--untracked-files=no"],
+                               capture_output=True, text=True).stdout.strip() != ""
+    except OSError:
+        commit, dirty = "", False
+    return {"date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+            "host": platform.node(), "cpu": cpu, "cpus": os.cpu_count(), "load_average": list(os.getloadavg()),
+            "git_commit": commit + ("+changes" if dirty else "")}
+
+
+def stamp(paths):
+    for path in paths:
+        with open(path) as f:
+            data = json.load(f)
+        if isinstance(data, list):  # the checkpoint benchmark writes its rows only
+            data = {"benchmark": "checkpoints", "runs": data}
+        data["info"] = machine_info()
+        with open(path, "w") as f:
+            json.dump(data, f, indent=1)
+            f.write("\n")
+
+
+def load(results, name):
+    path = os.path.join(results, name)
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        data = json.load(f)
+    if isinstance(data, list):
+        data = {"runs": data}
+    return data
+
+
+def run_line(*datas):
+    """'Run: date, host (cpu, n cores), load average a-b, commit c.' from the info of one or more files."""
+    infos = [d["info"] for d in datas if d and "info" in d]
+    if not infos:
+        return "Run: machine and date not recorded in the JSON (a run before `stamp`)."
+    i = infos[0]
+    dates = sorted({x["date"][:16].replace("T", " ") for x in infos})
+    loads = [x[key][0] for x in infos for key in ("load_average", "load_average_start", "load_average_end") if key in x]
+    loads = loads or [0.0]
+    commits = sorted({x.get("git_commit", "")[:12] for x in infos if x.get("git_commit")})
+    return (f"Run: {dates[0]}{' .. ' + dates[-1] if len(dates) > 1 else ''} UTC, {i.get('host', '?')} "
+            f"({i.get('cpu', '?')}, {i.get('cpus', '?')} cores), load average {min(loads):.1f}-{max(loads):.1f}"
+            + (f", commit {', '.join(commits)}" if commits else "") + ".")
+
+
+def secs(x):
+    return f"{x:.3f}" if x < 10 else f"{x:.1f}"
+
+
+def thousands(n):
+    return f"{n:,}".replace(",", " ")
+
+
+def table(head, rows):
+    align = ["---" if h in ("solver", "problem", "storage") else "---:" for h in head]
+    lines = ["| " + " | ".join(head) + " |", "|" + "|".join(align) + "|"]
+    lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
+    return "\n".join(lines)
+
+
+def forward(results):
+    files = {(s, np): load(results, f"forward_chain_{s}_np{np}.json") for s in ("direct", "iterative") for np in (1, 2)}
+    rows = []
+    for solver in ("direct", "iterative"):
+        one, two = files[(solver, 1)], files[(solver, 2)]
+        if not one or not two:
+            continue
+        by_links = {r["links"]: r for r in two["runs"]}
+        for a in one["runs"]:
+            b = by_links.get(a["links"])
+            if b:
+                rows.append([a["links"], thousands(a["unknowns"]), solver, f"{a['steps_per_second']:.1f}",
+                             f"{b['steps_per_second']:.1f}", f"{b['steps_per_second'] / a['steps_per_second']:.2f}",
+                             f"{a['newton_iterations_per_step']:.2f}"])
+    if not rows:
+        return None
+    return (table(["links", "unknowns", "solver", "np 1 steps/s", "np 2 steps/s", "np2/np1", "Newton/step"], rows)
+            + "\n\n" + run_line(*files.values()))
+
+
+def gradient(results):
+    one, two = load(results, "gradient_np1.json"), load(results, "gradient_np2.json")
+    if not one:
+        return None
+    other = {(r["problem"], r["size"]): r for r in (two["runs"] if two else [])}
+    rows = []
+    for a in one["runs"]:
+        b = other.get((a["problem"], a["size"]))
+        speedup = a["finite_difference_seconds"] / (a["forward_seconds"] + a["adjoint_seconds"])
+        rows.append([a["problem"], thousands(a["size"]), thousands(a["design_variables"]),
+                     f"{a['adjoint_over_forward']:.2f}", f"{b['adjoint_over_forward']:.2f}" if b else "",
+                     f"{a['continuous_adjoint_seconds'] / a['forward_seconds']:.2f}",
+                     f"{thousands(round(speedup))} {'m' if a['finite_differences_measured'] else 'e'}"])
+    return (table(["problem", "size", "design variables", "adjoint/forward np 1", "np 2", "continuous/forward np 1",
+                   "speed-up over central FD (np 1)"], rows) + "\n\n" + run_line(one, two))
+
+
+def checkpoints(results):
+    data = load(results, "checkpoints_np1.json")
+    if not data:
+        return None
+    rows = []
+    for r in data["runs"]:
+        memory = r["storage"] == "memory"
+        rows.append([thousands(r["steps"]), r["storage"], "" if memory else r["slots"], secs(r['forward_s']),
+                     secs(r['gradient_s']), f"{r['gradient_s'] / r['forward_s']:.2f}",
+                     "" if memory else thousands(r["recomputed"]), "" if memory else thousands(r["optimum"]),
+                     r.get("disk_files") or "", f"{r['disk_s']:.3f}" if r.get("disk_files") else "",
+                     f"{r['peak_rss_mb']:.1f}"])
+    return (table(["steps", "storage", "slots", "forward s", "gradient s", "gradient/forward", "recomputed", "optimum",
+                   "files", "disk s", "peak RSS MB"], rows) + "\n\n" + run_line(data))
+
+
+def beams(results):
+    one, two = load(results, "beams_np1.json"), load(results, "beams_np2.json")
+    if not one:
+        return None
+    other = {r["elements"]: r for r in (two["runs"] if two else [])}
+    rows = []
+    for a in one["runs"]:
+        b = other.get(a["elements"], {})
+        f1, a1 = a["forward_seconds_per_step"], a["adjoint_seconds_per_step"]
+        rows.append([thousands(a["elements"]), thousands(a["unknowns"]), f"{f1:.3g}", f"{a1:.3g}", f"{a1 / f1:.2f}",
+                     f"{1e6 * f1 / a['elements']:.0f}",
+                     f"{b['forward_seconds_per_step']:.3g}" if b else "",
+                     f"{b['adjoint_seconds_per_step']:.3g}" if b else "",
+                     f"{f1 / b['forward_seconds_per_step']:.2f}" if b else ""])
+    solver = one.get("linear_solver", "direct")
+    return (table(["elements", "unknowns", "fwd s/step np 1", "adj s/step np 1", "adj/fwd np 1", "µs per element and fwd step np 1",
+                   "fwd s/step np 2", "adj s/step np 2", "np2/np1 fwd"], rows)
+            + f"\n\nSolver: {solver}. " + run_line(one, two))
+
+
+def peers(results):
+    data = load(results, "peers_np1.json")
+    if not data:
+        return None
+    rows = []
+    for w in data["rows"]:
+        f, p = w["flexadj"], w["petsc"]
+        rows.append([thousands(w["count"]), f"{thousands(w['unknowns_flexadj'])} / {thousands(w['unknowns_petsc'])}",
+                     w["run"], secs(f['forward_s']), secs(f['adjoint_s']), f"{f['adjoint_over_forward']:.2f}",
+                     secs(p['forward_s']), secs(p['adjoint_s']), f"{p['adjoint_over_forward']:.2f}",
+                     f"**{w['flexadj_over_petsc_total']:.2f}**", f"{f['newton_per_step']:.2f} / {p['newton_per_step']:.2f}",
+                     f"{w['gradient_rel_diff_2']:.1e}"])
+    return (table(["N", "unknowns flexadj / PETSc", "run", "flexadj fwd s", "adj s", "adj/fwd", "PETSc fwd s", "adj s",
+                   "adj/fwd", "flexadj / PETSc (fwd + adj)", "Newton/step flexadj / PETSc", "gradient rel. diff."], rows)
+            + "\n\n" + run_line(data))
+
+
+KINDS = {"forward": forward, "gradient": gradient, "checkpoints": checkpoints, "beams": beams, "peers": peers}
+BLOCK = re.compile(r"(<!-- benchmark-table: (\w+) -->\n)(.*?)(<!-- end benchmark-table -->)", re.S)
+
+
+def readme(results, path, check):
+    with open(path) as f:
+        text = f.read()
+    changed, missing = [], []
+
+    def replace(m):
+        kind = m.group(2)
+        if kind not in KINDS:
+            sys.exit(f"benchmark_tables: {path}: unknown table kind '{kind}' (known: {', '.join(KINDS)})")
+        made = KINDS[kind](results)
+        if made is None:
+            missing.append(kind)
+            return m.group(0)
+        new = m.group(1) + made + "\n" + m.group(4)
+        if new != m.group(0):
+            changed.append(kind)
+        return new
+
+    new_text = BLOCK.sub(replace, text)
+    for kind in missing:
+        print(f"benchmark_tables: no JSON for '{kind}' in {results}: its table is left as it is", file=sys.stderr)
+    print(f"benchmark_tables: {len(changed)} table(s) {'differ' if check else 'rewritten'}: {', '.join(changed) or '-'}")
+    if check:
+        return 1 if changed else 0
+    with open(path, "w") as f:
+        f.write(new_text)
+    return 0
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = parser.add_subparsers(dest="command", required=True)
+    p = sub.add_parser("stamp")
+    p.add_argument("files", nargs="+")
+    p = sub.add_parser("print")
+    p.add_argument("kind", choices=sorted(KINDS))
+    p.add_argument("--results", default=os.path.join(ROOT, "results"))
+    p = sub.add_parser("readme")
+    p.add_argument("--results", default=os.path.join(ROOT, "benchmarks", "runs"))
+    p.add_argument("--readme", default=os.path.join(ROOT, "README.md"))
+    p.add_argument("--check", action="store_true")
+    a = parser.parse_args()
+    if a.command == "stamp":
+        stamp(a.files)
+        return 0
+    if a.command == "print":
+        made = KINDS[a.kind](a.results)
+        if made is None:
+            sys.exit(f"benchmark_tables: no JSON for '{a.kind}' in {a.results}")
+        print(made)
+        return 0
+    return readme(a.results, a.readme, a.check)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
