@@ -191,7 +191,33 @@ def peers(results):
             + "\n\n" + run_line(data))
 
 
-KINDS = {"forward": forward, "gradient": gradient, "checkpoints": checkpoints, "beams": beams, "peers": peers}
+def spacetime(results):
+    """GMRES iterations (and adjoint steps per sequential sweep) of --adjoint spacetime against N and P, one rank."""
+    cells, datas = {}, []
+    for scheme in ("generalized_alpha", "variational"):
+        for suffix in ("", "_10000"):
+            data = load(results, f"spacetime_iterations_{scheme}{suffix}.json")
+            if not data:
+                continue
+            datas.append(data)
+            for r in data["runs"]:
+                text = (f"{r['iterations']} ({r['adjoint_steps'] / (r['steps'] + 1):.1f})" if r["converged"]
+                        else "no convergence")
+                cells[(r["steps"], r["slabs"], scheme, r["solver"])] = text
+    if not cells:
+        return None
+    columns = [(s, v) for s in ("generalized_alpha", "variational") for v in ("gmres-slab", "gmres-two-level")]
+    rows = []
+    for n, p in sorted({(k[0], k[1]) for k in cells}):
+        rows.append([thousands(n), p] + [cells.get((n, p, s, v), "") for s, v in columns])
+    return (table(["N", "P", "generalized-alpha, slab", "generalized-alpha, two-level", "variational, slab",
+                   "variational, two-level"], rows)
+            + "\n\nGMRES iterations and, in parentheses, the adjoint steps of the solve per step of the sequential sweep. "
+            + run_line(*datas))
+
+
+KINDS = {"forward": forward, "gradient": gradient, "checkpoints": checkpoints, "beams": beams, "peers": peers,
+         "spacetime": spacetime}
 BLOCK = re.compile(r"(<!-- benchmark-table: (\w+) -->\n)(.*?)(<!-- end benchmark-table -->)", re.S)
 
 

@@ -63,6 +63,7 @@ CheckOptions parse(const std::vector<std::string>& arguments) {
     else if (a == "--relative-step") options.relative_steps = {parse_number<double>(a, value_of(i), false)};
     else if (a == "--step0") options.step0 = parse_number<double>(a, value_of(i), false);
     else if (a == "--adjoint") options.adjoint.mode = value_of(i);
+    else if (read_spacetime_option(arguments, i, options.adjoint)) continue;
     else if (a == "--bdf-order") options.adjoint.bdf_order = parse_number<int>(a, value_of(i), true);
     else if (a == "--set") options.overrides.push_back(value_of(i));
     else if (a == "-q" || a == "--quiet") options.quiet = true;
@@ -304,8 +305,10 @@ std::string check_help() {
          "  --seed S               seed of the random directions (default 1)\n"
          "  --relative-step H      one step h for the central differences instead of the sweep 1e-4, 1e-5, 1e-6\n"
          "  --step0 H              first step of tests (a) and (c) (default 1e-2)\n"
-         "  --adjoint MODE         discrete (default) or continuous: which gradient to check, as for gradient\n"
+         "  --adjoint MODE         discrete (default), continuous or spacetime: which gradient to check, as for\n"
+         "                         gradient\n"
          "  --bdf-order K          continuous adjoint: BDF order 1..4 (default 2)\n"
+         + spacetime_options_help() +
          "  --set KEY=VALUE        override a model-file value (repeatable), as for simulate\n"
          "  -q, --quiet            no progress lines (\"run k of n\" on stderr)\n"
          "  -h, --help             this text\n"

@@ -57,6 +57,7 @@ GradientOptions parse(const std::vector<std::string>& arguments) {
       options.adjoint.bdf_order = k;
     }
     else if (read_trajectory_option(arguments, i, options.adjoint)) continue;
+    else if (read_spacetime_option(arguments, i, options.adjoint)) continue;
     else if (a == "-q" || a == "--quiet") options.quiet = true;
     else if (!a.empty() && a[0] == '-') throw InputError("", a, "unknown option; see 'flexadj gradient --help'");
     else if (options.model_path.empty()) options.model_path = a;
@@ -146,6 +147,9 @@ void print_header(const GradientOptions& options, const GradientProblem& problem
   if (a.mode == "continuous")
     std::printf("  adjoint     continuous (Nachbagauer et al. 2015), BDF-%d; gradient of the continuous J to the "
                 "integration error\n", a.bdf_order);
+  else if (a.mode == "spacetime")
+    std::printf("  adjoint     spacetime discrete (all steps as one system, %s, tolerance %g; the discrete J's "
+                "gradient to that tolerance)\n", a.spacetime_solver.c_str(), a.spacetime_tolerance);
   else
     std::printf("  adjoint     discrete (exact gradient of the discrete J)\n");
   if (schedule) {
@@ -189,6 +193,13 @@ void print_result(const Result& r, const GradientProblem& problem, const Evaluat
   }
   std::printf("timing  forward %.3f s, adjoint %.3f s, adjoint/forward %.2f\n", e.forward_seconds, e.adjoint_seconds,
               e.forward_seconds > 0.0 ? e.adjoint_seconds / e.forward_seconds : 0.0);
+  if (const adjoint::SpacetimeStatistics* s = problem.spacetime_statistics()) {
+    std::printf("spacetime  %zu slabs in %zu time groups: %d GMRES iterations, relative residuals", s->slabs, s->groups,
+                s->iterations);
+    for (double r : s->residuals) std::printf(" %.2e", r);
+    std::printf("; interface defect %.2e; %zu adjoint steps on rank 0's group (the sequential sweep: %zu)\n",
+                s->interface_defect, s->adjoint_steps, s->steps + 1);
+  }
   if (const storage::CheckpointStatistics* c = problem.checkpoint_statistics()) {
     std::printf("checkpoints  %llu slots: %llu steps recomputed, %llu checkpoints stored, %llu restores",
                 static_cast<unsigned long long>(c->slots), static_cast<unsigned long long>(c->recomputed_steps),
@@ -223,10 +234,12 @@ std::string gradient_help() {
          "                         (generalized-alpha, HHT or variational), the exact gradient of the\n"
          "                         discrete J; continuous (not with variational): the adjoint DAE of Nachbagauer et\n"
          "                         al. 2015 integrated backwards by BDF, the gradient of the continuous J to\n"
-         "                         the integration error (docs/adjoint.md)\n"
+         "                         the integration error (docs/adjoint.md); spacetime: the discrete adjoint's\n"
+         "                         equations of all steps as one system, solved by GMRES over time slabs in\n"
+         "                         parallel (the discrete J's gradient to the GMRES tolerance)\n"
          "  --bdf-order K          continuous adjoint: BDF order 1..4 (default 2; the result is at most second\n"
          "                         order, as the forward run)\n"
-         + trajectory_options_help() +
+         + spacetime_options_help() + trajectory_options_help() +
          "  --print-schedule       print the checkpoint schedule, action by action, before the run\n"
          "  --restart              resume a run that was killed, from its disk checkpoints (the folder of\n"
          "                         --disk-checkpoints / --checkpoint-folder, with the same model, options and\n"

@@ -1,5 +1,6 @@
 #include "gradient_problem.hpp"
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <fstream>
@@ -106,6 +107,50 @@ std::string trajectory_options_help() {
          "                         memory), which recomputes every step once\n";
 }
 
+bool read_spacetime_option(const std::vector<std::string>& arguments, std::size_t& i, AdjointSettings& settings) {
+  const std::string& a = arguments[i];
+  if (a != "--time-slabs" && a != "--spacetime-solver" && a != "--spacetime-tolerance" &&
+      a != "--spacetime-coarsening")
+    return false;
+  if (i + 1 >= arguments.size()) throw InputError("", a, "option needs a value; see --help");
+  const std::string& value = arguments[++i];
+  if (a == "--spacetime-solver") {
+    settings.spacetime_solver = value;
+    return true;
+  }
+  std::size_t used = 0;
+  double number = 0.0;
+  try {
+    number = std::stod(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  const bool whole = number == std::floor(number);
+  const bool integer = a != "--spacetime-tolerance";
+  if (used != value.size() || value.empty() || !(number > 0.0) || (integer && !whole))
+    throw InputError("", a,
+                     std::string("expected ") + (integer ? "a positive integer" : "a positive number") + ", got '" +
+                         value + "'");
+  if (a == "--time-slabs") settings.time_slabs = static_cast<std::size_t>(number);
+  else if (a == "--spacetime-coarsening") settings.spacetime_coarsening = static_cast<std::size_t>(number);
+  else settings.spacetime_tolerance = number;
+  return true;
+}
+
+std::string spacetime_options_help() {
+  return "  --time-slabs P         spacetime adjoint: the steps in P slabs (default: one per rank); the ranks form\n"
+         "                         time groups (the largest divisor of the rank count that divides P), each\n"
+         "                         sweeping its own slabs with its own copy of the model\n"
+         "  --spacetime-solver S   gmres-slab (default): GMRES preconditioned by an exact sweep of each slab,\n"
+         "                         about P iterations; gmres-two-level: with a coarse-in-time correction as\n"
+         "                         well (adjoint steps of K fine steps between the slabs: fewer iterations\n"
+         "                         where the coarse steps approximate the fine ones, docs/adjoint.md);\n"
+         "                         gmres-two-level-fcf: the same after one exact transfer of each slab (FCF\n"
+         "                         relaxation); gmres: no preconditioner (for comparison)\n"
+         "  --spacetime-coarsening K  gmres-two-level: fine steps per coarse step (default 4)\n"
+         "  --spacetime-tolerance T  GMRES relative residual (default 1e-10)\n";
+}
+
 GradientProblem::GradientProblem(problem::Problem problem, RCP<const Comm> comm, const std::string& command)
     : problem_(checked(std::move(problem), command)),
       comm_(std::move(comm)),
@@ -125,8 +170,15 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
   }
   if (settings.disk_checkpoints == 0) settings.disk_checkpoints = file.disk_checkpoints;
   if (settings.folder.empty()) settings.folder = file.folder;
-  if (settings.mode != "discrete" && settings.mode != "continuous")
-    throw InputError("", "--adjoint", "expected discrete or continuous, got '" + settings.mode + "'");
+  if (settings.mode != "discrete" && settings.mode != "continuous" && settings.mode != "spacetime")
+    throw InputError("", "--adjoint", "expected discrete, continuous or spacetime, got '" + settings.mode + "'");
+  const auto& solvers = adjoint::spacetime_solvers();
+  if (std::find(solvers.begin(), solvers.end(), settings.spacetime_solver) == solvers.end())
+    throw InputError("", "--spacetime-solver",
+                     "expected gmres-slab, gmres-two-level, gmres-two-level-fcf or gmres, got '" +
+                         settings.spacetime_solver + "'");
+  if (settings.mode == "spacetime" && settings.restart)
+    throw InputError("", "--restart", "the spacetime adjoint writes no restart files; use --adjoint discrete");
   if (settings.bdf_order < 1 || settings.bdf_order > 4)
     throw InputError("", "--bdf-order", "expected an integer from 1 to 4, got " + std::to_string(settings.bdf_order));
   if (settings.storage != "memory" && settings.storage != "hdf5" && settings.storage != "checkpoints")
@@ -297,12 +349,22 @@ Evaluation GradientProblem::adjoint() {
   std::unique_ptr<adjoint::SweepCheckpoints> sweep_files;
   if (checkpointed && checkpointed->disk().interval > 0)
     sweep_files = std::make_unique<adjoint::SweepCheckpoints>(*assembler_, checkpointed->disk());
-  const adjoint::Gradient gradient =
-      adjoint_.mode == "continuous"
-          ? adjoint::continuous_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
-                                                 design_.parameters(), {adjoint_.bdf_order})
-          : adjoint::discrete_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
-                                               design_.parameters(), {sweep_files.get(), resumed_sweep_, progress_});
+  adjoint::Gradient gradient;
+  if (adjoint_.mode == "continuous") {
+    gradient = adjoint::continuous_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
+                                                    design_.parameters(), {adjoint_.bdf_order});
+  } else if (adjoint_.mode == "spacetime") {
+    adjoint::SpacetimeOptions options;
+    options.slabs = adjoint_.time_slabs;
+    options.solver = adjoint_.spacetime_solver;
+    options.tolerance = adjoint_.spacetime_tolerance;
+    options.coarsening = adjoint_.spacetime_coarsening;
+    gradient = adjoint::spacetime_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
+                                                   design_.parameters(), options, &spacetime_statistics_);
+  } else {
+    gradient = adjoint::discrete_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
+                                                  design_.parameters(), {sweep_files.get(), resumed_sweep_, progress_});
+  }
   e.objective = gradient.objective;
   e.gradient = design_.gradient(gradient);
   comm_->barrier();

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "flexadj/adjoint/discrete_adjoint.hpp"
+#include "flexadj/adjoint/spacetime_adjoint.hpp"
 #include "flexadj/core/tpetra_types.hpp"
 #include "flexadj/storage/checkpointed_trajectory.hpp"
 #include "flexadj/problem/design_space.hpp"
@@ -25,8 +26,13 @@ struct Evaluation {
 };
 
 struct AdjointSettings {
-  std::string mode = "discrete";  // discrete | continuous
+  std::string mode = "discrete";  // discrete | continuous | spacetime
   int bdf_order = 2;              // continuous: k of BDF-k (1..4)
+  // spacetime (adjoint/spacetime_adjoint.hpp): slabs (0: one per rank), solver, GMRES tolerance.
+  std::size_t time_slabs = 0;
+  std::string spacetime_solver = "gmres-slab";
+  double spacetime_tolerance = 1e-10;
+  std::size_t spacetime_coarsening = 4;
   std::string storage;             // memory | hdf5 | checkpoints; empty: the model file's (trajectory.storage)
   std::string trajectory_path;     // hdf5: the file of the forward states (written, read back, kept)
   std::size_t checkpoints = 0;     // checkpoints: slots in memory (0: from memory_limit, else default_checkpoints)
@@ -41,6 +47,10 @@ struct AdjointSettings {
 // a missing or bad value. Shared by `flexadj gradient` and `flexadj optimize`; trajectory_options_help() says it.
 bool read_trajectory_option(const std::vector<std::string>& arguments, std::size_t& i, AdjointSettings& settings);
 std::string trajectory_options_help();
+// The same for the spacetime adjoint's options (--time-slabs, --spacetime-solver, --spacetime-tolerance), shared by
+// `flexadj gradient`, `check` and `optimize`.
+bool read_spacetime_option(const std::vector<std::string>& arguments, std::size_t& i, AdjointSettings& settings);
+std::string spacetime_options_help();
 
 class GradientProblem {
  public:
@@ -87,6 +97,10 @@ class GradientProblem {
   const std::string& restart_note() const { return restart_note_; }
   // Checkpoint slots, recomputed steps, stores and restores of the last adjoint() with storage "checkpoints".
   const storage::CheckpointStatistics* checkpoint_statistics() const;
+  // Slabs, groups, GMRES iterations and residuals of the last adjoint() with mode "spacetime" (else nullptr).
+  const adjoint::SpacetimeStatistics* spacetime_statistics() const {
+    return adjoint_.mode == "spacetime" && spacetime_statistics_.slabs > 0 ? &spacetime_statistics_ : nullptr;
+  }
 
   // J as a formula, e.g. "mass.x(t_end) + 2/2 (v(load.x)(t_end) - 5)^2", for the report.
   std::string describe_objective() const;
@@ -105,6 +119,7 @@ class GradientProblem {
   bool resumed_sweep_ = false;     // the last forward() found the sweep of an earlier process on disk
   bool resumed_forward_ = false;   // the last forward() continued an earlier process's forward run
   std::string restart_note_;
+  adjoint::SpacetimeStatistics spacetime_statistics_;
   void prepare();  // the assembler and the integrator, once
 };
 

@@ -54,7 +54,9 @@ OptimizeOptions parse(const std::vector<std::string>& arguments) {
     else if (a == "--set") options.overrides.push_back(value_of(i));
     else if (a == "--restart") options.restart = true;
     else if (a == "--no-trajectory") options.trajectory = false;
+    else if (a == "--adjoint") options.adjoint.mode = value_of(i);
     else if (read_trajectory_option(arguments, i, options.adjoint)) continue;
+    else if (read_spacetime_option(arguments, i, options.adjoint)) continue;
     else if (a == "-q" || a == "--quiet") options.quiet = true;
     else if (!a.empty() && a[0] == '-') throw InputError("", a, "unknown option; see 'flexadj optimize --help'");
     else if (options.model_path.empty()) options.model_path = a;
@@ -65,6 +67,8 @@ OptimizeOptions parse(const std::vector<std::string>& arguments) {
   if (!options.method.empty() && std::find(methods.begin(), methods.end(), options.method) == methods.end())
     throw InputError("", "--method",
                      "expected one of: lbfgs, trust_region, gradient, barzilai_borwein; got '" + options.method + "'");
+  if (options.adjoint.mode != "discrete" && options.adjoint.mode != "spacetime")
+    throw InputError("", "--adjoint", "expected discrete or spacetime, got '" + options.adjoint.mode + "'");
   if (options.prefix.empty()) options.prefix = file_stem(options.model_path) + "_opt";
   return options;
 }
@@ -397,6 +401,9 @@ std::string optimize_help() {
          "                          the last saved iterate\n"
          "  --set KEY=VALUE         override a model-file value (repeatable), e.g. --set optimization.method=gradient\n"
          "  --no-trajectory         do not write PREFIX.h5 / PREFIX.xmf\n"
+         "  --adjoint MODE          discrete (default): the sequential backward sweep; spacetime: all steps as one\n"
+         "                          system solved by GMRES over time slabs (the same gradient to the tolerance)\n"
+         + spacetime_options_help() +
          "  -q, --quiet             print nothing (files only)\n"
          "  -h, --help              this text\n"
          "where each iterate's forward states wait for its backward sweep (as in flexadj gradient):\n" +

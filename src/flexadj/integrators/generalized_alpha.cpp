@@ -173,6 +173,11 @@ void GeneralizedAlpha::load_adjoint_data(const std::vector<double>& data) {
   mu_aux_next_.assign(data.begin() + long(2 * n), data.end());
 }
 
+void GeneralizedAlpha::seek_adjoint(storage::Trajectory&, std::size_t) {
+  // adjoint_step(n) reads the state of step n only: nothing but the adjoint variables to set.
+  for (auto* v : {&mu_q_next_, &mu_v_next_, &mu_aux_next_}) v->assign(coordinate_count_, 0.0);
+}
+
 // The discrete adjoint of one step (docs/adjoint.md, "Generalized-alpha"): the step residual R_{n+1} = 0 and the
 // Newmark relations of q, v, aux with multipliers; the coordinate and multiplier parts solve one system with the
 // transpose of the converged Newton matrix, and the Newmark multipliers pass to step n - 1 explicitly.

@@ -68,6 +68,15 @@ class TimeIntegrator {
   virtual void adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
                             std::vector<double>& dJ_dq, std::vector<double>& dJ_dv,
                             assembly::LocalGradient& gradient) = 0;
+  // The spacetime adjoint (adjoint/spacetime_system.hpp; docs/adjoint.md, "The spacetime adjoint") takes the
+  // steps out of order. The adjoint variables X_{n+1} that adjoint_step(n) reads are the part of the adjoint data
+  // on which the step acts affinely, X_n = Phi_n X_{n+1} + G_n(dJ/dq_n, dJ/dv_n) for n >= 1 (for generalized-alpha
+  // all of it; the rest of the variational integrator's data is forward context). seek_adjoint(trajectory, n)
+  // (after begin_adjoint()) puts the sweep before adjoint_step(n) as if steps N .. n + 1 had been taken, with
+  // X_{n+1} = 0: only steps n - 1 .. n + 1 of the trajectory are read. Collective.
+  virtual void save_adjoint_variables(std::vector<double>& x) const = 0;
+  virtual void load_adjoint_variables(const std::vector<double>& x) = 0;
+  virtual void seek_adjoint(storage::Trajectory& trajectory, std::size_t n) = 0;
 
   // The adjoint of the projection of the given initial state (project_initial_state()): on entry dJ_dq, dJ_dv
   // are the derivatives with respect to the consistent initial state (q_0, v_0); on exit those with respect to the

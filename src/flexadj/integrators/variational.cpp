@@ -170,6 +170,43 @@ void Variational::load_adjoint_data(const std::vector<double>& data) {
   if (at != data.size()) throw std::invalid_argument("Variational::load_adjoint_data: wrong length");
 }
 
+void Variational::impulse_right_hand_side(const std::vector<double>& previous_q,
+                                          const std::vector<double>& previous_momentum, const std::vector<double>& q,
+                                          double t_previous, double h) {
+  // p_hat_k and p_{k-1} + minus(q_{k-1}, q_k) = C_q(q_{k-1})^T Lambda_k (the residual at zero impulse).
+  AdjointSweep& w = sweep_;
+  assembly_.assemble_step(previous_q, previous_momentum, q, w.zero_m, t_previous, h, false, &w.momentum_hat);
+  const assembly::ConstSystemVectorView residual(assembler_.residual(), coordinate_count_);
+  for (std::size_t i = 0; i < coordinate_count_; ++i) w.impulse_rhs[i] = -residual.coordinates()[i] / h;
+}
+
+void Variational::save_adjoint_variables(std::vector<double>& x) const {
+  x = sweep_.b1;
+  x.insert(x.end(), sweep_.b3.begin(), sweep_.b3.end());
+}
+
+void Variational::load_adjoint_variables(const std::vector<double>& x) {
+  const std::size_t n = coordinate_count_;
+  if (x.size() != 2 * n) throw std::invalid_argument("Variational::load_adjoint_variables: wrong length");
+  sweep_.b1.assign(x.begin(), x.begin() + long(n));
+  sweep_.b3.assign(x.begin() + long(n), x.end());
+}
+
+// What adjoint_step(n + 1) leaves for adjoint_step(n): current = x_n with its momentum, next_q = q_{n+1} and the
+// impulse right-hand side of step n + 1 (the step's own computation, impulse_right_hand_side()).
+void Variational::seek_adjoint(storage::Trajectory& trajectory, std::size_t n) {
+  AdjointSweep& w = sweep_;
+  const std::vector<double>& times = trajectory.step_times();
+  w.current = trajectory.step(n);
+  assembly_.momentum(w.current, times[n], w.momentum_current);
+  if (n + 1 < times.size()) {
+    w.next_q = trajectory.step(n + 1).q;
+    impulse_right_hand_side(w.current.q, w.momentum_current, w.next_q, times[n], times[n + 1] - times[n]);
+  }
+  w.b1.assign(coordinate_count_, 0.0);
+  w.b3.assign(coordinate_count_, 0.0);
+}
+
 // Step k (x_{k-1} -> y_k) with x = (q, v), p = T_v(q, v):
 //   E1 = T_v(q_{k-1}, v_{k-1}) + minus(q_{k-1}, q_k) - C_q(q_{k-1})^T Lambda_k,   E2 = C(q_k, t_k),
 //   E3 = T_v(q_k, v_k) + C_q(q_k)^T nu_k - plus(q_{k-1}, q_k),                E4 = C_q(q_k) v_k + C_t(q_k, t_k),
@@ -232,13 +269,7 @@ void Variational::adjoint_step(storage::Trajectory& trajectory, std::size_t step
   }
 
   const double t_previous = times[step - 1], h = t - t_previous;
-  // p_hat_k and p_{k-1} + minus(q_{k-1}, q_k) = C_q(q_{k-1})^T Lambda_k (the residual at zero impulse).
-  assembly_.assemble_step(w.previous.q, w.momentum_previous, w.current.q, w.zero_m, t_previous, h, false,
-                          &w.momentum_hat);
-  {
-    const assembly::ConstSystemVectorView residual(assembler_.residual(), n);
-    for (std::size_t i = 0; i < n; ++i) w.impulse_rhs[i] = -residual.coordinates()[i] / h;
-  }
+  impulse_right_hand_side(w.previous.q, w.momentum_previous, w.current.q, t_previous, h);
   // [M C_q^T; C_q 0] [a3; a4] = [-g_v; 0];  C_q(q_k)^T nu_k = p_hat_k - p_k.
   adjoint_solve(w.g_v, -1.0, w.a3, w.a4);
   for (std::size_t i = 0; i < n; ++i) w.nu_rhs[i] = w.momentum_hat[i] - w.momentum_current[i];

@@ -43,12 +43,21 @@ class Variational final : public TimeIntegrator {
   void begin_adjoint(storage::Trajectory& trajectory) override;
   void save_adjoint_data(std::vector<double>& data) const override;
   void load_adjoint_data(const std::vector<double>& data) override;
+  // The adjoint variables are (b1, b3), the multipliers of E1 and E3 of step n + 1; the rest of the adjoint data is
+  // the forward context of step n + 1 (its state, momentum, q_{n+1} and the right-hand side of its impulse).
+  void save_adjoint_variables(std::vector<double>& x) const override;
+  void load_adjoint_variables(const std::vector<double>& x) override;
+  void seek_adjoint(storage::Trajectory& trajectory, std::size_t n) override;
   void adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
                     std::vector<double>& dJ_dq, std::vector<double>& dJ_dv, assembly::LocalGradient& gradient) override;
 
  private:
   // Step 3: v_{n+1}, p_{n+1} and lambda at q_{n+1} = state.q from p_hat.
   void project_momentum(assembly::State& state, double t_next, double h);
+  // sweep_.impulse_rhs = (p_{k-1} + minus(q_{k-1}, q_k))/h = C_q(q_{k-1})^T Lambda_k / h (the step's residual at
+  // zero impulse) and sweep_.momentum_hat = p_hat_k, from q_{k-1}, p_{k-1} and q_k.
+  void impulse_right_hand_side(const std::vector<double>& previous_q, const std::vector<double>& previous_momentum,
+                               const std::vector<double>& q, double t_previous, double h);
 
   VariationalAssembly assembly_;
   std::vector<double> previous_q_, previous_v_, mean_acceleration_, momentum_, impulse_;

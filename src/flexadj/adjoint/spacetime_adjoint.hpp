@@ -1,0 +1,47 @@
+#pragma once
+// The spacetime discrete adjoint (docs/adjoint.md, "The spacetime adjoint"): the whole backward sweep as one
+// block-bidiagonal system over all steps (spacetime_system.hpp), distributed over time slabs and solved by Belos
+// GMRES, preconditioned by exact sweeps of each slab (block Jacobi in time), optionally with a coarse-in-time
+// correction. Its gradient equals the sequential sweep's (discrete_adjoint.hpp) to the solver's tolerance.
+#include <string>
+#include <vector>
+
+#include "flexadj/adjoint/gradient.hpp"
+#include "flexadj/integrators/time_integrator.hpp"
+#include "flexadj/storage/trajectory.hpp"
+
+namespace flexadj::adjoint {
+
+struct SpacetimeOptions {
+  std::size_t slabs = 0;   // P; 0: one per rank (at most N)
+  std::size_t groups = 0;  // time groups G; 0: default_time_groups(ranks, P)
+  // gmres-slab: GMRES with the slab preconditioner; gmres-two-level: with the coarse-in-time correction as well;
+  // gmres: no preconditioner (for comparison only).
+  std::string solver = "gmres-slab";
+  std::size_t coarsening = 4;  // gmres-two-level: coarse steps of k fine steps (k = 1: exact, one iteration)
+  // GMRES: relative residual |b - A x| / |b| (Belos checks the explicit one at the end; forming A x loses about
+  // 1e-11 relative on small models, so much less is round-off).
+  double tolerance = 1e-10;
+  int max_iterations = 0;    // 0: 2 P + 20
+};
+
+struct SpacetimeStatistics {
+  std::size_t slabs = 0, groups = 0, steps = 0;
+  int iterations = 0;
+  std::vector<double> residuals;  // relative residual norms of the GMRES iterations (Belos' implicit ones)
+  double interface_defect = 0.0;  // max |x_first(slab) - X_first(slab swept from its incoming block)| / max |X|
+  std::size_t adjoint_steps = 0;  // adjoint_step() calls of rank 0's group (the sequential sweep takes N + 1)
+  double setup_seconds = 0.0, solve_seconds = 0.0, gradient_seconds = 0.0;
+};
+
+// The list of --spacetime-solver values, for messages.
+const std::vector<std::string>& spacetime_solvers();
+
+// The trajectory must hold every step of the last forward run of `integrator` (read once, in decreasing steps).
+// SolverError with the residual history if GMRES does not reach the tolerance. Collective.
+Gradient spacetime_adjoint_gradient(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator,
+                                    storage::Trajectory& trajectory, const objectives::Objective& objective,
+                                    const model::ParameterSpace& parameters, const SpacetimeOptions& options,
+                                    SpacetimeStatistics* statistics = nullptr);
+
+}  // namespace flexadj::adjoint

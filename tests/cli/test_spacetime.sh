@@ -1,0 +1,52 @@
+#!/usr/bin/env bash
+# flexadj gradient / check / optimize --adjoint spacetime: the sequential sweep's gradient to round-off at np 1 and
+# np 2 (two time groups) for generalized-alpha and the variational integrator, the summary's iterations and
+# residuals; no convergence is exit 3 with the residuals; bad options are exit 2.
+# Usage: test_spacetime.sh PATH/TO/flexadj
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$HERE/cli_support.sh" "$1"
+MPIRUN="mpirun --oversubscribe -np 2"
+
+# The pendulum on a cart of data/pendulum_cart.yaml over 300 steps.
+sed 's/end_time: 3,/end_time: 0.3,/; s/end: 3, count: 7/end: 0.3, count: 7/' "$HERE/data/pendulum_cart.yaml" > cart.yaml
+sed 's/integrator: {end_time: 0.3, step_size: 1e-3}/integrator: {end_time: 0.3, step_size: 1e-3, type: variational}/' \
+  cart.yaml > cart_variational.yaml
+
+same() {  # same A.csv B.csv: gradients equal to 1e-10 of the largest
+  /usr/bin/python3 - "$1" "$2" <<'PY'
+import csv, sys
+a = list(csv.reader(open(sys.argv[1])))[1:]
+b = list(csv.reader(open(sys.argv[2])))[1:]
+scale = max(abs(float(r[2])) for r in b)
+sys.exit(0 if len(a) == len(b) and max(abs(float(x[2]) - float(y[2])) for x, y in zip(a, b)) <= 1e-10 * scale else 1)
+PY
+}
+
+for model in cart cart_variational; do
+  expect "$model: sequential sweep" 0 "spring.stiffness" -- gradient $model.yaml -o $model.sequential.csv
+  expect "$model: spacetime, 4 slabs" 0 "spacetime discrete" "spacetime  4 slabs in 1 time groups: 4 GMRES iterations" \
+    -- gradient $model.yaml --adjoint spacetime --time-slabs 4 -o $model.spacetime.csv
+  pass_if "$model: spacetime equals the sequential sweep" same $model.spacetime.csv $model.sequential.csv
+  pass_if "$model: np 2, 8 slabs in 2 time groups" $MPIRUN "$FLEXADJ" gradient $model.yaml --adjoint spacetime \
+    --time-slabs 8 -o $model.np2.csv -q
+  pass_if "$model: np 2 spacetime equals the sequential sweep" same $model.np2.csv $model.sequential.csv
+done
+expect "two-level" 0 "spacetime  8 slabs in 1 time groups" -- gradient cart_variational.yaml --adjoint spacetime \
+  --time-slabs 8 --spacetime-solver gmres-two-level --spacetime-coarsening 2 -o two_level.csv
+pass_if "two-level equals the sequential sweep" same two_level.csv cart_variational.sequential.csv
+# The forward states from checkpoints (recomputed while the groups take their copies) and from an HDF5 file.
+pass_if "spacetime with checkpoints" "$FLEXADJ" gradient cart.yaml --adjoint spacetime --time-slabs 4 --checkpoints 5 \
+  -o checkpoints.csv -q
+pass_if "checkpoints: equal to the sequential sweep" same checkpoints.csv cart.sequential.csv
+pass_if "np 2 spacetime from an HDF5 trajectory" $MPIRUN "$FLEXADJ" gradient cart.yaml --adjoint spacetime \
+  --time-slabs 4 --trajectory hdf5 -o hdf5.csv -q
+pass_if "hdf5: equal to the sequential sweep" same hdf5.csv cart.sequential.csv
+expect "check --adjoint spacetime" 0 "check passed" -- check cart.yaml --adjoint spacetime --time-slabs 3 -q
+pass_if "optimize --adjoint spacetime" "$FLEXADJ" optimize cart.yaml --adjoint spacetime --time-slabs 2 \
+  --max-iterations 2 --no-trajectory -q
+expect "no convergence is a solver error" 3 "did not converge" "residuals:" -- gradient cart.yaml --adjoint spacetime \
+  --time-slabs 4 --spacetime-tolerance 1e-30
+expect "unknown solver" 2 "--spacetime-solver" -- gradient cart.yaml --adjoint spacetime --spacetime-solver jacobi
+expect "bad slab count" 2 "--time-slabs" -- gradient cart.yaml --adjoint spacetime --time-slabs 0
+expect "no continuous adjoint in optimize" 2 "--adjoint" -- optimize cart.yaml --adjoint continuous
+finish
