@@ -119,7 +119,7 @@ oscillator_model | sed 's/{type: final_value, coordinate: mass.x}/{type: final_v
 expect "sensor component of a planar model" 2 "bad_sensor.yaml" "objective[0].sensor.component" "x, y" -- gradient bad_sensor.yaml
 oscillator_model | sed 's/{type: final_value, coordinate: mass.x}/{type: final_value, coordinate: mass.x, sensor: {body: mass, component: x}}/' > both.yaml
 expect "coordinate and sensor" 2 "objective[0].sensor" "either 'coordinate' or 'sensor'" -- gradient both.yaml
-expect "bad adjoint mode" 2 "--adjoint" "expected discrete or continuous" -- gradient oscillator.yaml --adjoint exact
+expect "bad adjoint mode" 2 "--adjoint" "expected discrete, continuous or spacetime" -- gradient oscillator.yaml --adjoint exact
 expect "bad BDF order" 2 "--bdf-order" "from 1 to 4" -- gradient oscillator.yaml --adjoint continuous --bdf-order 5
 expect "bad trajectory storage" 2 "--trajectory" "memory, hdf5 or checkpoints" -- gradient oscillator.yaml --trajectory disk
 expect "check" 0 "order" "passed: second order" "relative error" "extrapolated FD" "check passed" -- check oscillator.yaml
@@ -153,7 +153,7 @@ expect "check fails the continuous adjoint at coarse steps" 4 "FAILED" "check FA
   check oscillator.yaml -q --adjoint continuous --set integrator.step_size=0.039269908169872414
 expect "check passes the discrete adjoint at coarse steps" 0 "check passed" -- \
   check oscillator.yaml -q --set integrator.step_size=0.039269908169872414
-expect "check: bad adjoint mode" 2 "--adjoint" "expected discrete or continuous" -- check oscillator.yaml --adjoint exact
+expect "check: bad adjoint mode" 2 "--adjoint" "expected discrete, continuous or spacetime" -- check oscillator.yaml --adjoint exact
 # A spring between two fully parameterised ANCF nodes (24 coordinates) exceeds what its AD kernel holds.
 cat > two_full_nodes.yaml <<'YAML'
 dimension: 3
