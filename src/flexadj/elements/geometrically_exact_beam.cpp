@@ -179,15 +179,7 @@ class GeometricallyExactBeam final
     constexpr int n = kBeamCoordinates;
     using Fad = Sacado::Fad::SFad<double, n>;
     std::array<Fad, n> qf, vf, af, rf;
-    for (int i = 0; i < n; ++i) {
-      qf[i] = Fad(n, i, q[i]);
-      qf[i].fastAccessDx(i) = c.q;
-      vf[i] = Fad(n, i, v[i]);
-      vf[i].fastAccessDx(i) = c.v;
-      af[i] = Fad(n, i, a[i]);
-      af[i].fastAccessDx(i) = c.a;
-      rf[i] = Fad(n, 0.0);
-    }
+    seed_combined(n, q, v, a, c, qf.data(), vf.data(), af.data(), rf.data());
     inertia(qf.data(), vf.data(), af.data(), parameters().data(), rf.data());
     AppliedMatrices m;
     applied_matrices(q, v, m);

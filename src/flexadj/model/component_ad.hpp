@@ -187,15 +187,11 @@ class ForceElementAD : public ForceElement {
       add_parameter_gradient_as<FadOf<kMaxComponentParameters>>(q, v, a, t, mu, gradient, seeded, ns);
   }
 
- private:
-  const Derived& derived() const { return static_cast<const Derived&>(*this); }
-
+ protected:
+  // The Fad inputs of residual_jacobian: slot j carries c.q in q_j, c.v in v_j and c.a in a_j; r starts at zero.
   template <class JacobianFad>
-  void residual_jacobian_as(const double* q, const double* v, const double* a, double t,
-                            const JacobianCoefficients& c, double* r, double* J) const {
-    const int n = coordinate_count();
-    assert(n <= MaxCoordinates);
-    std::array<JacobianFad, MaxCoordinates> qf, vf, af, rf;
+  static void seed_combined(int n, const double* q, const double* v, const double* a, const JacobianCoefficients& c,
+                            JacobianFad* qf, JacobianFad* vf, JacobianFad* af, JacobianFad* rf) {
     for (int i = 0; i < n; ++i) {
       qf[i] = JacobianFad(n, i, q[i]);
       qf[i].fastAccessDx(i) = c.q;
@@ -205,6 +201,18 @@ class ForceElementAD : public ForceElement {
       af[i].fastAccessDx(i) = c.a;
       rf[i] = JacobianFad(n, 0.0);
     }
+  }
+
+ private:
+  const Derived& derived() const { return static_cast<const Derived&>(*this); }
+
+  template <class JacobianFad>
+  void residual_jacobian_as(const double* q, const double* v, const double* a, double t,
+                            const JacobianCoefficients& c, double* r, double* J) const {
+    const int n = coordinate_count();
+    assert(n <= MaxCoordinates);
+    std::array<JacobianFad, MaxCoordinates> qf, vf, af, rf;
+    seed_combined(n, q, v, a, c, qf.data(), vf.data(), af.data(), rf.data());
     derived().template evaluate<JacobianFad, double>(qf.data(), vf.data(), af.data(), parameters().data(), t,
                                                      rf.data());
     for (int i = 0; i < n; ++i) {
