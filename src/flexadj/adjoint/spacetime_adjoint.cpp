@@ -80,6 +80,14 @@ Gradient spacetime_adjoint_gradient(assembly::Assembler& assembler, integrators:
   s.slabs = slabs;
   s.groups = groups;
   s.steps = steps;
+  s.recomputed = system.recomputed();
+  s.group_checkpoints.clear();
+  s.group_recomputed_steps.clear();
+  if (s.recomputed)
+    for (const SlabRecomputation& r : system.recomputation_by_group()) {
+      s.group_checkpoints.push_back(r.checkpoint);
+      s.group_recomputed_steps.push_back(r.recomputed_steps);
+    }
 
   auto b = rcp(new MultiVector(system.map(), 1)), x = rcp(new MultiVector(system.map(), 1));
   system.right_hand_side(b->getDataNonConst(0).getRawPtr());

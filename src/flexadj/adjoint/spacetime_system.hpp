@@ -5,15 +5,16 @@
 // block upper bidiagonal in time, where X_{n+1} -> Phi_n X_{n+1} + G_n is adjoint_step(n) itself with the
 // objective's partials of step n (G_n) or zeros (Phi_n): the integrators' formulas, no second copy. The steps
 // 1 .. N are cut into P slabs of contiguous steps; the ranks into G time groups (G divides the rank count and P),
-// each with its own assembler and integrator on its ranks and the forward states of its slabs in memory; group g
+// each with its own assembler and integrator on its ranks and the forward states of its slabs in memory (passed on
+// from the trajectory, or recomputed by the group from a disk checkpoint: slab_states.hpp); group g
 // owns slabs g P/G .. (g + 1) P/G - 1 and, with them, their blocks of every vector (time-major, then the group's
 // space layout). Every operation below is a sweep over each slab (the groups in parallel) after the exchange of
 // one block with the next group.
-#include <map>
 #include <memory>
 #include <vector>
 
 #include "flexadj/adjoint/gradient.hpp"
+#include "flexadj/adjoint/slab_states.hpp"
 #include "flexadj/integrators/time_integrator.hpp"
 #include "flexadj/storage/trajectory.hpp"
 
@@ -26,22 +27,6 @@ struct Slab {
 std::vector<Slab> make_slabs(std::size_t steps, std::size_t slabs);
 // The time groups for `slabs` slabs on `ranks` ranks: the largest divisor of `ranks` that divides `slabs`.
 std::size_t default_time_groups(int ranks, std::size_t slabs);
-
-// The forward states one time group reads (its slabs' steps, one beyond each end, the first and the last step), in
-// memory; step(n) of any other step is a logic error.
-class SlabTrajectory final : public storage::Trajectory {
- public:
-  void begin_recording() override { states_.clear(); }
-  void record(long long step, double, const assembly::State& state) override {
-    states_[static_cast<std::size_t>(step)] = state;
-  }
-  const std::vector<double>& step_times() const override { return times_; }
-  const assembly::State& step(std::size_t n) override;
-  std::vector<double> times_;
-
- private:
-  std::map<std::size_t, assembly::State> states_;
-};
 
 // Every k-th state of a trajectory as a trajectory of its own (the coarse grid of the two-level preconditioner):
 // adjoint_step() reads the step sizes from step_times(), so coarse steps need nothing else.
@@ -73,6 +58,11 @@ class SpacetimeSystem {
   std::size_t group_count() const { return groups_; }
   std::size_t step_count() const { return steps_; }
   std::size_t adjoint_steps_taken() const { return steps_taken_; }  // adjoint_step() calls of this rank's group
+  // Whether the groups recomputed their states from disk checkpoints (slab_states.hpp), and this group's part.
+  bool recomputed() const { return recomputed_; }
+  const SlabRecomputation& recomputation() const { return recomputation_; }
+  // Per group g: its disk checkpoint and recomputed steps (the same on every rank). Collective.
+  std::vector<SlabRecomputation> recomputation_by_group() const;
 
   // y = A x: y_n = x_n - Phi_n x_{n+1}.
   void apply(const double* x, double* y);
@@ -100,6 +90,10 @@ class SpacetimeSystem {
   // X_{last step of this group + 1} from the next group (zeros after the last); `local` is this rank's part.
   void exchange(const double* local);
   void load_states(storage::Trajectory& source, integrators::TimeIntegrator& source_integrator);
+  void recompute_states(storage::CheckpointedTrajectory& source, integrators::TimeIntegrator& source_integrator);
+  // With more than one group: group 0's integrator (every group's with every_group) initialized from the given
+  // initial state of the source integrator at t0. Collective.
+  void initialize_groups(integrators::TimeIntegrator& source_integrator, double t0, bool every_group);
   std::size_t index(std::size_t step) const { return (step - first_step_) * width_; }
   // The coarse propagator of slab j applied to `incoming` (X_{last+1}); the result replaces it. coarsening 1:
   // the slab's exact transfer T_j.
@@ -127,6 +121,8 @@ class SpacetimeSystem {
   std::vector<std::vector<double>> slab_incoming_;  // the slab solves' X_{last+1} per slab of this group (empty: 0)
   std::vector<double> incoming_, zero_, carried_, dq_, dv_, zero_q_, zero_v_, objective_parts_;
   std::size_t steps_taken_ = 0;
+  bool recomputed_ = false;
+  SlabRecomputation recomputation_;
 };
 
 }  // namespace flexadj::adjoint
