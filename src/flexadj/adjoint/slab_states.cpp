@@ -1,9 +1,11 @@
 #include "flexadj/adjoint/slab_states.hpp"
 
 #include <algorithm>
+#include <numeric>
 #include <stdexcept>
 #include <string>
 
+#include "flexadj/adjoint/spacetime_system.hpp"
 #include "flexadj/core/mpi_comm.hpp"
 #include "flexadj/storage/checkpoint_file.hpp"
 
@@ -28,6 +30,23 @@ void scatter(const std::vector<double>& global, std::size_t field, long long siz
              long long offset, std::vector<double>& owned) {
   owned.resize(ids.size());
   for (std::size_t i = 0; i < ids.size(); ++i) owned[i] = global[field * std::size_t(size) + std::size_t(ids[i] - offset)];
+}
+
+std::vector<std::size_t> group_first_steps(std::size_t steps, std::size_t slabs, std::size_t groups) {
+  const std::vector<Slab> all = make_slabs(steps, slabs);
+  std::vector<std::size_t> first;
+  for (std::size_t g = 0; g < groups; ++g) first.push_back(all[g * slabs / groups].first - 1);
+  return first;
+}
+
+std::size_t slab_compatible_interval(std::size_t steps, std::size_t slabs, std::size_t groups, std::size_t interval) {
+  if (interval == 0) return 0;
+  std::size_t common = 0;  // gcd of the first steps (group 0's is 0)
+  for (std::size_t first : group_first_steps(steps, slabs, groups)) common = std::gcd(common, first);
+  if (common == 0) return interval;  // one group: it starts at step 0
+  for (std::size_t m = interval; m <= common; ++m)
+    if (common % m == 0) return m;
+  return interval;
 }
 
 namespace {

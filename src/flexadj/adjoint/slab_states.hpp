@@ -39,6 +39,13 @@ void gather_global(const std::vector<const std::vector<double>*>& owned, const s
 void scatter(const std::vector<double>& global, std::size_t field, long long size, const std::vector<long long>& ids,
              long long offset, std::vector<double>& owned);
 
+// The first step each of `groups` time groups reads (the step before its first slab; slabs as make_slabs()).
+std::vector<std::size_t> group_first_steps(std::size_t steps, std::size_t slabs, std::size_t groups);
+// A disk interval for the spacetime adjoint: the least divisor of every group's first step that is at least
+// `interval` (so each group starts at a file, with no more files than `interval` gives), or `interval` if there is
+// none (the groups then start from the file below).
+std::size_t slab_compatible_interval(std::size_t steps, std::size_t slabs, std::size_t groups, std::size_t interval);
+
 struct SlabRecomputation {
   std::size_t checkpoint = 0;        // the disk checkpoint the group started from
   std::size_t recomputed_steps = 0;  // forward steps the group took

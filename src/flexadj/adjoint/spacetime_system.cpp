@@ -111,9 +111,8 @@ void SpacetimeSystem::initialize_groups(integrators::TimeIntegrator& source_inte
 void SpacetimeSystem::recompute_states(storage::CheckpointedTrajectory& source,
                                        integrators::TimeIntegrator& source_integrator) {
   initialize_groups(source_integrator, source.step_times().front(), true);
-  std::vector<std::size_t> first_needed;
-  for (std::size_t g = 0; g < groups_; ++g) first_needed.push_back(slabs_[g * slabs_.size() / groups_].first - 1);
-  recomputation_ = recompute_slab_states(source, full_assembler_, *assembler_, *integrator_, first_needed, group_,
+  recomputation_ = recompute_slab_states(source, full_assembler_, *assembler_, *integrator_,
+                                         group_first_steps(steps_, slabs_.size(), groups_), group_,
                                          std::min(last_step_ + 1, steps_), time_comm_, states_);
   recomputed_ = true;
 }
