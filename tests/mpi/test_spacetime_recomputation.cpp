@@ -165,3 +165,21 @@ TEST(SpacetimeRecomputation, VariationalFromCheckpointsBelowTheSlabs) { check("v
 
 }  // namespace
 }  // namespace flexadj::testing
+
+namespace flexadj::testing {
+namespace {
+
+// The gradient command's disk interval for the spacetime adjoint: the least divisor of the groups' first steps
+// not below the interval otherwise chosen, or that interval if none.
+TEST(SpacetimeRecomputation, DiskIntervalDividesTheGroupsFirstSteps) {
+  EXPECT_EQ(adjoint::group_first_steps(300, 8, 2), (std::vector<std::size_t>{0, 152}));
+  EXPECT_EQ(adjoint::slab_compatible_interval(300, 8, 2, 31), 38u);    // 152 = 4 x 38
+  EXPECT_EQ(adjoint::slab_compatible_interval(300, 6, 2, 301), 301u);  // 150 < 301: the file below
+  EXPECT_EQ(adjoint::slab_compatible_interval(40, 4, 2, 7), 10u);      // first steps 0, 20
+  EXPECT_EQ(adjoint::slab_compatible_interval(40, 4, 4, 7), 10u);      // 0, 10, 20, 30
+  EXPECT_EQ(adjoint::slab_compatible_interval(40, 4, 1, 7), 7u);       // one group: step 0
+  EXPECT_EQ(adjoint::slab_compatible_interval(40, 4, 2, 0), 0u);       // no disk tier
+}
+
+}  // namespace
+}  // namespace flexadj::testing
