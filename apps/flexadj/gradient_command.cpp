@@ -201,8 +201,12 @@ void print_result(const Result& r, const GradientProblem& problem, const Evaluat
   std::printf("timing  forward %.3f s, adjoint %.3f s, adjoint/forward %.2f\n", e.forward_seconds, e.adjoint_seconds,
               e.forward_seconds > 0.0 ? e.adjoint_seconds / e.forward_seconds : 0.0);
   if (const adjoint::SpacetimeStatistics* s = problem.spacetime_statistics()) {
-    std::printf("spacetime  %zu slabs in %zu time groups: %d GMRES iterations, relative residuals", s->slabs, s->groups,
-                s->iterations);
+    if (problem.adjoint_settings().spacetime_solver == "direct")
+      std::printf("spacetime  %zu slabs in %zu time groups: direct solve (Amesos2 KLU2), relative residual", s->slabs,
+                  s->groups);
+    else
+      std::printf("spacetime  %zu slabs in %zu time groups: %d GMRES iterations, relative residuals", s->slabs,
+                  s->groups, s->iterations);
     for (double r : s->residuals) std::printf(" %.2e", r);
     std::printf("; interface defect %.2e; %zu adjoint steps on rank 0's group (the sequential sweep: %zu)\n",
                 s->interface_defect, s->adjoint_steps, s->steps + 1);

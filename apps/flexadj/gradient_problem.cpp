@@ -147,7 +147,8 @@ std::string spacetime_options_help() {
          "                         well (adjoint steps of K fine steps between the slabs: fewer iterations\n"
          "                         where the coarse steps approximate the fine ones, docs/adjoint.md);\n"
          "                         gmres-two-level-fcf: the same after one exact transfer of each slab (FCF\n"
-         "                         relaxation); gmres: no preconditioner (for comparison)\n"
+         "                         relaxation); gmres: no preconditioner (for comparison); direct: the\n"
+         "                         assembled matrix factored by Amesos2 KLU2 (a reference for small problems)\n"
          "  --spacetime-coarsening K  gmres-two-level: fine steps per coarse step (default 4)\n"
          "  --spacetime-tolerance T  GMRES relative residual (default 1e-10)\n";
 }

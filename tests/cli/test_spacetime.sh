@@ -53,6 +53,9 @@ $MPIRUN "$FLEXADJ" gradient cart_variational.yaml --adjoint spacetime --time-sla
 pass_if "np 2 from the file below: steps per group" grep -qF \
   "steps recomputed per group 151 (from step 0) 300 (from step 0); no disk interval" disk_below.txt
 pass_if "from the file below: equal to the sequential sweep" same disk_below.csv cart_variational.sequential.csv
+expect "direct reference" 0 "spacetime  4 slabs in 1 time groups: direct solve (Amesos2 KLU2)" -- gradient cart.yaml \
+  --adjoint spacetime --time-slabs 4 --spacetime-solver direct -o direct.csv
+pass_if "direct: equal to the sequential sweep" same direct.csv cart.sequential.csv
 pass_if "np 2 spacetime from an HDF5 trajectory" $MPIRUN "$FLEXADJ" gradient cart.yaml --adjoint spacetime \
   --time-slabs 4 --trajectory hdf5 -o hdf5.csv -q
 pass_if "hdf5: equal to the sequential sweep" same hdf5.csv cart.sequential.csv

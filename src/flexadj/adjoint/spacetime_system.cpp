@@ -170,7 +170,7 @@ void SpacetimeSystem::exchange(const double* local) {
 
 void SpacetimeSystem::sweep(Sweep kind, const double* in, double* out, assembly::LocalGradient& gradient,
                             double* defect) {
-  if (kind == Sweep::Apply || kind == Sweep::Gradient) exchange(in);
+  if (kind == Sweep::Apply || kind == Sweep::Transfer || kind == Sweep::Gradient) exchange(in);
   const std::vector<double>& times = states_.step_times();
   double largest = 0.0, worst = 0.0;
   for (std::size_t j = slab_end_; j-- > slab_begin_;) {
@@ -187,7 +187,8 @@ void SpacetimeSystem::sweep(Sweep kind, const double* in, double* out, assembly:
       // The X_{n+1} that step n reads; the gradient pass continues its own chain below the slab's last step.
       const double* next = nullptr;
       switch (kind) {
-        case Sweep::Apply: next = n == slab.last ? above : in + index(n + 1); break;
+        case Sweep::Apply:
+        case Sweep::Transfer: next = n == slab.last ? above : in + index(n + 1); break;
         case Sweep::SlabSolve: next = n == slab.last ? top : out + index(n + 1); break;
         case Sweep::RightHandSide: next = zero_.data(); break;
         case Sweep::Gradient: next = n == slab.last ? above : nullptr; break;
@@ -211,6 +212,7 @@ void SpacetimeSystem::sweep(Sweep kind, const double* in, double* out, assembly:
       double* target = out ? out + index(n) : nullptr;
       for (std::size_t i = 0; i < width_; ++i) {
         if (kind == Sweep::Apply) target[i] = in[index(n) + i] - carried_[i];
+        else if (kind == Sweep::Transfer) target[i] = carried_[i];
         else if (kind == Sweep::SlabSolve) target[i] = in[index(n) + i] + carried_[i];
         else if (kind == Sweep::RightHandSide) target[i] = carried_[i];
       }
@@ -241,6 +243,10 @@ void SpacetimeSystem::sweep(Sweep kind, const double* in, double* out, assembly:
 
 void SpacetimeSystem::apply(const double* x, double* y) {
   sweep(Sweep::Apply, x, y, *no_gradient_, nullptr);
+}
+
+void SpacetimeSystem::transfer(const double* x, double* y) {
+  sweep(Sweep::Transfer, x, y, *no_gradient_, nullptr);
 }
 
 void SpacetimeSystem::slab_solve(const double* r, double* z) {

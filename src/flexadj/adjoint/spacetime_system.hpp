@@ -66,6 +66,14 @@ class SpacetimeSystem {
 
   // y = A x: y_n = x_n - Phi_n x_{n+1}.
   void apply(const double* x, double* y);
+  // y_n = Phi_n x_{n+1} (the coupling of A alone: spacetime_matrix.hpp assembles it).
+  void transfer(const double* x, double* y);
+  // This rank's blocks: steps first_step() .. last_step() of width block_width(); its group and the group's ranks.
+  std::size_t first_step() const { return first_step_; }
+  std::size_t last_step() const { return last_step_; }
+  std::size_t block_width() const { return width_; }
+  std::size_t group() const { return group_; }
+  RCP<const Comm> group_comm() const { return group_comm_; }
   // z = M^-1 r, block Jacobi in time: each slab solved exactly with nothing coming from the next slab,
   // z_n = r_n + Phi_n z_{n+1} (z = 0 above the slab).
   void slab_solve(const double* r, double* z);
@@ -85,7 +93,7 @@ class SpacetimeSystem {
   Gradient gradient(const double* x, double& interface_defect);
 
  private:
-  enum class Sweep { Apply, SlabSolve, RightHandSide, Gradient };
+  enum class Sweep { Apply, Transfer, SlabSolve, RightHandSide, Gradient };
   void sweep(Sweep kind, const double* in, double* out, assembly::LocalGradient& gradient, double* defect);
   // X_{last step of this group + 1} from the next group (zeros after the last); `local` is this rank's part.
   void exchange(const double* local);
