@@ -208,14 +208,15 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
 std::size_t GradientProblem::disk_interval() {
   if (adjoint_.storage != "checkpoints" || adjoint_.folder.empty()) return 0;
   const long long steps = problem_.integrator.step_count();
-  const std::size_t interval = adjoint_.disk_checkpoints > 0 ? storage::disk_interval_for(steps, adjoint_.disk_checkpoints)
-                                                             : checkpoint_slots();
+  const std::size_t interval =
+      adjoint_.disk_checkpoints > 0 ? storage::disk_interval_for(steps, adjoint_.disk_checkpoints) : checkpoint_slots();
   if (adjoint_.mode != "spacetime") return interval;
   // The spacetime adjoint's time groups recompute their slabs from the files (adjoint/slab_states.hpp): files at
   // their first steps if an interval of no more files allows it.
   const auto n = static_cast<std::size_t>(steps);
   const auto ranks = static_cast<std::size_t>(comm_->getSize());
-  const std::size_t slabs = std::max<std::size_t>(1, std::min(adjoint_.time_slabs > 0 ? adjoint_.time_slabs : ranks, n));
+  const std::size_t slabs =
+      std::max<std::size_t>(1, std::min(adjoint_.time_slabs > 0 ? adjoint_.time_slabs : ranks, n));
   return adjoint::slab_compatible_interval(n, slabs, adjoint::default_time_groups(int(ranks), slabs), interval);
 }
 

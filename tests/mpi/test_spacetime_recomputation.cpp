@@ -75,7 +75,8 @@ double gradient_difference(const adjoint::Gradient& a, const adjoint::Gradient& 
                            relative_difference(a.initial_coordinates, b.initial_coordinates),
                            relative_difference(a.initial_velocities, b.initial_velocities)});
   EXPECT_EQ(a.controls.size(), b.controls.size());
-  for (const auto& [name, values] : b.controls) worst = std::max(worst, relative_difference(a.controls.at(name), values));
+  for (const auto& [name, values] : b.controls)
+    worst = std::max(worst, relative_difference(a.controls.at(name), values));
   return worst;
 }
 
@@ -113,7 +114,8 @@ void check(const std::string& scheme, std::size_t interval) {
     }
   std::vector<adjoint::Gradient> from_memory;
   for (const auto& option : options)
-    from_memory.push_back(adjoint::spacetime_adjoint_gradient(assembler, *integrator, memory, objective, space, option));
+    from_memory.push_back(
+        adjoint::spacetime_adjoint_gradient(assembler, *integrator, memory, objective, space, option));
 
   const storage::DiskCheckpoints disk{interval,
                                       "spacetime_recomputation_np" + std::to_string(world()->getSize()) + "_" + scheme,
@@ -134,7 +136,8 @@ void check(const std::string& scheme, std::size_t interval) {
     const auto slabs = adjoint::make_slabs(steps, s.slabs);
     std::string counts;
     for (std::size_t g = 0; g < s.groups; ++g) {
-      const std::size_t first = slabs[g * s.slabs / s.groups].first, last = slabs[(g + 1) * s.slabs / s.groups - 1].last;
+      const std::size_t first = slabs[g * s.slabs / s.groups].first;
+      const std::size_t last = slabs[(g + 1) * s.slabs / s.groups - 1].last;
       const std::size_t checkpoint = (first - 1) / interval * interval;
       EXPECT_EQ(s.group_checkpoints[g], checkpoint) << what << ", group " << g;
       EXPECT_EQ(s.group_recomputed_steps[g], std::min(last + 1, steps) - checkpoint) << what << ", group " << g;
