@@ -13,6 +13,7 @@
 #include "flexadj/core/error.hpp"
 #include "flexadj/io/hdf5_results_file.hpp"
 #include "flexadj/io/problem_reader.hpp"
+#include "flexadj/adjoint/slab_states.hpp"
 #include "flexadj/storage/binomial_schedule.hpp"
 #include "gradient_problem.hpp"
 
@@ -154,7 +155,13 @@ void print_header(const GradientOptions& options, const GradientProblem& problem
     std::printf("  adjoint     discrete (exact gradient of the discrete J)\n");
   if (schedule) {
     const auto steps = static_cast<unsigned long long>(schedule->steps);
-    if (schedule->disk_interval == 0)
+    if (schedule->disk_interval > 0 && a.mode == "spacetime")
+      std::printf("  trajectory  %llu checkpoints in memory and %llu on disk in %s (one every %llu steps) of %llu + 1 "
+                  "states; each time group recomputes its slabs from the file at or below its first slab\n",
+                  static_cast<unsigned long long>(schedule->slots),
+                  static_cast<unsigned long long>(schedule->disk_writes), a.folder.c_str(),
+                  static_cast<unsigned long long>(schedule->disk_interval), steps);
+    else if (schedule->disk_interval == 0)
       std::printf("  trajectory  %llu checkpoints in memory of %llu + 1 states (binomial checkpointing); the sweep "
                   "recomputes %llu steps\n", static_cast<unsigned long long>(schedule->slots), steps,
                   static_cast<unsigned long long>(schedule->recomputed_steps));
@@ -194,11 +201,30 @@ void print_result(const Result& r, const GradientProblem& problem, const Evaluat
   std::printf("timing  forward %.3f s, adjoint %.3f s, adjoint/forward %.2f\n", e.forward_seconds, e.adjoint_seconds,
               e.forward_seconds > 0.0 ? e.adjoint_seconds / e.forward_seconds : 0.0);
   if (const adjoint::SpacetimeStatistics* s = problem.spacetime_statistics()) {
-    std::printf("spacetime  %zu slabs in %zu time groups: %d GMRES iterations, relative residuals", s->slabs, s->groups,
-                s->iterations);
+    if (problem.adjoint_settings().spacetime_solver == "direct")
+      std::printf("spacetime  %zu slabs in %zu time groups: direct solve (Amesos2 KLU2), relative residual", s->slabs,
+                  s->groups);
+    else
+      std::printf("spacetime  %zu slabs in %zu time groups: %d GMRES iterations, relative residuals", s->slabs,
+                  s->groups, s->iterations);
     for (double r : s->residuals) std::printf(" %.2e", r);
     std::printf("; interface defect %.2e; %zu adjoint steps on rank 0's group (the sequential sweep: %zu)\n",
                 s->interface_defect, s->adjoint_steps, s->steps + 1);
+    if (s->recomputed) {
+      // Per group: the steps it took from its file (adjoint/slab_states.hpp).
+      const std::vector<std::size_t> first = adjoint::group_first_steps(s->steps, s->slabs, s->groups);
+      std::printf("spacetime  forward states recomputed from checkpoint files: steps recomputed per group");
+      bool below = false;
+      for (std::size_t g = 0; g < s->groups; ++g) {
+        std::printf(" %zu (from step %zu)", s->group_recomputed_steps[g], s->group_checkpoints[g]);
+        below = below || s->group_checkpoints[g] < first[g];
+      }
+      std::printf(below ? "; no disk interval within the file limit divides the groups' first steps: a group starts "
+                          "from the file below\n"
+                        : "; every group starts at its first step\n");
+    } else {
+      std::printf("spacetime  forward states from the trajectory (every step read once by all ranks)\n");
+    }
   }
   if (const storage::CheckpointStatistics* c = problem.checkpoint_statistics()) {
     std::printf("checkpoints  %llu slots: %llu steps recomputed, %llu checkpoints stored, %llu restores",

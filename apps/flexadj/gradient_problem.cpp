@@ -12,6 +12,7 @@
 
 #include "flexadj/adjoint/continuous_adjoint.hpp"
 #include "flexadj/adjoint/discrete_adjoint.hpp"
+#include "flexadj/adjoint/spacetime_system.hpp"
 #include "flexadj/adjoint/sweep_checkpoints.hpp"
 #include "flexadj/core/byte_size.hpp"
 #include "flexadj/core/checksum.hpp"
@@ -146,7 +147,8 @@ std::string spacetime_options_help() {
          "                         well (adjoint steps of K fine steps between the slabs: fewer iterations\n"
          "                         where the coarse steps approximate the fine ones, docs/adjoint.md);\n"
          "                         gmres-two-level-fcf: the same after one exact transfer of each slab (FCF\n"
-         "                         relaxation); gmres: no preconditioner (for comparison)\n"
+         "                         relaxation); gmres: no preconditioner (for comparison); direct: the\n"
+         "                         assembled matrix factored by Amesos2 KLU2 (a reference for small problems)\n"
          "  --spacetime-coarsening K  gmres-two-level: fine steps per coarse step (default 4)\n"
          "  --spacetime-tolerance T  GMRES relative residual (default 1e-10)\n";
 }
@@ -206,8 +208,16 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
 std::size_t GradientProblem::disk_interval() {
   if (adjoint_.storage != "checkpoints" || adjoint_.folder.empty()) return 0;
   const long long steps = problem_.integrator.step_count();
-  if (adjoint_.disk_checkpoints > 0) return storage::disk_interval_for(steps, adjoint_.disk_checkpoints);
-  return checkpoint_slots();
+  const std::size_t interval =
+      adjoint_.disk_checkpoints > 0 ? storage::disk_interval_for(steps, adjoint_.disk_checkpoints) : checkpoint_slots();
+  if (adjoint_.mode != "spacetime") return interval;
+  // The spacetime adjoint's time groups recompute their slabs from the files (adjoint/slab_states.hpp): files at
+  // their first steps if an interval of no more files allows it.
+  const auto n = static_cast<std::size_t>(steps);
+  const auto ranks = static_cast<std::size_t>(comm_->getSize());
+  const std::size_t slabs =
+      std::max<std::size_t>(1, std::min(adjoint_.time_slabs > 0 ? adjoint_.time_slabs : ranks, n));
+  return adjoint::slab_compatible_interval(n, slabs, adjoint::default_time_groups(int(ranks), slabs), interval);
 }
 
 std::string GradientProblem::run_identity() {

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # flexadj gradient / check / optimize --adjoint spacetime: the sequential sweep's gradient to round-off at np 1 and
 # np 2 (two time groups) for generalized-alpha and the variational integrator, the summary's iterations and
-# residuals; no convergence is exit 3 with the residuals; bad options are exit 2.
+# residuals; the forward states recomputed per time group from disk checkpoints (steps per group in the summary); no
+# convergence is exit 3 with the residuals; bad options are exit 2.
 # Usage: test_spacetime.sh PATH/TO/flexadj
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/cli_support.sh" "$1"
@@ -38,6 +39,23 @@ pass_if "two-level equals the sequential sweep" same two_level.csv cart_variatio
 pass_if "spacetime with checkpoints" "$FLEXADJ" gradient cart.yaml --adjoint spacetime --time-slabs 4 --checkpoints 5 \
   -o checkpoints.csv -q
 pass_if "checkpoints: equal to the sequential sweep" same checkpoints.csv cart.sequential.csv
+# Disk checkpoints: each of the two time groups recomputes its slabs from a file (np 2, 8 slabs: group 1 starts
+# at step 152; --disk-checkpoints 10 gives files every 31 steps, the spacetime adjoint every 38, a divisor of 152).
+$MPIRUN "$FLEXADJ" gradient cart.yaml --adjoint spacetime --time-slabs 8 --disk-checkpoints 10 -o disk.csv \
+  > disk.txt 2>&1
+pass_if "np 2 from disk checkpoints: files at the groups' first steps" grep -qF \
+  "steps recomputed per group 153 (from step 0) 148 (from step 152); every group starts at its first step" disk.txt
+pass_if "np 2 from disk checkpoints: one file every 38 steps" grep -qF "(one every 38 steps)" disk.txt
+pass_if "disk checkpoints: equal to the sequential sweep" same disk.csv cart.sequential.csv
+# One file allowed (step 0): group 1 (first step 150 of 6 slabs) recomputes from step 0, and the summary says so.
+$MPIRUN "$FLEXADJ" gradient cart_variational.yaml --adjoint spacetime --time-slabs 6 --disk-checkpoints 1 \
+  -o disk_below.csv > disk_below.txt 2>&1
+pass_if "np 2 from the file below: steps per group" grep -qF \
+  "steps recomputed per group 151 (from step 0) 300 (from step 0); no disk interval" disk_below.txt
+pass_if "from the file below: equal to the sequential sweep" same disk_below.csv cart_variational.sequential.csv
+expect "direct reference" 0 "spacetime  4 slabs in 1 time groups: direct solve (Amesos2 KLU2)" -- gradient cart.yaml \
+  --adjoint spacetime --time-slabs 4 --spacetime-solver direct -o direct.csv
+pass_if "direct: equal to the sequential sweep" same direct.csv cart.sequential.csv
 pass_if "np 2 spacetime from an HDF5 trajectory" $MPIRUN "$FLEXADJ" gradient cart.yaml --adjoint spacetime \
   --time-slabs 4 --trajectory hdf5 -o hdf5.csv -q
 pass_if "hdf5: equal to the sequential sweep" same hdf5.csv cart.sequential.csv

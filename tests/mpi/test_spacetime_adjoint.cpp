@@ -1,9 +1,11 @@
 // The spacetime discrete adjoint (adjoint/spacetime_adjoint.hpp) equals the sequential sweep to 1e-10 for every
 // kind of design variable (component parameters with a constraint parameter, controls, the given initial state),
 // both integrators, P = 1, 2, 4, 8 slabs in one time group (all ranks sweep every slab) and in one group per rank;
-// GMRES with the slab preconditioner takes at most P + 1 iterations; a Taylor test; no convergence is an error.
+// GMRES with the slab preconditioner takes at most P + 1 iterations; the direct solve of the assembled matrix
+// (Amesos2) equals it too; a Taylor test; no convergence is an error.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -150,6 +152,31 @@ TEST(SpacetimeAdjoint, GeneralizedAlphaEqualsTheSequentialSweep) { check_all("ge
 
 TEST(SpacetimeAdjoint, VariationalEqualsTheSequentialSweep) { check_all("variational"); }
 
+// The direct reference (the assembled matrix, Amesos2 KLU2): equal to the sequential sweep, P = 1 and 4, in one
+// group and one per rank.
+TEST(SpacetimeAdjoint, DirectSolveEqualsTheSequentialSweep) {
+  for (const std::string scheme : {"generalized_alpha", "variational"}) {
+    auto options = slab_options();
+    options.erase(std::remove_if(options.begin(), options.end(),
+                                 [](const adjoint::SpacetimeOptions& o) { return o.slabs != 1 && o.slabs != 4; }),
+                  options.end());
+    for (auto& option : options) option.solver = "direct";
+    const Runs result = run(cart_pendulum(scheme, 0.2), cart_objective(), options);
+    for (std::size_t k = 0; k < options.size(); ++k) {
+      const auto& s = result.statistics[k];
+      char residual[32];
+      std::snprintf(residual, sizeof residual, "%.2e", s.residuals.at(0));
+      const std::string what = scheme + ", direct, " + std::to_string(s.slabs) + " slabs in " +
+                               std::to_string(s.groups) + " groups, residual " + residual;
+      expect_equal(result.spacetime[k], result.sequential, what);
+      if (world()->getRank() == 0)
+        std::printf("%s: parameters differ by %.2e (relative), interface defect %.2e\n", what.c_str(),
+                    relative_difference(result.spacetime[k].parameters, result.sequential.parameters),
+                    s.interface_defect);
+    }
+  }
+}
+
 // A chain that spreads over the ranks (links 1 and 6 on different ranks at np 2): slabs on the whole
 // communicator and slabs on one rank each.
 TEST(SpacetimeAdjoint, ChainOverRanksEqualsTheSequentialSweep) {
@@ -157,12 +184,16 @@ TEST(SpacetimeAdjoint, ChainOverRanksEqualsTheSequentialSweep) {
     auto problem = rigid_chain(6, 0.06, 24);
     problem.integrator.newton_tolerance = 1e-14;
     problem.integrator.scheme = scheme;
-    std::vector<adjoint::SpacetimeOptions> options(2);
-    options[0].slabs = options[1].slabs = 4;
+    // Slab-preconditioned GMRES; for generalized-alpha the direct solve too (its matrix's blocks spread over the
+    // ranks of one group; the chain's blocks are wide, so once).
+    std::vector<adjoint::SpacetimeOptions> options(scheme == "generalized_alpha" ? 3 : 2);
+    for (auto& option : options) option.slabs = 4;
     options[0].groups = 1;
+    if (options.size() == 3) options[2].groups = 1, options[2].solver = "direct";
     const Runs result = run(problem, rigid_chain_objective(), options);
     for (std::size_t k = 0; k < options.size(); ++k)
-      expect_equal(result.spacetime[k], result.sequential, scheme + ", groups " + std::to_string(options[k].groups));
+      expect_equal(result.spacetime[k], result.sequential,
+                   scheme + ", " + options[k].solver + ", groups " + std::to_string(options[k].groups));
   }
 }
 

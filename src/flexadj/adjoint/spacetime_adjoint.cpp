@@ -1,5 +1,6 @@
 #include "flexadj/adjoint/spacetime_adjoint.hpp"
 
+#include <Amesos2.hpp>
 #include <BelosBlockGmresSolMgr.hpp>
 #include <BelosLinearProblem.hpp>
 #include <BelosStatusTestLogResNorm.hpp>
@@ -10,6 +11,7 @@
 #include <chrono>
 #include <sstream>
 
+#include "flexadj/adjoint/spacetime_matrix.hpp"
 #include "flexadj/adjoint/spacetime_system.hpp"
 #include "flexadj/core/error.hpp"
 
@@ -54,10 +56,15 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// A x = b by Belos GMRES with the preconditioner of options.solver; SolverError if it does not converge.
+void solve_gmres(SpacetimeSystem& system, const SpacetimeOptions& options, std::size_t slabs,
+                 const RCP<MultiVector>& b, const RCP<MultiVector>& x, SpacetimeStatistics& s);
+
 }  // namespace
 
 const std::vector<std::string>& spacetime_solvers() {
-  static const std::vector<std::string> solvers{"gmres-slab", "gmres-two-level", "gmres-two-level-fcf", "gmres"};
+  static const std::vector<std::string> solvers{"gmres-slab", "gmres-two-level", "gmres-two-level-fcf", "gmres",
+                                                "direct"};
   return solvers;
 }
 
@@ -80,12 +87,54 @@ Gradient spacetime_adjoint_gradient(assembly::Assembler& assembler, integrators:
   s.slabs = slabs;
   s.groups = groups;
   s.steps = steps;
+  s.recomputed = system.recomputed();
+  s.group_checkpoints.clear();
+  s.group_recomputed_steps.clear();
+  if (s.recomputed)
+    for (const SlabRecomputation& r : system.recomputation_by_group()) {
+      s.group_checkpoints.push_back(r.checkpoint);
+      s.group_recomputed_steps.push_back(r.recomputed_steps);
+    }
 
   auto b = rcp(new MultiVector(system.map(), 1)), x = rcp(new MultiVector(system.map(), 1));
   system.right_hand_side(b->getDataNonConst(0).getRawPtr());
   s.setup_seconds = seconds_since(start);
   start = std::chrono::steady_clock::now();
 
+  if (options.solver == "direct") {
+    // The reference: the assembled matrix (spacetime_matrix.hpp) factored by Amesos2 KLU2, for small problems.
+    const RCP<CrsMatrix> matrix = assemble_spacetime_matrix(system);
+    auto direct = Amesos2::create<CrsMatrix, MultiVector>("KLU2", matrix, x, b);
+    direct->symbolicFactorization().numericFactorization().solve();
+    MultiVector r(system.map(), 1);
+    system.apply(x->getData(0).getRawPtr(), r.getDataNonConst(0).getRawPtr());
+    r.update(1.0, *b, -1.0);
+    std::vector<double> norms(1), b_norm(1);
+    r.norm2(Teuchos::ArrayView<double>(norms));
+    b->norm2(Teuchos::ArrayView<double>(b_norm));
+    s.iterations = 0;
+    s.residuals = {norms[0] / std::max(b_norm[0], 1e-300)};
+    if (s.residuals[0] > options.tolerance) {
+      std::ostringstream message;
+      message << "the spacetime adjoint's direct solve left a relative residual |b - A x| / |b| of " << s.residuals[0]
+              << " (tolerance " << options.tolerance << ")";
+      throw SolverError(message.str());
+    }
+  } else {
+    solve_gmres(system, options, slabs, b, x, s);
+  }
+  s.solve_seconds = seconds_since(start);
+  start = std::chrono::steady_clock::now();
+  Gradient gradient = system.gradient(x->getData(0).getRawPtr(), s.interface_defect);
+  s.gradient_seconds = seconds_since(start);
+  s.adjoint_steps = system.adjoint_steps_taken();
+  return gradient;
+}
+
+namespace {
+
+void solve_gmres(SpacetimeSystem& system, const SpacetimeOptions& options, std::size_t slabs,
+                 const RCP<MultiVector>& b, const RCP<MultiVector>& x, SpacetimeStatistics& s) {
   // GMRES without restarts (the iteration count is about P with the slab preconditioner); residuals scaled by |b|.
   const int max_iterations = options.max_iterations > 0 ? options.max_iterations : 2 * int(slabs) + 20;
   auto belos = Teuchos::rcp(new Teuchos::ParameterList);
@@ -131,12 +180,8 @@ Gradient spacetime_adjoint_gradient(assembly::Assembler& assembler, integrators:
     for (double r : s.residuals) message << ' ' << r;
     throw SolverError(message.str());
   }
-  s.solve_seconds = seconds_since(start);
-  start = std::chrono::steady_clock::now();
-  Gradient gradient = system.gradient(x->getData(0).getRawPtr(), s.interface_defect);
-  s.gradient_seconds = seconds_since(start);
-  s.adjoint_steps = system.adjoint_steps_taken();
-  return gradient;
 }
+
+}  // namespace
 
 }  // namespace flexadj::adjoint

@@ -31,13 +31,20 @@ struct SpacetimeStatistics {
   std::vector<double> residuals;  // relative residual norms of the GMRES iterations (Belos' implicit ones)
   double interface_defect = 0.0;  // max |x_first(slab) - X_first(slab swept from its incoming block)| / max |X|
   std::size_t adjoint_steps = 0;  // adjoint_step() calls of rank 0's group (the sequential sweep takes N + 1)
+  // The forward states: recomputed by each time group from the disk checkpoint at or below its first slab
+  // (slab_states.hpp), with per group g the checkpoint's step and the forward steps taken; or passed on from the
+  // trajectory (empty lists).
+  bool recomputed = false;
+  std::vector<std::size_t> group_checkpoints, group_recomputed_steps;
   double setup_seconds = 0.0, solve_seconds = 0.0, gradient_seconds = 0.0;
 };
 
 // The list of --spacetime-solver values, for messages.
 const std::vector<std::string>& spacetime_solvers();
 
-// The trajectory must hold every step of the last forward run of `integrator` (read once, in decreasing steps).
+// The trajectory must hold every step of the last forward run of `integrator` (read once, in decreasing steps);
+// a CheckpointedTrajectory with a disk tier is not read: each time group recomputes its slabs' states from its
+// disk checkpoint files.
 // SolverError with the residual history if GMRES does not reach the tolerance. Collective.
 Gradient spacetime_adjoint_gradient(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator,
                                     storage::Trajectory& trajectory, const objectives::Objective& objective,

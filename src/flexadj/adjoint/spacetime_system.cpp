@@ -29,32 +29,6 @@ std::size_t default_time_groups(int ranks, std::size_t slabs) {
   return 1;
 }
 
-const assembly::State& SlabTrajectory::step(std::size_t n) {
-  const auto found = states_.find(n);
-  if (found == states_.end()) throw std::logic_error("SlabTrajectory: step " + std::to_string(n) + " not held");
-  return found->second;
-}
-
-namespace {
-
-// Global vectors from owned values (sum over the ranks of `comm`: the owners' values).
-void gather_global(const std::vector<const std::vector<double>*>& owned, const std::vector<long long>& ids,
-                   long long size, MPI_Comm comm, std::vector<double>& global) {
-  global.assign(owned.size() * std::size_t(size), 0.0);
-  for (std::size_t f = 0; f < owned.size(); ++f)
-    if (owned[f]->size() == ids.size())
-      for (std::size_t i = 0; i < ids.size(); ++i) global[f * std::size_t(size) + std::size_t(ids[i])] = (*owned[f])[i];
-  MPI_Allreduce(MPI_IN_PLACE, global.data(), static_cast<int>(global.size()), MPI_DOUBLE, MPI_SUM, comm);
-}
-
-void scatter(const std::vector<double>& global, std::size_t field, long long size, const std::vector<long long>& ids,
-             long long offset, std::vector<double>& owned) {
-  owned.resize(ids.size());
-  for (std::size_t i = 0; i < ids.size(); ++i) owned[i] = global[field * std::size_t(size) + std::size_t(ids[i] - offset)];
-}
-
-}  // namespace
-
 SpacetimeSystem::SpacetimeSystem(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator,
                                  storage::Trajectory& trajectory, const objectives::Objective& objective,
                                  const model::ParameterSpace& parameters, std::size_t slabs, std::size_t groups)
@@ -87,7 +61,9 @@ SpacetimeSystem::SpacetimeSystem(assembly::Assembler& assembler, integrators::Ti
     assembler_ = own_assembler_.get();
     integrator_ = own_integrator_.get();
   }
-  load_states(trajectory, integrator);
+  auto* checkpointed = dynamic_cast<storage::CheckpointedTrajectory*>(&trajectory);
+  if (checkpointed && checkpointed->disk().interval > 0) recompute_states(*checkpointed, integrator);
+  else load_states(trajectory, integrator);
 
   transposed_ = std::make_unique<assembly::ScopedTransposedAssembly>(*assembler_);
   integrator_->begin_adjoint(states_);
@@ -114,6 +90,33 @@ SpacetimeSystem::~SpacetimeSystem() {
   if (time_comm_ != MPI_COMM_NULL) MPI_Comm_free(&time_comm_);
 }
 
+void SpacetimeSystem::initialize_groups(integrators::TimeIntegrator& source_integrator, double t0, bool every_group) {
+  if (groups_ == 1) return;
+  // Group 0 takes the adjoint of initialize(): its integrator needs the projection of the same given state (and
+  // every group's integrator is initialized before it recomputes steps).
+  const auto& from = full_assembler_.dofs();
+  const integrators::InitialProjection& p = source_integrator.initial_projection();
+  std::vector<double> global;
+  gather_global({&p.given_q, &p.given_v}, from.owned_coordinates(), from.coordinate_count(),
+                raw_mpi_comm(*full_assembler_.comm()), global);  // collective
+  if (group_ != 0 && !every_group) return;
+  assembly::State state = assembler_->make_state();
+  scatter(global, 0, from.coordinate_count(), assembler_->dofs().owned_coordinates(), 0, state.q);
+  scatter(global, 1, from.coordinate_count(), assembler_->dofs().owned_coordinates(), 0, state.v);
+  integrator_->initialize(state, t0);
+}
+
+// Each group recomputes its states from the disk checkpoint at or below the step before its first slab
+// (slab_states.hpp): steps first - 1 .. last + 1 (at most N), and 0 and N.
+void SpacetimeSystem::recompute_states(storage::CheckpointedTrajectory& source,
+                                       integrators::TimeIntegrator& source_integrator) {
+  initialize_groups(source_integrator, source.step_times().front(), true);
+  recomputation_ = recompute_slab_states(source, full_assembler_, *assembler_, *integrator_,
+                                         group_first_steps(steps_, slabs_.size(), groups_), group_,
+                                         std::min(last_step_ + 1, steps_), time_comm_, states_);
+  recomputed_ = true;
+}
+
 // Each group keeps the states it reads; with more than one group they pass through global numbering (the
 // groups' space layouts differ from the trajectory's). The trajectory is read once, in decreasing steps.
 void SpacetimeSystem::load_states(storage::Trajectory& source, integrators::TimeIntegrator& source_integrator) {
@@ -125,18 +128,7 @@ void SpacetimeSystem::load_states(storage::Trajectory& source, integrators::Time
   const long long nc = from.coordinate_count(), nm = from.multiplier_count();
   const MPI_Comm full = raw_mpi_comm(*full_assembler_.comm());
   std::vector<double> global, global_multipliers;
-  if (groups_ > 1 && group_ == 0) {
-    // Group 0 takes the adjoint of initialize(): its integrator needs the projection of the same given state.
-    const integrators::InitialProjection& p = source_integrator.initial_projection();
-    gather_global({&p.given_q, &p.given_v}, from.owned_coordinates(), nc, full, global);
-    assembly::State state = assembler_->make_state();
-    scatter(global, 0, nc, to.owned_coordinates(), 0, state.q);
-    scatter(global, 1, nc, to.owned_coordinates(), 0, state.v);
-    integrator_->initialize(state, states_.times_[0]);
-  } else if (groups_ > 1) {
-    const integrators::InitialProjection& p = source_integrator.initial_projection();
-    gather_global({&p.given_q, &p.given_v}, from.owned_coordinates(), nc, full, global);  // collective
-  }
+  initialize_groups(source_integrator, states_.times_.front(), false);
   for (std::size_t n = steps_ + 1; n-- > 0;) {
     const assembly::State& state = source.step(n);
     if (groups_ == 1) {
@@ -156,6 +148,15 @@ void SpacetimeSystem::load_states(storage::Trajectory& source, integrators::Time
   }
 }
 
+std::vector<SlabRecomputation> SpacetimeSystem::recomputation_by_group() const {
+  unsigned long long mine[2] = {recomputation_.checkpoint, recomputation_.recomputed_steps};
+  std::vector<unsigned long long> all(2 * groups_);
+  MPI_Allgather(mine, 2, MPI_UNSIGNED_LONG_LONG, all.data(), 2, MPI_UNSIGNED_LONG_LONG, time_comm_);
+  std::vector<SlabRecomputation> result(groups_);
+  for (std::size_t g = 0; g < groups_; ++g) result[g] = {std::size_t(all[2 * g]), std::size_t(all[2 * g + 1])};
+  return result;
+}
+
 void SpacetimeSystem::exchange(const double* local) {
   std::fill(incoming_.begin(), incoming_.end(), 0.0);
   if (groups_ == 1) return;
@@ -169,7 +170,7 @@ void SpacetimeSystem::exchange(const double* local) {
 
 void SpacetimeSystem::sweep(Sweep kind, const double* in, double* out, assembly::LocalGradient& gradient,
                             double* defect) {
-  if (kind == Sweep::Apply || kind == Sweep::Gradient) exchange(in);
+  if (kind == Sweep::Apply || kind == Sweep::Transfer || kind == Sweep::Gradient) exchange(in);
   const std::vector<double>& times = states_.step_times();
   double largest = 0.0, worst = 0.0;
   for (std::size_t j = slab_end_; j-- > slab_begin_;) {
@@ -186,7 +187,8 @@ void SpacetimeSystem::sweep(Sweep kind, const double* in, double* out, assembly:
       // The X_{n+1} that step n reads; the gradient pass continues its own chain below the slab's last step.
       const double* next = nullptr;
       switch (kind) {
-        case Sweep::Apply: next = n == slab.last ? above : in + index(n + 1); break;
+        case Sweep::Apply:
+        case Sweep::Transfer: next = n == slab.last ? above : in + index(n + 1); break;
         case Sweep::SlabSolve: next = n == slab.last ? top : out + index(n + 1); break;
         case Sweep::RightHandSide: next = zero_.data(); break;
         case Sweep::Gradient: next = n == slab.last ? above : nullptr; break;
@@ -210,6 +212,7 @@ void SpacetimeSystem::sweep(Sweep kind, const double* in, double* out, assembly:
       double* target = out ? out + index(n) : nullptr;
       for (std::size_t i = 0; i < width_; ++i) {
         if (kind == Sweep::Apply) target[i] = in[index(n) + i] - carried_[i];
+        else if (kind == Sweep::Transfer) target[i] = carried_[i];
         else if (kind == Sweep::SlabSolve) target[i] = in[index(n) + i] + carried_[i];
         else if (kind == Sweep::RightHandSide) target[i] = carried_[i];
       }
@@ -240,6 +243,10 @@ void SpacetimeSystem::sweep(Sweep kind, const double* in, double* out, assembly:
 
 void SpacetimeSystem::apply(const double* x, double* y) {
   sweep(Sweep::Apply, x, y, *no_gradient_, nullptr);
+}
+
+void SpacetimeSystem::transfer(const double* x, double* y) {
+  sweep(Sweep::Transfer, x, y, *no_gradient_, nullptr);
 }
 
 void SpacetimeSystem::slab_solve(const double* r, double* z) {

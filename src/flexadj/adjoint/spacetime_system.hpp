@@ -5,15 +5,16 @@
 // block upper bidiagonal in time, where X_{n+1} -> Phi_n X_{n+1} + G_n is adjoint_step(n) itself with the
 // objective's partials of step n (G_n) or zeros (Phi_n): the integrators' formulas, no second copy. The steps
 // 1 .. N are cut into P slabs of contiguous steps; the ranks into G time groups (G divides the rank count and P),
-// each with its own assembler and integrator on its ranks and the forward states of its slabs in memory; group g
+// each with its own assembler and integrator on its ranks and the forward states of its slabs in memory (passed on
+// from the trajectory, or recomputed by the group from a disk checkpoint: slab_states.hpp); group g
 // owns slabs g P/G .. (g + 1) P/G - 1 and, with them, their blocks of every vector (time-major, then the group's
 // space layout). Every operation below is a sweep over each slab (the groups in parallel) after the exchange of
 // one block with the next group.
-#include <map>
 #include <memory>
 #include <vector>
 
 #include "flexadj/adjoint/gradient.hpp"
+#include "flexadj/adjoint/slab_states.hpp"
 #include "flexadj/integrators/time_integrator.hpp"
 #include "flexadj/storage/trajectory.hpp"
 
@@ -26,22 +27,6 @@ struct Slab {
 std::vector<Slab> make_slabs(std::size_t steps, std::size_t slabs);
 // The time groups for `slabs` slabs on `ranks` ranks: the largest divisor of `ranks` that divides `slabs`.
 std::size_t default_time_groups(int ranks, std::size_t slabs);
-
-// The forward states one time group reads (its slabs' steps, one beyond each end, the first and the last step), in
-// memory; step(n) of any other step is a logic error.
-class SlabTrajectory final : public storage::Trajectory {
- public:
-  void begin_recording() override { states_.clear(); }
-  void record(long long step, double, const assembly::State& state) override {
-    states_[static_cast<std::size_t>(step)] = state;
-  }
-  const std::vector<double>& step_times() const override { return times_; }
-  const assembly::State& step(std::size_t n) override;
-  std::vector<double> times_;
-
- private:
-  std::map<std::size_t, assembly::State> states_;
-};
 
 // Every k-th state of a trajectory as a trajectory of its own (the coarse grid of the two-level preconditioner):
 // adjoint_step() reads the step sizes from step_times(), so coarse steps need nothing else.
@@ -73,9 +58,22 @@ class SpacetimeSystem {
   std::size_t group_count() const { return groups_; }
   std::size_t step_count() const { return steps_; }
   std::size_t adjoint_steps_taken() const { return steps_taken_; }  // adjoint_step() calls of this rank's group
+  // Whether the groups recomputed their states from disk checkpoints (slab_states.hpp), and this group's part.
+  bool recomputed() const { return recomputed_; }
+  const SlabRecomputation& recomputation() const { return recomputation_; }
+  // Per group g: its disk checkpoint and recomputed steps (the same on every rank). Collective.
+  std::vector<SlabRecomputation> recomputation_by_group() const;
 
   // y = A x: y_n = x_n - Phi_n x_{n+1}.
   void apply(const double* x, double* y);
+  // y_n = Phi_n x_{n+1} (the coupling of A alone: spacetime_matrix.hpp assembles it).
+  void transfer(const double* x, double* y);
+  // This rank's blocks: steps first_step() .. last_step() of width block_width(); its group and the group's ranks.
+  std::size_t first_step() const { return first_step_; }
+  std::size_t last_step() const { return last_step_; }
+  std::size_t block_width() const { return width_; }
+  std::size_t group() const { return group_; }
+  RCP<const Comm> group_comm() const { return group_comm_; }
   // z = M^-1 r, block Jacobi in time: each slab solved exactly with nothing coming from the next slab,
   // z_n = r_n + Phi_n z_{n+1} (z = 0 above the slab).
   void slab_solve(const double* r, double* z);
@@ -95,11 +93,15 @@ class SpacetimeSystem {
   Gradient gradient(const double* x, double& interface_defect);
 
  private:
-  enum class Sweep { Apply, SlabSolve, RightHandSide, Gradient };
+  enum class Sweep { Apply, Transfer, SlabSolve, RightHandSide, Gradient };
   void sweep(Sweep kind, const double* in, double* out, assembly::LocalGradient& gradient, double* defect);
   // X_{last step of this group + 1} from the next group (zeros after the last); `local` is this rank's part.
   void exchange(const double* local);
   void load_states(storage::Trajectory& source, integrators::TimeIntegrator& source_integrator);
+  void recompute_states(storage::CheckpointedTrajectory& source, integrators::TimeIntegrator& source_integrator);
+  // With more than one group: group 0's integrator (every group's with every_group) initialized from the given
+  // initial state of the source integrator at t0. Collective.
+  void initialize_groups(integrators::TimeIntegrator& source_integrator, double t0, bool every_group);
   std::size_t index(std::size_t step) const { return (step - first_step_) * width_; }
   // The coarse propagator of slab j applied to `incoming` (X_{last+1}); the result replaces it. coarsening 1:
   // the slab's exact transfer T_j.
@@ -127,6 +129,8 @@ class SpacetimeSystem {
   std::vector<std::vector<double>> slab_incoming_;  // the slab solves' X_{last+1} per slab of this group (empty: 0)
   std::vector<double> incoming_, zero_, carried_, dq_, dv_, zero_q_, zero_v_, objective_parts_;
   std::size_t steps_taken_ = 0;
+  bool recomputed_ = false;
+  SlabRecomputation recomputation_;
 };
 
 }  // namespace flexadj::adjoint
