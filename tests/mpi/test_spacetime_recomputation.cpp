@@ -15,59 +15,10 @@
 #include "flexadj/storage/checkpointed_trajectory.hpp"
 #include "gradient_support.hpp"
 #include "models.hpp"
+#include "spacetime_models.hpp"
 
 namespace flexadj::testing {
 namespace {
-
-// A cart on a spring pushed by a control with a pendulum on it (as in test_spacetime_adjoint), 40 steps.
-problem::Problem cart_pendulum(const std::string& scheme) {
-  auto problem = io::read_problem_string(R"yaml(
-dimension: 2
-gravity: [0, -9.81]
-integrator: {end_time: 0.2, step_size: 0.005, spectral_radius: 0.8, newton_tolerance: 1.0e-13}
-controls:
-  - {name: F, grid: {start: 0, end: 0.4, count: 9}, values: [0, 2, 5, 3, -1, -4, -2, 1, 3]}
-bodies:
-  - {name: cart, type: point_mass, mass: 2, position: [0, 0], velocity: [0.3, 0]}
-  - {name: pendulum, type: rigid_body, mass: 0.5, inertia: 0.01, position: [0.2, -0.45], velocity: [0.3, 0]}
-forces:
-  - {name: spring, type: spring_damper, bodies: [ground, cart], points: [[-1, 0], [0, 0]], stiffness: 40,
-     damping: 0.5, free_length: 1}
-  - {type: load, body: cart, control: {name: F, force_direction: [1, 0]}}
-joints:
-  - {type: prismatic, bodies: [ground, cart], axis: [1, 0]}
-  - {type: revolute, bodies: [cart, pendulum], point: [0, 0]}
-)yaml", "cart_pendulum.yaml");
-  problem.integrator.scheme = scheme;
-  return problem;
-}
-
-objectives::Objective cart_objective() {
-  objectives::Objective objective;
-  for (long long coordinate : {0, 2, 3}) {
-    objectives::ObjectiveTerm term;
-    term.kind = objectives::ObjectiveTerm::Kind::FinalSquare;
-    term.coordinate = coordinate;
-    term.target = 0.1;
-    objective.add(term);
-  }
-  objectives::ObjectiveTerm tracking;
-  tracking.kind = objectives::ObjectiveTerm::Kind::Tracking;
-  tracking.quantity = objectives::ObjectiveTerm::Quantity::Velocity;
-  tracking.coordinate = 4;
-  objective.add(tracking);
-  return objective;
-}
-
-double relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
-  EXPECT_EQ(a.size(), b.size());
-  double scale = 0.0, worst = 0.0;
-  for (std::size_t i = 0; i < a.size() && i < b.size(); ++i) {
-    scale = std::max(scale, std::abs(b[i]));
-    worst = std::max(worst, std::abs(a[i] - b[i]));
-  }
-  return worst / std::max(scale, 1e-300);
-}
 
 // The largest relative difference over every kind of design variable.
 double gradient_difference(const adjoint::Gradient& a, const adjoint::Gradient& b) {
@@ -86,7 +37,7 @@ bool bit_equal(const adjoint::Gradient& a, const adjoint::Gradient& b) {
 }
 
 void check(const std::string& scheme, std::size_t interval) {
-  const auto problem = cart_pendulum(scheme);
+  const auto problem = cart_pendulum(scheme, 0.2);
   const model::Model& model = *problem.model;
   const objectives::Objective objective = cart_objective();
   assembly::Assembler assembler(model, world());
