@@ -37,6 +37,11 @@ std::string series_problem(const std::vector<double>& times, const std::vector<d
       return "times must increase strictly, but time " + format_number(times[i]) + " at index " + std::to_string(i) +
              " follows " + format_number(times[i - 1]);
     }
+    // The interpolation's slope (and the time derivative) must be a number.
+    if (i > 0 && !std::isfinite((values[i] - values[i - 1]) / (times[i] - times[i - 1]))) {
+      return "changes too fast between index " + std::to_string(i - 1) + " and " + std::to_string(i) + " (from " +
+             format_number(values[i - 1]) + " to " + format_number(values[i]) + "): its slope overflows";
+    }
   }
   return {};
 }

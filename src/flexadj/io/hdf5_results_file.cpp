@@ -71,11 +71,15 @@ class QuietErrors {
   void* data_ = nullptr;
 };
 
-// Checks HDF5 return codes; failures become std::runtime_error naming the file and the object.
+// Checks HDF5 return codes; failures name the file and the object: an OutputError when writing, an InputError
+// when reading (a damaged or foreign file).
 struct Check {
   const std::string& file;
   std::string object;
+  bool reading = false;
   [[noreturn]] void fail(const std::string& what) const {
+    if (reading)
+      throw InputError(file, object, "cannot " + what + hdf5_detail() + " (a damaged file, or not one flexadj wrote)");
     throw OutputError(file + ": " + object + ": cannot " + what + hdf5_detail() +
                       " (is the disk full, or the file not writable?)");
   }
@@ -141,6 +145,67 @@ bool object_exists(const Check& ck, hid_t file, const std::string& path) {
     if (pos == std::string::npos) return true;
     Handle object = ck.handle(H5Oopen(file, prefix.c_str(), H5P_DEFAULT), H5Oclose, "open object");
     if (H5Iget_type(object.get()) != H5I_GROUP) return false;  // e.g. "/dataset/x"
+  }
+}
+
+// Before a read of rows [first_row, last_row] of dataset d: refuses storage that flexadj does not write and that
+// HDF5 1.10 would trust: more values than the file can hold, a compact, virtual or filtered dataset, a chunk
+// record of another size than its chunk or beyond the end of the file (HDF5 then reads past its buffers).
+void check_storage(const Check& ck, hid_t file, hid_t d, const std::vector<hsize_t>& dims, hsize_t first_row,
+                   hsize_t last_row) {
+  const auto refuse = [&](const std::string& why) { throw InputError(ck.file, ck.object, why + " (a damaged file, or not one flexadj wrote)"); };
+  hsize_t end_of_file = 0;
+  ck(H5Fget_filesize(file, &end_of_file), "query the file size");
+  Handle type = ck.handle(H5Dget_type(d), H5Tclose, "get type");
+  const std::size_t value_bytes = ck(H5Tget_size(type.get()), "query type size");
+  if (value_bytes == 0) refuse("values of 0 bytes");
+  long double bytes = value_bytes;  // may exceed 64 bits in a damaged file
+  for (hsize_t e : dims) bytes *= e;
+  if (bytes > static_cast<long double>(end_of_file))
+    refuse("claims more values than the file's " + std::to_string(end_of_file) + " bytes can hold");
+  if (dims.empty() || first_row > last_row) return;
+  for (hsize_t e : dims)
+    if (e == 0) return;
+  Handle dcpl = ck.handle(H5Dget_create_plist(d), H5Pclose, "get creation properties");
+  const H5D_layout_t layout = H5Pget_layout(dcpl.get());
+  if (layout == H5D_CONTIGUOUS) return;  // HDF5 checks its extent against the end of the file
+  if (layout != H5D_CHUNKED) refuse("a storage layout flexadj does not write");
+  if (ck(H5Pget_nfilters(dcpl.get()), "query filters") != 0) refuse("filtered (compressed) storage");
+  const int rank = static_cast<int>(dims.size());
+  std::vector<hsize_t> chunk(dims.size(), 0);
+  if (H5Pget_chunk(dcpl.get(), rank, chunk.data()) != rank) refuse("chunks of another rank than the dataset");
+  long double chunk_bytes = value_bytes;
+  for (hsize_t c : chunk) {
+    if (c == 0) refuse("chunks of size 0");
+    chunk_bytes *= c;
+  }
+  if (chunk_bytes > static_cast<long double>(end_of_file)) refuse("chunks larger than the file");
+  const auto expected = static_cast<hsize_t>(chunk_bytes);
+  // Raw data lies after the superblock (HDF5 1.10 would copy a chunk inside it from an 8-byte buffer).
+  H5F_info2_t info{};
+  ck(H5Fget_info2(file, &info), "query the superblock");
+  const hsize_t data_start = info.super.super_size + info.super.super_ext_size;
+  std::vector<hsize_t> offset(dims.size(), 0);
+  offset[0] = first_row / chunk[0] * chunk[0];
+  for (;;) {
+    unsigned filters = 0;
+    haddr_t address = HADDR_UNDEF;
+    hsize_t size = 0;
+    ck(H5Dget_chunk_info_by_coord(d, offset.data(), &filters, &address, &size), "look up a chunk");
+    if (address != HADDR_UNDEF &&
+        (size != expected || address < data_start || address > end_of_file || size > end_of_file - address))
+      refuse("a chunk of " + std::to_string(size) + " bytes at byte " + std::to_string(address) + ", expected " +
+             std::to_string(expected) + " bytes within the file's " + std::to_string(end_of_file));
+    int k = rank - 1;  // the next chunk, last dimension fastest
+    for (; k > 0; --k) {
+      offset[std::size_t(k)] += chunk[std::size_t(k)];
+      if (offset[std::size_t(k)] < dims[std::size_t(k)]) break;
+      offset[std::size_t(k)] = 0;
+    }
+    if (k == 0) {
+      offset[0] += chunk[0];
+      if (offset[0] > last_row || offset[0] >= dims[0]) return;
+    }
   }
 }
 
@@ -520,7 +585,7 @@ ResultsReader::ResultsReader(const std::string& path, MPI_Comm comm) : impl_(std
   m.path = path;
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) throw InputError(path, "", "results file does not exist");
-  const Check ck{m.path, "/"};
+  const Check ck{m.path, "/", true};
   int size = 1;
   MPI_Comm_size(comm, &size);
   Handle fapl = ck.handle(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "create file access properties");
@@ -541,21 +606,23 @@ ResultsReader::ResultsReader(ResultsReader&&) noexcept = default;
 ResultsReader& ResultsReader::operator=(ResultsReader&&) noexcept = default;
 
 bool ResultsReader::exists(const std::string& object_path) const {
-  return object_exists(Check{impl_->path, absolute(object_path)}, impl_->file.get(), absolute(object_path));
+  return object_exists(Check{impl_->path, absolute(object_path), true}, impl_->file.get(), absolute(object_path));
 }
 
 std::vector<long long> ResultsReader::dims(const std::string& dataset) const {
-  const Check ck{impl_->path, absolute(dataset)};
+  const Check ck{impl_->path, absolute(dataset), true};
   Handle d = impl_->open_dataset(ck);
   const auto dims = Impl::extent(ck, d.get());
   return {dims.begin(), dims.end()};
 }
 
 std::vector<double> ResultsReader::read_all(const std::string& dataset) const {
-  const Check ck{impl_->path, absolute(dataset)};
+  const Check ck{impl_->path, absolute(dataset), true};
   Handle d = impl_->open_dataset(ck);
+  const auto dims = Impl::extent(ck, d.get());
+  check_storage(ck, impl_->file.get(), d.get(), dims, 0, dims.empty() ? 0 : dims[0] - 1);
   hsize_t n = 1;
-  for (hsize_t e : Impl::extent(ck, d.get())) n *= e;
+  for (hsize_t e : dims) n *= e;
   std::vector<double> out(std::max<hsize_t>(n, 1));
   ck(H5Dread(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, impl_->dxpl.get(), out.data()), "read dataset");
   out.resize(n);
@@ -564,7 +631,7 @@ std::vector<double> ResultsReader::read_all(const std::string& dataset) const {
 
 std::vector<double> ResultsReader::read_step(const std::string& dataset, long long step,
                                              const std::vector<long long>& items) const {
-  const Check ck{impl_->path, absolute(dataset)};
+  const Check ck{impl_->path, absolute(dataset), true};
   Handle d = impl_->open_dataset(ck);
   const auto dims = Impl::extent(ck, d.get());
   if (dims.size() != 2 && dims.size() != 3)
@@ -578,6 +645,7 @@ std::vector<double> ResultsReader::read_step(const std::string& dataset, long lo
   if (!unique.empty() && (unique.front() < 0 || hsize_t(unique.back()) >= dims[1]))
     throw std::out_of_range(impl_->path + ", " + ck.object + ": item index out of range");
 
+  check_storage(ck, impl_->file.get(), d.get(), dims, hsize_t(step), hsize_t(step));
   Handle file_space = ck.handle(H5Dget_space(d.get()), H5Sclose, "get dataspace");
   select_rows(ck, file_space.get(), hsize_t(step), runs_of(unique), comps);
   Handle mem_space = memory_space(ck, unique.size() * comps);
@@ -594,10 +662,12 @@ std::vector<double> ResultsReader::read_step(const std::string& dataset, long lo
 }
 
 std::vector<std::string> ResultsReader::read_strings(const std::string& dataset) const {
-  const Check ck{impl_->path, absolute(dataset)};
+  const Check ck{impl_->path, absolute(dataset), true};
   Handle d = impl_->open_dataset(ck);
+  const auto dims = Impl::extent(ck, d.get());
+  check_storage(ck, impl_->file.get(), d.get(), dims, 0, dims.empty() ? 0 : dims[0] - 1);
   hsize_t n = 1;
-  for (hsize_t e : Impl::extent(ck, d.get())) n *= e;
+  for (hsize_t e : dims) n *= e;
   Handle type = ck.handle(H5Dget_type(d.get()), H5Tclose, "get type");
   return read_string_values(ck, type.get(), n, [&](hid_t mem_type, void* buffer) {
     return H5Dread(d.get(), mem_type, H5S_ALL, H5S_ALL, impl_->dxpl.get(), buffer);
@@ -605,7 +675,7 @@ std::vector<std::string> ResultsReader::read_strings(const std::string& dataset)
 }
 
 std::string ResultsReader::read_string_attribute(const std::string& object_path, const std::string& name) const {
-  const Check ck{impl_->path, absolute(object_path) + " attribute " + name};
+  const Check ck{impl_->path, absolute(object_path) + " attribute " + name, true};
   Handle a = impl_->open_attribute(ck, absolute(object_path), name);
   Handle space = ck.handle(H5Aget_space(a.get()), H5Sclose, "get dataspace");
   if (ck(H5Sget_simple_extent_npoints(space.get()), "query size") != 1) ck.fail("read attribute: not a single value");
@@ -616,7 +686,7 @@ std::string ResultsReader::read_string_attribute(const std::string& object_path,
 }
 
 double ResultsReader::read_double_attribute(const std::string& object_path, const std::string& name) const {
-  const Check ck{impl_->path, absolute(object_path) + " attribute " + name};
+  const Check ck{impl_->path, absolute(object_path) + " attribute " + name, true};
   Handle a = impl_->open_attribute(ck, absolute(object_path), name);
   Handle space = ck.handle(H5Aget_space(a.get()), H5Sclose, "get dataspace");
   if (ck(H5Sget_simple_extent_npoints(space.get()), "query size") != 1) ck.fail("read attribute: not a single value");
