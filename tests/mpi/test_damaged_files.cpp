@@ -103,25 +103,43 @@ TEST(DamagedFiles, RefusesAChunkInsideTheSuperblock) {
 }
 
 TEST(DamagedFiles, RefusesDamagedMetadataAsAnInputError) {
-  // A damaged heap of the root group once escaped as an OutputError "/time: cannot look up link (bad heap free
-  // list) (is the disk full, or the file not writable?)". The same damage: the free-list offset of the first
-  // local heap ("HEAP", version, 3 reserved bytes, data size, then that offset) beyond the heap.
-  const std::string path = "damaged_heap.h5";
+  // Damaged metadata once escaped as an OutputError "/time: cannot look up link (bad heap free list) (is the disk
+  // full, or the file not writable?)". Files are now written in HDF5 1.8's format, whose object headers carry
+  // checksums: a changed byte in the header of /state/q is found by HDF5 and refused as a damaged file.
+  const std::string path = "damaged_header.h5";
   write_trajectory(path);
+  haddr_t header = HADDR_UNDEF;
+  {
+    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+    H5F_info2_t info{};
+    ASSERT_GE(H5Fget_info2(file, &info), 0);
+    EXPECT_EQ(info.super.version, 2u);
+    H5O_info_t object{};
+    ASSERT_GE(H5Oget_info_by_name2(file, "/state/q", &object, H5O_INFO_BASIC, H5P_DEFAULT), 0);
+    header = object.addr;
+    H5Fclose(file);
+  }
   std::string bytes;
   {
     std::ifstream in(path, std::ios::binary);
     bytes.assign(std::istreambuf_iterator<char>(in), {});
   }
-  const std::size_t heap = bytes.find("HEAP");
-  ASSERT_NE(heap, std::string::npos);
-  const std::uint64_t beyond = 1u << 30;
-  std::memcpy(&bytes[heap + 16], &beyond, 8);
+  ASSERT_EQ(bytes.compare(header, 4, "OHDR"), 0);
+  bytes[header + 12] = static_cast<char>(bytes[header + 12] ^ 0x5a);
   std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
   const std::string refusal = trajectory_refusal(path);
-  EXPECT_EQ(refusal.rfind(path + ": ", 0), 0u) << refusal;
+  EXPECT_EQ(refusal.rfind(path + ": /state/q: ", 0), 0u) << refusal;
   EXPECT_NE(refusal.find("a damaged file, or not one flexadj wrote"), std::string::npos) << refusal;
   EXPECT_EQ(refusal.find("disk full"), std::string::npos) << refusal;
+}
+
+TEST(DamagedFiles, RefusesFilesWithoutMetadataChecksums) {
+  // HDF5's default format (superblock 0, no checksums) is not parsed beyond its superblock.
+  const std::string path = "old_format.h5";
+  H5Fclose(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+  const std::string refusal = trajectory_refusal(path);
+  EXPECT_EQ(refusal, path + ": an HDF5 file without metadata checksums (superblock version 0): not written by this "
+                            "flexadj, which writes version 2 or later");
 }
 
 // Writes a checkpoint of the harness's model, then sets the length of its last field (restart) in /layout to

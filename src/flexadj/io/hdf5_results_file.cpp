@@ -9,6 +9,7 @@
 #include <utility>
 
 #include "flexadj/core/error.hpp"
+#include "flexadj/core/hdf5_storage.hpp"
 
 namespace flexadj::io {
 namespace {
@@ -148,65 +149,11 @@ bool object_exists(const Check& ck, hid_t file, const std::string& path) {
   }
 }
 
-// Before a read of rows [first_row, last_row] of dataset d: refuses storage that flexadj does not write and that
-// HDF5 1.10 would trust: more values than the file can hold, a compact, virtual or filtered dataset, a chunk
-// record of another size than its chunk or beyond the end of the file (HDF5 then reads past its buffers).
+// Before a read of rows [first_row, last_row] of dataset d: refuses storage HDF5 would misread (hdf5_storage.hpp).
 void check_storage(const Check& ck, hid_t file, hid_t d, const std::vector<hsize_t>& dims, hsize_t first_row,
                    hsize_t last_row) {
-  const auto refuse = [&](const std::string& why) { throw InputError(ck.file, ck.object, why + " (a damaged file, or not one flexadj wrote)"); };
-  hsize_t end_of_file = 0;
-  ck(H5Fget_filesize(file, &end_of_file), "query the file size");
-  Handle type = ck.handle(H5Dget_type(d), H5Tclose, "get type");
-  const std::size_t value_bytes = ck(H5Tget_size(type.get()), "query type size");
-  if (value_bytes == 0) refuse("values of 0 bytes");
-  long double bytes = value_bytes;  // may exceed 64 bits in a damaged file
-  for (hsize_t e : dims) bytes *= e;
-  if (bytes > static_cast<long double>(end_of_file))
-    refuse("claims more values than the file's " + std::to_string(end_of_file) + " bytes can hold");
-  if (dims.empty() || first_row > last_row) return;
-  for (hsize_t e : dims)
-    if (e == 0) return;
-  Handle dcpl = ck.handle(H5Dget_create_plist(d), H5Pclose, "get creation properties");
-  const H5D_layout_t layout = H5Pget_layout(dcpl.get());
-  if (layout == H5D_CONTIGUOUS) return;  // HDF5 checks its extent against the end of the file
-  if (layout != H5D_CHUNKED) refuse("a storage layout flexadj does not write");
-  if (ck(H5Pget_nfilters(dcpl.get()), "query filters") != 0) refuse("filtered (compressed) storage");
-  const int rank = static_cast<int>(dims.size());
-  std::vector<hsize_t> chunk(dims.size(), 0);
-  if (H5Pget_chunk(dcpl.get(), rank, chunk.data()) != rank) refuse("chunks of another rank than the dataset");
-  long double chunk_bytes = value_bytes;
-  for (hsize_t c : chunk) {
-    if (c == 0) refuse("chunks of size 0");
-    chunk_bytes *= c;
-  }
-  if (chunk_bytes > static_cast<long double>(end_of_file)) refuse("chunks larger than the file");
-  const auto expected = static_cast<hsize_t>(chunk_bytes);
-  // Raw data lies after the superblock (HDF5 1.10 would copy a chunk inside it from an 8-byte buffer).
-  H5F_info2_t info{};
-  ck(H5Fget_info2(file, &info), "query the superblock");
-  const hsize_t data_start = info.super.super_size + info.super.super_ext_size;
-  std::vector<hsize_t> offset(dims.size(), 0);
-  offset[0] = first_row / chunk[0] * chunk[0];
-  for (;;) {
-    unsigned filters = 0;
-    haddr_t address = HADDR_UNDEF;
-    hsize_t size = 0;
-    ck(H5Dget_chunk_info_by_coord(d, offset.data(), &filters, &address, &size), "look up a chunk");
-    if (address != HADDR_UNDEF &&
-        (size != expected || address < data_start || address > end_of_file || size > end_of_file - address))
-      refuse("a chunk of " + std::to_string(size) + " bytes at byte " + std::to_string(address) + ", expected " +
-             std::to_string(expected) + " bytes within the file's " + std::to_string(end_of_file));
-    int k = rank - 1;  // the next chunk, last dimension fastest
-    for (; k > 0; --k) {
-      offset[std::size_t(k)] += chunk[std::size_t(k)];
-      if (offset[std::size_t(k)] < dims[std::size_t(k)]) break;
-      offset[std::size_t(k)] = 0;
-    }
-    if (k == 0) {
-      offset[0] += chunk[0];
-      if (offset[0] > last_row || offset[0] >= dims[0]) return;
-    }
-  }
+  const std::string why = hdf5_storage_problem(file, d, dims, first_row, last_row);
+  if (!why.empty()) throw InputError(ck.file, ck.object, why + " (a damaged file, or not one flexadj wrote)");
 }
 
 // Reads n strings (fixed or variable length) from a dataset or attribute.
@@ -327,6 +274,11 @@ ResultsFile::ResultsFile(MPI_Comm comm, const std::string& path) : impl_(std::ma
   Handle fapl = ck.handle(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "create file access properties");
   ck(H5Pset_fapl_mpio(fapl.get(), comm, MPI_INFO_NULL), "select the MPI-IO driver");
   ck(H5Pset_coll_metadata_write(fapl.get(), true), "enable collective metadata writes");
+  // The file format of HDF5 1.8 (superblock 2, object headers 2): its metadata carries checksums, so that a
+  // damaged file is refused by HDF5 instead of misread (HDF5 1.10.8 reads past its buffers on some damaged object
+  // headers of the older format). Not 1.10's format: its superblock marks a file open for writing, and the file of
+  // a killed run could not be opened again.
+  ck(H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_V18), "select the file format");
   {
     QuietErrors quiet;
     const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get());
@@ -598,6 +550,13 @@ ResultsReader::ResultsReader(const std::string& path, MPI_Comm comm) : impl_(std
   const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get());
   if (file < 0) throw InputError(path, "", "cannot open as an HDF5 file" + hdf5_detail());
   m.file = Handle(file, H5Fclose);
+  // Only files with checksummed metadata, as flexadj writes them, are parsed further.
+  H5F_info2_t info{};
+  ck(H5Fget_info2(file, &info), "query the superblock");
+  if (info.super.version < 2)
+    throw InputError(path, "", "an HDF5 file without metadata checksums (superblock version " +
+                                   std::to_string(info.super.version) +
+                                   "): not written by this flexadj, which writes version 2 or later");
 }
 
 ResultsReader ResultsReader::open(const std::string& path, MPI_Comm comm) { return ResultsReader(path, comm); }
