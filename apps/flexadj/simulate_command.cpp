@@ -55,10 +55,14 @@ SimulateOptions parse(const std::vector<std::string>& arguments) {
   return options;
 }
 
-// A conservative model whose energy changed by more than its initial energy (or than 1e-12 J if that is ~0): the
-// integrator did not resolve the motion (k = 1e150 gave |E - E0| = 6e117 J from E0 = 0.125 J).
+// The energy scale of a run: |E0| or the largest kinetic energy (E0 alone depends on where the potential is zero).
+double energy_scale(const integrators::SimulationSummary& s) {
+  return std::max({std::abs(s.initial_energy), s.max_kinetic_energy, 1e-12});
+}
+// A conservative model whose energy changed by more than its energy scale: the integrator did not resolve the
+// motion (k = 1e150 gave |E - E0| = 6e117 J from E0 = 0.125 J).
 bool energy_untrustworthy(const integrators::SimulationSummary& s) {
-  return s.energy_tracked && !(s.max_energy_deviation <= std::max(std::abs(s.initial_energy), 1e-12));
+  return s.energy_tracked && !(s.max_energy_deviation <= energy_scale(s));
 }
 
 void write_summary_json(const std::string& path, const model::Model& model, const integrators::SimulationSummary& s,
@@ -176,11 +180,11 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   }
   if (root && energy_untrustworthy(summary))
     std::fprintf(stderr,
-                 "flexadj simulate: warning: the energy changed by up to %.3e J, more than the initial energy "
-                 "E0 = %.3e J of this conservative model: the results are not trustworthy (a step too large for the "
-                 "model's fastest motion, or parameters whose scales differ by many orders of magnitude); try a "
-                 "smaller integrator.step_size\n",
-                 summary.max_energy_deviation, summary.initial_energy);
+                 "flexadj simulate: warning: the energy of this conservative model changed by up to %.3e J, more "
+                 "than its energy scale %.3e J (|E0| or the largest kinetic energy): the results are not "
+                 "trustworthy (a step too large for the model's fastest motion, or parameters whose scales differ "
+                 "by many orders of magnitude); try a smaller integrator.step_size\n",
+                 summary.max_energy_deviation, energy_scale(summary));
   if (root && !options.summary_path.empty())
     write_summary_json(options.summary_path, model, summary, comm->getSize(), output ? output->path() : "");
   return kSuccess;
