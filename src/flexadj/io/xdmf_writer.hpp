@@ -1,6 +1,6 @@
 #pragma once
-// XDMF 3 description of a results file, so that ParaView (Xdmf3ReaderS/T and the legacy XDMFReader) opens
-// it as a time series. Each point set becomes a temporal grid collection with one Uniform grid per step;
+// XDMF 3 description of a results file, so that ParaView's XDMF Reader opens it as a time series
+// (scripts/paraview_check.py; its Xdmf3ReaderS/T read the cells but no points: they do not take the HyperSlabs). Each point set becomes a temporal grid collection with one Uniform grid per step;
 // geometry and attributes are HyperSlabs selecting step k of [steps, n, c] datasets in the HDF5 file.
 #include <mpi.h>
 
