@@ -12,6 +12,10 @@
 # CMake build in FUZZ_CMAKE_BUILD (default build/; its library is built first if needed) without them.
 # Seeds: tests/fuzz/seeds/NAME; for model_yaml the models of meshes/; for hdf5 files the harness writes with
 # flexadj's own writers (FLEXADJ_FUZZ_WRITE_SEEDS).
+# The hdf5 harness runs in libFuzzer's fork mode, which goes on after a crash, and each crash is reproduced to
+# say where it is: inside the HDF5 library (its first frames; HDF5 1.10.8 misreads some damaged chunk indexes,
+# docs/reliability.md) or in flexadj. Only the latter, hangs and out-of-memory inputs fail the run (all of them
+# with FUZZ_STRICT=1). FUZZ_OUT sets the output folder (default build-fuzz).
 # Usage: scripts/fuzz.sh [SECONDS] [HARNESS...]   (harnesses: expression gmsh control_csv model_yaml hdf5)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -19,7 +23,7 @@ SECONDS_EACH="${1:-60}"
 shift || true
 HARNESSES=("$@")
 [ ${#HARNESSES[@]} -eq 0 ] && HARNESSES=(expression gmsh control_csv model_yaml hdf5)
-OUT=build-fuzz
+OUT="${FUZZ_OUT:-build-fuzz}"
 CXX="${FUZZ_CXX:-clang++}"
 FLAGS=(-std=c++17 -O1 -g -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined -Isrc)
 declare -A SOURCES=([expression]=src/flexadj/functions/expression.cpp [gmsh]=src/flexadj/io/gmsh_mesh.cpp
@@ -100,6 +104,19 @@ export UBSAN_OPTIONS="print_stacktrace=1"
 # Open MPI keeps its allocations to the end: no leak detection where MPI runs.
 declare -A ASAN=([hdf5]="detect_leaks=0:allocator_may_return_null=1")
 declare -A OPTIONS=([hdf5]="-malloc_limit_mb=1000000")
+# Harnesses run in libFuzzer's fork mode, which goes on after a crash: reading damaged HDF5 files crashes inside
+# the HDF5 library (below), and a run that stopped at the first would measure little.
+FORK=" ${FUZZ_FORK_HARNESSES-hdf5} "
+
+# "libhdf5" if the sanitizer's or the signal's stack of reproducing crash input $2 with harness $1 reaches the HDF5
+# library before any frame of flexadj or of the harness, else "flexadj".
+crash_place() {
+  local frames
+  frames=$(ASAN_OPTIONS="${ASAN[$3]:-detect_leaks=1}" timeout 120 "$1" "$2" 2>&1 | grep -aE '^ +#[0-9]+ ' |
+           grep -aE 'libhdf5|/src/flexadj/|/tests/fuzz/' | head -1)
+  case "$frames" in *libhdf5*) echo libhdf5 ;; *) echo flexadj ;; esac
+}
+
 status=0
 printf '%-11s %8s %12s %14s %8s %8s %6s %6s\n' harness seconds executions "coverage(ft)" corpus crashes hangs ooms
 for name in "${HARNESSES[@]}"; do
@@ -119,17 +136,32 @@ for name in "${HARNESSES[@]}"; do
   mkdir -p "$corpus" "$artifacts"
   log="$OUT/fuzz_$name.log"
   touch "$log.start"  # inputs found by this run are newer
+  fork=()
+  [[ "$FORK" == *" $name "* ]] && fork=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
   # shellcheck disable=SC2086  # OPTIONS holds flags
-  ASAN_OPTIONS="${ASAN[$name]:-detect_leaks=1}" "$binary" ${OPTIONS[$name]:-} "$corpus" "$seeds" -dict="tests/fuzz/$name.dict" -max_total_time="$SECONDS_EACH" \
-    -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 -artifact_prefix="$artifacts/" > "$log" 2>&1
-  executions=$(grep -o "stat::number_of_executed_units: *[0-9]*" "$log" | grep -o "[0-9]*$" | tail -1)
-  coverage=$(grep -oE "cov: [0-9]+ ft: [0-9]+" "$log" | tail -1 | awk '{print $2 "(" $4 ")"}')
-  crashes=$(find "$artifacts" -name 'crash-*' -newer "$log.start" | wc -l)
+  ASAN_OPTIONS="${ASAN[$name]:-detect_leaks=1}" "$binary" ${OPTIONS[$name]:-} "${fork[@]}" "$corpus" "$seeds" \
+    -dict="tests/fuzz/$name.dict" -max_total_time="$SECONDS_EACH" -timeout=10 -rss_limit_mb=2048 \
+    -print_final_stats=1 -artifact_prefix="$artifacts/" > "$log" 2>&1
+  if [ ${#fork[@]} -gt 0 ]; then
+    executions=$(grep -aoE "^#[0-9]+: cov" "$log" | tail -1 | grep -oE "[0-9]+")
+    finished=$(grep -ac "INFO: exiting: 0" "$log")
+  else
+    executions=$(grep -ao "stat::number_of_executed_units: *[0-9]*" "$log" | grep -o "[0-9]*$" | tail -1)
+    finished=$(grep -ac "Done [0-9]* runs" "$log")
+  fi
+  coverage=$(grep -aoE "cov: [0-9]+ ft: [0-9]+" "$log" | tail -1 | awk '{print $2 "(" $4 ")"}')
+  crashes=0 in_hdf5=0
+  for input in $(find "$artifacts" -name 'crash-*' -newer "$log.start"); do
+    crashes=$((crashes + 1))
+    [ "$(crash_place "$binary" "$input" "$name")" = libhdf5 ] && in_hdf5=$((in_hdf5 + 1))
+  done
   hangs=$(find "$artifacts" -name 'timeout-*' -newer "$log.start" | wc -l)
   ooms=$(find "$artifacts" -name 'oom-*' -newer "$log.start" | wc -l)
   printf '%-11s %8s %12s %14s %8s %8s %6s %6s\n' "$name" "$SECONDS_EACH" "${executions:-?}" "${coverage:-?}" \
     "$(ls "$corpus" | wc -l)" "$crashes" "$hangs" "$ooms"
-  if [ $((crashes + hangs + ooms)) -gt 0 ] || ! grep -q "Done [0-9]* runs" "$log"; then
+  [ $in_hdf5 -gt 0 ] && echo "  $name: $in_hdf5 of the $crashes crashes are inside the HDF5 library (its first frames)"
+  if [ $((crashes - in_hdf5 + hangs + ooms)) -gt 0 ] || [ "$finished" -eq 0 ] ||
+     { [ $in_hdf5 -gt 0 ] && [ -n "${FUZZ_STRICT:-}" ]; }; then
     status=1
     echo "  $name: see $log and $artifacts/"
   fi

@@ -121,7 +121,7 @@ extern "C" int LLVMFuzzerInitialize(int* argc, char*** argv) {
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
-  static const std::string path = "/tmp/flexadj_fuzz_hdf5_" + std::to_string(::getpid()) + ".h5";
+  static const std::string path = "/dev/shm/flexadj_fuzz_hdf5_" + std::to_string(::getpid()) + ".h5";
   std::ofstream(path, std::ios::binary | std::ios::trunc).write(reinterpret_cast<const char*>(data), size);
   Fixture& f = *fixture;
   assembly::State state = f.assembler.make_state();
