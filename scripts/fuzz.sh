@@ -113,7 +113,7 @@ FORK=" ${FUZZ_FORK_HARNESSES-hdf5} "
 crash_place() {
   local frames
   frames=$(ASAN_OPTIONS="${ASAN[$3]:-detect_leaks=1}" timeout 120 "$1" "$2" 2>&1 | grep -aE '^ +#[0-9]+ ' |
-           grep -aE 'libhdf5|/src/flexadj/|/tests/fuzz/' | head -1)
+           grep -aE 'libhdf5|/src/flexadj/|/tests/fuzz/|flexadj::' | head -1)
   case "$frames" in *libhdf5*) echo libhdf5 ;; *) echo flexadj ;; esac
 }
 
