@@ -3,7 +3,9 @@
 // file, never reads past a buffer or converts a number it cannot hold.
 #include <gtest/gtest.h>
 #include <hdf5.h>
+#include <zlib.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
@@ -140,6 +142,26 @@ TEST(DamagedFiles, RefusesFilesWithoutMetadataChecksums) {
   const std::string refusal = trajectory_refusal(path);
   EXPECT_EQ(refusal, path + ": an HDF5 file without metadata checksums (superblock version 0): not written by this "
                             "flexadj, which writes version 2 or later");
+}
+
+TEST(DamagedFiles, RefusesAChunkIndexThatCannotBeWalked) {
+  // Found by the fuzzer (tests/fuzz/regressions/hdf5/chunk_index_cut.h5.gz, a trajectory of the harness's model):
+  // the chunk index of /state/q (a version-1 B-tree, without checksums in HDF5 1.8's format) zeroed after its
+  // first records. HDF5 could no longer walk it but still found single chunks, and then read 16 bytes from an
+  // 8-byte buffer (AddressSanitizer: heap-buffer-overflow in H5VM_memcpyvv under H5D__select_read).
+  const std::string path = "damaged_chunk_index.h5";
+  {
+    const std::string packed = std::string(FLEXADJ_SOURCE_DIR) + "/tests/fuzz/regressions/hdf5/chunk_index_cut.h5.gz";
+    gzFile in = gzopen(packed.c_str(), "rb");
+    ASSERT_NE(in, nullptr) << packed;
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    char buffer[4096];
+    for (int n; (n = gzread(in, buffer, sizeof buffer)) > 0;) out.write(buffer, n);
+    gzclose(in);
+  }
+  // Refused at /state/v: HDF5 walks the index of q, not that of v.
+  const std::string refusal = trajectory_refusal(path);
+  EXPECT_EQ(refusal.rfind(path + ": /state/v: a damaged chunk index (a damaged file", 0), 0u) << refusal;
 }
 
 // Writes a checkpoint of the harness's model, then sets the length of its last field (restart) in /layout to

@@ -80,4 +80,27 @@ inline std::string hdf5_storage_problem(hid_t file, hid_t set, const std::vector
   }
 }
 
+// Why the chunk index of dataset `set` (extent `dims`) is damaged, or "" if HDF5 can walk it and it holds no more
+// chunks than the extent has room for. A walk of the whole index (once per dataset and file: it costs a pass over
+// the index): HDF5 1.10.8 finds single chunks of an index it cannot walk and then reads past its buffers.
+inline std::string hdf5_chunk_index_problem(hid_t set, const std::vector<hsize_t>& dims) {
+  const hid_t dcpl = H5Dget_create_plist(set);
+  if (dcpl < 0) return "cannot query the storage";
+  const bool chunked = H5Pget_layout(dcpl) == H5D_CHUNKED;
+  std::vector<hsize_t> chunk(dims.size(), 0);
+  const int rank = chunked ? H5Pget_chunk(dcpl, static_cast<int>(dims.size()), chunk.data()) : 0;
+  H5Pclose(dcpl);
+  if (!chunked) return "";
+  if (rank != static_cast<int>(dims.size())) return "chunks of another rank than the dataset";
+  long double room = 1;
+  for (std::size_t i = 0; i < dims.size(); ++i) room *= chunk[i] ? (dims[i] + chunk[i] - 1) / chunk[i] : 0;
+  hsize_t chunks = 0;
+  const hid_t space = H5Dget_space(set);
+  const herr_t walked = space < 0 ? -1 : H5Dget_num_chunks(set, space, &chunks);
+  if (space >= 0) H5Sclose(space);
+  if (walked < 0) return "a damaged chunk index";
+  if (static_cast<long double>(chunks) > room) return "more chunks than the dataset has room for";
+  return "";
+}
+
 }  // namespace flexadj

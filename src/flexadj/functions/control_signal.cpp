@@ -131,7 +131,8 @@ std::vector<double> read_dataset(hid_t file, const std::string& path, const std:
   hsize_t size = 0;
   H5Sget_simple_extent_dims(space.get(), &size, nullptr);
 
-  const std::string damage = hdf5_storage_problem(file, set.get(), {size}, 0, size > 0 ? size - 1 : 0, true);
+  std::string damage = hdf5_chunk_index_problem(set.get(), {size});
+  if (damage.empty()) damage = hdf5_storage_problem(file, set.get(), {size}, 0, size > 0 ? size - 1 : 0, true);
   if (!damage.empty()) throw InputError(path, dataset, damage);
   std::vector<double> data(size);
   if (size > 0 && H5Dread(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) < 0) {

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <set>
 #include <stdexcept>
 #include <utility>
 
@@ -151,8 +152,10 @@ bool object_exists(const Check& ck, hid_t file, const std::string& path) {
 
 // Before a read of rows [first_row, last_row] of dataset d: refuses storage HDF5 would misread (hdf5_storage.hpp).
 void check_storage(const Check& ck, hid_t file, hid_t d, const std::vector<hsize_t>& dims, hsize_t first_row,
-                   hsize_t last_row) {
-  const std::string why = hdf5_storage_problem(file, d, dims, first_row, last_row);
+                   hsize_t last_row, std::set<std::string>& indexes_checked) {
+  std::string why;
+  if (indexes_checked.insert(ck.object).second) why = hdf5_chunk_index_problem(d, dims);
+  if (why.empty()) why = hdf5_storage_problem(file, d, dims, first_row, last_row);
   if (!why.empty()) throw InputError(ck.file, ck.object, why + " (a damaged file, or not one flexadj wrote)");
 }
 
@@ -512,6 +515,7 @@ const std::string& ResultsFile::path() const { return impl_->path; }
 struct ResultsReader::Impl {
   std::string path;
   Handle file, dxpl;
+  mutable std::set<std::string> indexes_checked;  // datasets whose chunk index was walked
 
   Handle open_dataset(const Check& ck) const {
     if (!object_exists(ck, file.get(), ck.object)) throw InputError(path, ck.object, "no such dataset");
@@ -579,7 +583,7 @@ std::vector<double> ResultsReader::read_all(const std::string& dataset) const {
   const Check ck{impl_->path, absolute(dataset), true};
   Handle d = impl_->open_dataset(ck);
   const auto dims = Impl::extent(ck, d.get());
-  check_storage(ck, impl_->file.get(), d.get(), dims, 0, dims.empty() ? 0 : dims[0] - 1);
+  check_storage(ck, impl_->file.get(), d.get(), dims, 0, dims.empty() ? 0 : dims[0] - 1, impl_->indexes_checked);
   hsize_t n = 1;
   for (hsize_t e : dims) n *= e;
   std::vector<double> out(std::max<hsize_t>(n, 1));
@@ -604,7 +608,7 @@ std::vector<double> ResultsReader::read_step(const std::string& dataset, long lo
   if (!unique.empty() && (unique.front() < 0 || hsize_t(unique.back()) >= dims[1]))
     throw std::out_of_range(impl_->path + ", " + ck.object + ": item index out of range");
 
-  check_storage(ck, impl_->file.get(), d.get(), dims, hsize_t(step), hsize_t(step));
+  check_storage(ck, impl_->file.get(), d.get(), dims, hsize_t(step), hsize_t(step), impl_->indexes_checked);
   Handle file_space = ck.handle(H5Dget_space(d.get()), H5Sclose, "get dataspace");
   select_rows(ck, file_space.get(), hsize_t(step), runs_of(unique), comps);
   Handle mem_space = memory_space(ck, unique.size() * comps);
@@ -624,7 +628,7 @@ std::vector<std::string> ResultsReader::read_strings(const std::string& dataset)
   const Check ck{impl_->path, absolute(dataset), true};
   Handle d = impl_->open_dataset(ck);
   const auto dims = Impl::extent(ck, d.get());
-  check_storage(ck, impl_->file.get(), d.get(), dims, 0, dims.empty() ? 0 : dims[0] - 1);
+  check_storage(ck, impl_->file.get(), d.get(), dims, 0, dims.empty() ? 0 : dims[0] - 1, impl_->indexes_checked);
   hsize_t n = 1;
   for (hsize_t e : dims) n *= e;
   Handle type = ck.handle(H5Dget_type(d.get()), H5Tclose, "get type");
