@@ -40,8 +40,8 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     const std::string what = e.what();
     // "<file>: <key>: <message>" or "<file>: <message>", the message not empty
     const std::string prefix = name + ": " + (e.key().empty() ? std::string() : e.key() + ": ");
-    if (e.file() != name || what.rfind(prefix, 0) != 0 || what.size() <= prefix.size() + 3 || !names_a_place(e))
-    {
+    const bool named = e.file() == name && what.rfind(prefix, 0) == 0 && what.size() > prefix.size() + 3;
+    if (!named || !names_a_place(e)) {
       std::fprintf(stderr, "rejection that names no place: %s\n", what.c_str());
       std::abort();
     }
