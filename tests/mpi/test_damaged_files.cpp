@@ -100,7 +100,8 @@ TEST(DamagedFiles, RefusesAChunkInsideTheSuperblock) {
   std::memcpy(&bytes[at], &two, 8);
   std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
   const std::string refusal = trajectory_refusal(path);
-  EXPECT_EQ(refusal.rfind(path + ": /state/q: a chunk of 16 bytes at byte 2", 0), 0u) << refusal;
+  // The index's records are checked before the first read (hdf5_storage.hpp): this one lies in the superblock.
+  EXPECT_EQ(refusal.rfind(path + ": /state/q: a damaged chunk index (record 0)", 0), 0u) << refusal;
   EXPECT_NE(refusal.find("a damaged file, or not one flexadj wrote"), std::string::npos) << refusal;
 }
 
@@ -144,24 +145,36 @@ TEST(DamagedFiles, RefusesFilesWithoutMetadataChecksums) {
                             "flexadj, which writes version 2 or later");
 }
 
+// Unpacks a gzipped file of tests/fuzz/regressions/hdf5/ to `path`.
+void unpack(const std::string& name, const std::string& path) {
+  const std::string packed = std::string(FLEXADJ_SOURCE_DIR) + "/tests/fuzz/regressions/hdf5/" + name;
+  gzFile in = gzopen(packed.c_str(), "rb");
+  ASSERT_NE(in, nullptr) << packed;
+  std::ofstream out(path, std::ios::binary | std::ios::trunc);
+  char buffer[4096];
+  for (int n; (n = gzread(in, buffer, sizeof buffer)) > 0;) out.write(buffer, n);
+  gzclose(in);
+}
+
 TEST(DamagedFiles, RefusesAChunkIndexThatCannotBeWalked) {
-  // Found by the fuzzer (tests/fuzz/regressions/hdf5/chunk_index_cut.h5.gz, a trajectory of the harness's model):
-  // the chunk index of /state/q (a version-1 B-tree, without checksums in HDF5 1.8's format) zeroed after its
-  // first records. HDF5 could no longer walk it but still found single chunks, and then read 16 bytes from an
-  // 8-byte buffer (AddressSanitizer: heap-buffer-overflow in H5VM_memcpyvv under H5D__select_read).
+  // Found by the fuzzer (a trajectory of the harness's model): the chunk index of /state/q (a version-1 B-tree,
+  // without checksums in HDF5 1.8's format) zeroed after its first records. HDF5 could no longer walk it but
+  // still found single chunks, and then read 16 bytes from an 8-byte buffer (AddressSanitizer:
+  // heap-buffer-overflow in H5VM_memcpyvv under H5D__select_read). HDF5 walks q's index; its record 1 is wrong.
   const std::string path = "damaged_chunk_index.h5";
-  {
-    const std::string packed = std::string(FLEXADJ_SOURCE_DIR) + "/tests/fuzz/regressions/hdf5/chunk_index_cut.h5.gz";
-    gzFile in = gzopen(packed.c_str(), "rb");
-    ASSERT_NE(in, nullptr) << packed;
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    char buffer[4096];
-    for (int n; (n = gzread(in, buffer, sizeof buffer)) > 0;) out.write(buffer, n);
-    gzclose(in);
-  }
-  // Refused at /state/v: HDF5 walks the index of q, not that of v.
+  unpack("chunk_index_cut.h5.gz", path);
   const std::string refusal = trajectory_refusal(path);
-  EXPECT_EQ(refusal.rfind(path + ": /state/v: a damaged chunk index (a damaged file", 0), 0u) << refusal;
+  EXPECT_EQ(refusal.rfind(path + ": /state/q: a damaged chunk index (record 1) (a damaged file", 0), 0u) << refusal;
+}
+
+TEST(DamagedFiles, RefusesChunkRecordsOutsideTheDataset) {
+  // Found by the fuzzer after the walk was checked: indexes HDF5 walks, whose records hold chunks at offsets
+  // outside the extent, of other sizes, with filter masks, at address 0; HDF5 read past a chunk buffer again (in
+  // /state/q). The first such record is in /time.
+  const std::string path = "damaged_chunk_records.h5";
+  unpack("chunk_records.h5.gz", path);
+  const std::string refusal = trajectory_refusal(path);
+  EXPECT_EQ(refusal.rfind(path + ": /time: a damaged chunk index (record 0) (a damaged file", 0), 0u) << refusal;
 }
 
 // Writes a checkpoint of the harness's model, then sets the length of its last field (restart) in /layout to

@@ -131,7 +131,7 @@ std::vector<double> read_dataset(hid_t file, const std::string& path, const std:
   hsize_t size = 0;
   H5Sget_simple_extent_dims(space.get(), &size, nullptr);
 
-  std::string damage = hdf5_chunk_index_problem(set.get(), {size});
+  std::string damage = hdf5_chunk_index_problem(file, set.get(), {size});
   if (damage.empty()) damage = hdf5_storage_problem(file, set.get(), {size}, 0, size > 0 ? size - 1 : 0, true);
   if (!damage.empty()) throw InputError(path, dataset, damage);
   std::vector<double> data(size);

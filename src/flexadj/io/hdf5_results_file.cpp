@@ -154,7 +154,7 @@ bool object_exists(const Check& ck, hid_t file, const std::string& path) {
 void check_storage(const Check& ck, hid_t file, hid_t d, const std::vector<hsize_t>& dims, hsize_t first_row,
                    hsize_t last_row, std::set<std::string>& indexes_checked) {
   std::string why;
-  if (indexes_checked.insert(ck.object).second) why = hdf5_chunk_index_problem(d, dims);
+  if (indexes_checked.insert(ck.object).second) why = hdf5_chunk_index_problem(file, d, dims);
   if (why.empty()) why = hdf5_storage_problem(file, d, dims, first_row, last_row);
   if (!why.empty()) throw InputError(ck.file, ck.object, why + " (a damaged file, or not one flexadj wrote)");
 }
