@@ -1,4 +1,6 @@
 // flexadj simulate: forward dynamics of a model file.
+#include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -53,6 +55,16 @@ SimulateOptions parse(const std::vector<std::string>& arguments) {
   return options;
 }
 
+// The energy scale of a run: |E0| or the largest kinetic energy (E0 alone depends on where the potential is zero).
+double energy_scale(const integrators::SimulationSummary& s) {
+  return std::max({std::abs(s.initial_energy), s.max_kinetic_energy, 1e-12});
+}
+// A conservative model whose energy changed by more than its energy scale: the integrator did not resolve the
+// motion (k = 1e150 gave |E - E0| = 6e117 J from E0 = 0.125 J).
+bool energy_untrustworthy(const integrators::SimulationSummary& s) {
+  return s.energy_tracked && !(s.max_energy_deviation <= energy_scale(s));
+}
+
 void write_summary_json(const std::string& path, const model::Model& model, const integrators::SimulationSummary& s,
                         int ranks, const std::string& output) {
   std::ofstream out(path);
@@ -65,6 +77,7 @@ void write_summary_json(const std::string& path, const model::Model& model, cons
       << s.max_newton_iterations << ",\n  \"max_constraint_residual\": " << s.max_constraint_residual
       << ",\n  \"energy_tracked\": " << (s.energy_tracked ? "true" : "false")
       << ",\n  \"initial_energy\": " << s.initial_energy << ",\n  \"max_energy_deviation\": " << s.max_energy_deviation
+      << ",\n  \"energy_warning\": " << (energy_untrustworthy(s) ? "true" : "false")
       << ",\n  \"wall_seconds\": " << s.wall_seconds << ",\n  \"output\": \"" << output << "\"\n}\n";
   out.close();  // a full disk shows only when the buffer is written
   if (!out) throw OutputError(path + ": writing the summary file failed (is the disk full?)");
@@ -168,6 +181,13 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
       std::printf("\n");
     }
   }
+  if (root && energy_untrustworthy(summary))
+    std::fprintf(stderr,
+                 "flexadj simulate: warning: the energy of this conservative model changed by up to %.3e J, more "
+                 "than its energy scale %.3e J (|E0| or the largest kinetic energy): the results are not "
+                 "trustworthy (a step too large for the model's fastest motion, or parameters whose scales differ "
+                 "by many orders of magnitude); try a smaller integrator.step_size\n",
+                 summary.max_energy_deviation, energy_scale(summary));
   if (root && !options.summary_path.empty())
     write_summary_json(options.summary_path, model, summary, comm->getSize(), output ? output->path() : "");
   return kSuccess;

@@ -68,4 +68,8 @@ expect "valid planar inertia from design values" 0 "summary" -- \
   simulate "$MESHES/double_pendulum_cart.yaml" --no-output $(start_from planar_ok.yaml)
 values "spring.stiffness: 2" '"initial_velocity:mass.x": 0.25' > good_values.yaml
 expect "valid design values" 0 "J = " -- gradient "$MESHES/oscillator.yaml" $(start_from good_values.yaml)
+# Found by tests/fuzz/fuzz_model_yaml.cpp: a NUL byte in a key ended the message after the key path (nothing said
+# what was wrong). Control characters now show as \xNN.
+expect "a NUL in a key" 2 'nul_in_key.yaml: ancf[0].section.nu:\x00.3: unknown key '"'"'nu:\x00.3'"'"' (expected one of:' \
+  "(line 15)" -- check "$HERE/../fuzz/regressions/model_yaml/nul_in_key.yaml"
 finish

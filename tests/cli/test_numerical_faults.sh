@@ -43,9 +43,30 @@ expect "NaN in a gradient run" 3 "step 51" "push" -- gradient nan_gradient.yaml
 # Scales that overflow (issue 18): k = 1e300 with m = 1e-300 once exited 0 with an energy error of 6e267 J.
 expect "stiffness 1e300 with mass 1e-300" 3 "not finite (NaN or Inf) at step 1, t = 0.00157" "scales may overflow" -- \
   simulate "$HERE/../../meshes/oscillator.yaml" --no-output --set "forces[0].stiffness=1e300" --set "bodies[0].mass=1e-300"
+# Scales that do not overflow but that the step cannot resolve (issue 18): k = 1e150 once exited 0 with an energy
+# error of 6e117 J from E0 = 0.125 J and no word about it. Now a warning (the exit code stays 0), also in the summary.
+expect "stiffness 1e150: energy warning" 0 "warning: the energy of this conservative model changed by up to 6.16" "not trustworthy" -- \
+  simulate "$HERE/../../meshes/oscillator.yaml" --no-output --set "forces[0].stiffness=1e150" --summary stiff.json
+pass_if "the summary says energy_warning: true" grep -q '"energy_warning": true' stiff.json
+expect "the oscillator as given: no warning" 0 "max |E - E0|" -- \
+  simulate "$HERE/../../meshes/oscillator.yaml" --no-output --summary calm.json
+pass_if "no warning, energy_warning: false" bash -c '! grep -q warning stderr.txt && grep -q "\"energy_warning\": false" calm.json'
 # Step counts that do not fit a run are input errors naming the key (they overflowed into 'integrated nothing').
 expect "step size 1e-300" 2 "integrator.step_size" "steps" "expected between 1 and" -- \
   simulate nan_at_start.yaml --set integrator.step_size=1e-300
 expect "end time 1e308" 2 "integrator.step_size" "steps" -- simulate nan_at_start.yaml --set integrator.end_time=1e308
 expect "gradient with step size 1e-300" 2 "integrator.step_size" -- gradient nan_gradient.yaml --set integrator.step_size=1e-300
+# Static load steps are Newton solves as time steps are: the same limit (2e9 once ran for ever).
+cat > cantilever.yaml <<'YAML'
+dimension: 2
+gravity: [0, 0]
+integrator: {end_time: 1, step_size: 0.1}
+static: {load_steps: 2e9}
+bodies:
+  - {name: bob, type: point_mass, mass: 1, position: [1, 0]}
+forces:
+  - {name: spring, type: spring_damper, bodies: [ground, bob], points: [[0, 0], [1, 0]], stiffness: 10, free_length: 1}
+YAML
+expect "static.load_steps 2e9" 2 "cantilever.yaml: static.load_steps: expected an integer in [1, 1000000000]" "got 2e9" -- \
+  static cantilever.yaml
 finish

@@ -372,17 +372,19 @@ std::string Assembler::nonfinite_source(const State& state, double t, Constraint
          component.type() + ")";
 }
 
-double Assembler::energy(const State& state, double t) {
+double Assembler::energy(const State& state, double t, double* kinetic) {
   import_state(state, true, false);
-  double local = 0.0, global = 0.0;
+  double local[2] = {0.0, 0.0}, global[2] = {0.0, 0.0};  // kinetic, potential
   const GhostedViews views = ghosted_views();
   for (const auto& c : forces_) {
     const auto& element = *model_.force_elements()[c.index];
     load(c, views);
-    local += element.kinetic_energy(q_.data(), v_.data()) + element.potential_energy(q_.data(), t);
+    local[0] += element.kinetic_energy(q_.data(), v_.data());
+    local[1] += element.potential_energy(q_.data(), t);
   }
-  Teuchos::reduceAll(*comm_, Teuchos::REDUCE_SUM, local, Teuchos::outArg(global));
-  return global;
+  Teuchos::reduceAll(*comm_, Teuchos::REDUCE_SUM, 2, local, global);
+  if (kinetic) *kinetic = global[0];
+  return global[0] + global[1];
 }
 
 void Assembler::visit_local_constraints(

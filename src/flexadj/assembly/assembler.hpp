@@ -89,8 +89,8 @@ class Assembler {
   // if the state itself is not finite; empty if none. Collective.
   std::string nonfinite_source(const State& state, double t, ConstraintLevel level);
 
-  // Kinetic plus potential energy (collective).
-  double energy(const State& state, double t);
+  // Kinetic plus potential energy (collective); the kinetic part into *kinetic if given.
+  double energy(const State& state, double t, double* kinetic = nullptr);
 
   // y = A^T x with the last assembled matrix (collective).
   void apply_transposed(const Vector& x, Vector& y) const;

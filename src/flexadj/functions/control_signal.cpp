@@ -14,6 +14,7 @@
 #include <utility>
 
 #include "flexadj/core/error.hpp"
+#include "flexadj/core/hdf5_storage.hpp"
 
 namespace flexadj::functions {
 namespace {
@@ -36,6 +37,11 @@ std::string series_problem(const std::vector<double>& times, const std::vector<d
     if (i > 0 && !(times[i] > times[i - 1])) {
       return "times must increase strictly, but time " + format_number(times[i]) + " at index " + std::to_string(i) +
              " follows " + format_number(times[i - 1]);
+    }
+    // The interpolation's slope (and the time derivative) must be a number.
+    if (i > 0 && !std::isfinite((values[i] - values[i - 1]) / (times[i] - times[i - 1]))) {
+      return "changes too fast between index " + std::to_string(i - 1) + " and " + std::to_string(i) + " (from " +
+             format_number(values[i - 1]) + " to " + format_number(values[i]) + "): its slope overflows";
     }
   }
   return {};
@@ -125,6 +131,9 @@ std::vector<double> read_dataset(hid_t file, const std::string& path, const std:
   hsize_t size = 0;
   H5Sget_simple_extent_dims(space.get(), &size, nullptr);
 
+  std::string damage = hdf5_chunk_index_problem(file, set.get(), {size});
+  if (damage.empty()) damage = hdf5_storage_problem(file, set.get(), {size}, 0, size > 0 ? size - 1 : 0, true);
+  if (!damage.empty()) throw InputError(path, dataset, damage);
   std::vector<double> data(size);
   if (size > 0 && H5Dread(set.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, data.data()) < 0) {
     throw InputError(path, dataset, "cannot read dataset");

@@ -57,7 +57,7 @@ SimulationSummary simulate(assembly::Assembler& assembler, TimeIntegrator& integ
       throw located(error, 0, t);
     }
   }
-  if (summary.energy_tracked) summary.initial_energy = assembler.energy(state, t);
+  if (summary.energy_tracked) summary.initial_energy = assembler.energy(state, t, &summary.max_kinetic_energy);
   if (first == 0)
     for (const auto& observer : observers) observer(0, t, state);
 
@@ -74,9 +74,12 @@ SimulationSummary simulate(assembly::Assembler& assembler, TimeIntegrator& integ
     summary.newton_iterations += statistics.newton_iterations;
     summary.max_newton_iterations = std::max(summary.max_newton_iterations, statistics.newton_iterations);
     summary.max_constraint_residual = std::max(summary.max_constraint_residual, statistics.constraint_residual);
-    if (summary.energy_tracked)
-      summary.max_energy_deviation =
-          std::max(summary.max_energy_deviation, std::abs(assembler.energy(state, t) - summary.initial_energy));
+    if (summary.energy_tracked) {
+      double kinetic = 0.0;
+      const double energy = assembler.energy(state, t, &kinetic);
+      summary.max_energy_deviation = std::max(summary.max_energy_deviation, std::abs(energy - summary.initial_energy));
+      summary.max_kinetic_energy = std::max(summary.max_kinetic_energy, kinetic);
+    }
     for (const auto& observer : observers) observer(n, t, state);
     progress.update(n, t, statistics.newton_iterations);
   }

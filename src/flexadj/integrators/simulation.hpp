@@ -21,6 +21,7 @@ struct SimulationSummary {
   double max_constraint_residual = 0.0;  // ||C(q_n)||_inf over all steps
   bool energy_tracked = false;           // only for conservative, scleronomic models
   double initial_energy = 0.0, max_energy_deviation = 0.0;
+  double max_kinetic_energy = 0.0;       // the scale of the energy exchanged (E0 depends on the potential's zero)
   double wall_seconds = 0.0;
 };
 

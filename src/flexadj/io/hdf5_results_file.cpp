@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <set>
 #include <stdexcept>
 #include <utility>
 
 #include "flexadj/core/error.hpp"
+#include "flexadj/core/hdf5_storage.hpp"
 
 namespace flexadj::io {
 namespace {
@@ -71,11 +73,15 @@ class QuietErrors {
   void* data_ = nullptr;
 };
 
-// Checks HDF5 return codes; failures become std::runtime_error naming the file and the object.
+// Checks HDF5 return codes; failures name the file and the object: an OutputError when writing, an InputError
+// when reading (a damaged or foreign file).
 struct Check {
   const std::string& file;
   std::string object;
+  bool reading = false;
   [[noreturn]] void fail(const std::string& what) const {
+    if (reading)
+      throw InputError(file, object, "cannot " + what + hdf5_detail() + " (a damaged file, or not one flexadj wrote)");
     throw OutputError(file + ": " + object + ": cannot " + what + hdf5_detail() +
                       " (is the disk full, or the file not writable?)");
   }
@@ -142,6 +148,15 @@ bool object_exists(const Check& ck, hid_t file, const std::string& path) {
     Handle object = ck.handle(H5Oopen(file, prefix.c_str(), H5P_DEFAULT), H5Oclose, "open object");
     if (H5Iget_type(object.get()) != H5I_GROUP) return false;  // e.g. "/dataset/x"
   }
+}
+
+// Before a read of rows [first_row, last_row] of dataset d: refuses storage HDF5 would misread (hdf5_storage.hpp).
+void check_storage(const Check& ck, hid_t file, hid_t d, const std::vector<hsize_t>& dims, hsize_t first_row,
+                   hsize_t last_row, std::set<std::string>& indexes_checked) {
+  std::string why;
+  if (indexes_checked.insert(ck.object).second) why = hdf5_chunk_index_problem(file, d, dims);
+  if (why.empty()) why = hdf5_storage_problem(file, d, dims, first_row, last_row);
+  if (!why.empty()) throw InputError(ck.file, ck.object, why + " (a damaged file, or not one flexadj wrote)");
 }
 
 // Reads n strings (fixed or variable length) from a dataset or attribute.
@@ -262,6 +277,11 @@ ResultsFile::ResultsFile(MPI_Comm comm, const std::string& path) : impl_(std::ma
   Handle fapl = ck.handle(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "create file access properties");
   ck(H5Pset_fapl_mpio(fapl.get(), comm, MPI_INFO_NULL), "select the MPI-IO driver");
   ck(H5Pset_coll_metadata_write(fapl.get(), true), "enable collective metadata writes");
+  // The file format of HDF5 1.8 (superblock 2, object headers 2): its metadata carries checksums, so that a
+  // damaged file is refused by HDF5 instead of misread (HDF5 1.10.8 reads past its buffers on some damaged object
+  // headers of the older format). Not 1.10's format: its superblock marks a file open for writing, and the file of
+  // a killed run could not be opened again.
+  ck(H5Pset_libver_bounds(fapl.get(), H5F_LIBVER_V18, H5F_LIBVER_V18), "select the file format");
   {
     QuietErrors quiet;
     const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl.get());
@@ -495,6 +515,7 @@ const std::string& ResultsFile::path() const { return impl_->path; }
 struct ResultsReader::Impl {
   std::string path;
   Handle file, dxpl;
+  mutable std::set<std::string> indexes_checked;  // datasets whose chunk index was walked
 
   Handle open_dataset(const Check& ck) const {
     if (!object_exists(ck, file.get(), ck.object)) throw InputError(path, ck.object, "no such dataset");
@@ -520,7 +541,7 @@ ResultsReader::ResultsReader(const std::string& path, MPI_Comm comm) : impl_(std
   m.path = path;
   std::error_code ec;
   if (!std::filesystem::is_regular_file(path, ec)) throw InputError(path, "", "results file does not exist");
-  const Check ck{m.path, "/"};
+  const Check ck{m.path, "/", true};
   int size = 1;
   MPI_Comm_size(comm, &size);
   Handle fapl = ck.handle(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "create file access properties");
@@ -533,6 +554,13 @@ ResultsReader::ResultsReader(const std::string& path, MPI_Comm comm) : impl_(std
   const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, fapl.get());
   if (file < 0) throw InputError(path, "", "cannot open as an HDF5 file" + hdf5_detail());
   m.file = Handle(file, H5Fclose);
+  // Only files with checksummed metadata, as flexadj writes them, are parsed further.
+  H5F_info2_t info{};
+  ck(H5Fget_info2(file, &info), "query the superblock");
+  if (info.super.version < 2)
+    throw InputError(path, "", "an HDF5 file without metadata checksums (superblock version " +
+                                   std::to_string(info.super.version) +
+                                   "): not written by this flexadj, which writes version 2 or later");
 }
 
 ResultsReader ResultsReader::open(const std::string& path, MPI_Comm comm) { return ResultsReader(path, comm); }
@@ -541,21 +569,23 @@ ResultsReader::ResultsReader(ResultsReader&&) noexcept = default;
 ResultsReader& ResultsReader::operator=(ResultsReader&&) noexcept = default;
 
 bool ResultsReader::exists(const std::string& object_path) const {
-  return object_exists(Check{impl_->path, absolute(object_path)}, impl_->file.get(), absolute(object_path));
+  return object_exists(Check{impl_->path, absolute(object_path), true}, impl_->file.get(), absolute(object_path));
 }
 
 std::vector<long long> ResultsReader::dims(const std::string& dataset) const {
-  const Check ck{impl_->path, absolute(dataset)};
+  const Check ck{impl_->path, absolute(dataset), true};
   Handle d = impl_->open_dataset(ck);
   const auto dims = Impl::extent(ck, d.get());
   return {dims.begin(), dims.end()};
 }
 
 std::vector<double> ResultsReader::read_all(const std::string& dataset) const {
-  const Check ck{impl_->path, absolute(dataset)};
+  const Check ck{impl_->path, absolute(dataset), true};
   Handle d = impl_->open_dataset(ck);
+  const auto dims = Impl::extent(ck, d.get());
+  check_storage(ck, impl_->file.get(), d.get(), dims, 0, dims.empty() ? 0 : dims[0] - 1, impl_->indexes_checked);
   hsize_t n = 1;
-  for (hsize_t e : Impl::extent(ck, d.get())) n *= e;
+  for (hsize_t e : dims) n *= e;
   std::vector<double> out(std::max<hsize_t>(n, 1));
   ck(H5Dread(d.get(), H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, impl_->dxpl.get(), out.data()), "read dataset");
   out.resize(n);
@@ -564,7 +594,7 @@ std::vector<double> ResultsReader::read_all(const std::string& dataset) const {
 
 std::vector<double> ResultsReader::read_step(const std::string& dataset, long long step,
                                              const std::vector<long long>& items) const {
-  const Check ck{impl_->path, absolute(dataset)};
+  const Check ck{impl_->path, absolute(dataset), true};
   Handle d = impl_->open_dataset(ck);
   const auto dims = Impl::extent(ck, d.get());
   if (dims.size() != 2 && dims.size() != 3)
@@ -578,6 +608,7 @@ std::vector<double> ResultsReader::read_step(const std::string& dataset, long lo
   if (!unique.empty() && (unique.front() < 0 || hsize_t(unique.back()) >= dims[1]))
     throw std::out_of_range(impl_->path + ", " + ck.object + ": item index out of range");
 
+  check_storage(ck, impl_->file.get(), d.get(), dims, hsize_t(step), hsize_t(step), impl_->indexes_checked);
   Handle file_space = ck.handle(H5Dget_space(d.get()), H5Sclose, "get dataspace");
   select_rows(ck, file_space.get(), hsize_t(step), runs_of(unique), comps);
   Handle mem_space = memory_space(ck, unique.size() * comps);
@@ -594,10 +625,12 @@ std::vector<double> ResultsReader::read_step(const std::string& dataset, long lo
 }
 
 std::vector<std::string> ResultsReader::read_strings(const std::string& dataset) const {
-  const Check ck{impl_->path, absolute(dataset)};
+  const Check ck{impl_->path, absolute(dataset), true};
   Handle d = impl_->open_dataset(ck);
+  const auto dims = Impl::extent(ck, d.get());
+  check_storage(ck, impl_->file.get(), d.get(), dims, 0, dims.empty() ? 0 : dims[0] - 1, impl_->indexes_checked);
   hsize_t n = 1;
-  for (hsize_t e : Impl::extent(ck, d.get())) n *= e;
+  for (hsize_t e : dims) n *= e;
   Handle type = ck.handle(H5Dget_type(d.get()), H5Tclose, "get type");
   return read_string_values(ck, type.get(), n, [&](hid_t mem_type, void* buffer) {
     return H5Dread(d.get(), mem_type, H5S_ALL, H5S_ALL, impl_->dxpl.get(), buffer);
@@ -605,7 +638,7 @@ std::vector<std::string> ResultsReader::read_strings(const std::string& dataset)
 }
 
 std::string ResultsReader::read_string_attribute(const std::string& object_path, const std::string& name) const {
-  const Check ck{impl_->path, absolute(object_path) + " attribute " + name};
+  const Check ck{impl_->path, absolute(object_path) + " attribute " + name, true};
   Handle a = impl_->open_attribute(ck, absolute(object_path), name);
   Handle space = ck.handle(H5Aget_space(a.get()), H5Sclose, "get dataspace");
   if (ck(H5Sget_simple_extent_npoints(space.get()), "query size") != 1) ck.fail("read attribute: not a single value");
@@ -616,7 +649,7 @@ std::string ResultsReader::read_string_attribute(const std::string& object_path,
 }
 
 double ResultsReader::read_double_attribute(const std::string& object_path, const std::string& name) const {
-  const Check ck{impl_->path, absolute(object_path) + " attribute " + name};
+  const Check ck{impl_->path, absolute(object_path) + " attribute " + name, true};
   Handle a = impl_->open_attribute(ck, absolute(object_path), name);
   Handle space = ck.handle(H5Aget_space(a.get()), H5Sclose, "get dataspace");
   if (ck(H5Sget_simple_extent_npoints(space.get()), "query size") != 1) ck.fail("read attribute: not a single value");

@@ -7,13 +7,18 @@
 
 namespace flexadj::io::reader {
 
+// The most steps a run may take (time steps, or static load steps).
+constexpr int kMaxSteps = 1'000'000'000;
+
 // ---- run settings
 void Reader::read_static(const Value& v) {
   problem_.statics.time = problem_.integrator.start_time;
   if (!v.given()) return;
   v.expect_map({"load_steps", "max_newton_iterations", "newton_tolerance", "time"});
   auto& s = problem_.statics;
-  if (v.has("load_steps")) s.load_steps = v.at("load_steps").integer(1);
+  // Each load step is a Newton solve, as each time step is: the same limit (2e9 once ran for ever).
+  if (v.has("load_steps"))
+    s.load_steps = v.at("load_steps").integer(1, kMaxSteps, " (the step limit of a run, as for time steps)");
   if (v.has("max_newton_iterations")) s.max_newton_iterations = v.at("max_newton_iterations").integer(1);
   if (v.has("newton_tolerance")) s.newton_tolerance = v.at("newton_tolerance").positive();
   s.time = v.at("time").number_or(problem_.integrator.start_time);
@@ -34,7 +39,6 @@ void Reader::read_integrator(const Value& v) {
   s.step_size = step.positive();
   // The number of steps must be a count a run can take: a step size of 1e-300, or an end time of 1e308, made it
   // overflow (a negative count, nothing integrated, J = 0 reported as a result).
-  constexpr double kMaxSteps = 1e9;
   const double steps = std::ceil((s.end_time - s.start_time) / s.step_size - 1e-9);
   if (!(steps >= 1.0 && steps <= kMaxSteps))
     step.fail("gives " + format_number(steps) + " steps from start_time " + format_number(s.start_time) +

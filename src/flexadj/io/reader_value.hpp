@@ -68,6 +68,24 @@ inline bool within(const std::string& path, const std::string& root) {
   return path.size() == root.size() || path[root.size()] == '.' || path[root.size()] == '[';
 }
 
+// Control characters of the model's text shown as \xNN (a NUL would end the message); newlines and tabs kept.
+inline std::string printable(const std::string& text) {
+  static const char* const hex = "0123456789abcdef";
+  std::string out;
+  out.reserve(text.size());
+  for (const char c : text) {
+    const auto byte = static_cast<unsigned char>(c);
+    if ((byte < 0x20 && c != '\n' && c != '\t') || byte == 0x7f) {
+      out += "\\x";
+      out += hex[byte >> 4];
+      out += hex[byte & 15];
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 inline double norm(const Point& x) { return std::sqrt(model::dot(x, x)); }
 
 // ---- error context -------------------------------------------------------------------------------
@@ -93,10 +111,12 @@ struct Context {
 
   [[noreturn]] void fail(const std::string& path, std::string message, const YAML::Mark& mark) const {
     for (auto it = overrides.rbegin(); it != overrides.rend(); ++it) {
-      if (within(path, it->root)) throw InputError(file, path, message + " (from command-line override '" + it->text + "')");
+      if (within(path, it->root))
+        throw InputError(file, printable(path),
+                         printable(message + " (from command-line override '" + it->text + "')"));
     }
     if (!mark.is_null()) message += " (line " + std::to_string(mark.line + 1) + ")";
-    throw InputError(file, path, message);
+    throw InputError(file, printable(path), printable(message));
   }
 };
 

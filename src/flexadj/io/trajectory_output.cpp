@@ -311,6 +311,9 @@ void TrajectoryOutput::finish() {
     for (const char* axis : {"axis_x", "axis_y", "axis_z"})
       xdmf.add_attribute("beams", axis, std::string("/bodies/") + axis, 3);
     xdmf.add_attribute("beams", "velocity", "/bodies/velocity", 3);
+    // The section resultants of each element, on its segment of the line and at its midpoint.
+    xdmf.add_cell_attribute("beams", "force", "/beams/force", 3);
+    xdmf.add_cell_attribute("beams", "moment", "/beams/moment", 3);
     xdmf.add_point_set("beam_sections", "/beams/midpoint", static_cast<long long>(beam_connectivity_.size() / 2));
     xdmf.add_attribute("beam_sections", "force", "/beams/force", 3);
     xdmf.add_attribute("beam_sections", "moment", "/beams/moment", 3);

@@ -51,6 +51,21 @@ void hyperslab(std::ostream& os, const std::string& indent, const std::string& f
      << indent << "</DataItem>\n";
 }
 
+// A DataItem (`format`: its type and format attributes, `content`: its data) inside a HyperSlab that selects all of
+// it. Used for topologies: ParaView's XDMFReader (vtkXdmfHeavyData) tries to cache a grid whose topology's first
+// DataItem holds text, and then needs text right inside the geometry's first DataItem too; ours is a HyperSlab
+// (step k of the positions), so it reported "Cannot find DataItem element in geometry xml, no caching possible"
+// for every grid. Without text there the reader skips the cache (useless here: the points move every step).
+void whole(std::ostream& os, const std::string& indent, const std::vector<long long>& dims, const std::string& format,
+           const std::string& content) {
+  const std::vector<long long> start(dims.size(), 0), stride(dims.size(), 1);
+  os << indent << "<DataItem ItemType=\"HyperSlab\" Dimensions=\"" << join(dims) << "\" Type=\"HyperSlab\">\n"
+     << indent << "  <DataItem Dimensions=\"3 " << dims.size() << "\" NumberType=\"Int\" Format=\"XML\">"
+     << join(start) << "  " << join(stride) << "  " << join(dims) << "</DataItem>\n"
+     << indent << "  <DataItem Dimensions=\"" << join(dims) << "\" " << format << ">" << content << "</DataItem>\n"
+     << indent << "</DataItem>\n";
+}
+
 // Shortest text that reads back as the same double.
 std::string exact(double v) {
   char buffer[32];
@@ -83,7 +98,17 @@ void XdmfWriter::add_attribute(const std::string& point_set, const std::string& 
                                const std::string& dataset, int components) {
   if (components != 1 && components != 3 && components != 9)
     throw std::invalid_argument("XDMF: attribute '" + attribute_name + "' must have 1, 3 or 9 components");
-  find(point_set).attributes.push_back({attribute_name, absolute(dataset), components});
+  find(point_set).attributes.push_back({attribute_name, absolute(dataset), components, false});
+}
+
+void XdmfWriter::add_cell_attribute(const std::string& point_set, const std::string& attribute_name,
+                                    const std::string& dataset, int components) {
+  if (components != 1 && components != 3 && components != 9)
+    throw std::invalid_argument("XDMF: attribute '" + attribute_name + "' must have 1, 3 or 9 components");
+  PointSet& s = find(point_set);
+  if (s.connectivity.empty())
+    throw std::invalid_argument("XDMF: cell attribute '" + attribute_name + "' needs the polyline of '" + point_set + "'");
+  s.attributes.push_back({attribute_name, absolute(dataset), components, true});
 }
 
 void XdmfWriter::set_polyline_connectivity(const std::string& point_set, const std::string& connectivity_dataset,
@@ -112,24 +137,27 @@ std::string XdmfWriter::xml(const std::string& h5_reference, const std::vector<d
       } else if (s.connectivity.empty()) {
         // Explicit vertex list: Xdmf3 builds cells only from connectivity values.
         os << in << "<Topology TopologyType=\"Polyvertex\" NumberOfElements=\"" << s.points
-           << "\" NodesPerElement=\"1\">\n"
-           << in << "  <DataItem Dimensions=\"" << s.points << "\" NumberType=\"Int\" Format=\"XML\">";
-        for (long long i = 0; i < s.points; ++i) os << (i ? " " : "") << i;
-        os << "</DataItem>\n" << in << "</Topology>\n";
+           << "\" NodesPerElement=\"1\">\n";
+        std::ostringstream vertices;
+        for (long long i = 0; i < s.points; ++i) vertices << (i ? " " : "") << i;
+        whole(os, in + "  ", {s.points}, "NumberType=\"Int\" Format=\"XML\"", vertices.str());
+        os << in << "</Topology>\n";
       } else {
         os << in << "<Topology TopologyType=\"Polyline\" NumberOfElements=\"" << s.segments
-           << "\" NodesPerElement=\"2\">\n"
-           << in << "  <DataItem Dimensions=\"" << s.segments << " 2\" NumberType=\"Int\" Precision=\"8\" Format=\"HDF\">"
-           << escape(h5_reference) << ':' << escape(s.connectivity) << "</DataItem>\n"
-           << in << "</Topology>\n";
+           << "\" NodesPerElement=\"2\">\n";
+        whole(os, in + "  ", {s.segments, 2}, "NumberType=\"Int\" Precision=\"8\" Format=\"HDF\"",
+              escape(h5_reference) + ':' + escape(s.connectivity));
+        os << in << "</Topology>\n";
       }
       os << in << "<Geometry GeometryType=\"XYZ\">\n";
       hyperslab(os, in + "  ", h5_reference, s.positions, times.size(), (long long)k, s.points, 3);
       os << in << "</Geometry>\n";
       for (const auto& a : s.attributes) {
         const char* type = a.components == 1 ? "Scalar" : a.components == 3 ? "Vector" : "Tensor";
-        os << in << "<Attribute Name=\"" << escape(a.name) << "\" AttributeType=\"" << type << "\" Center=\"Node\">\n";
-        hyperslab(os, in + "  ", h5_reference, a.dataset, times.size(), (long long)k, s.points, a.components);
+        os << in << "<Attribute Name=\"" << escape(a.name) << "\" AttributeType=\"" << type << "\" Center=\""
+           << (a.per_cell ? "Cell" : "Node") << "\">\n";
+        hyperslab(os, in + "  ", h5_reference, a.dataset, times.size(), (long long)k,
+                  a.per_cell ? s.segments : s.points, a.components);
         os << in << "</Attribute>\n";
       }
       os << "      </Grid>\n";

@@ -1,6 +1,6 @@
 #pragma once
-// XDMF 3 description of a results file, so that ParaView (Xdmf3ReaderS/T and the legacy XDMFReader) opens
-// it as a time series. Each point set becomes a temporal grid collection with one Uniform grid per step;
+// XDMF 3 description of a results file, so that ParaView's XDMF Reader opens it as a time series
+// (scripts/paraview_check.py; its Xdmf3ReaderS/T read the cells but no points: they do not take the HyperSlabs). Each point set becomes a temporal grid collection with one Uniform grid per step;
 // geometry and attributes are HyperSlabs selecting step k of [steps, n, c] datasets in the HDF5 file.
 #include <mpi.h>
 
@@ -23,6 +23,9 @@ class XdmfWriter {
   // Line segments from an int64 dataset [segments, 2] of point indices (Topology "Polyline").
   void set_polyline_connectivity(const std::string& point_set, const std::string& connectivity_dataset,
                                  long long segments);
+  // A cell attribute of a polyline point set: one value per segment, from a [steps, segments(, components)] dataset.
+  void add_cell_attribute(const std::string& point_set, const std::string& attribute_name, const std::string& dataset,
+                          int components);
 
   // The XML for `times.size()` steps; `h5_reference` is the file name written before ":/dataset".
   std::string xml(const std::string& h5_reference, const std::vector<double>& times) const;
@@ -34,6 +37,7 @@ class XdmfWriter {
   struct Attribute {
     std::string name, dataset;
     int components;
+    bool per_cell;  // one value per polyline segment, else per point
   };
   struct PointSet {
     std::string name, positions;

@@ -1,6 +1,7 @@
 #include "flexadj/storage/checkpoint_file.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <filesystem>
 #include <sstream>
@@ -23,6 +24,14 @@ std::vector<long long> range(long long first, long long count) {
 }
 
 std::string dataset(const std::string& name) { return "/" + name; }
+
+// A number read from a file, for a message (it may be anything).
+std::string shown(double x) {
+  std::ostringstream text;
+  text.precision(17);
+  text << x;
+  return text.str();
+}
 
 std::vector<CheckpointField> state_fields(const assembly::State& s, const std::vector<double>& restart) {
   return {{"q", &s.q}, {"v", &s.v}, {"a", &s.a}, {"aux", &s.aux}, {"lambda", &s.lambda}, {"restart", &restart}};
@@ -119,11 +128,11 @@ void read_checkpoint_fields(const std::string& path, MPI_Comm comm, const Checkp
                        "the checkpoint belongs to another run (model file, design values, time grid or rank count "
                        "differ): '" + text("run") + "', this run is '" + expected.run + "'");
     if (number("step") != static_cast<double>(expected.step))
-      throw InputError(path, "step", "holds step " + std::to_string(static_cast<long long>(number("step"))) +
-                                         ", expected step " + std::to_string(expected.step));
+      throw InputError(path, "step", "holds step " + shown(number("step")) + ", expected step " +
+                                         std::to_string(expected.step));
     if (number("ranks") != static_cast<double>(ranks))
-      throw InputError(path, "ranks", "written by " + std::to_string(static_cast<long long>(number("ranks"))) +
-                                          " ranks, this run has " + std::to_string(ranks));
+      throw InputError(path, "ranks", "written by " + shown(number("ranks")) + " ranks, this run has " +
+                                          std::to_string(ranks));
     if (number("time") != expected.time) {
       std::ostringstream m;
       m.precision(17);
@@ -137,6 +146,9 @@ void read_checkpoint_fields(const std::string& path, MPI_Comm comm, const Checkp
     const std::vector<double> layout = file.read_all("/layout");
     if (layout.size() != std::size_t(ranks) * fields.size()) throw InputError(path, "/layout", "wrong size");
     std::uint32_t crc = 0;
+    for (double n : layout)
+      if (!(n >= 0.0 && n <= 9007199254740992.0 && n == std::floor(n)))
+        throw InputError(path, "/layout", "expected counts of values (whole numbers >= 0), got " + shown(n));
     for (std::size_t f = 0; f < fields.size(); ++f) {
       const auto length = static_cast<long long>(layout[std::size_t(rank) * fields.size() + f]);
       if (fields[f].expected_length >= 0 && length != fields[f].expected_length)
@@ -146,10 +158,14 @@ void read_checkpoint_fields(const std::string& path, MPI_Comm comm, const Checkp
                              " (another model or partition)");
       long long offset = 0;
       for (int r = 0; r < rank; ++r) offset += static_cast<long long>(layout[std::size_t(r) * fields.size() + f]);
-      if (length == 0)
+      if (length == 0) {
         fields[f].values->clear();
-      else
+      } else {
+        const std::vector<long long> stored = file.dims(dataset(fields[f].name));
+        if (stored.size() != 2 || stored[0] != 1 || offset + length > stored[1])
+          throw InputError(path, dataset(fields[f].name), "holds fewer values than its layout says (truncated?)");
         *fields[f].values = file.read_step(dataset(fields[f].name), 0, range(offset, length));
+      }
       crc = checksum(crc, *fields[f].values);
     }
     const std::vector<double> crcs = file.read_all("/checksum");
