@@ -27,23 +27,13 @@
 #include "flexadj/io/state_reader.hpp"
 #include "flexadj/io/trajectory_output.hpp"
 #include "flexadj/storage/checkpoint_file.hpp"
+#include "hdf5_harness_model.hpp"
 
 namespace {
 
 using namespace flexadj;
 
-const char* const kModel = R"(
-dimension: 2
-gravity: [0, -9.81]
-integrator: {end_time: 0.5, step_size: 0.1}
-bodies:
-  - {name: mass, type: point_mass, mass: 1, position: [0, 0], velocity: [0.5, 0]}
-forces:
-  - {name: spring, type: spring_damper, bodies: [ground, mass], points: [[-1, 0], [0, 0]], stiffness: 1,
-     free_length: 1}
-joints:
-  - {name: rail, type: prismatic, bodies: [ground, mass], axis: [1, 0]}
-)";
+const char* const kModel = fuzzing::kHdf5HarnessModel;
 
 struct Fixture {
   explicit Fixture(char** argv) : runtime(argv) {}

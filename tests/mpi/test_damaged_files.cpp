@@ -22,23 +22,13 @@
 #include "flexadj/io/state_reader.hpp"
 #include "flexadj/io/trajectory_output.hpp"
 #include "flexadj/storage/checkpoint_file.hpp"
+#include "../fuzz/hdf5_harness_model.hpp"
 #include "simulation_support.hpp"
 
 namespace flexadj::testing {
 namespace {
 
-const char* const kHarnessModel = R"(
-dimension: 2
-gravity: [0, -9.81]
-integrator: {end_time: 0.5, step_size: 0.1}
-bodies:
-  - {name: mass, type: point_mass, mass: 1, position: [0, 0], velocity: [0.5, 0]}
-forces:
-  - {name: spring, type: spring_damper, bodies: [ground, mass], points: [[-1, 0], [0, 0]], stiffness: 1,
-     free_length: 1}
-joints:
-  - {name: rail, type: prismatic, bodies: [ground, mass], axis: [1, 0]}
-)";
+const char* const kHarnessModel = fuzzing::kHdf5HarnessModel;
 
 // A trajectory of the harness's model with every step, as its seed.
 void write_trajectory(const std::string& path) {
