@@ -159,6 +159,8 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
     if (output) output->finish();  // keep the steps done so far readable
     throw;
   }
+  // An end condition stops the run at its own step: written whatever --every says (`state` is that step).
+  if (output && problem.integrator.end_condition) output->observe_final(summary.steps, summary.end_time, state);
   if (output) output->finish();
 
   if (root && !options.quiet) {
