@@ -133,7 +133,7 @@ TEST(FinalTime, StoppedOscillatorMatchesTheClosedFormVariational) {
 }
 
 // The located event: parameters (stiffness, damping, mass), the initial velocity and position against central
-// differences of the discrete J, and a Taylor test over the parameters.
+// differences of the discrete J, and Taylor tests over the parameters and over the initial state.
 void check_implicit_final_time_gradient(const std::string& scheme) {
   auto problem = stopped_oscillator(scheme, 1.3, 0.05, 0.4, 2.0, 200);
   const model::ParameterSpace space(*problem.model);
@@ -162,6 +162,24 @@ void check_implicit_final_time_gradient(const std::string& scheme) {
     std::printf("%s Taylor remainder %.3e -> %.3e: order %.3f\n", scheme.c_str(), remainders[k], remainders[k + 1],
                 orders[k]);
     EXPECT_GT(orders[k], 1.9);
+  }
+  // The initial state: a Taylor test along the given initial velocity and position together (0.4, 0.3).
+  const int mass = problem.model->find_body("mass");
+  const double x0 = problem.model->body(mass).initial_coordinates[0];
+  const double slope = 0.4 * e.gradient.initial_velocities[0] + 0.3 * e.gradient.initial_coordinates[0];
+  std::vector<double> state_remainders;
+  for (double h = 1e-3; state_remainders.size() < 4; h *= 0.5) {
+    std::vector<double> shift(problem.model->coordinate_count(), 0.0);
+    shift[0] = 0.4 * h;
+    problem.model->set_initial_value(mass, 0, false, x0 + 0.3 * h);
+    state_remainders.push_back(std::abs(evaluate(problem, objective, world(), false, &shift).value - e.value - h * slope));
+  }
+  problem.model->set_initial_value(mass, 0, false, x0);
+  for (std::size_t k = 1; k < state_remainders.size(); ++k) {
+    const double order = std::log2(state_remainders[k - 1] / state_remainders[k]);
+    std::printf("%s initial state: Taylor remainder %.3e -> %.3e: order %.3f\n", scheme.c_str(),
+                state_remainders[k - 1], state_remainders[k], order);
+    EXPECT_GT(order, 1.9);
   }
 }
 
