@@ -192,6 +192,46 @@ TEST(FinalTime, ImplicitFinalTimeGradientMatchesFiniteDifferencesVariational) {
   check_implicit_final_time_gradient("variational");
 }
 
+// A sensor as the end condition, with a nonlinear constraint: the planar pendulum (rod of length l, released at rest
+// at 0.6 rad) stopped where the bob's velocity along x rises through 0 (the far end of its first swing, half a
+// period). J = t1 + y_bob(t1)^2/2: its derivatives in the rod length (a constraint parameter) and the given initial
+// position against central differences.
+void check_sensor_end_condition(const std::string& scheme) {
+  auto problem = planar_pendulum(1.5, 1.2, 0.6, 3.0, 300, 0.9);
+  problem.integrator.scheme = scheme;
+  problem.integrator.newton_tolerance = 1e-12;
+  ObjectiveTerm sensor;
+  sensor.sensor_body = 0;
+  sensor.quantity = ObjectiveTerm::Quantity::Velocity;
+  sensor.sensor_component = 0;
+  problem.integrator.end_condition =
+      std::make_shared<integrators::EndCondition>(sensor, 0.0, Direction::Rising, "'bob.velocity_x = 0 (rising)'");
+  objectives::Objective objective;
+  objective.add(final_time());
+  ObjectiveTerm height;
+  height.kind = ObjectiveTerm::Kind::FinalSquare;
+  height.coordinate = 1;
+  objective.add(height);
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  const double period = 2.0 * kPi * std::sqrt(1.2 / 9.81);
+  std::printf("%s pendulum: t1 = %.6f (half the small-angle period %.6f; the amplitude lengthens it)\n",
+              scheme.c_str(), e.value - 0.5 * 1.2 * 1.2 * std::cos(0.6) * std::cos(0.6), 0.5 * period);
+  const model::ParameterSpace space(*problem.model);
+  const int length = space.find("rod.length");
+  ASSERT_GE(length, 0);
+  EXPECT_TRUE(matches_central_difference(scheme + " pendulum rod.length", e.gradient.parameters[length],
+                                         central_difference(problem, objective, world(), length), e.value,
+                                         accuracy_of(scheme)));
+  EXPECT_TRUE(matches_central_difference(scheme + " pendulum initial position x", e.gradient.initial_coordinates[0],
+                                         initial_position_central_difference(problem, objective, world(), 0, 0, 1e-6),
+                                         e.value, accuracy_of(scheme)));
+}
+
+TEST(FinalTime, SensorEndConditionOnAPendulumMatchesFiniteDifferences) {
+  check_sensor_end_condition("generalized_alpha");
+  check_sensor_end_condition("variational");
+}
+
 // J at the problem's end time (a free final time: fixed step count).
 double value_at_end_time(problem::Problem& problem, const objectives::Objective& objective, double end_time) {
   const double original = problem.integrator.end_time;
@@ -349,6 +389,16 @@ TEST(FinalTime, EndConditionInputErrors) {
   EXPECT_NE(message("{end_time: 2, step_size: 0.01, end_condition: 0}").find("expected a map"), std::string::npos);
   EXPECT_NE(message(good, "design_variables: [integrator.end_time]\n").find("without integrator.end_condition"),
             std::string::npos);
+  // A load of time: dE/dt is not formed, so the final time's sensitivity would miss it (an input error).
+  std::string with_load = head;
+  with_load.replace(with_load.find("joints:"), 0, "  - {name: push, type: load, body: mass, force: [\"sin(t)\", 0]}\n");
+  try {
+    io::read_problem_string(with_load + "integrator: " + good + "\n", "model.yaml");
+    ADD_FAILURE() << "no error for a load of time with an end condition";
+  } catch (const InputError& e) {
+    EXPECT_NE(std::string(e.what()).find("integrator.end_condition"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("load 'push' does"), std::string::npos) << e.what();
+  }
 }
 
 // A run whose condition is never met by end_time: SolverError naming the condition.
