@@ -351,8 +351,9 @@ int check_command(const std::vector<std::string>& arguments, RCP<const Comm> com
     std::printf("  design      %zu variable(s), %d value(s)%s\n", problem.design().entries().size(),
                 problem.design().size(),
                 problem.problem().design_variables.empty() ? " (all component parameters)" : "");
-    std::printf("  settings    Newton tolerance %g, %lld steps, seed %lu, %s adjoint\n", run.newton_tolerance,
-                run.step_count(), options.seed, options.adjoint.mode.c_str());
+    std::printf("  settings    Newton tolerance %g, %lld steps%s, seed %lu, %s adjoint\n", run.newton_tolerance,
+                run.step_count(), run.end_condition ? " at most (end condition)" : "", options.seed,
+                options.adjoint.mode.c_str());
     std::fflush(stdout);
   }
   const Evaluation base = runs.gradient();
