@@ -190,12 +190,12 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
                      "the continuous adjoint (--adjoint continuous) is not available with the variational "
                      "integrator; use the discrete adjoint (the default)");
   // An implicit or free final time: its sensitivity is formed by the discrete sweep (adjoint/discrete_adjoint.cpp)
-  // over recorded times; a checkpointed trajectory recomputes on the times of the settings.
+  // over recorded times and reads generalized-alpha's aux of the steps, which an HDF5 trajectory does not keep; a
+  // checkpointed trajectory recomputes on the times of the settings.
   const bool implicit_end = problem_.integrator.end_condition != nullptr, free_end = problem_.integrator.fixed_steps > 0;
-  if ((implicit_end || free_end) &&
-      (settings.mode != "discrete" || settings.storage == "checkpoints" || (implicit_end && settings.storage == "hdf5")))
+  if ((implicit_end || free_end) && (settings.mode != "discrete" || settings.storage != "memory"))
     throw InputError(problem_.model->source_file, implicit_end ? "integrator.end_condition" : "design_variables",
-                     std::string("an ") + (implicit_end ? "implicit" : "free") +
+                     std::string(implicit_end ? "an implicit" : "a free") +
                          " final time is differentiated by the discrete adjoint over a trajectory in memory only so "
                          "far: use --adjoint discrete and --trajectory memory (got --adjoint " + settings.mode +
                          ", --trajectory " + settings.storage + ")");

@@ -52,6 +52,7 @@ class GeneralizedAlpha final : public TimeIntegrator {
                     std::vector<double>& dJ_dq, std::vector<double>& dJ_dv, assembly::LocalGradient& gradient) override;
 
   // mu_q . dE3/dh + mu_v . dE4/dh of the Newmark relations of step n (docs/adjoint.md, "Implicit final time").
+  // Reads aux of steps n and n - 1 from the trajectory: a memory trajectory (an HDF5 one does not keep aux).
   double step_size_sensitivity(storage::Trajectory& trajectory, std::size_t n) override;
 
   const GeneralizedAlphaCoefficients& coefficients() const { return coefficients_; }
