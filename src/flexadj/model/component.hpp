@@ -130,6 +130,8 @@ class ForceElement : public Component {
   virtual bool conservative() const { return true; }
   // True for applied loads, which a static solve scales by its load factor.
   virtual bool applied_load() const { return false; }
+  // True if the residual depends on t explicitly (a load given as a function of time or by a control signal).
+  virtual bool time_dependent() const { return false; }
   // Stress resultants for output (beams: normal and shear forces, torsion and bending moments in the section
   // frame at the element's midpoint); resultant_count() values written by resultants().
   virtual int resultant_count() const { return 0; }
