@@ -69,4 +69,9 @@ forces:
 YAML
 expect "static.load_steps 2e9" 2 "cantilever.yaml: static.load_steps: expected an integer in [1, 1000000000]" "got 2e9" -- \
   static cantilever.yaml
+# A Newton iteration limit of 2e9 hid a stalled run for hours: limited to 1000.
+expect "max_newton_iterations 2e9" 2 "integrator.max_newton_iterations: expected an integer in [1, 1000]" "got 2e9" -- \
+  simulate nan_at_start.yaml --set integrator.max_newton_iterations=2e9
+expect "static max_newton_iterations 5000" 2 "static.max_newton_iterations: expected an integer in [1, 1000]" -- \
+  static cantilever.yaml --set static.load_steps=2 --set static.max_newton_iterations=5000
 finish

@@ -12,6 +12,10 @@ namespace flexadj::io::reader {
 
 // The most steps a run may take (time steps, or static load steps).
 constexpr int kMaxSteps = 1'000'000'000;
+// Newton converges quadratically near a solution: an iteration that has not converged in 1000 steps will not, and a
+// larger limit only hides a stalled run (2e9 iterations ran for hours without a word).
+constexpr int kMaxNewtonIterations = 1000;
+constexpr const char* kNewtonLimitReason = " (more iterations do not rescue a Newton iteration that stalls: reduce the step)";
 
 // ---- run settings
 void Reader::read_static(const Value& v) {
@@ -22,7 +26,8 @@ void Reader::read_static(const Value& v) {
   // Each load step is a Newton solve, as each time step is: the same limit (2e9 once ran for ever).
   if (v.has("load_steps"))
     s.load_steps = v.at("load_steps").integer(1, kMaxSteps, " (the step limit of a run, as for time steps)");
-  if (v.has("max_newton_iterations")) s.max_newton_iterations = v.at("max_newton_iterations").integer(1);
+  if (v.has("max_newton_iterations"))
+    s.max_newton_iterations = v.at("max_newton_iterations").integer(1, kMaxNewtonIterations, kNewtonLimitReason);
   if (v.has("newton_tolerance")) s.newton_tolerance = v.at("newton_tolerance").positive();
   s.time = v.at("time").number_or(problem_.integrator.start_time);
 }
@@ -54,7 +59,8 @@ void Reader::read_integrator(const Value& v) {
                 "integrator section, or choose type generalized_alpha or hht");
     s.spectral_radius = v.at("spectral_radius").in_range(s.scheme == "hht" ? 0.5 : 0.0, 1.0);
   }
-  if (v.has("max_newton_iterations")) s.max_newton_iterations = v.at("max_newton_iterations").integer(1);
+  if (v.has("max_newton_iterations"))
+    s.max_newton_iterations = v.at("max_newton_iterations").integer(1, kMaxNewtonIterations, kNewtonLimitReason);
   if (v.has("newton_tolerance")) s.newton_tolerance = v.at("newton_tolerance").positive();
   if (v.has("linear_solver")) s.linear_solver = v.at("linear_solver").choice({"auto", "direct", "iterative"});
   if (v.has("partition")) s.partition = v.at("partition").choice({"blocks", "graph"});
