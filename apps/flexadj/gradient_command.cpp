@@ -139,6 +139,9 @@ void print_header(const GradientOptions& options, const GradientProblem& problem
   if (run.scheme == "variational")
     std::printf("  integrator  midpoint variational integrator (RATTLE), h = %g s, %lld steps\n", run.step_size,
                 run.step_count());
+  else if (run.scheme == "state_space")
+    std::printf("  integrator  state-space form, Heun with projection, h = %g s, %lld steps\n", run.step_size,
+                run.step_count());
   else
     std::printf("  integrator  %s, rho_inf = %g, h = %g s, %lld steps\n",
                 run.scheme == "hht" ? "HHT" : "generalized-alpha", run.spectral_radius, run.step_size,

@@ -56,7 +56,9 @@ TEST(Meshes, EveryModelFileReadsAndRuns) {
                                       // the variational integrator's: test_variational_integrator.cpp
                                       "flying_spaghetti.yaml",
                                       // ANCF: the pendulum's checks are in test_ancf_pendulum.cpp
-                                      "ancf_pendulum.yaml"};
+                                      "ancf_pendulum.yaml",
+                                      // the state-space integrator's (Held and Seifried's Table 1): below
+                                      "torsional_pendulum_state_space.yaml"};
   std::set<std::string> found;
   for (const auto& entry : std::filesystem::directory_iterator(kMeshes))
     if (entry.path().extension() == ".yaml") found.insert(entry.path().filename().string());
@@ -96,6 +98,22 @@ TEST(Meshes, TorsionalPendulumMatchesTheClosedForm) {
   EXPECT_NEAR(r.trajectory.q.back()[1], l * std::sin(alpha0 * std::cos(omega * t1)), 1e-4);
   EXPECT_NEAR(r.trajectory.q.back()[0], l * std::cos(alpha0 * std::cos(omega * t1)), 1e-4);
   EXPECT_LE(r.trajectory.summary.max_constraint_residual, 1e-10);
+}
+
+// The same pendulum with the reproduction's data (m = 2, l = 1.5, c_r = 5, alpha0 = pi/2, RECON) and the
+// state-space integrator, over 2 s: z = l (cos alpha, sin alpha), alpha = alpha0 cos(w t); the constraint at
+// round-off (the projection).
+TEST(Meshes, TorsionalPendulumStateSpaceMatchesTheClosedForm) {
+  const ModelRun r = run_file("torsional_pendulum_state_space.yaml", {"integrator.end_time=2"});
+  ASSERT_TRUE(r.problem.model);
+  EXPECT_EQ(r.problem.integrator.scheme, "state_space");
+  const double m = 2.0, l = 1.5, c_r = 5.0, alpha0 = M_PI / 2;
+  ASSERT_EQ(r.problem.model->body(0).mass, m);
+  const double omega = std::sqrt(c_r / (m * l * l)), t1 = r.trajectory.times.back();
+  EXPECT_NEAR(t1, 2.0, 1e-12);
+  EXPECT_NEAR(r.trajectory.q.back()[1], l * std::sin(alpha0 * std::cos(omega * t1)), 1e-5);
+  EXPECT_NEAR(r.trajectory.q.back()[0], l * std::cos(alpha0 * std::cos(omega * t1)), 1e-5);
+  EXPECT_LE(r.trajectory.summary.max_constraint_residual, 1e-14);
 }
 
 // Nachbagauer et al. 2015, sec. 5.1, with the initial-guess controls F = 0, M = 98.1: at rest.
