@@ -9,17 +9,20 @@
 // Q (a 10^4-link chain: 7e4 x 7e4 dense); the saddle-point factorization keeps the sparsity of M and C_q.
 //
 // The ODE in (q, v), a = a(q, v, t), is integrated by the explicit trapezoidal rule (Heun's method, order 2;
-// Hairer, Norsett and Wanner, Solving ODE I, sec. II.1), followed by the orthogonal projection of q onto
-// C(q, t) = 0 and of v onto C_q v + C_t = 0 (coordinate projection: Hairer, Lubich and Wanner, Geometric
-// Numerical Integration, sec. IV.4, Algorithm 4.2; Eich 1993, SIAM J. Numer. Anal. 30:1467-1482, for mechanical
-// systems), which keeps the order and removes the drift of the index-1 form:
+// Hairer, Norsett and Wanner, Solving ODE I, sec. II.1), followed by the projection of q onto C(q, t) = 0 and of
+// v onto C_q v + C_t = 0 (coordinate projection: Hairer, Lubich and Wanner, Geometric Numerical Integration,
+// sec. IV.4; Eich 1993, SIAM J. Numer. Anal. 30:1467-1482, for mechanical systems), which keeps the order and
+// removes the drift of the index-1 form. The projection is the closest point, C_q at the projected q as in
+// TimeIntegrator::project_initial_state (GNI's Algorithm 4.2 takes C_q at the unprojected point; both keep the
+// order):
 //   q* = q_n + h v_n,                       v* = v_n + h a_n,            a_n = a(q_n, v_n, t_n)
 //   q~ = q_n + h/2 (v_n + v*),               v~ = v_n + h/2 (a_n + a*),   a* = a(q*, v*, t_n + h)
 //   q_{n+1} - q~ + C_q(q_{n+1})^T nu = 0,    C(q_{n+1}, t_{n+1}) = 0                     (Newton)
 //   v_{n+1} - v~ + C_q(q_{n+1})^T nu' = 0,   C_q(q_{n+1}) v_{n+1} + C_t = 0              (one linear solve)
-// and a_{n+1}, lambda_{n+1} consistent with q_{n+1}, v_{n+1} (the first stage of the next step). Explicit: the step
-// size is limited by the highest frequency of the model (h w_max below about 1; stiff beams want generalized-alpha
-// or the variational integrator). Per step three factorizations of [M C_q^T; C_q 0] or the projection matrix
+// and a_{n+1}, lambda_{n+1} consistent with q_{n+1}, v_{n+1} (the first stage of the next step). Explicit: Heun's
+// method amplifies an undamped mode of frequency w by 1 + (h w)^4/8 per step and is unstable beyond h w = 2 for
+// damped ones, so the step must resolve the model's highest frequency (stiff beams want generalized-alpha or the
+// variational integrator). Per step three factorizations of [M C_q^T; C_q 0] or the projection matrix
 // beside the Newton iterations of the position projection (usually two).
 //
 // The discrete adjoint (adjoint_step; docs/adjoint.md, "The state-space integrator") is the transpose of the
