@@ -202,8 +202,8 @@ TEST(StateSpaceAdjoint, HeldSeifriedTable1GradientErrorBelow1e10) {
   const double exact = std::sin(phase) + alpha0 * t1 / l * std::sqrt(c_r / m) * std::cos(phase) * std::sin(w * t1);
   std::vector<double> g;
   for (const char* step : {"2e-3", "1e-3", "5e-4"}) {
-    auto problem = io::read_problem_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/torsional_pendulum_state_space.yaml",
-                                         {std::string("integrator.step_size=") + step});
+    const std::string file = std::string(FLEXADJ_SOURCE_DIR) + "/meshes/torsional_pendulum_state_space.yaml";
+    auto problem = io::read_problem_file(file, {std::string("integrator.step_size=") + step});
     const objectives::Objective objective(problem.objective_terms);
     const Evaluation e = evaluate(problem, objective, world(), true);
     g.push_back(e.gradient.parameters[model::ParameterSpace(*problem.model).find("rod.length")]);

@@ -163,8 +163,8 @@ PendulumErrors torsional_pendulum_errors(long long steps) {
 
 TEST(StateSpaceIntegrator, TorsionalPendulumPositionsAndVelocitiesConvergeAtSecondOrder) {
   const std::vector<long long> steps{100, 200, 400, 800};
-  EXPECT_LT(expect_second_order("torsional pendulum z2", [](long long n) { return torsional_pendulum_errors(n).position; },
-                                steps),
+  EXPECT_LT(expect_second_order("torsional pendulum z2",
+                                [](long long n) { return torsional_pendulum_errors(n).position; }, steps),
             1e-5);
   EXPECT_LT(expect_second_order("torsional pendulum dz2/dt",
                                 [](long long n) { return torsional_pendulum_errors(n).velocity; }, steps),
@@ -179,8 +179,9 @@ TEST(StateSpaceIntegrator, OscillatorOnARailConvergesAtSecondOrder) {
     return velocity ? std::abs(trajectory.v.back()[0] - 0.5 * std::cos(1.0))
                     : std::abs(trajectory.q.back()[0] - 0.5 * std::sin(1.0));
   };
-  EXPECT_LT(expect_second_order("oscillator x", [&](long long n) { return error(n, false); }, {50, 100, 200, 400}), 1e-5);
-  EXPECT_LT(expect_second_order("oscillator v", [&](long long n) { return error(n, true); }, {50, 100, 200, 400}), 1e-5);
+  const std::vector<long long> steps{50, 100, 200, 400};
+  EXPECT_LT(expect_second_order("oscillator x", [&](long long n) { return error(n, false); }, steps), 1e-5);
+  EXPECT_LT(expect_second_order("oscillator v", [&](long long n) { return error(n, true); }, steps), 1e-5);
 }
 
 // The projections after each step hold C = 0 and C_q v = 0 to round-off at every step, at a coarse step and over
