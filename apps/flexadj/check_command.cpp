@@ -1,7 +1,8 @@
 // flexadj check: verifies the discrete-adjoint gradient of a model file's objective with three tests:
 //   (a) a Taylor test along a random direction (the remainder must fall at second order),
 //   (b) central differences along random directions,
-//   (c) the extrapolated forward differences of Bestle and Eberhard (1992) for the first design variables.
+//   (c) the extrapolated forward differences of Bestle and Eberhard (1992) for the first design variables, with
+//       adaptive order and an error estimate (extrapolation.hpp).
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -9,6 +10,7 @@
 #include <random>
 
 #include "commands.hpp"
+#include "extrapolation.hpp"
 #include "flexadj/core/error.hpp"
 #include "flexadj/io/problem_reader.hpp"
 #include "gradient_problem.hpp"
@@ -24,8 +26,11 @@ constexpr double kFiniteDifferenceTolerance = 1e-6;
 // where truncation (O(h^2)) and J's round-off (O(eps/h)) balance, and its difference estimates the FD error.
 const std::vector<double> kStepSweep = {1e-4, 1e-5, 1e-6};
 constexpr double kResolvable = 1e-5;  // the FD error estimate must resolve dJ.dp to this (relative), or (b) fails
-constexpr int kExtrapolationSteps = 5;      // dp0/(i + 1), i = 0..4
+constexpr int kExtrapolationSteps = 7;      // at most: dp0/(i + 1), i = 0..6, fewer once the estimate stops falling
 constexpr int kExtrapolatedVariables = 3;
+// The relative accuracy of J in the round-off floor of test (c): fd_check.hpp in the tests measures 1e-15 ..
+// 1.2e-14 |J| (generalized-alpha) and up to 9e-14 |J| (variational) at Newton tolerances 1e-10 .. 1e-12.
+constexpr double kObjectiveAccuracy = 1e-12;
 const std::string kNewtonTolerance = "integrator.newton_tolerance";
 
 struct CheckOptions {
@@ -104,15 +109,6 @@ std::vector<double> random_direction(std::mt19937_64& random, const std::vector<
   std::vector<double> d(p.size());
   for (std::size_t i = 0; i < p.size(); ++i) d[i] = uniform(random) * std::max(1.0, std::abs(p[i]));
   return d;
-}
-
-// Value at h = 0 of the polynomial through the points (h_i, D_i), by the Aitken-Neville scheme
-//   T_{i,k} = T_{i,k-1} + (T_{i,k-1} - T_{i-1,k-1}) h_i / (h_{i-k} - h_i),
-// the extrapolation of forward differences to step zero of Bestle and Eberhard (1992).
-double extrapolate_to_zero(const std::vector<double>& h, std::vector<double> T) {
-  for (std::size_t k = 1; k < h.size(); ++k)
-    for (std::size_t i = h.size() - 1; i >= k; --i) T[i] += (T[i] - T[i - 1]) * h[i] / (h[i - k] - h[i]);
-  return T.back();
 }
 
 // The forward runs of the check, numbered for the progress lines; J at given design values.
@@ -250,30 +246,45 @@ bool central_differences(Runs& runs, std::mt19937_64& random, const std::vector<
 }
 
 // (c) Bestle and Eberhard (1992): forward differences D_i = (J(p + h_i e_j) - J(p))/h_i with h_i = dp0/(i + 1),
-// i = 0..4, dp0 = step0 max(1, |p_j|), extrapolated to h = 0; printed next to the adjoint, not judged.
-void extrapolated_differences(Runs& runs, const std::vector<double>& p, double J, const std::vector<double>& gradient,
+// dp0 = step0 max(1, |p_j|), extrapolated to h = 0 (Aitken-Neville) with adaptive order: points are added while
+// the error estimate e_k = |E_k - E_{k-1}| falls (at most kExtrapolationSteps), and the order with the smallest
+// e_k + noise_k is taken (extrapolation.hpp). Passes if |E - dJ/dp_j| <= e_k + noise_k for every design value
+// checked: the estimate plus the round-off floor of J amplified by the extrapolation weights.
+bool extrapolated_differences(Runs& runs, const std::vector<double>& p, double J, const std::vector<double>& gradient,
                               const std::vector<std::string>& names, double step0, bool root) {
   const int count = std::min<int>(kExtrapolatedVariables, static_cast<int>(p.size()));
   if (root)
-    std::printf("(c) extrapolated forward differences (Bestle and Eberhard 1992): steps dp0/(i+1), i = 0..4, "
-                "dp0 = %g max(1, |p|), Aitken-Neville to step 0; first %d design value(s)\n", step0, count);
+    std::printf("(c) extrapolated forward differences (Bestle and Eberhard 1992): steps dp0/(i+1), dp0 = %g "
+                "max(1, |p|), Aitken-Neville to step 0 with adaptive order, error estimate e = |E_k - E_(k-1)|, "
+                "round-off floor %g |J| amplified by the weights; first %d design value(s)\n",
+                step0, kObjectiveAccuracy, count);
   std::size_t width = 16;
   for (int j = 0; j < count; ++j) width = std::max(width, names[j].size());
+  bool passed = true;
   for (int j = 0; j < count; ++j) {
-    std::vector<double> h, D;
-    for (int i = 0; i < kExtrapolationSteps; ++i) {
-      h.push_back(step0 * std::max(1.0, std::abs(p[j])) / (i + 1));
+    ForwardDifferenceExtrapolation extrapolation(kObjectiveAccuracy, std::abs(J));
+    for (int i = 0; i < kExtrapolationSteps && extrapolation.improving(); ++i) {
+      const double h = step0 * std::max(1.0, std::abs(p[j])) / (i + 1);
       std::vector<double> x(p);
-      x[j] += h.back();
-      const std::string what = "extrapolated differences, " + names[j] + ", step " + std::to_string(i + 1) + " of " +
-                               std::to_string(kExtrapolationSteps);
-      D.push_back((runs.objective(x, what) - J) / h.back());
+      x[j] += h;
+      const std::string what = "extrapolated differences, " + names[j] + ", step " + std::to_string(i + 1) +
+                               " of at most " + std::to_string(kExtrapolationSteps);
+      extrapolation.add(h, (runs.objective(x, what) - J) / h);
     }
-    const double extrapolated = extrapolate_to_zero(h, D);
+    const Extrapolant e = extrapolation.best();
+    const double error = std::abs(e.value - gradient[j]), allowed = e.estimate + e.noise;
+    const bool ok = error <= allowed;
+    passed = passed && ok;
     if (root)
-      std::printf("    %-*s  extrapolated FD %- .12e  adjoint %- .12e  relative difference %.2e\n", int(width),
-                  names[j].c_str(), extrapolated, gradient[j], relative_difference(extrapolated, gradient[j]));
+      std::printf("    %-*s  extrapolated FD %- .12e  adjoint %- .12e  |difference| %.2e  (order %d of %zu points, "
+                  "estimate %.1e + floor %.1e)%s\n",
+                  int(width), names[j].c_str(), e.value, gradient[j], error, e.order,
+                  extrapolation.extrapolants().size(), e.estimate, e.noise, ok ? "" : "  FAILED");
   }
+  if (root)
+    std::printf("    %s\n", passed ? "passed" : "FAILED: an adjoint value lies outside the estimate plus floor of its "
+                                                "extrapolated difference");
+  return passed;
 }
 
 }  // namespace
@@ -291,9 +302,12 @@ std::string check_help() {
          "      (where truncation and J's round-off balance); passes if e <= 1e-5 max(|FD|, |dJ.dp|) and\n"
          "      |FD - dJ.dp| <= 1e-6 max(|FD|, |dJ.dp|) + 3 e for every direction (with --relative-step H: one\n"
          "      step, relative error <= 1e-6);\n"
-         "  (c) the extrapolated forward differences of Bestle and Eberhard (1992), steps dp0/(i+1), i = 0..4,\n"
-         "      dp0 = step0 max(1, |p|), extrapolated to step 0 (Aitken-Neville), for the first 3 design values,\n"
-         "      printed next to the adjoint values (not judged).\n"
+         "  (c) the extrapolated forward differences of Bestle and Eberhard (1992) for the first 3 design values:\n"
+         "      D_i = (J(p + h_i e_j) - J(p))/h_i at h_i = dp0/(i+1), dp0 = step0 max(1, |p_j|), extrapolated to\n"
+         "      step 0 (Aitken-Neville) with adaptive order: steps are added (at most 7) while the error estimate\n"
+         "      e = |E_k - E_(k-1)|, the difference of the last two extrapolants, falls, and the order with the\n"
+         "      smallest e + floor is taken, the floor being J's round-off (1e-12 |J|) amplified by the\n"
+         "      extrapolation weights; passes if |E - dJ/dp_j| <= e + floor for each of them.\n"
          "The Newton tolerance is set to 1e-12 unless given with --set integrator.newton_tolerance=...\n"
          "With --adjoint continuous the gradient checked is the continuous adjoint's, which approximates the\n"
          "derivative of the discrete J to the integration error only: the check measures that error (and fails\n"
@@ -313,7 +327,7 @@ std::string check_help() {
          "  -q, --quiet            no progress lines (\"run k of n\" on stderr)\n"
          "  -h, --help             this text\n"
          "\n"
-         "Exit codes: 0 tests (a) and (b) passed, 4 the gradient failed the check, 2 bad input, 3 the solver failed.\n";
+         "Exit codes: 0 tests (a), (b) and (c) passed, 4 the gradient failed the check, 2 bad input, 3 the solver failed.\n";
 }
 
 int check_command(const std::vector<std::string>& arguments, RCP<const Comm> comm) {
@@ -324,10 +338,10 @@ int check_command(const std::vector<std::string>& arguments, RCP<const Comm> com
   problem.set_adjoint(options.adjoint);
   const std::vector<double> p = problem.values();
   const std::vector<std::string> names = problem.design().names();
-  const int extrapolated = std::min<int>(kExtrapolatedVariables, static_cast<int>(p.size()));
+  const int extrapolated_count = std::min<int>(kExtrapolatedVariables, static_cast<int>(p.size()));
   Runs runs(problem,
             1 + kTaylorSteps + 2 * options.directions * static_cast<int>(options.relative_steps.size()) +
-                kExtrapolationSteps * extrapolated,
+                kExtrapolationSteps * extrapolated_count,
             root && !options.quiet);
   if (root) {
     const model::Model& m = problem.model();
@@ -337,8 +351,9 @@ int check_command(const std::vector<std::string>& arguments, RCP<const Comm> com
     std::printf("  design      %zu variable(s), %d value(s)%s\n", problem.design().entries().size(),
                 problem.design().size(),
                 problem.problem().design_variables.empty() ? " (all component parameters)" : "");
-    std::printf("  settings    Newton tolerance %g, %lld steps, seed %lu, %s adjoint\n", run.newton_tolerance,
-                run.step_count(), options.seed, options.adjoint.mode.c_str());
+    std::printf("  settings    Newton tolerance %g, %lld steps%s, seed %lu, %s adjoint\n", run.newton_tolerance,
+                run.step_count(), run.end_condition ? " at most (end condition)" : "", options.seed,
+                options.adjoint.mode.c_str());
     std::fflush(stdout);
   }
   const Evaluation base = runs.gradient();
@@ -349,13 +364,14 @@ int check_command(const std::vector<std::string>& arguments, RCP<const Comm> com
   const bool taylor = taylor_test(runs, p, base.objective, base.gradient, dp, options.step0, root);
   const bool differences =
       central_differences(runs, random, p, base.gradient, options.directions, options.relative_steps, root);
-  extrapolated_differences(runs, p, base.objective, base.gradient, names, options.step0, root);
+  const bool extrapolated = extrapolated_differences(runs, p, base.objective, base.gradient, names, options.step0, root);
   problem.set_values(p);
 
-  const bool passed = taylor && differences;
+  const bool passed = taylor && differences && extrapolated;
   if (root) {
-    if (passed) std::printf("check passed: (a) Taylor test and (b) central differences\n");
-    else std::printf("check FAILED:%s%s\n", taylor ? "" : " (a) Taylor test", differences ? "" : " (b) central differences");
+    if (passed) std::printf("check passed: (a) Taylor test, (b) central differences and (c) extrapolated differences\n");
+    else std::printf("check FAILED:%s%s%s\n", taylor ? "" : " (a) Taylor test", differences ? "" : " (b) central differences",
+                     extrapolated ? "" : " (c) extrapolated differences");
     std::fflush(stdout);
   }
   return passed ? kSuccess : kCheckFailed;

@@ -136,16 +136,18 @@ void print_header(const GradientOptions& options, const GradientProblem& problem
   std::printf("  model       %s, %zu %s, %d coordinate(s), %d multiplier(s); %d rank(s)\n",
               m.dimension == 2 ? "planar" : "spatial", m.bodies().size(), m.bodies().size() == 1 ? "body" : "bodies",
               m.coordinate_count(), m.multiplier_count(), comm.getSize());
+  // With an end condition the count is an upper bound.
+  const char* at_most = run.end_condition ? " at most (end condition)" : "";
   if (run.scheme == "variational")
-    std::printf("  integrator  midpoint variational integrator (RATTLE), h = %g s, %lld steps\n", run.step_size,
-                run.step_count());
+    std::printf("  integrator  midpoint variational integrator (RATTLE), h = %g s, %lld steps%s\n", run.step_size,
+                run.step_count(), at_most);
   else if (run.scheme == "state_space")
-    std::printf("  integrator  state-space form, Heun with projection, h = %g s, %lld steps\n", run.step_size,
-                run.step_count());
+    std::printf("  integrator  state-space form, Heun with projection, h = %g s, %lld steps%s\n", run.step_size,
+                run.step_count(), at_most);
   else
-    std::printf("  integrator  %s, rho_inf = %g, h = %g s, %lld steps\n",
+    std::printf("  integrator  %s, rho_inf = %g, h = %g s, %lld steps%s\n",
                 run.scheme == "hht" ? "HHT" : "generalized-alpha", run.spectral_radius, run.step_size,
-                run.step_count());
+                run.step_count(), at_most);
   std::printf("  objective   J = %s\n", problem.describe_objective().c_str());
   const AdjointSettings& a = problem.adjoint_settings();
   if (a.mode == "continuous")

@@ -189,6 +189,16 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
     throw InputError(problem_.model->source_file, "integrator.type",
                      "the continuous adjoint (--adjoint continuous) is not available with the variational "
                      "integrator; use the discrete adjoint (the default)");
+  // An implicit or free final time: its sensitivity is formed by the discrete sweep (adjoint/discrete_adjoint.cpp)
+  // over recorded times and reads generalized-alpha's aux of the steps, which an HDF5 trajectory does not keep; a
+  // checkpointed trajectory recomputes on the times of the settings.
+  const bool implicit_end = problem_.integrator.end_condition != nullptr, free_end = problem_.integrator.fixed_steps > 0;
+  if ((implicit_end || free_end) && (settings.mode != "discrete" || settings.storage != "memory"))
+    throw InputError(problem_.model->source_file, implicit_end ? "integrator.end_condition" : "design_variables",
+                     std::string(implicit_end ? "an implicit" : "a free") +
+                         " final time is differentiated by the discrete adjoint over a trajectory in memory only so "
+                         "far: use --adjoint discrete and --trajectory memory (got --adjoint " + settings.mode +
+                         ", --trajectory " + settings.storage + ")");
   adjoint_ = settings;
   trajectory_.reset();  // made anew, of the chosen kind, by the next forward()
   recorded_ = false;
@@ -330,12 +340,17 @@ Evaluation GradientProblem::forward() {
   } else if (disk) {
     checkpointed->disk().remove_all(*comm_);  // a new run: what an earlier one left is not this run's
   }
-  // J while the states pass (a checkpointed trajectory keeps only some of them).
+  // J while the states pass (a checkpointed trajectory keeps only some of them): each step's part once the next
+  // step's time is known (quadrature weights), as an end condition fixes the last time only at the end.
   const objectives::Objective objective(problem_.objective_terms);
-  const std::vector<double> times = integrators::step_times(problem_.integrator);
-  std::vector<double> parts;
-  const auto sum = [&](long long n, double, const assembly::State& s) {
-    parts.push_back(objective.local_step_value(*assembler_, times, static_cast<std::size_t>(n), s));
+  std::vector<double> times, parts;
+  times.reserve(static_cast<std::size_t>(problem_.integrator.step_count()) + 1);
+  parts.reserve(times.capacity());
+  assembly::State held = assembler_->make_state();
+  const auto sum = [&](long long, double t, const assembly::State& s) {
+    times.push_back(t);
+    if (times.size() > 1) parts.push_back(objective.local_step_value(*assembler_, times, times.size() - 2, held));
+    held = s;
   };
   if (resumed_forward_)
     integrators::resume_forward_run(*assembler_, *integrator_, state, *checkpointed, resume_from, sum, progress_);
@@ -343,6 +358,7 @@ Evaluation GradientProblem::forward() {
     integrators::record_forward_run(*assembler_, *integrator_, state, *trajectory_, sum, progress_);
   recorded_ = true;
   // A resumed run saw only the steps after resume_from: J comes from the sweep (evaluate()).
+  if (!resumed_forward_) parts.push_back(objective.local_step_value(*assembler_, times, times.size() - 1, held));
   e.objective = resumed_forward_ ? std::numeric_limits<double>::quiet_NaN() : objective.total(*assembler_, times, parts);
   comm_->barrier();
   e.forward_seconds = seconds_since(start);
@@ -420,6 +436,11 @@ std::string GradientProblem::describe_objective() const {
   using Term = objectives::ObjectiveTerm;
   std::string text;
   for (const Term& term : problem_.objective_terms) {
+    if (term.kind == Term::Kind::FinalTime) {
+      if (!text.empty()) text += " + ";
+      text += (term.weight == 1.0 ? std::string() : format(term.weight) + " ") + "t_end";
+      continue;
+    }
     if (term.kind == Term::Kind::ControlEffort) {
       if (!text.empty()) text += " + ";
       text += (term.weight == 1.0 ? std::string("1/2 ") : format(term.weight) + "/2 ") + "int " + term.control + "(t)^2 dt";
@@ -446,6 +467,7 @@ std::string GradientProblem::describe_objective() const {
       case Term::Kind::Tracking: text += half + "int (" + x + " - r(t))^2 dt"; break;
       case Term::Kind::Penalty: text += half + "int excess(" + x + ")^2 dt"; break;
       case Term::Kind::ControlEffort: text += half + "int " + term.control + "(t)^2 dt"; break;
+      case Term::Kind::FinalTime: break;
     }
   }
   return text;

@@ -63,8 +63,12 @@ class GradientProblem {
   const problem::Problem& problem() const { return problem_; }
   const model::Model& model() const { return *problem_.model; }
   const problem::DesignSpace& design() const { return design_; }
-  std::vector<double> values() const { return design_.values(*problem_.model); }
-  void set_values(const std::vector<double>& values) { design_.set_values(*problem_.model, values); }
+  std::vector<double> values() const { return design_.values(problem_); }
+  // Also the integrator's end time, for a free final time (design variable integrator.end_time).
+  void set_values(const std::vector<double>& values) {
+    design_.set_values(problem_, values);
+    if (integrator_) integrator_->set_end_time(problem_.integrator.end_time);
+  }
 
   // InputError (exit code 2) for an unknown mode or storage, or a BDF order outside 1..4.
   void set_adjoint(const AdjointSettings& settings);

@@ -137,8 +137,9 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
     std::printf("  model       %s, %zu %s, %d coordinates, %d multipliers\n",
                 model.dimension == 2 ? "planar" : "spatial", model.bodies().size(),
                 model.bodies().size() == 1 ? "body" : "bodies", model.coordinate_count(), model.multiplier_count());
-    std::printf("  integrator  %s, h = %g s, %lld steps\n", integrator->description().c_str(),
-                problem.integrator.step_size, problem.integrator.step_count());
+    std::printf("  integrator  %s, h = %g s, %lld steps%s\n", integrator->description().c_str(),
+                problem.integrator.step_size, problem.integrator.step_count(),
+                problem.integrator.end_condition ? " at most (end condition)" : "");
     std::printf("  parallel    %d rank(s), bodies by %s (%lld of %zu components couple two ranks), linear solver %s\n",
                 comm->getSize(), problem.integrator.partition.c_str(),
                 assembly::cut_components(model, assembler.dofs().body_ranks()),
@@ -159,6 +160,8 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
     if (output) output->finish();  // keep the steps done so far readable
     throw;
   }
+  // An end condition stops the run at its own step: written whatever --every says (`state` is that step).
+  if (output && problem.integrator.end_condition) output->observe_final(summary.steps, summary.end_time, state);
   if (output) output->finish();
 
   if (root && !options.quiet) {

@@ -531,6 +531,19 @@ TEST_P(ForceElementDerivatives, TransposedProductsAreTheTransposedJacobians) {
     for (std::size_t j = 0; j < n; ++j)
       EXPECT_NEAR((*products[b])[j], expected[j], 1e-13 * (1.0 + scale * n)) << c.name << " " << names[b] << " " << j;
   }
+  // residual_jacobians() (the adjoint step's kept Jacobians): the three blocks of residual_jacobian and its residual.
+  Vector r_all(n), blocks_all[3] = {Vector(n * n), Vector(n * n), Vector(n * n)};
+  element->residual_jacobians(s.q.data(), s.v.data(), s.a.data(), s.t, r_all.data(), blocks_all[0].data(),
+                              blocks_all[1].data(), blocks_all[2].data());
+  for (int b = 0; b < 3; ++b) {
+    Vector r(n), J(n * n);
+    element->residual_jacobian(s.q.data(), s.v.data(), s.a.data(), s.t, blocks[b], r.data(), J.data());
+    double scale = 0.0;
+    for (double x : J) scale = std::max(scale, std::abs(x));
+    for (std::size_t k = 0; k < n * n; ++k)
+      EXPECT_NEAR(blocks_all[b][k], J[k], 1e-13 * (1.0 + scale)) << c.name << " residual_jacobians block " << b;
+    for (std::size_t i = 0; i < n; ++i) EXPECT_NEAR(r_all[i], r[i], 1e-13 * (1.0 + std::abs(r[i]))) << c.name;
+  }
 }
 
 // The parameter partials of the wanted parameters only (the adjoint's ParameterMask): each parameter alone gives the

@@ -710,7 +710,7 @@ design_variables:
   const std::string one_term = std::string(kPlanar) + "objective:\n  - {type: final_value, coordinate: cart.x}\n";
   const std::string one_variable = std::string(kPlanar) + "design_variables:\n  - spring.stiffness\n";
   expect_error(replaced(one_term, "final_value", "final_valu"), "objective[0].type",
-               "expected one of: final_value, final_square, tracking, penalty, control_effort; got 'final_valu'");
+               "expected one of: final_value, final_square, tracking, penalty, control_effort, final_time; got 'final_valu'");
   // Penalty and control effort.
   const auto more = read(std::string(kPlanar) + R"yaml(
 objective:

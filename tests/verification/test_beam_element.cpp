@@ -215,6 +215,21 @@ TEST(BeamElement, FastDerivativesMatchPlainAD) {
           ->add_transposed_products(q.data(), v.data(), a.data(), 0.0, mu.data(), products[which][0].data(),
                                     products[which][1].data(), products[which][2].data());
     }
+    // The kept Jacobians of the adjoint step (residual_jacobians), fast against plain.
+    std::vector<double> kept[2][4];
+    for (int which = 0; which < 2; ++which) {
+      kept[which][0].assign(14, 0.0);
+      for (int b = 1; b < 4; ++b) kept[which][b].assign(196, 0.0);
+      (which == 0 ? fast : plain)
+          ->residual_jacobians(q.data(), v.data(), a.data(), 0.0, kept[which][0].data(), kept[which][1].data(),
+                               kept[which][2].data(), kept[which][3].data());
+    }
+    for (int b = 0; b < 4; ++b) {
+      const double scale = max_abs(kept[1][b]);
+      ASSERT_GT(scale, 0.0) << "block " << b;
+      for (std::size_t k = 0; k < kept[1][b].size(); ++k)
+        EXPECT_NEAR(kept[0][b][k], kept[1][b][k], 1e-12 * scale) << "residual_jacobians block " << b << " " << k;
+    }
     for (int block = 0; block < 3; ++block) {
       const double scale = max_abs(products[1][block]);
       ASSERT_GT(scale, 0.0);

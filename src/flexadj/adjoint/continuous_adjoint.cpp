@@ -28,6 +28,9 @@ Gradient continuous_adjoint_gradient(assembly::Assembler& assembler, const integ
   using assembly::ConstraintLevel;
   using Partials = objectives::Objective::Partials;
   const std::string source = assembler.model().source_file;
+  if (integrator.settings().end_condition || integrator.settings().fixed_steps > 0)
+    throw std::invalid_argument("the continuous adjoint does not differentiate an implicit or free final time (the "
+                                "discrete adjoint does)");
   if (options.bdf_order < 1 || options.bdf_order > kMaxBdfOrder)
     throw InputError(source, "adjoint.bdf_order", "expected an integer from 1 to 4, got " +
                                                        std::to_string(options.bdf_order));

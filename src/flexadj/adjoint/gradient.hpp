@@ -17,6 +17,7 @@ struct Gradient {
   std::vector<double> initial_coordinates;  // dJ/d(given q(t_0)), global numbering
   std::vector<double> initial_velocities;   // dJ/d(given v(t_0)), global numbering
   std::map<std::string, std::vector<double>> controls;  // dJ/du_k for every value u_k of each control signal
+  double final_time = 0.0;  // dJ/d(end_time) of a free final time (IntegratorSettings::fixed_steps > 0), else 0
 };
 
 // Zero rank-local sums for the parameters of `space` (only the wanted components evaluated) and every control.

@@ -73,6 +73,9 @@ Gradient spacetime_adjoint_gradient(assembly::Assembler& assembler, integrators:
                                     const model::ParameterSpace& parameters, const SpacetimeOptions& options,
                                     SpacetimeStatistics* statistics) {
   const auto& solvers = spacetime_solvers();
+  if (integrator.settings().end_condition || integrator.settings().fixed_steps > 0)
+    throw std::invalid_argument("the spacetime adjoint does not differentiate an implicit or free final time (the "
+                                "discrete adjoint does)");
   if (std::find(solvers.begin(), solvers.end(), options.solver) == solvers.end())
     throw std::invalid_argument("spacetime solver: unknown '" + options.solver + "'");
   SpacetimeStatistics local_statistics;

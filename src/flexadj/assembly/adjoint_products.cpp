@@ -149,4 +149,113 @@ void Assembler::adjoint_products(const State& state, double t, const std::vector
   }
 }
 
+void Assembler::assemble_adjoint_matrix(const State& state, double t, double scale,
+                                        const model::JacobianCoefficients& coefficients) {
+  if (kept_offsets_.empty()) {
+    std::size_t size = 0;
+    for (const auto& c : forces_) {
+      kept_offsets_.push_back(size);
+      size += 3 * c.rows.size() * c.rows.size();
+    }
+    for (const auto& c : constraints_) {
+      kept_offsets_.push_back(size);
+      size += (c.rows.size() + c.multiplier_rows.size()) * c.rows.size();
+    }
+    kept_jacobians_.assign(size, 0.0);
+  }
+  import_state(state, true, true);
+  matrix_->beginAssembly();
+  matrix_->setAllToScalar(0.0);
+  double* values = matrix_->getLocalMatrixHost().values.data();
+  const GhostedViews views = ghosted_views();
+  std::size_t k = 0;
+  for (const auto& c : forces_) {
+    const auto& element = *model_.force_elements()[c.index];
+    const int n = static_cast<int>(c.rows.size());
+    const double element_scale = element.applied_load() ? scale * load_factor_ : scale;
+    double* dr_dq = kept_jacobians_.data() + kept_offsets_[k++];
+    double *dr_dv = dr_dq + n * n, *dr_da = dr_dv + n * n;
+    load(c, views);
+    element.residual_jacobians(q_.data(), v_.data(), a_.data(), t, r_.data(), dr_dq, dr_dv, dr_da);
+    // The same entries as assemble(): the combined matrix c_q dr/dq + c_v dr/dv + c_a dr/da, scaled.
+    const std::size_t* offset = c.value_offsets.data();
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        const int e = transposed_ ? j * n + i : i * n + j;
+        values[*offset++] +=
+            element_scale * (coefficients.q * dr_dq[e] + coefficients.v * dr_dv[e] + coefficients.a * dr_da[e]);
+      }
+  }
+  for (const auto& c : constraints_) {
+    const auto& constraint = *model_.constraints()[c.index];
+    const int n = static_cast<int>(c.rows.size()), m = constraint.equation_count();
+    double* Cq = kept_jacobians_.data() + kept_offsets_[k++];
+    double* H = Cq + m * n;
+    load(c, views);
+    constraint.jacobian_and_hessian(q_.data(), state.lambda.data() + c.first_multiplier, t, c_.data(), Cq, H);
+    // [H C_q^T; C_q 0] is symmetric: the same entries transposed or not (assemble()).
+    const std::size_t* offset = c.value_offsets.data();
+    for (int i = 0; i < n; ++i) {
+      for (int j = 0; j < n; ++j) values[*offset++] += scale * coefficients.q * H[i * n + j];
+      for (int e = 0; e < m; ++e) values[*offset++] += Cq[e * n + i];
+    }
+    for (int e = 0; e < m; ++e)
+      for (int j = 0; j < n; ++j) values[*offset++] += Cq[e * n + j];
+  }
+  matrix_->endAssembly();
+}
+
+void Assembler::kept_adjoint_products(const std::vector<double>& mu_r, const std::vector<double>& mu_c,
+                                      std::vector<double>& out_q, std::vector<double>& out_v,
+                                      std::vector<double>& out_a) {
+  {
+    auto values = owned_mu_->getDataNonConst(0);
+    for (std::size_t i = 0; i < mu_r.size(); ++i) values[i] = mu_r[i];
+  }
+  ghosted_mu_->doImport(*owned_mu_, *coordinate_import_, Tpetra::INSERT);
+  ghosted_work_->putScalar(0.0);
+  {
+    const auto mu = ghosted_mu_->getData(0);
+    auto sum_q = ghosted_work_->getDataNonConst(0);
+    auto sum_v = ghosted_work_->getDataNonConst(1);
+    auto sum_a = ghosted_work_->getDataNonConst(2);
+    std::size_t k = 0;
+    // out_q += (dr/dq)^T mu, out_v += (dr/dv)^T mu, out_a += (dr/da)^T mu.
+    for (const auto& c : forces_) {
+      const int n = static_cast<int>(c.rows.size());
+      const double* dr_dq = kept_jacobians_.data() + kept_offsets_[k++];
+      const double *dr_dv = dr_dq + n * n, *dr_da = dr_dv + n * n;
+      for (int i = 0; i < n; ++i) {
+        const double mu_i = mu[c.state_entries[i]];
+        for (int j = 0; j < n; ++j) {
+          sum_q[c.state_entries[j]] += dr_dq[i * n + j] * mu_i;
+          sum_v[c.state_entries[j]] += dr_dv[i * n + j] * mu_i;
+          sum_a[c.state_entries[j]] += dr_da[i * n + j] * mu_i;
+        }
+      }
+    }
+    // out_q += H mu_r + C_q^T mu_c (H symmetric).
+    for (const auto& c : constraints_) {
+      const int n = static_cast<int>(c.rows.size()), m = static_cast<int>(c.multiplier_rows.size());
+      const double* Cq = kept_jacobians_.data() + kept_offsets_[k++];
+      const double* H = Cq + m * n;
+      for (int i = 0; i < n; ++i) {
+        double sum = 0.0;
+        for (int j = 0; j < n; ++j) sum += H[i * n + j] * mu[c.state_entries[j]];
+        if (!mu_c.empty())
+          for (int e = 0; e < m; ++e) sum += Cq[e * n + i] * mu_c[c.first_multiplier + e];
+        sum_q[c.state_entries[i]] += sum;
+      }
+    }
+  }
+  owned_work_->putScalar(0.0);
+  owned_work_->doExport(*ghosted_work_, *coordinate_export_, Tpetra::ADD);
+  const auto q_sum = owned_work_->getData(0), v_sum = owned_work_->getData(1), a_sum = owned_work_->getData(2);
+  for (std::size_t i = 0; i < out_q.size(); ++i) {
+    out_q[i] = q_sum[i];
+    out_v[i] = v_sum[i];
+    out_a[i] = a_sum[i];
+  }
+}
+
 }  // namespace flexadj::assembly

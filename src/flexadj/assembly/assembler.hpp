@@ -110,6 +110,15 @@ class Assembler {
   void adjoint_products(const State& state, double t, const std::vector<double>& mu_r, const std::vector<double>& mu_c,
                         bool constraints_only, std::vector<double>& out_q, std::vector<double>& out_v,
                         std::vector<double>& out_a);
+  // The adjoint step's matrix and products from one kernel pass per component. assemble_adjoint_matrix() fills
+  // matrix() as assemble(state, t, Position, scale, &coefficients) does (transposed if transposed()), without the
+  // residual, and keeps each component's Jacobians: dr/dq, dr/dv, dr/da of the force elements, C_q and
+  // H = d(C_q^T lambda)/dq of the constraints. kept_adjoint_products() then gives what adjoint_products() gives at
+  // that state (to round-off) from the kept Jacobians, without evaluating the kernels again. The kept Jacobians
+  // take 3 n^2 doubles per force element and (n + m) n per constraint, allocated at the first call. Collective.
+  void assemble_adjoint_matrix(const State& state, double t, double scale, const model::JacobianCoefficients& coefficients);
+  void kept_adjoint_products(const std::vector<double>& mu_r, const std::vector<double>& mu_c,
+                             std::vector<double>& out_q, std::vector<double>& out_v, std::vector<double>& out_a);
   // out_q += (dc/dq)^T mu_c and out_v += (dc/dv)^T mu_c for the velocity- or acceleration-level constraints
   // c (owned coordinates; mu_c owned multipliers). Collective.
   void add_constraint_level_transposed(const State& state, double t, ConstraintLevel level,
@@ -174,6 +183,10 @@ class Assembler {
   bool transposed_ = false;
   std::vector<double> mu_local_, mu_multipliers_, zero_multipliers_, out_q_local_, out_v_local_, out_a_local_,
       d_dq_, d_dv_;
+  // assemble_adjoint_matrix()'s Jacobians: component k's block starts at kept_offsets_[k] (force elements, then
+  // constraints, in the order of forces_ and constraints_).
+  std::vector<double> kept_jacobians_;
+  std::vector<std::size_t> kept_offsets_;
   // The element loops of the variational step (integrators/variational_assembly.cpp) use the ghosting and the
   // component tables directly.
   friend class integrators::VariationalAssembly;

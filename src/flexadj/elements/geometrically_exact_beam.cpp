@@ -212,6 +212,31 @@ class GeometricallyExactBeam final
       }
   }
 
+  void residual_jacobians(const double* q, const double* v, const double* a, double t, double* r, double* dr_dq,
+                          double* dr_dv, double* dr_da) const override {
+    if (plain_ad_) return ForceElementAD::residual_jacobians(q, v, a, t, r, dr_dq, dr_dv, dr_da);
+    constexpr int n = kBeamCoordinates;
+    using StateFad = Sacado::Fad::SFad<double, 3 * n>;
+    std::array<StateFad, n> qf, vf, af, rf;
+    for (int i = 0; i < n; ++i) {
+      qf[i] = StateFad(3 * n, i, q[i]);
+      vf[i] = StateFad(3 * n, n + i, v[i]);
+      af[i] = StateFad(3 * n, 2 * n + i, a[i]);
+      rf[i] = StateFad(3 * n, 0.0);
+    }
+    inertia(qf.data(), vf.data(), af.data(), parameters().data(), rf.data());
+    AppliedMatrices m;
+    applied_matrices(q, v, m);
+    for (int i = 0; i < n; ++i) {
+      r[i] = rf[i].val() + m.r[i];
+      for (int j = 0; j < n; ++j) {
+        dr_dq[i * n + j] = rf[i].fastAccessDx(j) + m.K[i][j];
+        dr_dv[i * n + j] = rf[i].fastAccessDx(n + j) + m.D[i][j];
+        dr_da[i * n + j] = rf[i].fastAccessDx(2 * n + j);
+      }
+    }
+  }
+
   // mu . dr/dp. The strains scale as 1/L (strains(q, L) = strains(q, 1) / L, and so do their derivatives), so with
   // s_k = mu . d eps_k/dq and the strain rates at L = 1 (one first-order Sacado pass over strains()),
   //   mu . r_applied = sum_k s_k (C_k (eps_k / L - eps_0k) + D_k rate_k / L) - mu . weight,

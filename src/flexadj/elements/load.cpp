@@ -19,6 +19,12 @@ class Load final : public model::ForceElementAD<Load, 12> {
   const char* type() const override { return "load"; }
   bool conservative() const override { return false; }
   bool applied_load() const override { return true; }
+  bool time_dependent() const override {
+    if (data_.control) return true;
+    for (int i = 0; i < 3; ++i)
+      if (!data_.force[i].is_constant() || !data_.moment[i].is_constant()) return true;
+    return false;
+  }
 
   template <class S, class P> void evaluate(const S* q, const S*, const S*, const P* p, double t, S* r) const {
     evaluate_with_control(q, p, S(data_.control ? data_.control->value(t) : 0.0), t, r);

@@ -155,7 +155,7 @@ void GeneralizedAlpha::begin_adjoint(storage::Trajectory& trajectory) {
                       &mass_only);
   begin_adjoint_solver();
   for (auto* v : {&mu_q_next_, &mu_v_next_, &mu_aux_next_}) v->assign(coordinate_count_, 0.0);
-  for (auto* v : {&g_q_, &g_v_, &g_a_, &g_aux_, &rhs_q_, &mu_r_, &y_k_, &y_d_, &y_m_}) v->resize(coordinate_count_);
+  for (auto* v : {&g_q_, &g_v_, &g_a_, &g_aux_, &rhs_q_, &mu_r_, &y_k_, &y_d_, &y_m_, &aux_n_}) v->resize(coordinate_count_);
   mu_c_.resize(multiplier_count_);
 }
 
@@ -176,6 +176,28 @@ void GeneralizedAlpha::load_adjoint_data(const std::vector<double>& data) {
 void GeneralizedAlpha::seek_adjoint(storage::Trajectory&, std::size_t) {
   // adjoint_step(n) reads the state of step n only: nothing but the adjoint variables to set.
   for (auto* v : {&mu_q_next_, &mu_v_next_, &mu_aux_next_}) v->assign(coordinate_count_, 0.0);
+}
+
+// With E3 = q_n - q_{n-1} - h v_{n-1} - h^2 (1/2 - beta) aux_{n-1} - h^2 beta aux_n and
+// E4 = v_n - v_{n-1} - h (1 - gamma) aux_{n-1} - h gamma aux_n (docs/adjoint.md), whose multipliers of step n are
+// mu_q_next_, mu_v_next_ after adjoint_step(n); E1, E2 and E5 hold h only through t_n (not formed: time-invariant
+// models only, see the declaration).
+double GeneralizedAlpha::step_size_sensitivity(storage::Trajectory& trajectory, std::size_t n) {
+  if (n == 0) throw std::logic_error("GeneralizedAlpha::step_size_sensitivity: step 0 has no size");
+  const auto& c = coefficients_;
+  const std::vector<double>& times = trajectory.step_times();
+  const double h = times[n] - times[n - 1];
+  aux_n_ = trajectory.step(n).aux;  // a trajectory may serve one state at a time
+  const assembly::State& previous = trajectory.step(n - 1);
+  double local = 0.0;
+  for (std::size_t i = 0; i < coordinate_count_; ++i) {
+    const double dE3 = -previous.v[i] - 2.0 * h * ((0.5 - c.beta) * previous.aux[i] + c.beta * aux_n_[i]);
+    const double dE4 = -(1.0 - c.gamma) * previous.aux[i] - c.gamma * aux_n_[i];
+    local += mu_q_next_[i] * dE3 + mu_v_next_[i] * dE4;
+  }
+  double global = 0.0;
+  Teuchos::reduceAll(*assembler_.comm(), Teuchos::REDUCE_SUM, local, Teuchos::outArg(global));
+  return global;
 }
 
 // The discrete adjoint of one step (docs/adjoint.md, "Generalized-alpha"): the step residual R_{n+1} = 0 and the
@@ -204,14 +226,15 @@ void GeneralizedAlpha::adjoint_step(storage::Trajectory& trajectory, std::size_t
     const double h = t - times[n - 1];
     const StepJacobian jacobian = step_jacobian(h);
     const double scale = jacobian.scale, c_a = (1.0 - c.alpha_m) / (1.0 - c.alpha_f);
-    assembler_.assemble(state, t, ConstraintLevel::Position, scale, &jacobian.coefficients);
+    // The element Jacobians of this assembly are kept for the products below (one kernel pass per element).
+    assembler_.assemble_adjoint_matrix(state, t, scale, jacobian.coefficients);
     // Step n's matrix is close to step n + 1's: its pivot order serves (see fresh_adjoint_pivots_at()).
     update_adjoint_solver(fresh_adjoint_pivots_at(n) ? linalg::Pivots::Fresh : linalg::Pivots::Reuse);
     for (std::size_t i = 0; i < size; ++i) rhs_q_[i] = scale * g_q_[i] + c.gamma * h * g_v_[i] + c_a * g_a_[i] + g_aux_[i];
     adjoint_solve(rhs_q_, -1.0, mu_r_, mu_c_);
     for (double& value : mu_c_) value /= scale;
     // mu_q = -(K^T mu_r + C_q^T mu_c + g_q), mu_v = -(D^T mu_r + g_v), mu_aux = (M^T mu_r + g_a)/(1 - alpha_f)
-    assembler_.adjoint_products(state, t, mu_r_, mu_c_, false, y_k_, y_d_, y_m_);
+    assembler_.kept_adjoint_products(mu_r_, mu_c_, y_k_, y_d_, y_m_);
     for (std::size_t i = 0; i < size; ++i) {
       mu_q_next_[i] = -(y_k_[i] + g_q_[i]);
       mu_v_next_[i] = -(y_d_[i] + g_v_[i]);

@@ -51,6 +51,10 @@ class GeneralizedAlpha final : public TimeIntegrator {
   void adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
                     std::vector<double>& dJ_dq, std::vector<double>& dJ_dv, assembly::LocalGradient& gradient) override;
 
+  // mu_q . dE3/dh + mu_v . dE4/dh of the Newmark relations of step n (docs/adjoint.md, "Implicit final time").
+  // Reads aux of steps n and n - 1 from the trajectory: a memory trajectory (an HDF5 one does not keep aux).
+  double step_size_sensitivity(storage::Trajectory& trajectory, std::size_t n) override;
+
   const GeneralizedAlphaCoefficients& coefficients() const { return coefficients_; }
   StepJacobian step_jacobian(double h) const;
 
@@ -59,7 +63,7 @@ class GeneralizedAlpha final : public TimeIntegrator {
   std::vector<double> previous_a_, previous_aux_, last_increment_;
   // Adjoint variables of the step after the current one (zero past the last step), and work vectors.
   std::vector<double> mu_q_next_, mu_v_next_, mu_aux_next_, g_q_, g_v_, g_a_, g_aux_, rhs_q_, mu_r_, mu_c_, y_k_, y_d_,
-      y_m_;
+      y_m_, aux_n_;
 };
 
 }  // namespace flexadj::integrators

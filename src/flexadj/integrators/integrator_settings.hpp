@@ -2,9 +2,12 @@
 // The `integrator` section of a model file (docs/model-format.md): which time discretisation, over which
 // interval, with which step and Newton settings. Read by io/, given to make_time_integrator().
 #include <cmath>
+#include <memory>
 #include <string>
 
 namespace flexadj::integrators {
+
+class EndCondition;  // end_condition.hpp
 
 struct IntegratorSettings {
   std::string scheme = "generalized_alpha";  // generalized_alpha (Chung-Hulbert) | hht (alpha_m = 0) | variational
@@ -17,8 +20,15 @@ struct IntegratorSettings {
   double newton_tolerance = 1e-10;     // on the scaled residual and the relative increment
   std::string linear_solver = "auto";  // auto | direct | iterative
   std::string partition = "blocks";    // blocks | graph: which rank owns which body (assembly/body_partition.hpp)
+  // An implicit final time (end_condition.hpp): the run stops where the condition is met; end_time bounds it.
+  std::shared_ptr<const EndCondition> end_condition;
+  // A free final time (design variable integrator.end_time): this many steps of (end_time - start_time)/steps
+  // whatever end_time is; 0: the count follows from step_size.
+  long long fixed_steps = 0;
   // Steps from start_time to end_time; the last one ends at or up to a step past end_time.
-  long long step_count() const { return std::llround(std::ceil((end_time - start_time) / step_size - 1e-9)); }
+  long long step_count() const {
+    return fixed_steps > 0 ? fixed_steps : std::llround(std::ceil((end_time - start_time) / step_size - 1e-9));
+  }
 };
 
 // flexadj static: Newton with load stepping (applied loads scaled by k/load_steps, k = 1..load_steps).

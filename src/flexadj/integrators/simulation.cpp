@@ -7,6 +7,8 @@
 
 #include "flexadj/core/error.hpp"
 #include "flexadj/core/progress.hpp"
+#include "flexadj/integrators/end_condition.hpp"
+#include "flexadj/integrators/event_location.hpp"
 #include "flexadj/storage/checkpointed_trajectory.hpp"
 #include "flexadj/storage/trajectory.hpp"
 
@@ -14,10 +16,13 @@ namespace flexadj::integrators {
 
 namespace {
 
-// The last step lands exactly on end_time.
+// The last step lands exactly on end_time; a free final time divides the interval into its fixed steps.
 double step_time(const IntegratorSettings& settings, long long n, long long steps) {
   if (n == 0) return settings.start_time;
-  return n == steps ? settings.end_time : settings.start_time + double(n) * settings.step_size;
+  if (n == steps) return settings.end_time;
+  if (settings.fixed_steps > 0)
+    return settings.start_time + double(n) * (settings.end_time - settings.start_time) / double(steps);
+  return settings.start_time + double(n) * settings.step_size;
 }
 
 }  // namespace
@@ -61,12 +66,39 @@ SimulationSummary simulate(assembly::Assembler& assembler, TimeIntegrator& integ
   if (first == 0)
     for (const auto& observer : observers) observer(0, t, state);
 
+  // An implicit final time: H before each step, the state and the restart data to take the last step again.
+  const EndCondition* end = settings.end_condition.get();
+  if (end && first > 0) throw std::logic_error("simulate(): a run with an end condition cannot resume");
+  assembly::State previous;
+  std::vector<double> restart;
+  double residual = 0.0;
+  if (end) {
+    previous = state;
+    residual = end->residual(assembler, state);
+  }
+  bool ended = false;
+  long long last = steps;
+
   Progress progress(options.progress, assembler.comm()->getRank(), steps, options.label);
-  for (long long n = first + 1; n <= steps; ++n) {
-    const double t_next = step_time(settings, n, steps);
+  for (long long n = first + 1; n <= steps && !ended; ++n) {
+    double t_next = step_time(settings, n, steps);
     StepStatistics statistics;
     try {
+      if (end) {
+        previous = state;
+        integrator.save_restart_data(restart);
+      }
       statistics = integrator.step(state, t, t_next - t, n);
+      if (end) {
+        const double next_residual = end->residual(assembler, state);
+        if (end->crossed(residual, next_residual)) {
+          t_next = t + locate_end(assembler, integrator, *end, previous, restart, t, t_next - t, residual,
+                                  next_residual, state, n);
+          ended = true;
+          last = n;
+        }
+        residual = next_residual;
+      }
     } catch (const SolverError& error) {
       throw located(error, n, t_next);
     }
@@ -84,7 +116,15 @@ SimulationSummary simulate(assembly::Assembler& assembler, TimeIntegrator& integ
     progress.update(n, t, statistics.newton_iterations);
   }
   progress.finish();
-  summary.steps = steps;
+  if (end && !ended) {
+    std::ostringstream message;
+    message.precision(10);
+    message << "the end condition " << end->description() << " was not met by end_time = " << settings.end_time
+            << " s (H = " << residual << " there); end_time bounds a run with an end condition: raise it, or check "
+            << "the condition's value and direction";
+    throw SolverError(message.str());
+  }
+  summary.steps = last;
   summary.end_time = t;
   summary.wall_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   return summary;

@@ -148,6 +148,20 @@ void StateSpace::seek_adjoint(storage::Trajectory&, std::size_t) {
   std::fill(carry_v_.begin(), carry_v_.end(), 0.0);
 }
 
+// dq*/dh = v, dv*/dh = a, dq~/dh = (v + v*)/2, dv~/dh = (a + a*)/2 with the adjoints of q*, v*, q~, v~ that
+// adjoint_step(n) left (the projections and a* depend on h only through the time, held here).
+double StateSpace::step_size_sensitivity(storage::Trajectory&, std::size_t n) {
+  if (n == 0) throw std::logic_error("StateSpace::step_size_sensitivity: step 0 has no size");
+  const assembly::State& stage = recomputed_.stage;
+  double local = 0.0;
+  for (std::size_t i = 0; i < coordinate_count_; ++i)
+    local += stage_q_bar_[i] * previous_.v[i] + stage_v_bar_[i] * previous_.a[i] +
+             0.5 * q_tilde_bar_[i] * (previous_.v[i] + stage.v[i]) + 0.5 * v_tilde_bar_[i] * (previous_.a[i] + stage.a[i]);
+  double global = 0.0;
+  Teuchos::reduceAll(*assembler_.comm(), Teuchos::REDUCE_SUM, local, Teuchos::outArg(global));
+  return global;
+}
+
 void StateSpace::acceleration_adjoint(const assembly::State& state, double t, const std::vector<double>& a_bar,
                                       std::vector<double>& q_bar, std::vector<double>& v_bar,
                                       assembly::LocalGradient& gradient) {

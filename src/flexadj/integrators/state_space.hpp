@@ -49,6 +49,9 @@ class StateSpace final : public TimeIntegrator {
   void begin_adjoint(storage::Trajectory& trajectory) override;
   void save_adjoint_data(std::vector<double>& data) const override;
   void load_adjoint_data(const std::vector<double>& data) override;
+  // x_n_bar . dPhi/dh_n of the step map x_n = Phi(x_{n-1}, h_n) (explicit time held: refused by the problem
+  // checks), from the stage adjoints of the last adjoint_step(n).
+  double step_size_sensitivity(storage::Trajectory& trajectory, std::size_t n) override;
   void save_adjoint_variables(std::vector<double>& x) const override { save_adjoint_data(x); }
   void load_adjoint_variables(const std::vector<double>& x) override { load_adjoint_data(x); }
   void seek_adjoint(storage::Trajectory& trajectory, std::size_t n) override;

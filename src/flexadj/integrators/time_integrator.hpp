@@ -68,6 +68,15 @@ class TimeIntegrator {
   virtual void adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
                             std::vector<double>& dJ_dq, std::vector<double>& dJ_dv,
                             assembly::LocalGradient& gradient) = 0;
+  // mu_n . dE_n/dh_n: the derivative of step n's equations E_n with respect to the step's size h_n = t_n - t_{n-1}
+  // (t_{n-1}, x_{n-1} and x_n held), contracted with the step's adjoint variables from the last adjoint_step(n),
+  // n >= 1, summed over the ranks (collective). With L = J + sum_n mu_n . E_n this is the dependence of J on h_n
+  // through the states, dJ/dh_n = dJ/dh_n|explicit + mu_n . dE_n/dh_n. Needed where h_n depends on the design: the
+  // step that ends at an implicit final time (h_last solves H = 0; Bestle and Eberhard 1992, eqs. (43)-(51) in
+  // discrete form) and every step of a free final time (h = (t1 - t0)/N). Only the terms of the integration
+  // formula are formed: a model whose equations depend on t explicitly is refused there (problem checks).
+  virtual double step_size_sensitivity(storage::Trajectory& trajectory, std::size_t n) = 0;
+
   // The spacetime adjoint (adjoint/spacetime_system.hpp; docs/adjoint.md, "The spacetime adjoint") takes the
   // steps out of order. The adjoint variables X_{n+1} that adjoint_step(n) reads are the part of the adjoint data
   // on which the step acts affinely, X_n = Phi_n X_{n+1} + G_n(dJ/dq_n, dJ/dv_n) for n >= 1 (for generalized-alpha
@@ -87,6 +96,8 @@ class TimeIntegrator {
                                       assembly::LocalGradient& gradient) const;
 
   const integrators::IntegratorSettings& settings() const { return settings_; }
+  // A free final time (IntegratorSettings::fixed_steps) moves the end time between runs.
+  void set_end_time(double end_time) { settings_.end_time = end_time; }
   const InitialProjection& initial_projection() const { return projection_; }
   const linalg::LinearSolver& linear_solver() const { return *solver_; }
   // An adjoint sweep that reuses pivot orders from step to step (update_adjoint_solver(Pivots::Reuse)) searches

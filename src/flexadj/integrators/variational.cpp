@@ -132,7 +132,7 @@ void Variational::begin_adjoint(storage::Trajectory& trajectory) {
   w.current = w.previous = w.multipliers = assembler_.make_state();
   for (auto* v : {&w.next_q, &w.momentum_current, &w.momentum_previous, &w.momentum_hat, &w.impulse_rhs, &w.nu_rhs,
                   &w.a1, &w.a3, &w.a3_plus_b1, &w.minus_a3, &w.z, &w.g_q, &w.g_v, &w.rhs_q, &w.scratch, &w.y_k,
-                  &w.y_d, &w.y_m})
+                  &w.y_d, &w.y_m, &w.dh_first, &w.dh_second, &w.dh_mu_plus, &w.dh_force})
     v->assign(n, 0.0);
   for (auto* v : {&w.impulse, &w.nu, &w.a2, &w.a4}) v->assign(m, 0.0);
   w.b1.assign(n, 0.0);
@@ -205,6 +205,35 @@ void Variational::seek_adjoint(storage::Trajectory& trajectory, std::size_t n) {
   }
   w.b1.assign(coordinate_count_, 0.0);
   w.b3.assign(coordinate_count_, 0.0);
+}
+
+// After adjoint_step(k): current = x_{k-1}, next_q = q_k, (b1, b3) = (a1, a3). minus and plus hold h through the factor h/2 of
+// (h/2)(T_q + f) = (minus + plus)/2 and through v_mid = (q_k - q_{k-1})/h, d/dv_mid = (h/2)(d/dq_k - d/dq_{k-1}):
+//   a1 . minus_h - a3 . plus_h = (a1 - a3) . (minus + plus)/(2h) - v_mid . (h/2)(out_k - out_{k-1})/h
+// with out the transposed products of (mu_minus, mu_plus) = (a1, -a3). E2, E4 and the constraint term of E1 hold h
+// only through t (not formed: time-invariant models only).
+double Variational::step_size_sensitivity(storage::Trajectory& trajectory, std::size_t step) {
+  if (step == 0) throw std::logic_error("Variational::step_size_sensitivity: step 0 has no size");
+  AdjointSweep& w = sweep_;
+  const std::vector<double>& times = trajectory.step_times();
+  const double t_previous = times[step - 1], h = times[step] - t_previous;
+  const std::size_t n = coordinate_count_;
+  for (std::size_t i = 0; i < n; ++i) {
+    w.dh_mu_plus[i] = -w.b3[i];
+    w.dh_first[i] = w.dh_second[i] = 0.0;
+  }
+  assembly_.add_discrete_momenta_transposed(w.current.q, w.next_q, t_previous, h, w.b1, w.dh_mu_plus, w.dh_first,
+                                            w.dh_second);
+  // (minus + plus)/(2h) = (T_q + f)/2, formed directly: from minus and plus it would lose T_v/h of its digits.
+  assembly_.midpoint_force(w.current.q, w.next_q, t_previous, h, w.dh_force);
+  double local = 0.0;
+  for (std::size_t i = 0; i < n; ++i) {
+    const double v_mid = (w.next_q[i] - w.current.q[i]) / h;
+    local += (w.b1[i] - w.b3[i]) * w.dh_force[i] - 0.5 * v_mid * (w.dh_second[i] - w.dh_first[i]);
+  }
+  double global = 0.0;
+  Teuchos::reduceAll(*assembler_.comm(), Teuchos::REDUCE_SUM, local, Teuchos::outArg(global));
+  return global;
 }
 
 // Step k (x_{k-1} -> y_k) with x = (q, v), p = T_v(q, v):

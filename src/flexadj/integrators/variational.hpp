@@ -48,6 +48,9 @@ class Variational final : public TimeIntegrator {
   void save_adjoint_variables(std::vector<double>& x) const override;
   void load_adjoint_variables(const std::vector<double>& x) override;
   void seek_adjoint(storage::Trajectory& trajectory, std::size_t n) override;
+  // a1 . d(minus)/dh - a3 . d(plus)/dh of step n, through the factor h/2 and v_mid = (q_n - q_{n-1})/h (docs/adjoint.md,
+  // "Implicit final time").
+  double step_size_sensitivity(storage::Trajectory& trajectory, std::size_t n) override;
   void adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
                     std::vector<double>& dJ_dq, std::vector<double>& dJ_dv, assembly::LocalGradient& gradient) override;
 
@@ -71,6 +74,7 @@ class Variational final : public TimeIntegrator {
     std::vector<double> next_q, momentum_current, momentum_previous, momentum_hat, impulse_rhs, impulse, nu, nu_rhs;
     std::vector<double> b1, b3, a1, a2, a3, a4, a3_plus_b1, minus_a3, z, g_q, g_v, rhs_q, scratch, y_k, y_d, y_m;
     std::vector<double> zero_n, zero_m;
+    std::vector<double> dh_first, dh_second, dh_mu_plus, dh_force;  // step_size_sensitivity()
   } sweep_;
 };
 

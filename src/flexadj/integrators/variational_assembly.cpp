@@ -101,6 +101,30 @@ void VariationalAssembly::assemble_step(const std::vector<double>& previous_q,
   if (momentum) a.export_first_work_column(*momentum);
 }
 
+void VariationalAssembly::midpoint_force(const std::vector<double>& previous_q, const std::vector<double>& next_q,
+                                         double t, double h, std::vector<double>& force) {
+  assembly::Assembler& a = assembler_;
+  a.import_columns(next_q.data(), previous_q.data(), nullptr);  // q = q_{n+1}, v = q_n, as assemble_step()
+  a.ghosted_work_->putScalar(0.0);
+  {
+    auto sum = a.ghosted_work_->getDataNonConst(0);
+    const assembly::Assembler::GhostedViews views = a.ghosted_views();
+    for (const auto& c : a.forces_) {
+      a.load(c, views);
+      const int n = static_cast<int>(c.rows.size());
+      for (int i = 0; i < n; ++i) {
+        q_mid_[i] = 0.5 * (a.q_[i] + a.v_[i]);
+        v_mid_[i] = (a.q_[i] - a.v_[i]) / h;
+      }
+      // With the factor 1 in place of h: (minus + plus)/2 = (T_q + f)/2.
+      a.model_.force_elements()[c.index]->discrete_momenta(q_mid_.data(), v_mid_.data(), t + 0.5 * h, 1.0,
+                                                         minus_.data(), plus_.data(), nullptr);
+      for (int i = 0; i < n; ++i) sum[c.state_entries[i]] += 0.5 * (minus_[i] + plus_[i]);
+    }
+  }
+  a.export_first_work_column(force);
+}
+
 void VariationalAssembly::momentum(const assembly::State& state, double t, std::vector<double>& p) {
   assembly::Assembler& a = assembler_;
   a.import_state(state, true, false);

@@ -23,6 +23,11 @@ class VariationalAssembly {
   void assemble_step(const std::vector<double>& previous_q, const std::vector<double>& previous_momentum,
                      const std::vector<double>& next_q, const std::vector<double>& scaled_impulse, double t, double h,
                      bool with_matrix, std::vector<double>* momentum);
+  // sum_e (T_q + f)/2 at the midpoint of the step q_n = previous_q -> q_{n+1} = next_q from t (owned coordinates):
+  // the factor of h in minus and plus, (minus + plus)/(2h), evaluated with h = 1 in the factor so that T_v cancels
+  // at its own scale, not at h's (the step-size derivative of the discrete adjoint). Collective.
+  void midpoint_force(const std::vector<double>& previous_q, const std::vector<double>& next_q, double t, double h,
+                      std::vector<double>& force);
   // p = sum_e T_v(q, v) at the state's q and v: the continuous Legendre transform (owned coordinates). Collective.
   void momentum(const assembly::State& state, double t, std::vector<double>& p);
   // Sums over the force elements of the discrete momenta's transposed products (ForceElement::

@@ -41,6 +41,9 @@ void apply_design_values(model::Model& model, const std::string& path) {
     } catch (const InputError& e) {
       throw InputError(path, key, e.what());
     }
+    if (variable.kind == problem::DesignSpace::Kind::FinalTime)
+      value.fail("integrator.end_time is not read from a design-values file yet; set it with --set "
+                 "integrator.end_time=<value>");
     const problem::DesignSpace one(model, {name});
     std::vector<double> x;
     if (variable.kind == problem::DesignSpace::Kind::Parameter) {

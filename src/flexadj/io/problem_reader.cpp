@@ -35,9 +35,11 @@ void Reader::read(const Value& root) {
   read_ancf_beams(ancf);
   read_forces(root.at("forces"));
   read_joints(root.at("joints"));
+  read_end_condition(root.at("integrator").at("end_condition"));
   read_objective(root.at("objective"));
   read_design_variables(root.at("design_variables"));
   read_optimization(root.at("optimization"));
+  check_final_time_model(root);
 }
 
 }  // namespace reader

@@ -21,13 +21,19 @@ objectives::ObjectiveTerm Reader::read_objective_term(const Value& v) const {
                                     "reference_control"}},
                       {"penalty",
                        {"type", "coordinate", "sensor", "relative_to", "quantity", "weight", "lower", "upper"}},
-                      {"control_effort", {"type", "control", "weight"}}});
+                      {"control_effort", {"type", "control", "weight"}},
+                      {"final_time", {"type", "weight"}}});
   Term term;
   term.kind = type == "final_value"      ? Term::Kind::FinalValue
               : type == "final_square"   ? Term::Kind::FinalSquare
               : type == "tracking"       ? Term::Kind::Tracking
               : type == "penalty"        ? Term::Kind::Penalty
+              : type == "final_time"     ? Term::Kind::FinalTime
                                          : Term::Kind::ControlEffort;
+  if (term.kind == Term::Kind::FinalTime) {
+    term.weight = v.at("weight").number_or(1.0);
+    return term;
+  }
   if (term.kind == Term::Kind::ControlEffort) {
     const Value control = v.at("control");
     term.control = control.text();
@@ -41,17 +47,7 @@ objectives::ObjectiveTerm Reader::read_objective_term(const Value& v) const {
     if (v.has("upper")) term.upper = v.at("upper").number();
     if (!(term.lower < term.upper)) v.at("upper").fail("expected upper > lower");
   }
-  if (v.has("sensor")) {
-    if (v.has("coordinate")) v.at("sensor").fail("give either 'coordinate' or 'sensor', not both");
-    if (v.has("relative_to")) v.at("relative_to").fail("'relative_to' applies to coordinates, not to a sensor");
-    read_sensor(v.at("sensor"), v.at("quantity"), term);
-  } else {
-    if (!v.has("coordinate")) v.fail("expected 'coordinate' (e.g. mass.x) or 'sensor' (a body point, see docs/model-format.md)");
-    term.coordinate = coordinate_ref(v.at("coordinate"));
-    if (v.has("relative_to")) term.relative_to = coordinate_ref(v.at("relative_to"));
-    if (v.has("quantity") && v.at("quantity").choice({"position", "velocity"}) == "velocity")
-      term.quantity = Term::Quantity::Velocity;
-  }
+  read_measured_quantity(v, term);
   term.weight = v.at("weight").number_or(1.0);
   term.target = v.at("target").number_or(0.0);
   term.reference = v.has("reference") ? v.at("reference").expression() : Expression::constant(0.0);
@@ -63,6 +59,23 @@ objectives::ObjectiveTerm Reader::read_objective_term(const Value& v) const {
     if (!term.reference_signal) control.fail("unknown control '" + control.text() + "'");
   }
   return term;
+}
+
+// The quantity x of a term (or of the end condition): coordinate (with relative_to, quantity position | velocity)
+// or sensor (with quantity).
+void Reader::read_measured_quantity(const Value& v, objectives::ObjectiveTerm& term) const {
+  using Term = objectives::ObjectiveTerm;
+  if (v.has("sensor")) {
+    if (v.has("coordinate")) v.at("sensor").fail("give either 'coordinate' or 'sensor', not both");
+    if (v.has("relative_to")) v.at("relative_to").fail("'relative_to' applies to coordinates, not to a sensor");
+    read_sensor(v.at("sensor"), v.at("quantity"), term);
+  } else {
+    if (!v.has("coordinate")) v.fail("expected 'coordinate' (e.g. mass.x) or 'sensor' (a body point, see docs/model-format.md)");
+    term.coordinate = coordinate_ref(v.at("coordinate"));
+    if (v.has("relative_to")) term.relative_to = coordinate_ref(v.at("relative_to"));
+    if (v.has("quantity") && v.at("quantity").choice({"position", "velocity"}) == "velocity")
+      term.quantity = Term::Quantity::Velocity;
+  }
 }
 
 // sensor: {body, point (global at t = 0; default the centre of mass), component: x | y | z} with quantity
@@ -121,6 +134,13 @@ void Reader::read_design_variables(const Value& list) {
       at.fail(e.what());
     }
     if (!seen.insert(name).second) at.fail("duplicate design variable '" + name + "'");
+    if (name == "integrator.end_time") {
+      // A free final time: the step count stays that of the model file's end_time and step_size.
+      if (problem_.integrator.end_condition)
+        at.fail("integrator.end_time is a design variable only without integrator.end_condition (the end "
+                "condition fixes the final time; its sensitivity enters every gradient by itself)");
+      problem_.integrator.fixed_steps = problem_.integrator.step_count();
+    }
     for (const auto& term : problem_.objective_terms)
       if (term.reference_signal && name == "control:" + term.reference_signal->name())
         at.fail("control '" + term.reference_signal->name() +

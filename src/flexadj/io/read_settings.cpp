@@ -2,8 +2,11 @@
 #include "flexadj/io/reader.hpp"
 
 #include <cmath>
+#include <memory>
 
 #include "flexadj/core/byte_size.hpp"
+#include "flexadj/integrators/end_condition.hpp"
+#include "flexadj/model/coordinate_names.hpp"
 
 namespace flexadj::io::reader {
 
@@ -26,7 +29,7 @@ void Reader::read_static(const Value& v) {
 
 void Reader::read_integrator(const Value& v) {
   v.expect_map({"type", "start_time", "end_time", "step_size", "spectral_radius", "max_newton_iterations",
-                "newton_tolerance", "linear_solver", "partition"});
+                "newton_tolerance", "linear_solver", "partition", "end_condition"});
   auto& s = problem_.integrator;
   if (v.has("type")) s.scheme = v.at("type").choice({"generalized_alpha", "hht", "variational", "state_space"});
   s.start_time = v.at("start_time").number_or(0.0);
@@ -59,6 +62,46 @@ void Reader::read_integrator(const Value& v) {
   if (v.has("newton_tolerance")) s.newton_tolerance = v.at("newton_tolerance").positive();
   if (v.has("linear_solver")) s.linear_solver = v.at("linear_solver").choice({"auto", "direct", "iterative"});
   if (v.has("partition")) s.partition = v.at("partition").choice({"blocks", "graph"});
+}
+
+// end_condition: {coordinate | sensor (as an objective term names its quantity x), value (default 0), direction:
+// falling | rising | any (default any)}: the run ends where H = x - value crosses zero; end_time bounds it.
+void Reader::read_end_condition(const Value& v) {
+  if (!v.given()) return;
+  if (!v.is_map())
+    v.fail("expected a map such as {coordinate: mass.x, quantity: velocity, value: 0, direction: falling}, got " +
+           v.describe());
+  v.expect_map({"coordinate", "sensor", "relative_to", "quantity", "value", "direction"});
+  objectives::ObjectiveTerm quantity;
+  read_measured_quantity(v, quantity);
+  const double value = v.at("value").number_or(0.0);
+  const std::string direction = v.has("direction") ? v.at("direction").choice({"falling", "rising", "any"}) : "any";
+  using Direction = integrators::EndCondition::Direction;
+  // For messages: "v(mass.x) = 0 (falling)".
+  std::string x;
+  if (quantity.sensor_body >= 0) {
+    x = "sensor of " + model_.body(quantity.sensor_body).name;
+  } else {
+    x = model::coordinate_name(model_, quantity.coordinate);
+    if (quantity.relative_to >= 0) x += " - " + model::coordinate_name(model_, quantity.relative_to);
+    if (quantity.quantity == objectives::ObjectiveTerm::Quantity::Velocity) x = "v(" + x + ")";
+  }
+  problem_.integrator.end_condition = std::make_shared<integrators::EndCondition>(
+      quantity, value,
+      direction == "falling"  ? Direction::Falling
+      : direction == "rising" ? Direction::Rising
+                              : Direction::Any,
+      "'" + x + " = " + format_number(value) + " (" + direction + ")' (" + v.path() + ")");
+}
+
+void Reader::check_final_time_model(const Value& root) const {
+  const auto& s = problem_.integrator;
+  if (!s.end_condition && s.fixed_steps == 0) return;
+  const std::string dependence = model_.explicit_time_dependence();
+  if (dependence.empty()) return;
+  const Value at = s.end_condition ? root.at("integrator").at("end_condition") : root.at("design_variables");
+  at.fail("an implicit or free final time needs a model whose equations do not depend on t explicitly, and " +
+          dependence + " does: the sensitivity of the final time does not include dE/dt yet");
 }
 
 void Reader::read_trajectory(const Value& v) {

@@ -175,6 +175,14 @@ class Reader {
   // of `point`.
   void read_sensor(const Value& v, const Value& quantity, objectives::ObjectiveTerm& term) const;
 
+  // The quantity x of a term or of the end condition: coordinate (relative_to, quantity) or sensor.
+  void read_measured_quantity(const Value& v, objectives::ObjectiveTerm& term) const;
+
+  // integrator.end_condition (after the bodies and joints, whose coordinates it names).
+  void read_end_condition(const Value& v);
+  // An implicit or free final time needs a model without explicit time dependence (checked last).
+  void check_final_time_model(const Value& root) const;
+
   // "<body>.<coordinate>" -> global coordinate id.
   long long coordinate_ref(const Value& v) const;
 

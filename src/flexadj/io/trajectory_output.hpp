@@ -36,6 +36,12 @@ class TrajectoryOutput {
   ~TrajectoryOutput();
   // Writes step n if n is a multiple of `every` or the last step (collective).
   void observe(long long step, double t, const assembly::State& state);
+  // A run that ended before its last step (an end condition): writes that step if observe() did not.
+  void observe_final(long long step, double t, const assembly::State& state) {
+    if (step % every_ == 0 || step == last_step_) return;  // written already
+    last_step_ = step;
+    observe(step, t, state);
+  }
   // Writes buffered steps, closes the HDF5 file and writes the XDMF description (collective).
   void finish();
   const std::string& path() const { return path_; }

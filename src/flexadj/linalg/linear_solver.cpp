@@ -1,10 +1,8 @@
 #include "flexadj/linalg/linear_solver.hpp"
 
-#include <Amesos2.hpp>
 #include <BelosBlockGmresSolMgr.hpp>
 #include <BelosLinearProblem.hpp>
 #include <BelosTpetraAdapter.hpp>
-#include <Ifpack2_Factory.hpp>
 #include <Teuchos_DefaultMpiComm.hpp>
 #include <mpi.h>
 
@@ -15,122 +13,23 @@
 
 #include "flexadj/core/mpi_comm.hpp"
 #include "flexadj/core/error.hpp"
+#include "flexadj/linalg/block_jacobi_klu.hpp"
 #include "flexadj/linalg/gathered_direct_solver.hpp"
 
 namespace flexadj::linalg {
 namespace {
 
-// The matrix the preconditioner factorizes: the rank-local diagonal block of the saddle-point matrix
-// with every "cut" constraint decoupled. A multiplier row with entries in another rank's columns is a
-// cut constraint; restricted to this rank it would act as if the other body were fixed, which can make
-// the local block singular (a link held at both ends may spin about its axis). Its row and column are
-// replaced by the identity. What is left differs from the full matrix by a term of rank about twice the
-// number of cut constraints, so GMRES needs few iterations.
-class DecoupledBlockMatrix {
- public:
-  // Local rows from first_multiplier_row on are multiplier rows.
-  DecoupledBlockMatrix(const CrsMatrix& matrix, int first_multiplier_row)
-      : matrix_(matrix), first_multiplier_row_(first_multiplier_row) {
-    const auto row_map = matrix.getRowMap();
-    const auto col_map = matrix.getColMap();
-    const int rows = static_cast<int>(row_map->getNodeNumElements());
-    // Local column of each matrix column, or -1 if another rank owns it.
-    local_column_.resize(col_map->getNodeNumElements());
-    for (std::size_t c = 0; c < local_column_.size(); ++c)
-      local_column_[c] = row_map->getLocalElement(col_map->getGlobalElement(static_cast<LocalOrdinal>(c)));
-    std::vector<char> cut(rows, 0);
-    for (int r = 0; r < rows; ++r) {
-      CrsMatrix::local_inds_host_view_type columns;
-      CrsMatrix::values_host_view_type values;
-      matrix.getLocalRowView(r, columns, values);
-      bool remote = false;
-      for (std::size_t k = 0; k < columns.extent(0); ++k) remote = remote || local_column_[columns(k)] < 0;
-      cut[r] = remote && r >= first_multiplier_row_ ? 1 : 0;
-    }
-    // Entries kept per row: (position in the matrix row, local column).
-    kept_.resize(rows);
-    std::vector<std::size_t> lengths(rows);
-    for (int r = 0; r < rows; ++r) {
-      CrsMatrix::local_inds_host_view_type columns;
-      CrsMatrix::values_host_view_type values;
-      matrix.getLocalRowView(r, columns, values);
-      if (cut[r]) {
-        kept_[r].push_back({-1, r});  // unit diagonal
-      } else {
-        for (std::size_t k = 0; k < columns.extent(0); ++k) {
-          const int local = local_column_[columns(k)];
-          if (local >= 0 && !cut[local]) kept_[r].push_back({static_cast<int>(k), local});
-        }
-      }
-      lengths[r] = kept_[r].size();
-    }
-    cut_count_ = static_cast<int>(std::count(cut.begin(), cut.end(), 1));
-    block_ = rcp(new CrsMatrix(row_map, row_map, Teuchos::ArrayView<const std::size_t>(lengths.data(), rows)));
-    for (int r = 0; r < rows; ++r) {
-      std::vector<LocalOrdinal> columns;
-      for (const auto& entry : kept_[r]) columns.push_back(entry.second);
-      const std::vector<double> zeros(columns.size(), 0.0);
-      block_->insertLocalValues(r, Teuchos::ArrayView<const LocalOrdinal>(columns.data(), columns.size()),
-                                Teuchos::ArrayView<const double>(zeros.data(), zeros.size()));
-    }
-    block_->fillComplete(row_map, row_map);
-  }
-
-  // Copies the current values of the matrix into the block.
-  void update() {
-    block_->resumeFill();
-    std::vector<LocalOrdinal> columns;
-    std::vector<double> values;
-    for (int r = 0; r < static_cast<int>(kept_.size()); ++r) {
-      CrsMatrix::local_inds_host_view_type matrix_columns;
-      CrsMatrix::values_host_view_type matrix_values;
-      matrix_.getLocalRowView(r, matrix_columns, matrix_values);
-      columns.clear();
-      values.clear();
-      for (const auto& [position, column] : kept_[r]) {
-        columns.push_back(column);
-        values.push_back(position < 0 ? 1.0 : matrix_values(position));
-      }
-      block_->replaceLocalValues(r, Teuchos::ArrayView<const LocalOrdinal>(columns.data(), columns.size()),
-                                 Teuchos::ArrayView<const double>(values.data(), values.size()));
-    }
-    block_->fillComplete(matrix_.getRowMap(), matrix_.getRowMap());
-  }
-
-  RCP<const CrsMatrix> matrix() const { return block_; }
-  int cut_count() const { return cut_count_; }
-
- private:
-  const CrsMatrix& matrix_;
-  int first_multiplier_row_;
-  std::vector<int> local_column_;
-  std::vector<std::vector<std::pair<int, int>>> kept_;
-  RCP<CrsMatrix> block_;
-  int cut_count_ = 0;
-};
-
-// Belos GMRES, right-preconditioned by Ifpack2 (additive Schwarz without overlap, KLU2 on each rank's
-// block: single-rank solves, safe with Debian's KLU2, see docs/platform.md) applied to the
-// decoupled block matrix above. The true residual is checked after every solve.
+// Belos GMRES, right-preconditioned by block Jacobi with KLU on each rank's block and the cut constraints decoupled
+// (block_jacobi_klu.hpp). The true residual is checked after every solve.
 class IterativeSolver final : public LinearSolver {
  public:
   using Operator = Tpetra::Operator<double, LocalOrdinal, GlobalOrdinal, Node>;
-  using RowMatrix = Tpetra::RowMatrix<double, LocalOrdinal, GlobalOrdinal, Node>;
 
   IterativeSolver(RCP<const CrsMatrix> matrix, const LinearSolverOptions& options)
       : matrix_(std::move(matrix)), options_(options) {
     const int rows = static_cast<int>(matrix_->getRowMap()->getNodeNumElements());
-    block_ = std::make_unique<DecoupledBlockMatrix>(
-        *matrix_, options.local_coordinate_rows >= 0 ? options.local_coordinate_rows : rows);
-    Teuchos::ParameterList schwarz;
-    schwarz.set("schwarz: overlap level", 0);
-    schwarz.set("schwarz: inner preconditioner name", "AMESOS2");
-    Teuchos::ParameterList inner;
-    inner.set("Amesos2 solver name", "klu2");
-    inner.sublist("Amesos2");
-    schwarz.set("schwarz: inner preconditioner parameters", inner);
-    preconditioner_ = Ifpack2::Factory::create<RowMatrix>("SCHWARZ", block_->matrix());
-    preconditioner_->setParameters(schwarz);
+    preconditioner_ =
+        rcp(new BlockJacobiKlu(matrix_, options.local_coordinate_rows >= 0 ? options.local_coordinate_rows : rows));
     auto belos = Teuchos::rcp(new Teuchos::ParameterList);
     belos->set("Convergence Tolerance", options.tolerance);
     belos->set("Maximum Iterations", options.max_iterations);
@@ -144,17 +43,9 @@ class IterativeSolver final : public LinearSolver {
     residual_ = rcp(new Vector(matrix_->getRowMap()));
   }
 
-  void update(Pivots) override {
-    block_->update();
+  void update(Pivots pivots) override {
     matrix_norm_ = matrix_->getFrobeniusNorm();
-    try {
-      // Ifpack2 13.2's Amesos2 wrapper copies a LocalFilter's values into its own CrsMatrix in
-      // initialize() (Ifpack2_Details_Amesos2Wrapper_def.hpp): new values need a new initialize().
-      preconditioner_->initialize();
-      preconditioner_->compute();
-    } catch (const std::exception& error) {
-      throw SolverError(std::string("the subdomain factorization of the preconditioner failed: ") + error.what());
-    }
+    preconditioner_->update(pivots);
   }
 
   void solve(const Vector& b, Vector& x) override {
@@ -181,14 +72,13 @@ class IterativeSolver final : public LinearSolver {
   }
 
   std::string description() const override {
-    return "iterative (Belos GMRES + Ifpack2 block Jacobi/KLU2, cut constraints decoupled)";
+    return "iterative (Belos GMRES + block Jacobi/KLU, cut constraints decoupled)";
   }
 
  private:
   RCP<const CrsMatrix> matrix_;
   LinearSolverOptions options_;
-  std::unique_ptr<DecoupledBlockMatrix> block_;
-  RCP<Ifpack2::Preconditioner<double, LocalOrdinal, GlobalOrdinal, Node>> preconditioner_;
+  RCP<BlockJacobiKlu> preconditioner_;
   RCP<Belos::LinearProblem<double, MultiVector, Operator>> problem_;
   RCP<Belos::SolverManager<double, MultiVector, Operator>> solver_;
   RCP<Vector> residual_;

@@ -4,7 +4,7 @@
 //              right-hand sides are gathered to rank 0 and the solution scattered back: Debian's Amesos2
 //              KLU2 returns wrong solutions on a distributed matrix (docs/platform.md), and the gathered
 //              system is the same for any rank count, so results agree across rank counts.
-//   iterative: Belos GMRES preconditioned by Ifpack2 block Jacobi with KLU2 on each rank's block, the
+//   iterative: Belos GMRES preconditioned by block Jacobi with KLU on each rank's block (block_jacobi_klu.hpp), the
 //              constraints cut by the partition decoupled, for systems too large to gather (true
 //              residual checked after every solve).
 #include <memory>
@@ -20,7 +20,7 @@ struct LinearSolverOptions {
   double tolerance = 1e-12;           // iterative: relative residual GMRES aims at
   double accepted_residual = 1e-8;    // iterative: backward error |r| / (|A| |x| + |b|) accepted after the solve
   int max_iterations = 500;
-  int restart = 100;
+  int restart = 30;  // Krylov vectors before a restart (Belos allocates them at every solve)
   // Saddle-point layout of the local rows: this many coordinate rows first, then the multiplier rows
   // (the iterative solver decouples constraints cut by the rank partition); -1: no multipliers.
   int local_coordinate_rows = -1;

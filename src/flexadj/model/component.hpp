@@ -86,6 +86,12 @@ class ForceElement : public Component {
   // r and J = c.q dr/dq + c.v dr/dv + c.a dr/da, J row-major n x n.
   virtual void residual_jacobian(const double* q, const double* v, const double* a, double t,
                                  const JacobianCoefficients& c, double* r, double* J) const = 0;
+  // r and the three Jacobians dr/dq, dr/dv, dr/da (n x n row-major each) from one evaluation: the adjoint step
+  // assembles its matrix from them and keeps them for its products K^T mu, D^T mu, M^T mu
+  // (Assembler::assemble_adjoint_matrix), so that the element is not evaluated a second time. dr/da is zero for an
+  // element without inertia.
+  virtual void residual_jacobians(const double* q, const double* v, const double* a, double t, double* r,
+                                  double* dr_dq, double* dr_dv, double* dr_da) const = 0;
   // gradient[k] += mu . dr/dp_k for the wanted k (adjoint sensitivities; mu has one entry per local coordinate).
   virtual void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* mu,
                                       double* gradient, ParameterMask wanted = kAllParameters) const = 0;
@@ -124,6 +130,8 @@ class ForceElement : public Component {
   virtual bool conservative() const { return true; }
   // True for applied loads, which a static solve scales by its load factor.
   virtual bool applied_load() const { return false; }
+  // True if the residual depends on t explicitly (a load given as a function of time or by a control signal).
+  virtual bool time_dependent() const { return false; }
   // Stress resultants for output (beams: normal and shear forces, torsion and bending moments in the section
   // frame at the element's midpoint); resultant_count() values written by resultants().
   virtual int resultant_count() const { return 0; }

@@ -173,6 +173,17 @@ class ForceElementAD : public ForceElement {
       add_transposed_products_as<FadOf<kSlotsPerCoordinate * MaxCoordinates>>(q, v, a, t, mu, out_q, out_v, out_a);
   }
 
+  // The same slots as add_transposed_products, the Jacobians kept instead of contracted.
+  void residual_jacobians(const double* q, const double* v, const double* a, double t, double* r, double* dr_dq,
+                          double* dr_dv, double* dr_da) const override {
+    constexpr int kSlotsPerCoordinate = HasKineticEnergy<Derived>::value ? 3 : 2;
+    if (coordinate_count() == MaxCoordinates)
+      residual_jacobians_as<Sacado::Fad::SFad<double, kSlotsPerCoordinate * MaxCoordinates>>(q, v, a, t, r, dr_dq,
+                                                                                            dr_dv, dr_da);
+    else
+      residual_jacobians_as<FadOf<kSlotsPerCoordinate * MaxCoordinates>>(q, v, a, t, r, dr_dq, dr_dv, dr_da);
+  }
+
   // One wanted parameter (a stiffness, a mass: the common case) takes a one-slot SFad.
   void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* mu,
                               double* gradient, ParameterMask wanted = kAllParameters) const override {
@@ -240,6 +251,30 @@ class ForceElementAD : public ForceElement {
         out_q[j] += mu[i] * rf[i].fastAccessDx(j);
         out_v[j] += mu[i] * rf[i].fastAccessDx(n + j);
         if constexpr (with_inertia) out_a[j] += mu[i] * rf[i].fastAccessDx(2 * n + j);
+      }
+    }
+  }
+
+  template <class StateFad>
+  void residual_jacobians_as(const double* q, const double* v, const double* a, double t, double* r, double* dr_dq,
+                             double* dr_dv, double* dr_da) const {
+    constexpr bool with_inertia = HasKineticEnergy<Derived>::value;
+    const int n = coordinate_count(), slots = (with_inertia ? 3 : 2) * n;
+    std::array<StateFad, MaxCoordinates> qf, vf, af, rf;
+    for (int i = 0; i < n; ++i) {
+      qf[i] = StateFad(slots, i, q[i]);
+      vf[i] = StateFad(slots, n + i, v[i]);
+      af[i] = with_inertia ? StateFad(slots, 2 * n + i, a[i]) : StateFad(a[i]);
+      rf[i] = StateFad(slots, 0.0);
+    }
+    derived().template evaluate<StateFad, double>(qf.data(), vf.data(), af.data(), parameters().data(), t, rf.data());
+    for (int i = 0; i < n; ++i) {
+      r[i] = rf[i].val();
+      const bool any = rf[i].hasFastAccess();
+      for (int j = 0; j < n; ++j) {
+        dr_dq[i * n + j] = any ? rf[i].fastAccessDx(j) : 0.0;
+        dr_dv[i * n + j] = any ? rf[i].fastAccessDx(n + j) : 0.0;
+        dr_da[i * n + j] = any && with_inertia ? rf[i].fastAccessDx(2 * n + j) : 0.0;
       }
     }
   }
@@ -553,6 +588,8 @@ class ConstraintAD : public Constraint {
     }
   }
 
+  // (A fixed-length SFad here, as the force elements use, halves this one-off pass of the adjoint's step 0 but makes
+  // GCC inline less of the Hessian kernels in the same translation unit: the forward step then cost 7 % more.)
   void level_jacobians(const double* q, const double* v, const double* a, double t, int level, double* d_dq,
                        double* d_dv) const override {
     using StateFad = Sacado::Fad::SLFad<PathFad, 2 * MaxCoordinates>;

@@ -76,6 +76,14 @@ bool Model::conservative() const {
   return true;
 }
 
+std::string Model::explicit_time_dependence() const {
+  for (const auto& element : force_elements_)
+    if (element->time_dependent()) return std::string(element->type()) + " '" + element->name() + "'";
+  for (const auto& constraint : constraints_)
+    if (constraint->rheonomic()) return std::string(constraint->type()) + " '" + constraint->name() + "'";
+  return "";
+}
+
 std::vector<double> Model::initial_coordinates() const {
   std::vector<double> q(coordinate_count_);
   for (std::size_t b = 0; b < bodies_.size(); ++b)

@@ -58,6 +58,9 @@ class Model {
   int body_offset(int body) const { return body_offsets_.at(body); }               // first coordinate
   int constraint_offset(int constraint) const { return constraint_offsets_.at(constraint); }  // first multiplier
   bool conservative() const;  // no dampers, loads or rheonomic constraints
+  // The first component whose equations depend on t explicitly (a load of time or control, a rheonomic constraint),
+  // e.g. "load 'F'"; empty if none.
+  std::string explicit_time_dependence() const;
 
   // Initial coordinates and velocities of all bodies, in global numbering.
   std::vector<double> initial_coordinates() const;

@@ -112,7 +112,8 @@ double Objective::local_step_value(const assembly::Assembler& assembler, const s
   double local = 0.0;
   TermInputs inputs;
   for (const auto& term : terms_) {
-    if (term.kind == ObjectiveTerm::Kind::ControlEffort) continue;
+    if (term.kind == ObjectiveTerm::Kind::FinalTime && n == last && root) local += term.weight * times[n];
+    if (!term.on_states()) continue;
     if (!gather_inputs(assembler, term, state, inputs)) continue;
     // A relative term is known on every rank: count it on rank 0.
     if (term.relative_to >= 0 && !root) continue;
@@ -151,7 +152,7 @@ void Objective::add_partials(const assembly::Assembler& assembler, const std::ve
   TermInputs inputs;
   std::array<TermFad, kMaxInputs> seeded;
   for (const auto& term : terms_) {
-    if (term.kind == ObjectiveTerm::Kind::ControlEffort) continue;
+    if (!term.on_states()) continue;
     if (!gather_inputs(assembler, term, state, inputs)) continue;
     // One forward-AD pass over the kernel: d(w h + S)/d(inputs).
     for (int k = 0; k < inputs.count; ++k) seeded[k] = TermFad(inputs.count, k, inputs.values[k]);
@@ -178,6 +179,67 @@ void Objective::add_control_gradient(const model::Model& model, const std::vecto
       gradient[w.k1] += w.w1 * d;
     }
   }
+}
+
+double Objective::terminal_value(const assembly::Assembler& assembler, const assembly::State& state) const {
+  const bool root = assembler.comm()->getRank() == 0;
+  double local = 0.0;
+  TermInputs inputs;
+  for (const auto& term : terms_) {
+    if (!term.on_states() || !gather_inputs(assembler, term, state, inputs)) continue;
+    if (term.relative_to >= 0 && !root) continue;
+    local += kernels::terminal(term, kernels::measured_quantity(term, inputs.body_kind, inputs.values.data()));
+  }
+  double global = 0.0;
+  Teuchos::reduceAll(*assembler.comm(), Teuchos::REDUCE_SUM, local, Teuchos::outArg(global));
+  return global;
+}
+
+void Objective::add_terminal_partials(const assembly::Assembler& assembler, const assembly::State& state,
+                                      std::vector<double>& dq, std::vector<double>& dv) const {
+  static const std::vector<double> kOneTime{0.0};  // the terminal partials read no time
+  add_partials(assembler, kOneTime, 0, state, dq, dv, Partials::Terminal);
+}
+
+double Objective::local_step_time_derivative(const assembly::Assembler& assembler, const std::vector<double>& times,
+                                             std::size_t n, const assembly::State& state,
+                                             const std::vector<double>& dt) const {
+  // d/dtheta [w_n h(x_n, t_n)] with the states held: w_n = (t_{n+1} - t_{n-1})/2 (one-sided at the ends), so
+  // dw_n = (dt_{n+1} - dt_{n-1})/2; the final-time term weight * dt_N.
+  const std::size_t last = times.size() - 1;
+  const bool root = assembler.comm()->getRank() == 0;
+  const double dw = last == 0 ? 0.0 : 0.5 * ((n < last ? dt[n + 1] : dt[n]) - (n > 0 ? dt[n - 1] : dt[n]));
+  const double weight = quadrature_weight(times, n);
+  double local = 0.0;
+  TermInputs inputs;
+  for (const auto& term : terms_) {
+    if (term.kind == ObjectiveTerm::Kind::FinalTime && n == last && root) local += term.weight * dt[n];
+    if (!term.on_states() || !gather_inputs(assembler, term, state, inputs)) continue;
+    if (term.relative_to >= 0 && !root) continue;
+    const double x = kernels::measured_quantity(term, inputs.body_kind, inputs.values.data());
+    const ControlFad t(1, 0, times[n]);
+    const ControlFad h = kernels::integrand(term, ControlFad(x), t);
+    local += dw * h.val() + weight * h.dx(0) * dt[n];
+  }
+  return local;
+}
+
+double Objective::control_time_derivative(const assembly::Assembler& assembler, const std::vector<double>& times,
+                                          const std::vector<double>& dt) const {
+  if (assembler.comm()->getRank() != 0) return 0.0;
+  const std::size_t last = times.size() - 1;
+  double sum = 0.0;
+  for (const auto& term : terms_) {
+    if (term.kind != ObjectiveTerm::Kind::ControlEffort || last == 0) continue;
+    const auto signal = assembler.model().find_control(term.control);
+    for (std::size_t n = 0; n <= last; ++n) {
+      const double dw = 0.5 * ((n < last ? dt[n + 1] : dt[n]) - (n > 0 ? dt[n - 1] : dt[n]));
+      const ControlFad t(1, 0, times[n]);
+      const ControlFad h = kernels::integrand(term, signal->value(t), t);
+      sum += dw * h.val() + quadrature_weight(times, n) * h.dx(0) * dt[n];
+    }
+  }
+  return sum;
 }
 
 }  // namespace flexadj::objectives

@@ -34,6 +34,19 @@ class Objective {
   // controls[name][k] += dJ/du_k of the terms that depend on control values explicitly (control effort).
   void add_control_gradient(const model::Model& model, const std::vector<double>& times,
                             std::map<std::string, std::vector<double>>& controls) const;
+  // The terminal terms S(x) at a state, summed over the ranks (collective), and their partials dq += S_q, dv += S_v
+  // (owned coordinates): the end condition's H (integrators/end_condition.hpp).
+  double terminal_value(const assembly::Assembler& assembler, const assembly::State& state) const;
+  void add_terminal_partials(const assembly::Assembler& assembler, const assembly::State& state,
+                             std::vector<double>& dq, std::vector<double>& dv) const;
+  // The explicit dependence of J on the step times, the states held: with dt[m] = dt_m/dtheta for some scalar
+  // theta (the located final step's size, or a free final time), this rank's d/dtheta of step n's part
+  // (quadrature weights, the references' time, the final-time terms), and d/dtheta of the control-effort terms
+  // (rank 0, else 0). Summed over the steps and the ranks, they give the partial dJ/dtheta of the discrete J.
+  double local_step_time_derivative(const assembly::Assembler& assembler, const std::vector<double>& times,
+                                    std::size_t n, const assembly::State& state, const std::vector<double>& dt) const;
+  double control_time_derivative(const assembly::Assembler& assembler, const std::vector<double>& times,
+                                 const std::vector<double>& dt) const;
   // Which derivatives add_partials gives at step n:
   //   Discrete:  dJ/dq_n, dJ/dv_n of the discrete J (trapezoidal weights; terminal terms at the last step);
   //   Integrand: h_q, h_v of the integral terms, J = int h dt + S (no quadrature weight, no terminal terms);

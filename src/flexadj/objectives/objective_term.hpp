@@ -17,7 +17,8 @@ struct ObjectiveTerm {
     FinalSquare,  // weight/2 * (x(t_N) - target)^2
     Tracking,     // weight/2 * integral of (x(t) - reference(t))^2 dt
     Penalty,      // weight/2 * integral of (max(0, x - upper)^2 + max(0, lower - x)^2) dt  (C1 exterior penalty)
-    ControlEffort // weight/2 * integral of u(t)^2 dt for the control signal `control`
+    ControlEffort, // weight/2 * integral of u(t)^2 dt for the control signal `control`
+    FinalTime      // weight * t_N: the final time (implicit, integrator.end_condition, or free)
   };
   // Coordinates: Position (q) or Velocity (dq/dt). Sensors: Position / Velocity of the body point, the
   // AngularVelocity (global axes), or the Direction: the body-fixed unit vector in global axes.
@@ -37,6 +38,13 @@ struct ObjectiveTerm {
   // Tracking of measured data: if set, the reference is this signal instead of `reference`.
   std::shared_ptr<const functions::ControlSignal> reference_signal;
   double reference_at(double t) const { return reference_signal ? reference_signal->value(t) : reference(t); }
+  // The same for a forward-AD time (its derivative: the reference's rate).
+  template <class S>
+  S reference_at(const S& t) const {
+    return reference_signal ? reference_signal->value(t) : reference.evaluate(t);
+  }
+  // Terms on the states (not on a control signal or the final time alone).
+  bool on_states() const { return kind != Kind::ControlEffort && kind != Kind::FinalTime; }
   double lower = -std::numeric_limits<double>::infinity(), upper = std::numeric_limits<double>::infinity();
   std::string control;  // ControlEffort
 };

@@ -39,9 +39,9 @@ S excess(const ObjectiveTerm& term, const S& x) {
   return S(0.0);
 }
 
-// The integrand h(x, t) (u: the control value for control effort).
-template <class S>
-S integrand(const ObjectiveTerm& term, const S& x, double t) {
+// The integrand h(x, t) (u: the control value for control effort). T: double, or a forward-AD time for dh/dt.
+template <class S, class T = double>
+S integrand(const ObjectiveTerm& term, const S& x, const T& t) {
   switch (term.kind) {
     case ObjectiveTerm::Kind::Tracking: {
       const S e = x - term.reference_at(t);

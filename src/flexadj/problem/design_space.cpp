@@ -12,7 +12,7 @@ namespace flexadj::problem {
 namespace {
 
 const std::string kInitialPosition = "initial_position:", kInitialVelocity = "initial_velocity:",
-                  kControl = "control:";
+                  kControl = "control:", kFinalTime = "integrator.end_time";
 
 bool starts_with(const std::string& text, const std::string& prefix) { return text.compare(0, prefix.size(), prefix) == 0; }
 
@@ -72,7 +72,8 @@ int resolve_parameter(const model::Model& model, const ParameterSpace& parameter
   const std::size_t dot = name.rfind('.');
   if (dot == std::string::npos)
     unresolved("unknown design variable '" + name + "' (expected '<component>.<parameter>' such as 'spring.stiffness', "
-               "'initial_position: <body>.<coordinate>', 'initial_velocity: <body>.<coordinate>' or 'control: <name>')" +
+               "'initial_position: <body>.<coordinate>', 'initial_velocity: <body>.<coordinate>', 'control: <name>' or "
+               "'integrator.end_time')" +
                hint);
   const std::string component = name.substr(0, dot);
   std::vector<std::string> own;  // the parameters of that component
@@ -119,6 +120,8 @@ DesignSpace::Entry DesignSpace::resolve(const model::Model& model, const Paramet
     const bool velocity = starts_with(name, kInitialVelocity);
     entry.kind = velocity ? Kind::InitialVelocity : Kind::InitialPosition;
     entry.coordinate = model::find_coordinate(model, name.substr((velocity ? kInitialVelocity : kInitialPosition).size()));
+  } else if (name == kFinalTime) {
+    entry.kind = Kind::FinalTime;
   } else if (starts_with(name, kControl)) {
     entry.kind = Kind::Control;
     entry.control = resolve_control(model, name.substr(kControl.size()));
@@ -182,15 +185,52 @@ std::vector<double> DesignSpace::values(const model::Model& model) const {
         std::copy(u.begin(), u.end(), values.begin() + e.offset);
         break;
       }
+      case Kind::FinalTime:
+        throw std::logic_error("DesignSpace::values: integrator.end_time is a setting of the problem, not the model");
     }
   }
   return values;
+}
+
+bool DesignSpace::has_final_time() const {
+  for (const Entry& e : entries_)
+    if (e.kind == Kind::FinalTime) return true;
+  return false;
+}
+
+std::vector<double> DesignSpace::values(const Problem& problem) const {
+  // The model's scalars with the final time's slot filled from the problem.
+  DesignSpace model_only = *this;
+  model_only.entries_.clear();
+  for (const Entry& e : entries_)
+    if (e.kind != Kind::FinalTime) model_only.entries_.push_back(e);
+  std::vector<double> values = model_only.values(*problem.model);
+  for (const Entry& e : entries_)
+    if (e.kind == Kind::FinalTime) values[e.offset] = problem.integrator.end_time;
+  return values;
+}
+
+void DesignSpace::set_values(Problem& problem, const std::vector<double>& values) const {
+  if (values.size() != static_cast<std::size_t>(size_))
+    throw std::invalid_argument("DesignSpace::set_values: " + std::to_string(values.size()) + " values for " +
+                                std::to_string(size_) + " design scalars");
+  DesignSpace model_only = *this;
+  model_only.entries_.clear();
+  for (const Entry& e : entries_) {
+    if (e.kind != Kind::FinalTime) model_only.entries_.push_back(e);
+    else problem.integrator.end_time = values[e.offset];
+  }
+  model_only.set_values_of_entries(*problem.model, values);
 }
 
 void DesignSpace::set_values(model::Model& model, const std::vector<double>& values) const {
   if (values.size() != static_cast<std::size_t>(size_))
     throw std::invalid_argument("DesignSpace::set_values: " + std::to_string(values.size()) + " values for " +
                                 std::to_string(size_) + " design scalars");
+  set_values_of_entries(model, values);
+}
+
+void DesignSpace::set_values_of_entries(model::Model& model, const std::vector<double>& values) const {
   for (const Entry& e : entries_) {
     switch (e.kind) {
       case Kind::Parameter: parameters_.set_value(model, e.parameter, values[e.offset]); break;
@@ -202,6 +242,8 @@ void DesignSpace::set_values(model::Model& model, const std::vector<double>& val
         model.controls().at(e.control)->set_values(
             std::vector<double>(values.begin() + e.offset, values.begin() + e.offset + e.size));
         break;
+      case Kind::FinalTime:
+        throw std::logic_error("DesignSpace::set_values: integrator.end_time is a setting of the problem, not the model");
     }
   }
 }
@@ -230,6 +272,7 @@ std::vector<double> DesignSpace::gradient(const adjoint::Gradient& g) const {
         std::copy(found->second.begin(), found->second.end(), out.begin() + e.offset);
         break;
       }
+      case Kind::FinalTime: out[e.offset] = g.final_time; break;
     }
   }
   return out;

@@ -5,6 +5,8 @@
 //   "initial_position:mass.x"  the initial value q(t_0) of a coordinate "<body>.<coordinate>"
 //   "initial_velocity:mass.x"  the initial rate v(t_0) of a coordinate
 //   "control:F"                every value u_k of the control signal F
+//   "integrator.end_time"      a free final time: the run's end time with its step count fixed (the problem's
+//                              integrator settings, IntegratorSettings::fixed_steps; no end_condition)
 // A DesignSpace flattens them into one vector of scalars in the order of the names: one per parameter and
 // initial value, one per value of a control signal. It reads and changes these scalars in a model and
 // picks their derivatives out of a discrete-adjoint Gradient.
@@ -26,7 +28,7 @@ using model::ParameterSpace;
 
 class DesignSpace {
  public:
-  enum class Kind { Parameter, InitialPosition, InitialVelocity, Control };
+  enum class Kind { Parameter, InitialPosition, InitialVelocity, Control, FinalTime };
   struct Entry {
     Kind kind = Kind::Parameter;
     std::string name;           // as given, e.g. "initial_velocity:mass.x"
@@ -51,13 +53,21 @@ class DesignSpace {
   // One name per scalar: the entry's name, for control values "control:F[17]".
   std::vector<std::string> names() const;
 
+  // The design scalars of a model (no FinalTime entry: std::logic_error), or of a problem (its model and its
+  // integrator's end time).
   std::vector<double> values(const model::Model& model) const;
-  // Sets parameters, initial coordinates/velocities of the bodies and control values; size() values.
+  std::vector<double> values(const Problem& problem) const;
+  // Sets parameters, initial coordinates/velocities of the bodies and control values; size() values. The problem's
+  // form also sets the end time of a FinalTime entry.
   void set_values(model::Model& model, const std::vector<double>& values) const;
+  void set_values(Problem& problem, const std::vector<double>& values) const;
+  bool has_final_time() const;
   // dJ/d(design scalars) from a gradient computed for the same model with this ParameterSpace's numbering.
   std::vector<double> gradient(const adjoint::Gradient& gradient) const;
 
  private:
+  // set_values() without the size check: the entries' offsets index `values`.
+  void set_values_of_entries(model::Model& model, const std::vector<double>& values) const;
   ParameterSpace parameters_;
   std::vector<Entry> entries_;
   int size_ = 0;

@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Command-line behaviour of an implicit final time (integrator.end_condition) and of test (c) of `flexadj check`
+# (extrapolated differences, judged): the stopped oscillator's gradient, the input errors (exit code 2), a condition
+# not met by end_time (exit code 3), and (c) passing the discrete adjoint and failing a gradient that is not the
+# derivative of the discrete J (exit code 4). Usage: test_final_time.sh PATH/TO/flexadj
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$HERE/cli_support.sh" "$1"
+MODEL="$HERE/../../meshes/oscillator_stopped.yaml"
+
+# Bestle and Eberhard 1992, the oscillator stopped at z = 0: psi = 0.5, dpsi/dc = -0.25, dpsi/dz0 = 1.
+expect "gradient with an end condition" 0 "J = " "spring.stiffness" -- gradient "$MODEL" -o grad.csv
+closed_form() {
+  /usr/bin/python3 - stdout.txt grad.csv <<'PY'
+import csv, sys
+J = float(next(line for line in open(sys.argv[1]) if line.startswith("J = ")).split()[2])
+gradient = {row["name"]: float(row["gradient"]) for row in csv.DictReader(open(sys.argv[2]))}
+dc, dz0 = gradient["spring.stiffness"], gradient["initial_velocity:mass.x"]
+error = max(abs(J - 0.5), abs(dc + 0.25), abs(dz0 - 1.0))
+print("     | psi = %.10f, dpsi/dc = %.10f, dpsi/dz0 = %.10f, largest error %.1e" % (J, dc, dz0, error))
+sys.exit(0 if error <= 1e-5 else 1)
+PY
+}
+pass_if "stopped oscillator: gradient matches the closed form within 1e-5" closed_form
+# dt1/dc = -pi/4 with the final time as the objective.
+expect "final time as the objective" 0 "t_end" -- gradient "$MODEL" --set "objective=[{type: final_time}]" -o t1.csv
+final_time() {
+  /usr/bin/python3 - stdout.txt t1.csv <<'PY'
+import csv, math, sys
+J = float(next(line for line in open(sys.argv[1]) if line.startswith("J = ")).split()[2])
+gradient = {row["name"]: float(row["gradient"]) for row in csv.DictReader(open(sys.argv[2]))}
+error = max(abs(J - math.pi / 2), abs(gradient["spring.stiffness"] + math.pi / 4), abs(gradient["initial_velocity:mass.x"]))
+print("     | t1 = %.10f, dt1/dc = %.10f, dt1/dz0 = %.1e, largest error %.1e" % (J, gradient["spring.stiffness"], gradient["initial_velocity:mass.x"], error))
+sys.exit(0 if error <= 1e-5 else 1)
+PY
+}
+pass_if "stopped oscillator: t1 and dt1/dp match the closed form within 1e-5" final_time
+expect "end condition not met" 3 "integrator.end_condition" "was not met by end_time" -- \
+  gradient "$MODEL" --set integrator.end_time=1.2
+expect "end condition: bad direction" 2 "oscillator_stopped.yaml" "integrator.end_condition.direction" "falling" -- \
+  gradient "$MODEL" --set "integrator.end_condition={coordinate: mass.x, quantity: velocity, direction: down}"
+expect "end condition: unknown coordinate" 2 "integrator.end_condition.coordinate" -- \
+  gradient "$MODEL" --set "integrator.end_condition={coordinate: mass.q}"
+expect "end condition: no HDF5 trajectory yet" 2 "integrator.end_condition" "--trajectory memory" -- \
+  gradient "$MODEL" --trajectory hdf5
+expect "end condition: not with a free final time" 2 "without integrator.end_condition" -- \
+  gradient "$MODEL" --set "design_variables=[integrator.end_time]"
+expect "simulate with an end condition" 0 "summary" -- simulate "$MODEL" -o stopped.h5
+
+# (c) judged: passes the discrete adjoint, fails the continuous adjoint at coarse steps (its gradient is off the
+# discrete J's derivative by the integration error, far above the extrapolation's estimate).
+OSCILLATOR="$HERE/../../meshes/oscillator.yaml"
+expect "check judges (c)" 0 "(c) extrapolated" "estimate" "check passed: (a) Taylor test, (b) central differences and (c) extrapolated differences" -- \
+  check "$OSCILLATOR" -q
+expect "check (c) fails a gradient that is not the discrete one" 4 "(c) extrapolated differences" "check FAILED" -- \
+  check "$OSCILLATOR" -q --adjoint continuous --set integrator.step_size=0.039269908169872414
+# The free final time's sweep reads generalized-alpha's aux, which an HDF5 trajectory does not keep: refused.
+expect "free final time: no HDF5 trajectory yet" 2 "design_variables" "a free final time" "--trajectory memory" -- \
+  gradient "$OSCILLATOR" --set "design_variables=[integrator.end_time]" --trajectory hdf5
+expect "check with a free final time" 0 "check passed" -- \
+  check "$OSCILLATOR" -q --set "design_variables=[spring.stiffness, integrator.end_time]"
+finish
