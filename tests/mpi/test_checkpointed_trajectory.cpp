@@ -87,6 +87,7 @@ void check_scheme(const std::string& scheme, long long steps) {
 TEST(CheckpointedTrajectory, GeneralizedAlphaGradientIsBitIdentical) { check_scheme("generalized_alpha", 40); }
 TEST(CheckpointedTrajectory, HhtGradientIsBitIdentical) { check_scheme("hht", 40); }
 TEST(CheckpointedTrajectory, VariationalGradientIsBitIdentical) { check_scheme("variational", 40); }
+TEST(CheckpointedTrajectory, StateSpaceGradientIsBitIdentical) { check_scheme("state_space", 40); }
 
 TEST(CheckpointedTrajectory, ContinuousAdjointIsBitIdentical) {
   auto problem = rigid_chain(6, 0.2, 60);
@@ -125,6 +126,7 @@ void check_disk_tier(const std::string& scheme, long long steps) {
 
 TEST(CheckpointedTrajectory, DiskTierGeneralizedAlphaIsBitIdentical) { check_disk_tier("generalized_alpha", 40); }
 TEST(CheckpointedTrajectory, DiskTierVariationalIsBitIdentical) { check_disk_tier("variational", 40); }
+TEST(CheckpointedTrajectory, DiskTierStateSpaceIsBitIdentical) { check_disk_tier("state_space", 40); }
 
 TEST(CheckpointedTrajectory, DiskTierContinuousAdjointIsBitIdentical) {
   auto problem = rigid_chain(6, 0.2, 60);
@@ -197,6 +199,7 @@ void check_sweep_resumes(const std::string& scheme) {
 
 TEST(CheckpointedTrajectory, GeneralizedAlphaSweepResumesBitIdentical) { check_sweep_resumes("generalized_alpha"); }
 TEST(CheckpointedTrajectory, VariationalSweepResumesBitIdentical) { check_sweep_resumes("variational"); }
+TEST(CheckpointedTrajectory, StateSpaceSweepResumesBitIdentical) { check_sweep_resumes("state_space"); }
 
 }  // namespace
 }  // namespace flexadj::testing

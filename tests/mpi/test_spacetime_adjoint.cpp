@@ -101,6 +101,8 @@ TEST(SpacetimeAdjoint, GeneralizedAlphaEqualsTheSequentialSweep) { check_all("ge
 
 TEST(SpacetimeAdjoint, VariationalEqualsTheSequentialSweep) { check_all("variational"); }
 
+TEST(SpacetimeAdjoint, StateSpaceEqualsTheSequentialSweep) { check_all("state_space"); }
+
 // The direct reference (the assembled matrix, Amesos2 KLU2): equal to the sequential sweep, P = 1 and 4, in one
 // group and one per rank.
 TEST(SpacetimeAdjoint, DirectSolveEqualsTheSequentialSweep) {

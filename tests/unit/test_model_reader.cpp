@@ -559,6 +559,10 @@ TEST(ModelReaderErrors, Values) {
   expect_error(replaced(kSpatial, "spectral_radius: 0.5", "type: variational, spectral_radius: 0.5"),
                "integrator.spectral_radius", "not used by type variational");
   EXPECT_EQ(read(replaced(kSpatial, "spectral_radius: 0.5", "type: variational")).integrator.scheme, "variational");
+  // Nor has the state-space integrator (explicit Runge-Kutta).
+  expect_error(replaced(kSpatial, "spectral_radius: 0.5", "type: state_space, spectral_radius: 0.5"),
+               "integrator.spectral_radius", "not used by type state_space");
+  EXPECT_EQ(read(replaced(kSpatial, "spectral_radius: 0.5", "type: state_space")).integrator.scheme, "state_space");
   expect_error(replaced(kPlanar, "    damping: 1\n", "    damping: -1\n"), "forces[0].damping",
                "expected a number >= 0, got -1");
   expect_error(replaced(kPlanar, "    position: [0, 0]", "    position: [0, 0, 0]"), "bodies[0].position",

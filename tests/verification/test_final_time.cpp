@@ -345,6 +345,18 @@ TEST(FinalTime, StepSizeSensitivityMatchesFiniteDifferencesGeneralizedAlpha) {
 
 TEST(FinalTime, StepSizeSensitivityMatchesFiniteDifferencesVariational) { check_step_size_sensitivity("variational"); }
 
+// The state-space integrator (Heun's method with projection): the step-size term, the free and the implicit final
+// time.
+TEST(FinalTime, StepSizeSensitivityMatchesFiniteDifferencesStateSpace) { check_step_size_sensitivity("state_space"); }
+
+TEST(FinalTime, FreeFinalTimeGradientMatchesFiniteDifferencesStateSpace) {
+  check_free_final_time_gradient("state_space");
+}
+
+TEST(FinalTime, ImplicitFinalTimeGradientMatchesFiniteDifferencesStateSpace) {
+  check_implicit_final_time_gradient("state_space");
+}
+
 // The model file of the paper's variant (meshes/oscillator_stopped.yaml): read, its objective and design variables,
 // and its gradient against the closed form at the file's step (psi = 0.5, (-0.25, 1) to the integration error).
 TEST(FinalTime, ModelFileOfTheStoppedOscillator) {

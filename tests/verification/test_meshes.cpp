@@ -56,17 +56,26 @@ TEST(Meshes, EveryModelFileReadsAndRuns) {
                                       // the variational integrator's: test_variational_integrator.cpp
                                       "flying_spaghetti.yaml",
                                       // ANCF: the pendulum's checks are in test_ancf_pendulum.cpp
-                                      "ancf_pendulum.yaml"};
+                                      "ancf_pendulum.yaml",
+                                      // the state-space integrator's (Held and Seifried's Table 1): below
+                                      "torsional_pendulum_state_space.yaml",
+                                      // an end condition (test_final_time.cpp, ModelFileOfTheStoppedOscillator):
+                                      // the loop below runs it to its event
+                                      "oscillator_stopped.yaml"};
   std::set<std::string> found;
   for (const auto& entry : std::filesystem::directory_iterator(kMeshes))
     if (entry.path().extension() == ".yaml") found.insert(entry.path().filename().string());
   EXPECT_EQ(found, covered) << "a model file in meshes/ has no test here (or a tested one is missing)";
   for (const std::string& file : found) {
     SCOPED_TRACE(file);
-    const ModelRun r = run_file(file, {"integrator.end_time=0.1"});
+    // A run with an end condition stops at its event, which end_time only bounds: the file's own end_time.
+    const bool event = file == "oscillator_stopped.yaml";
+    const std::vector<std::string> overrides = event ? std::vector<std::string>{}
+                                                     : std::vector<std::string>{"integrator.end_time=0.1"};
+    const ModelRun r = run_file(file, overrides);
     ASSERT_TRUE(r.problem.model);
     EXPECT_GE(r.trajectory.summary.steps, 1);
-    EXPECT_NEAR(r.trajectory.times.back(), 0.1, 1e-12);
+    if (!event) EXPECT_NEAR(r.trajectory.times.back(), 0.1, 1e-12);
     EXPECT_LE(r.trajectory.summary.max_constraint_residual, 1e-10);
   }
 }
@@ -96,6 +105,33 @@ TEST(Meshes, TorsionalPendulumMatchesTheClosedForm) {
   EXPECT_NEAR(r.trajectory.q.back()[1], l * std::sin(alpha0 * std::cos(omega * t1)), 1e-4);
   EXPECT_NEAR(r.trajectory.q.back()[0], l * std::cos(alpha0 * std::cos(omega * t1)), 1e-4);
   EXPECT_LE(r.trajectory.summary.max_constraint_residual, 1e-10);
+}
+
+// The same pendulum with the reproduction's data (m = 2, l = 1.5, c_r = 5, alpha0 = pi/2, RECON) and the
+// state-space integrator, over 2 s: z = l (cos alpha, sin alpha), alpha = alpha0 cos(w t); the constraint at
+// round-off (the projection).
+TEST(Meshes, TorsionalPendulumStateSpaceMatchesTheClosedForm) {
+  const ModelRun r = run_file("torsional_pendulum_state_space.yaml", {"integrator.end_time=2"});
+  ASSERT_TRUE(r.problem.model);
+  EXPECT_EQ(r.problem.integrator.scheme, "state_space");
+  const double m = 2.0, l = 1.5, c_r = 5.0, alpha0 = M_PI / 2;
+  ASSERT_EQ(r.problem.model->body(0).mass, m);
+  const double omega = std::sqrt(c_r / (m * l * l)), t1 = r.trajectory.times.back();
+  EXPECT_NEAR(t1, 2.0, 1e-12);
+  EXPECT_NEAR(r.trajectory.q.back()[1], l * std::sin(alpha0 * std::cos(omega * t1)), 1e-5);
+  EXPECT_NEAR(r.trajectory.q.back()[0], l * std::cos(alpha0 * std::cos(omega * t1)), 1e-5);
+  EXPECT_LE(r.trajectory.summary.max_constraint_residual, 1e-14);
+}
+
+// meshes/torsional_pendulum.yaml runs with the type overridden (it leaves spectral_radius at its default, which
+// state_space and variational do not take): the state-space integrator against its closed form.
+TEST(Meshes, TorsionalPendulumRunsWithTheStateSpaceIntegratorByOverride) {
+  const ModelRun r = run_file("torsional_pendulum.yaml", {"integrator.type=state_space", "integrator.end_time=2"});
+  ASSERT_TRUE(r.problem.model);
+  EXPECT_EQ(r.problem.integrator.scheme, "state_space");
+  const double m = 1.0, l = 1.2, c_r = 2.0, alpha0 = 0.4, omega = std::sqrt(c_r / (m * l * l));
+  EXPECT_NEAR(r.trajectory.q.back()[1], l * std::sin(alpha0 * std::cos(omega * 2.0)), 1e-5);
+  EXPECT_LE(r.trajectory.summary.max_constraint_residual, 1e-14);
 }
 
 // Nachbagauer et al. 2015, sec. 5.1, with the initial-guess controls F = 0, M = 98.1: at rest.

@@ -1,10 +1,10 @@
 #pragma once
 // The time integrators behind one interface, each with its forward step and its discrete adjoint step side by side
-// in one file (TACS's marchOneStep / marchBackwards): generalized-alpha / HHT (generalized_alpha.hpp) and the
-// midpoint variational integrator (variational.hpp), chosen by IntegratorSettings::scheme through
-// make_time_integrator(). The base holds what all share: the linear solver of the saddle-point systems on the
-// assembler's graph, the consistent initial state (projection of the given q, v onto the constraints;
-// accelerations and multipliers) and the adjoint of that projection.
+// in one file (TACS's marchOneStep / marchBackwards): generalized-alpha / HHT (generalized_alpha.hpp), the
+// midpoint variational integrator (variational.hpp) and the state-space form (state_space.hpp), chosen by
+// IntegratorSettings::scheme through make_time_integrator(). The base holds what all share: the linear solver of
+// the saddle-point systems on the assembler's graph, the consistent initial state (projection of the given q, v
+// onto the constraints; accelerations and multipliers) and the adjoint of that projection.
 //
 // Adding an integrator (docs/design.md, "Adding an integrator"): one class derived from TimeIntegrator in one file
 // pair, with initialize() and step() for the forward run and begin_adjoint() and adjoint_step() for the backward
@@ -164,7 +164,7 @@ class TimeIntegrator {
   std::size_t coordinate_count_ = 0, multiplier_count_ = 0;  // owned
 };
 
-// The integrator of settings.scheme: generalized_alpha, hht or variational.
+// The integrator of settings.scheme: generalized_alpha, hht, variational or state_space.
 std::unique_ptr<TimeIntegrator> make_time_integrator(assembly::Assembler& assembler,
                                                      const integrators::IntegratorSettings& settings,
                                                      const linalg::LinearSolverOptions& solver_options);

@@ -36,7 +36,7 @@ void Reader::read_integrator(const Value& v) {
   v.expect_map({"type", "start_time", "end_time", "step_size", "spectral_radius", "max_newton_iterations",
                 "newton_tolerance", "linear_solver", "partition", "end_condition"});
   auto& s = problem_.integrator;
-  if (v.has("type")) s.scheme = v.at("type").choice({"generalized_alpha", "hht", "variational"});
+  if (v.has("type")) s.scheme = v.at("type").choice({"generalized_alpha", "hht", "variational", "state_space"});
   s.start_time = v.at("start_time").number_or(0.0);
   const Value end = v.at("end_time");
   s.end_time = end.number();
@@ -57,6 +57,10 @@ void Reader::read_integrator(const Value& v) {
       v.at("spectral_radius")
           .fail("not used by type variational (it has no numerical damping by construction); remove it from the "
                 "integrator section, or choose type generalized_alpha or hht");
+    if (s.scheme == "state_space")
+      v.at("spectral_radius")
+          .fail("not used by type state_space (an explicit Runge-Kutta method without parameters); remove it from "
+                "the integrator section, or choose type generalized_alpha or hht");
     s.spectral_radius = v.at("spectral_radius").in_range(s.scheme == "hht" ? 0.5 : 0.0, 1.0);
   }
   if (v.has("max_newton_iterations"))

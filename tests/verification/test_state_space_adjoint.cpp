@@ -1,0 +1,225 @@
+// Discrete adjoint of the state-space integrator (integrators/state_space.hpp: Heun's method on the accelerations of
+// the saddle-point system, coordinate projection): the gradient against central differences of the discrete
+// objective and Taylor tests for parameters of force elements, bodies and constraints, the initial state and
+// control values; and Held and Seifried's torsional pendulum against the closed form of dpsi/dl.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+
+#include "flexadj/elements/elements.hpp"
+#include "flexadj/io/problem_reader.hpp"
+#include "gradient_support.hpp"
+#include "models.hpp"
+
+namespace flexadj::testing {
+namespace {
+
+using objectives::ObjectiveTerm;
+
+// The accuracy of J for the noise floor of the differences (fd_check.hpp): that of the variational integrator,
+// 1e-12 (the projections converge to round-off like its Newton; not measured separately, the larger of the two).
+constexpr double kStateSpaceAccuracy = kVariationalAccuracy;
+
+void expect_second_order(const std::vector<double>& orders, const std::vector<double>& remainders) {
+  for (std::size_t k = 0; k < orders.size(); ++k) {
+    std::printf("Taylor remainder %.3e -> %.3e: order %.3f\n", remainders[k], remainders[k + 1], orders[k]);
+    EXPECT_GT(orders[k], 1.9) << "remainders " << remainders[k] << " -> " << remainders[k + 1];
+  }
+}
+
+problem::Problem state_space(problem::Problem problem) {
+  problem.integrator.scheme = "state_space";
+  return problem;
+}
+
+// Central differences along each named parameter against the adjoint, then a Taylor test along all of them.
+void check_parameters(problem::Problem& problem, const objectives::Objective& objective, const Evaluation& e,
+                      const std::vector<std::string>& names, const std::vector<double>& direction, double h0) {
+  model::Model& model = *problem.model;
+  const model::ParameterSpace space(model);
+  std::vector<int> indices;
+  for (const auto& name : names) {
+    const int index = space.find(name);
+    ASSERT_GE(index, 0) << name;
+    indices.push_back(index);
+    EXPECT_TRUE(matches_central_difference(name, e.gradient.parameters[index],
+                                           central_difference(problem, objective, world(), index), e.value,
+                                           kStateSpaceAccuracy));
+  }
+  std::vector<double> remainders;
+  const auto orders = taylor_orders(problem, objective, world(), indices, direction, h0, &remainders);
+  expect_second_order(orders, remainders);
+}
+
+// The oscillator on its slider (a prismatic joint) with a damper: stiffness, damping, mass, the spring's free length
+// and the given initial velocity.
+TEST(StateSpaceAdjoint, OscillatorMatchesFiniteDifferencesAndTaylor) {
+  auto problem = state_space(oscillator(1.3, 2.0, 0.1, 0.5, 2.0, 200));
+  const model::ParameterSpace space(*problem.model);
+  space.set_value(*problem.model, space.find("spring.damping"), 0.3);
+  const objectives::Objective objective = oscillator_objective();
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  check_parameters(problem, objective, e, {"spring.stiffness", "spring.damping", "mass.mass", "spring.free_length"},
+                   {0.5, 0.1, 0.3, 0.05}, 1e-1);
+  EXPECT_TRUE(matches_central_difference("initial velocity 0", e.gradient.initial_velocities[0],
+                                         initial_velocity_central_difference(problem, objective, world(), 0, 1e-6),
+                                         e.value, kStateSpaceAccuracy));
+}
+
+// Planar pendulum on a rod (distance constraint) under gravity with a damped torsion spring at the pivot: rod length,
+// mass, gravity, the spring, and the given initial velocity and position, both off the constraints (the initial
+// projections act; the step projections act at every step).
+TEST(StateSpaceAdjoint, ConstrainedPendulumMatchesFiniteDifferencesAndTaylor) {
+  auto problem = state_space(planar_pendulum(1.5, 1.2, 0.6, 1.5, 300, 0.9));
+  const int bob = problem.model->find_body("bob");
+  elements::AngleSpringDamperData spring;
+  spring.stiffness = 4.0;
+  spring.damping = 0.3;
+  problem.model->add_force_element(elements::make_angle_spring_damper(
+      "torsion", {model::kGround, bob}, {BodyKind::Ground, BodyKind::PointMass2D}, spring));
+  problem.model->set_initial_value(bob, 0, true, 0.8);
+  problem.model->set_initial_value(bob, 1, true, 0.55);
+  objectives::Objective objective;
+  ObjectiveTerm final_x;
+  final_x.kind = ObjectiveTerm::Kind::FinalSquare;
+  final_x.coordinate = 0;
+  final_x.target = 0.3;
+  objective.add(final_x);
+  ObjectiveTerm tracking;
+  tracking.kind = ObjectiveTerm::Kind::Tracking;
+  tracking.quantity = ObjectiveTerm::Quantity::Velocity;
+  tracking.coordinate = 1;
+  tracking.reference = functions::Expression::parse("0.5*t");
+  objective.add(tracking);
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  check_parameters(problem, objective, e,
+                   {"rod.length", "bob.mass", "bob.gravity_y", "torsion.stiffness", "torsion.damping"},
+                   {0.1, 0.3, 0.5, 0.4, 0.1}, 1e-2);
+  EXPECT_TRUE(matches_central_difference("initial velocity 0", e.gradient.initial_velocities[0],
+                                         initial_velocity_central_difference(problem, objective, world(), 0, 1e-6),
+                                         e.value, kStateSpaceAccuracy));
+  EXPECT_TRUE(matches_central_difference("initial y", e.gradient.initial_coordinates[1],
+                                         initial_position_central_difference(problem, objective, world(), bob, 1, 1e-6),
+                                         e.value, kStateSpaceAccuracy));
+}
+
+// Spatial rigid body with Euler parameters on a spherical joint (the unit-quaternion constraint is projected too):
+// inertia entries with products, mass, gravity.
+TEST(StateSpaceAdjoint, SpinningRigidBodyMatchesFiniteDifferencesAndTaylor) {
+  auto problem = state_space(spinning_top_pendulum(0.3, 150, 0.9));
+  const model::ParameterSpace space(*problem.model);
+  space.set_value(*problem.model, space.find("box.inertia_xy"), 0.01);
+  space.set_value(*problem.model, space.find("box.inertia_yz"), -0.02);
+  const objectives::Objective objective = spinning_body_objective(true);
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  check_parameters(problem, objective, e,
+                   {"box.mass", "box.inertia_xx", "box.inertia_yy", "box.inertia_zz", "box.inertia_xy",
+                    "box.inertia_xz", "box.inertia_yz", "box.gravity_z"},
+                   {0.3, 0.05, -0.04, 0.02, 0.01, -0.03, 0.02, 0.5}, 1e-2);
+}
+
+// Control values of the moving overhead crane (force and torque signals, the winch's drum radius a constraint
+// parameter): central differences for some values of each signal and a Taylor test along both.
+TEST(StateSpaceAdjoint, CraneControlValuesAndDrumRadiusMatchFiniteDifferencesAndTaylor) {
+  auto problem = state_space(moving_crane());
+  const objectives::Objective objective = crane_load_objective();
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  check_parameters(problem, objective, e, {"cable.radius", "load.mass"}, {0.01, 2.0}, 1e-1);
+  auto F = problem.model->controls().at("F");
+  auto M = problem.model->controls().at("M");
+  for (auto* signal : {F.get(), M.get()}) {
+    const std::string name = signal == F.get() ? "F" : "M";
+    const auto& gradient = e.gradient.controls.at(name);
+    for (int k : {0, 37, 78, 79}) {
+      const double h = relative_step(signal->values()[k], 1e-6);
+      EXPECT_TRUE(matches_central_difference(name + "[" + std::to_string(k) + "]", gradient[k],
+                                             control_central_difference(problem, objective, world(), *signal, k, h),
+                                             e.value, kStateSpaceAccuracy));
+    }
+    // Value 80 (t = 0.8 = T) acts only in the last step's second stage, whose acceleration enters v_N and not q_N;
+    // this J reads positions only: zero, and J does not change (generalized-alpha's a_N acts on q_N).
+    EXPECT_EQ(gradient[80], 0.0) << name;
+    EXPECT_EQ(control_central_difference(problem, objective, world(), *signal, 80, 1.0).value, 0.0) << name;
+  }
+  std::vector<double> direction(F->size());
+  for (std::size_t k = 0; k < direction.size(); ++k) direction[k] = 50.0 * std::sin(0.05 * double(k));
+  std::vector<double> remainders;
+  const auto orders =
+      control_taylor_orders(problem, objective, world(), *F, e.gradient.controls.at("F"), direction, 0.2, &remainders);
+  expect_second_order(orders, remainders);
+}
+
+// Held and Seifried's torsional pendulum, psi = z2(t1): the discrete gradient converges to the closed form
+// dpsi/dl = sin(alpha0 cos w t1) + (alpha0 t1 / l) sqrt(c_r/m) cos(alpha0 cos w t1) sin(w t1) (and dpsi/dc_r,
+// dpsi/dm) at second order in h; it is exact for the discrete psi (central difference).
+TEST(StateSpaceAdjoint, TorsionalPendulumGradientConvergesToTheClosedForm) {
+  const double m = 1.0, l = 1.2, c_r = 2.0, alpha0 = 0.4, t1 = 10.0;
+  const double omega = std::sqrt(c_r / m) / l, phase = alpha0 * std::cos(omega * t1);
+  const double dpsi_domega = l * std::cos(phase) * alpha0 * (-std::sin(omega * t1)) * t1;
+  const double exact[3] = {std::sin(phase) + alpha0 * t1 * omega * std::cos(phase) * std::sin(omega * t1),
+                           dpsi_domega * omega / (2.0 * c_r), -dpsi_domega * omega / (2.0 * m)};
+  const char* names[3] = {"rod.length", "torsion.stiffness", "mass.mass"};
+  objectives::Objective objective;
+  ObjectiveTerm z2;
+  z2.kind = ObjectiveTerm::Kind::FinalValue;
+  z2.coordinate = 1;
+  objective.add(z2);
+  double previous[3] = {0, 0, 0};
+  for (long long steps : {1000, 2000}) {
+    auto problem = state_space(torsional_pendulum(m, l, c_r, alpha0, t1, steps));
+    const model::ParameterSpace space(*problem.model);
+    const Evaluation e = evaluate(problem, objective, world(), true);
+    for (int k = 0; k < 3; ++k) {
+      const double error = std::abs(e.gradient.parameters[space.find(names[k])] - exact[k]);
+      std::printf("%lld steps: d psi/d %s = %.12f, closed form %.12f, relative error %.3e\n", steps, names[k],
+                  e.gradient.parameters[space.find(names[k])], exact[k], error / std::abs(exact[k]));
+      EXPECT_LT(error, (steps == 1000 ? 4e-4 : 1e-4) * std::abs(exact[k])) << names[k];
+      if (steps == 2000) {
+        const double order = std::log2(previous[k] / error);
+        std::printf("  order %.3f\n", order);
+        EXPECT_GT(order, 1.8) << names[k];
+      }
+      previous[k] = error;
+    }
+    if (steps == 1000) {
+      const int length = space.find("rod.length");
+      EXPECT_TRUE(matches_central_difference("rod.length", e.gradient.parameters[length],
+                                             central_difference(problem, objective, world(), length), e.value,
+                                             kStateSpaceAccuracy));
+    }
+  }
+}
+
+// Held and Seifried's Table 1 (docs/results.md): meshes/torsional_pendulum_state_space.yaml (m = 2, l = 1.5,
+// c_r = 5, alpha0 = pi/2, t1 = 10 s; RECON, |dpsi/dl| = 12.11 as the paper's 12.1). The discrete gradient at
+// h = 2e-3, 1e-3, 5e-4 s has the error expansion c2 h^2 + c3 h^3 + O(h^4) of Heun's method (the exact
+// derivative of the discrete psi, which has it); Richardson extrapolation removes the h^2 and h^3 terms. The paper
+// reports |error| 5.1e-9, relative 4.2e-10 for its QR adjoint (ODE45 at RelTol 1e-10).
+TEST(StateSpaceAdjoint, HeldSeifriedTable1GradientErrorBelow1e10) {
+  const double m = 2.0, l = 1.5, c_r = 5.0, alpha0 = M_PI / 2, t1 = 10.0;
+  const double w = std::sqrt(c_r / (m * l * l)), phase = alpha0 * std::cos(w * t1);
+  const double exact = std::sin(phase) + alpha0 * t1 / l * std::sqrt(c_r / m) * std::cos(phase) * std::sin(w * t1);
+  std::vector<double> g;
+  for (const char* step : {"2e-3", "1e-3", "5e-4"}) {
+    const std::string file = std::string(FLEXADJ_SOURCE_DIR) + "/meshes/torsional_pendulum_state_space.yaml";
+    auto problem = io::read_problem_file(file, {std::string("integrator.step_size=") + step});
+    const objectives::Objective objective(problem.objective_terms);
+    const Evaluation e = evaluate(problem, objective, world(), true);
+    g.push_back(e.gradient.parameters[model::ParameterSpace(*problem.model).find("rod.length")]);
+    std::printf("h = %s: dpsi/dl = %.15f, error %.3e (relative %.3e)\n", step, g.back(), g.back() - exact,
+                std::abs(g.back() - exact) / std::abs(exact));
+  }
+  const double r1 = (4.0 * g[1] - g[0]) / 3.0, r2 = (4.0 * g[2] - g[1]) / 3.0;  // without h^2
+  const double extrapolated = (8.0 * r2 - r1) / 7.0;                             // without h^3
+  const double error = std::abs(extrapolated - exact);
+  std::printf("closed form %.15f; h^2 removed: error %.3e, %.3e; h^2 and h^3 removed: %.15f, error %.3e (relative "
+              "%.3e)\n", exact, r1 - exact, r2 - exact, extrapolated, error, error / std::abs(exact));
+  EXPECT_NEAR(std::abs(exact), 12.11, 0.01);
+  // Second order at the finest pair, and the extrapolation within the 1e-10 (relative).
+  EXPECT_GT(std::log2(std::abs(g[1] - exact) / std::abs(g[2] - exact)), 1.8);
+  EXPECT_LT(error, 1e-10 * std::abs(exact));
+}
+
+}  // namespace
+}  // namespace flexadj::testing
