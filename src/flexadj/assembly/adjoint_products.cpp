@@ -92,16 +92,31 @@ void Assembler::add_constraint_level_transposed(const State& state, double t, Co
   }
 }
 
-void Assembler::adjoint_products(const State& state, double t, const std::vector<double>& mu_r,
-                                 const std::vector<double>& mu_c, bool constraints_only, std::vector<double>& out_q,
-                                 std::vector<double>& out_v, std::vector<double>& out_a) {
-  import_state(state, true, true);
+void Assembler::import_products_mu(const std::vector<double>& mu_r) {
   {
     auto values = owned_mu_->getDataNonConst(0);
     for (std::size_t i = 0; i < mu_r.size(); ++i) values[i] = mu_r[i];
   }
   ghosted_mu_->doImport(*owned_mu_, *coordinate_import_, Tpetra::INSERT);
   ghosted_work_->putScalar(0.0);
+}
+
+void Assembler::export_products(std::vector<double>& out_q, std::vector<double>& out_v, std::vector<double>& out_a) {
+  owned_work_->putScalar(0.0);
+  owned_work_->doExport(*ghosted_work_, *coordinate_export_, Tpetra::ADD);
+  const auto q_sum = owned_work_->getData(0), v_sum = owned_work_->getData(1), a_sum = owned_work_->getData(2);
+  for (std::size_t i = 0; i < out_q.size(); ++i) {
+    out_q[i] = q_sum[i];
+    out_v[i] = v_sum[i];
+    out_a[i] = a_sum[i];
+  }
+}
+
+void Assembler::adjoint_products(const State& state, double t, const std::vector<double>& mu_r,
+                                 const std::vector<double>& mu_c, bool constraints_only, std::vector<double>& out_q,
+                                 std::vector<double>& out_v, std::vector<double>& out_a) {
+  import_state(state, true, true);
+  import_products_mu(mu_r);
   {
     const auto mu = ghosted_mu_->getData(0);
     auto sum_q = ghosted_work_->getDataNonConst(0);
@@ -139,14 +154,7 @@ void Assembler::adjoint_products(const State& state, double t, const std::vector
       scatter(c);
     }
   }
-  owned_work_->putScalar(0.0);
-  owned_work_->doExport(*ghosted_work_, *coordinate_export_, Tpetra::ADD);
-  const auto q_sum = owned_work_->getData(0), v_sum = owned_work_->getData(1), a_sum = owned_work_->getData(2);
-  for (std::size_t i = 0; i < out_q.size(); ++i) {
-    out_q[i] = q_sum[i];
-    out_v[i] = v_sum[i];
-    out_a[i] = a_sum[i];
-  }
+  export_products(out_q, out_v, out_a);
 }
 
 void Assembler::assemble_adjoint_matrix(const State& state, double t, double scale,
@@ -208,12 +216,7 @@ void Assembler::assemble_adjoint_matrix(const State& state, double t, double sca
 void Assembler::kept_adjoint_products(const std::vector<double>& mu_r, const std::vector<double>& mu_c,
                                       std::vector<double>& out_q, std::vector<double>& out_v,
                                       std::vector<double>& out_a) {
-  {
-    auto values = owned_mu_->getDataNonConst(0);
-    for (std::size_t i = 0; i < mu_r.size(); ++i) values[i] = mu_r[i];
-  }
-  ghosted_mu_->doImport(*owned_mu_, *coordinate_import_, Tpetra::INSERT);
-  ghosted_work_->putScalar(0.0);
+  import_products_mu(mu_r);
   {
     const auto mu = ghosted_mu_->getData(0);
     auto sum_q = ghosted_work_->getDataNonConst(0);
@@ -248,14 +251,7 @@ void Assembler::kept_adjoint_products(const std::vector<double>& mu_r, const std
       }
     }
   }
-  owned_work_->putScalar(0.0);
-  owned_work_->doExport(*ghosted_work_, *coordinate_export_, Tpetra::ADD);
-  const auto q_sum = owned_work_->getData(0), v_sum = owned_work_->getData(1), a_sum = owned_work_->getData(2);
-  for (std::size_t i = 0; i < out_q.size(); ++i) {
-    out_q[i] = q_sum[i];
-    out_v[i] = v_sum[i];
-    out_a[i] = a_sum[i];
-  }
+  export_products(out_q, out_v, out_a);
 }
 
 }  // namespace flexadj::assembly

@@ -161,6 +161,10 @@ class Assembler {
   GhostedViews ghosted_views() const;
   // Copies a component's local q, v, a into the work arrays q_, v_, a_.
   void load(const LocalComponent& c, const GhostedViews& views);
+  // The adjoint products' communication: mu_r into the ghosted mu, the three ghosted sum columns cleared; then the
+  // sums exported (ADD) to the owned out_q, out_v, out_a.
+  void import_products_mu(const std::vector<double>& mu_r);
+  void export_products(std::vector<double>& out_q, std::vector<double>& out_v, std::vector<double>& out_a);
 
   const model::Model& model_;
   RCP<const Comm> comm_;

@@ -168,7 +168,8 @@ class GeometricallyExactBeam final
     return energy;
   }
 
-  // The Newton matrix and the adjoint's products without AD through the force sums. With the strains' first and
+  // The Newton matrix and the adjoint's Jacobians (whose transposed products ForceElementAD forms from
+  // residual_jacobians) without AD through the force sums. With the strains' first and
   // second derivatives (strain_derivatives()), r = L eps_q^T w + weight, w = C (eps - eps_0) + D eps_q v, gives
   //   dr/dq = L (sum_k w_k eps_k,qq + eps_q^T C eps_q + eps_q^T D (eps_qq v)),   dr/dv = L eps_q^T D eps_q;
   // the lumped inertia terms come from an AD pass over inertia() alone. The plain AD pass over evaluate()
@@ -187,29 +188,6 @@ class GeometricallyExactBeam final
       r[i] = rf[i].val() + m.r[i];
       for (int j = 0; j < n; ++j) J[i * n + j] = rf[i].fastAccessDx(j) + c.q * m.K[i][j] + c.v * m.D[i][j];
     }
-  }
-
-  void add_transposed_products(const double* q, const double* v, const double* a, double t, const double* mu,
-                               double* out_q, double* out_v, double* out_a) const override {
-    if (plain_ad_) return ForceElementAD::add_transposed_products(q, v, a, t, mu, out_q, out_v, out_a);
-    constexpr int n = kBeamCoordinates;
-    using StateFad = Sacado::Fad::SFad<double, 3 * n>;
-    std::array<StateFad, n> qf, vf, af, rf;
-    for (int i = 0; i < n; ++i) {
-      qf[i] = StateFad(3 * n, i, q[i]);
-      vf[i] = StateFad(3 * n, n + i, v[i]);
-      af[i] = StateFad(3 * n, 2 * n + i, a[i]);
-      rf[i] = StateFad(3 * n, 0.0);
-    }
-    inertia(qf.data(), vf.data(), af.data(), parameters().data(), rf.data());
-    AppliedMatrices m;
-    applied_matrices(q, v, m);
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) {
-        out_q[j] += mu[i] * (rf[i].fastAccessDx(j) + m.K[i][j]);
-        out_v[j] += mu[i] * (rf[i].fastAccessDx(n + j) + m.D[i][j]);
-        out_a[j] += mu[i] * rf[i].fastAccessDx(2 * n + j);
-      }
   }
 
   void residual_jacobians(const double* q, const double* v, const double* a, double t, double* r, double* dr_dq,

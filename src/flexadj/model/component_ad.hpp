@@ -120,7 +120,7 @@ class ForceElementAD : public ForceElement {
   }
 
   // The gradient of the scalar mu_minus . minus + mu_plus . plus over the 2n slots (q_mid, v_mid) (the StateFad of
-  // add_transposed_products, whose a slots stay unused).
+  // residual_jacobians, whose a slots stay unused).
   void add_discrete_momenta_transposed_products(const double* q_mid, const double* v_mid, double t_mid, double h,
                                                 const double* mu_minus, const double* mu_plus, double* out_q,
                                                 double* out_v) const override {
@@ -160,20 +160,25 @@ class ForceElementAD : public ForceElement {
       for (int k = 0; k < np; ++k) gradient[k] += pairing.fastAccessDx(k);
   }
 
-  // One evaluation with q, v and a seeded in separate slots gives all three Jacobians (fixed-length SFad when the
-  // component has exactly MaxCoordinates coordinates, as in residual_jacobian).
+  // The three Jacobians of residual_jacobians() (one evaluation, q, v and a in separate slots), contracted with mu.
   void add_transposed_products(const double* q, const double* v, const double* a, double t, const double* mu,
                                double* out_q, double* out_v, double* out_a) const override {
-    // A kernel without kinetic() does not depend on a (see the top of this file): its a slots are left out.
-    constexpr int kSlotsPerCoordinate = HasKineticEnergy<Derived>::value ? 3 : 2;
-    if (coordinate_count() == MaxCoordinates)
-      add_transposed_products_as<Sacado::Fad::SFad<double, kSlotsPerCoordinate * MaxCoordinates>>(q, v, a, t, mu, out_q,
-                                                                                                 out_v, out_a);
-    else
-      add_transposed_products_as<FadOf<kSlotsPerCoordinate * MaxCoordinates>>(q, v, a, t, mu, out_q, out_v, out_a);
+    const int n = coordinate_count();
+    std::array<double, MaxCoordinates> r;
+    std::array<double, 3 * MaxCoordinates * MaxCoordinates> jacobians;
+    double *dr_dq = jacobians.data(), *dr_dv = dr_dq + n * n, *dr_da = dr_dv + n * n;
+    residual_jacobians(q, v, a, t, r.data(), dr_dq, dr_dv, dr_da);
+    for (int i = 0; i < n; ++i)
+      for (int j = 0; j < n; ++j) {
+        out_q[j] += mu[i] * dr_dq[i * n + j];
+        out_v[j] += mu[i] * dr_dv[i * n + j];
+        out_a[j] += mu[i] * dr_da[i * n + j];
+      }
   }
 
-  // The same slots as add_transposed_products, the Jacobians kept instead of contracted.
+  // One evaluation with q, v and a seeded in separate slots gives all three Jacobians (fixed-length SFad when the
+  // component has exactly MaxCoordinates coordinates, as in residual_jacobian); a kernel without kinetic() does not
+  // depend on a (see the top of this file): its a slots are left out and dr/da is zero.
   void residual_jacobians(const double* q, const double* v, const double* a, double t, double* r, double* dr_dq,
                           double* dr_dv, double* dr_da) const override {
     constexpr int kSlotsPerCoordinate = HasKineticEnergy<Derived>::value ? 3 : 2;
@@ -229,29 +234,6 @@ class ForceElementAD : public ForceElement {
     for (int i = 0; i < n; ++i) {
       r[i] = rf[i].val();
       for (int j = 0; j < n; ++j) J[i * n + j] = rf[i].hasFastAccess() ? rf[i].fastAccessDx(j) : 0.0;
-    }
-  }
-
-  template <class StateFad>
-  void add_transposed_products_as(const double* q, const double* v, const double* a, double t, const double* mu,
-                                  double* out_q, double* out_v, double* out_a) const {
-    constexpr bool with_inertia = HasKineticEnergy<Derived>::value;
-    const int n = coordinate_count(), slots = (with_inertia ? 3 : 2) * n;
-    std::array<StateFad, MaxCoordinates> qf, vf, af, rf;
-    for (int i = 0; i < n; ++i) {
-      qf[i] = StateFad(slots, i, q[i]);
-      vf[i] = StateFad(slots, n + i, v[i]);
-      af[i] = with_inertia ? StateFad(slots, 2 * n + i, a[i]) : StateFad(a[i]);
-      rf[i] = StateFad(slots, 0.0);
-    }
-    derived().template evaluate<StateFad, double>(qf.data(), vf.data(), af.data(), parameters().data(), t, rf.data());
-    for (int i = 0; i < n; ++i) {
-      if (!rf[i].hasFastAccess()) continue;
-      for (int j = 0; j < n; ++j) {
-        out_q[j] += mu[i] * rf[i].fastAccessDx(j);
-        out_v[j] += mu[i] * rf[i].fastAccessDx(n + j);
-        if constexpr (with_inertia) out_a[j] += mu[i] * rf[i].fastAccessDx(2 * n + j);
-      }
     }
   }
 
