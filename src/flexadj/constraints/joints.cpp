@@ -3,7 +3,7 @@
 #include <stdexcept>
 
 #include "flexadj/constraints/constraints.hpp"
-#include "flexadj/model/component_ad.hpp"
+#include "flexadj/model/constraint_ad.hpp"
 
 namespace flexadj::constraints {
 namespace {

@@ -1,0 +1,244 @@
+#pragma once
+// The Sacado adaptor of constraint kernels (component_ad.hpp has the force elements'): it turns
+//   template <class S, class P> void evaluate(const S* q, const S& t, const P* p, S* c) const;
+// into the double-valued Constraint interface of component.hpp: C, C_q, the Hessian d(C_q^T lambda)/dq, the time
+// derivatives along the motion, the level Jacobians, the transposed products and the parameter partials.
+// Include only in the .cpp files that define constraints: Sacado headers are heavy.
+#include "flexadj/model/component_ad.hpp"
+
+namespace flexadj::model {
+
+// MaxNonlinear: a kernel that is affine in the translations of point masses and rigid bodies (Derived defines
+// `static constexpr bool kAffineInTranslations = true`; a joint's position equations r_b + R_b s_b - r_a - R_a s_a and
+// every product with them) has second derivatives only in rows or columns of its other coordinates (rotations,
+// ANCF node coordinates), at most MaxNonlinear of them. Its constraint Hessian then carries the inner derivatives
+// over those only: for two spatial rigid bodies 8 instead of 14 slots (the rigid chain's joint Hessians were 65 %
+// of its forward step). Components with more such coordinates take the full nested path.
+template <class Kernel, class = void> struct AffineInTranslations : std::false_type {};
+template <class Kernel>
+struct AffineInTranslations<Kernel, std::void_t<decltype(Kernel::kAffineInTranslations)>>
+    : std::bool_constant<Kernel::kAffineInTranslations> {};
+
+template <class Derived, int MaxCoordinates, int MaxEquations, int MaxNonlinear = MaxCoordinates>
+class ConstraintAD : public Constraint {
+ public:
+  ConstraintAD(std::string name, std::vector<int> bodies, std::vector<BodyKind> kinds, int equations)
+      : Constraint(std::move(name), std::move(bodies), std::move(kinds), equations) {
+    check_coordinate_count(*this, MaxCoordinates);
+    int local = 0;
+    for (BodyKind kind : this->kinds()) {
+      const bool affine_translations = kind == BodyKind::PointMass2D || kind == BodyKind::PointMass3D ||
+                                       kind == BodyKind::PlanarRigid || kind == BodyKind::SpatialRigid;
+      const int skipped = affine_translations ? translation_count(kind) : 0;
+      for (int i = 0; i < model::coordinate_count(kind); ++i, ++local)
+        if (i >= skipped) nonlinear_.push_back(local);
+    }
+  }
+  using Fad = Sacado::Fad::SLFad<double, MaxCoordinates>;
+  // Second derivatives: fixed-length SFad, whose unrolled loops are several times faster than SLFad's.
+  using Fad2Inner = Sacado::Fad::SFad<double, MaxCoordinates>;
+  using Fad2 = Sacado::Fad::SFad<Fad2Inner, MaxCoordinates>;
+  using PathFad = Sacado::Fad::SFad<Sacado::Fad::SFad<double, 1>, 1>;
+
+  void value(const double* q, double t, double* c) const override {
+    derived().template evaluate<double, double>(q, t, parameters().data(), c);
+  }
+
+  void jacobian(const double* q, double t, double* c, double* Cq) const override {
+    const int n = coordinate_count(), m = equation_count();
+    std::array<Fad, MaxCoordinates> qf;
+    std::array<Fad, MaxEquations> cf;
+    for (int i = 0; i < n; ++i) qf[i] = Fad(n, i, q[i]);
+    derived().template evaluate<Fad, double>(qf.data(), Fad(t), parameters().data(), cf.data());
+    for (int k = 0; k < m; ++k) {
+      c[k] = cf[k].val();
+      for (int j = 0; j < n; ++j) Cq[k * n + j] = cf[k].hasFastAccess() ? cf[k].fastAccessDx(j) : 0.0;
+    }
+  }
+
+  void time_derivatives(const double* q, const double* v, const double* a, double t, double* c, double* c_dot,
+                        double* c_ddot) const override {
+    const int n = coordinate_count(), m = equation_count();
+    using Inner = Sacado::Fad::SFad<double, 1>;
+    // s carries d/ds at both levels; q(s) = q + v s + a s^2/2, t(s) = t + s.
+    const PathFad s(1, 0, Inner(1, 0, 0.0));
+    std::array<PathFad, MaxCoordinates> qs;
+    std::array<PathFad, MaxEquations> cs;
+    for (int i = 0; i < n; ++i) qs[i] = q[i] + v[i] * s + 0.5 * a[i] * s * s;
+    const PathFad ts = t + s;
+    derived().template evaluate<PathFad, double>(qs.data(), ts, parameters().data(), cs.data());
+    for (int k = 0; k < m; ++k) {
+      c[k] = cs[k].val().val();
+      c_dot[k] = cs[k].dx(0).val();
+      c_ddot[k] = cs[k].dx(0).dx(0);
+    }
+  }
+
+  void jacobian_and_hessian(const double* q, const double* lambda, double t, double* c, double* Cq,
+                            double* H) const override {
+    if constexpr (AffineInTranslations<Derived>::value && MaxNonlinear < MaxCoordinates) {
+      if (static_cast<int>(nonlinear_.size()) <= MaxNonlinear) {
+        jacobian_and_hessian_affine(q, lambda, t, c, Cq, H);
+        return;
+      }
+    }
+    jacobian_and_hessian_full(q, lambda, t, c, Cq, H);
+  }
+
+  void jacobian_and_hessian_reference(const double* q, const double* lambda, double t, double* c, double* Cq,
+                                      double* H) const override {
+    jacobian_and_hessian_full(q, lambda, t, c, Cq, H);
+  }
+
+  // The full nested forward AD over all coordinates.
+  void jacobian_and_hessian_full(const double* q, const double* lambda, double t, double* c, double* Cq,
+                                 double* H) const {
+    const int n = coordinate_count(), m = equation_count();
+    std::array<Fad2, MaxCoordinates> qf;
+    std::array<Fad2, MaxEquations> cf;
+    for (int i = 0; i < n; ++i) qf[i] = Fad2(MaxCoordinates, i, Fad2Inner(MaxCoordinates, i, q[i]));
+    derived().template evaluate<Fad2, double>(qf.data(), Fad2(Fad2Inner(t)), parameters().data(), cf.data());
+    for (int i = 0; i < n * n; ++i) H[i] = 0.0;
+    for (int k = 0; k < m; ++k) {
+      c[k] = cf[k].val().val();
+      for (int i = 0; i < n; ++i) {
+        const Fad2Inner& row = cf[k].fastAccessDx(i);
+        Cq[k * n + i] = row.val();
+        for (int j = 0; j < n; ++j) H[i * n + j] += lambda[k] * row.fastAccessDx(j);
+      }
+    }
+  }
+
+  // Outer Fad over all coordinates (first derivatives), inner over the nonlinear ones only: column j of
+  // lambda . d2c/dq2 for j nonlinear; row i for i nonlinear by symmetry; zero where both are translations.
+  void jacobian_and_hessian_affine(const double* q, const double* lambda, double t, double* c, double* Cq,
+                                   double* H) const {
+    using Inner = Sacado::Fad::SFad<double, MaxNonlinear>;
+    using Nested = Sacado::Fad::SFad<Inner, MaxCoordinates>;
+    const int n = coordinate_count(), m = equation_count(), nl = static_cast<int>(nonlinear_.size());
+    std::array<Nested, MaxCoordinates> qf;
+    std::array<Nested, MaxEquations> cf;
+    for (int i = 0; i < n; ++i) qf[i] = Nested(MaxCoordinates, i, Inner(q[i]));
+    for (int j = 0; j < nl; ++j) qf[nonlinear_[j]].val() = Inner(MaxNonlinear, j, q[nonlinear_[j]]);
+    derived().template evaluate<Nested, double>(qf.data(), Nested(Inner(t)), parameters().data(), cf.data());
+    for (int i = 0; i < n * n; ++i) H[i] = 0.0;
+    for (int k = 0; k < m; ++k) {
+      c[k] = cf[k].val().val();
+      for (int i = 0; i < n; ++i) {
+        const Inner& row = cf[k].fastAccessDx(i);
+        Cq[k * n + i] = row.val();
+        for (int j = 0; j < nl; ++j) H[i * n + nonlinear_[j]] += lambda[k] * row.fastAccessDx(j);
+      }
+    }
+    for (int a = 0; a < nl; ++a)
+      for (int i = 0; i < n; ++i)
+        if (!is_nonlinear(i)) H[nonlinear_[a] * n + i] = H[i * n + nonlinear_[a]];
+  }
+
+  // lambda . (Cq mu_r) is the derivative along mu_r of lambda . c: an inner one-direction Fad carries it,
+  // an outer Fad the parameters; the acceleration level carries the path parameter s instead.
+  void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* lambda,
+                              const double* mu_r, const double* mu_c, int level, double* gradient,
+                              ParameterMask wanted = kAllParameters) const override {
+    using Inner = Sacado::Fad::SFad<double, 1>;
+    using Directional = Sacado::Fad::SLFad<Inner, kMaxComponentParameters>;
+    const int n = coordinate_count(), m = equation_count(), np = static_cast<int>(parameters().size());
+    assert(np <= kMaxComponentParameters);
+    std::array<int, kMaxComponentParameters> seeded;
+    const int ns = wanted_parameters(wanted, np, seeded);
+    if (ns == 0) return;
+    std::array<Directional, kMaxComponentParameters> pf;
+    std::array<Directional, MaxCoordinates> qf;
+    std::array<Directional, MaxEquations> cf;
+    for (int k = 0; k < np; ++k) pf[k] = Directional(Inner(parameters()[k]));
+    for (int j = 0; j < ns; ++j) pf[seeded[j]] = Directional(ns, j, Inner(parameters()[seeded[j]]));
+    // lambda . (Cq mu_r), and mu_c . c at the position level.
+    const Directional epsilon(Inner(1, 0, 0.0));
+    for (int i = 0; i < n; ++i) qf[i] = Directional(Inner(q[i])) + mu_r[i] * epsilon;
+    derived().template evaluate<Directional, Directional>(qf.data(), Directional(Inner(t)), pf.data(), cf.data());
+    for (int e = 0; e < m; ++e) {
+      if (!cf[e].hasFastAccess()) continue;
+      for (int j = 0; j < ns; ++j) {
+        const Inner& d = cf[e].fastAccessDx(j);
+        gradient[seeded[j]] += lambda[e] * d.dx(0) + (level == 0 ? mu_c[e] * d.val() : 0.0);
+      }
+    }
+    if (level == 0) return;
+    // mu_c . dc/ds or d2c/ds2 along the path q + v s + a s^2/2, t + s.
+    using PathParameterFad = Sacado::Fad::SLFad<PathFad, kMaxComponentParameters>;
+    std::array<PathParameterFad, kMaxComponentParameters> pp;
+    std::array<PathParameterFad, MaxCoordinates> qs;
+    std::array<PathParameterFad, MaxEquations> cs;
+    for (int k = 0; k < np; ++k) pp[k] = PathParameterFad(PathFad(parameters()[k]));
+    for (int j = 0; j < ns; ++j) pp[seeded[j]] = PathParameterFad(ns, j, PathFad(parameters()[seeded[j]]));
+    const PathFad s(1, 0, Sacado::Fad::SFad<double, 1>(1, 0, 0.0));
+    for (int i = 0; i < n; ++i) qs[i] = PathParameterFad(PathFad(q[i] + v[i] * s + 0.5 * a[i] * s * s));
+    derived().template evaluate<PathParameterFad, PathParameterFad>(qs.data(), PathParameterFad(PathFad(t + s)),
+                                                                    pp.data(), cs.data());
+    for (int e = 0; e < m; ++e) {
+      if (!cs[e].hasFastAccess()) continue;
+      for (int j = 0; j < ns; ++j) {
+        const PathFad& d = cs[e].fastAccessDx(j);
+        gradient[seeded[j]] += mu_c[e] * (level == 1 ? d.dx(0).val() : d.dx(0).dx(0));
+      }
+    }
+  }
+
+  // Outer Fad over q, inner one-direction Fad along mu_r: c_k.dx(j).val() = dc_k/dq_j and
+  // c_k.dx(j).dx(0) = (d2c_k/dq2 mu_r)_j, a Hessian-vector product at the cost of two Jacobians.
+  void add_transposed_products(const double* q, double t, const double* lambda, const double* mu_r,
+                               const double* mu_c, double* out) const override {
+    using Inner = Sacado::Fad::SFad<double, 1>;
+    using Outer = Sacado::Fad::SLFad<Inner, MaxCoordinates>;
+    const int n = coordinate_count(), m = equation_count();
+    std::array<Outer, MaxCoordinates> qf;
+    std::array<Outer, MaxEquations> cf;
+    for (int i = 0; i < n; ++i) qf[i] = Outer(n, i, Inner(1, 0, q[i]));
+    for (int i = 0; i < n; ++i) qf[i].val().fastAccessDx(0) = mu_r[i];
+    derived().template evaluate<Outer, double>(qf.data(), Outer(Inner(t)), parameters().data(), cf.data());
+    for (int k = 0; k < m; ++k) {
+      if (!cf[k].hasFastAccess()) continue;
+      for (int j = 0; j < n; ++j) {
+        const Inner& d = cf[k].fastAccessDx(j);
+        out[j] += lambda[k] * d.dx(0) + mu_c[k] * d.val();
+      }
+    }
+  }
+
+  // (A fixed-length SFad here, as the force elements use, halves this one-off pass of the adjoint's step 0 but makes
+  // GCC inline less of the Hessian kernels in the same translation unit: the forward step then cost 7 % more.)
+  void level_jacobians(const double* q, const double* v, const double* a, double t, int level, double* d_dq,
+                       double* d_dv) const override {
+    using StateFad = Sacado::Fad::SLFad<PathFad, 2 * MaxCoordinates>;
+    const int n = coordinate_count(), m = equation_count();
+    const PathFad s(1, 0, Sacado::Fad::SFad<double, 1>(1, 0, 0.0));
+    std::array<StateFad, MaxCoordinates> qs;
+    std::array<StateFad, MaxEquations> cs;
+    for (int i = 0; i < n; ++i) {
+      const StateFad qi(2 * n, i, PathFad(q[i])), vi(2 * n, n + i, PathFad(v[i]));
+      qs[i] = qi + vi * StateFad(s) + StateFad(0.5 * a[i] * s * s);
+    }
+    derived().template evaluate<StateFad, double>(qs.data(), StateFad(PathFad(t + s)), parameters().data(), cs.data());
+    for (int e = 0; e < m; ++e)
+      for (int i = 0; i < n; ++i) {
+        auto derivative = [&](int slot) {
+          if (!cs[e].hasFastAccess()) return 0.0;
+          const PathFad& d = cs[e].fastAccessDx(slot);
+          return level == 1 ? d.dx(0).val() : d.dx(0).dx(0);
+        };
+        d_dq[e * n + i] = derivative(i);
+        d_dv[e * n + i] = derivative(n + i);
+      }
+  }
+
+ private:
+  const Derived& derived() const { return static_cast<const Derived&>(*this); }
+  bool is_nonlinear(int local) const {
+    for (int j : nonlinear_)
+      if (j == local) return true;
+    return false;
+  }
+  std::vector<int> nonlinear_;  // local coordinates other than affine translations
+};
+
+}  // namespace flexadj::model
