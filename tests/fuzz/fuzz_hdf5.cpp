@@ -45,7 +45,10 @@ struct Fixture {
 Fixture* fixture = nullptr;
 
 void write_control_file(const std::string& path, const std::vector<double>& t, const std::vector<double>& u) {
-  const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  const hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);  // the checksummed format control files must have
+  H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18);
+  const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  H5Pclose(fapl);
   const hid_t group = H5Gcreate2(file, "controls", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
   for (const auto& [name, values] : {std::pair{"t", &t}, std::pair{"u", &u}}) {
     const hsize_t n = values->size();

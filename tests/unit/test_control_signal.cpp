@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <stdexcept>
@@ -221,9 +222,18 @@ void write_dataset(hid_t file, const std::string& name, const std::vector<double
   H5Pclose(links);
 }
 
+// Creates an HDF5 file in the format of HDF5 1.8 (superblock 2, checksummed metadata), or in HDF5's default format.
+hid_t create_file(const std::string& path, bool checksummed = true) {
+  const hid_t fapl = H5Pcreate(H5P_FILE_ACCESS);
+  if (checksummed) H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, H5F_LIBVER_V18);
+  const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, fapl);
+  H5Pclose(fapl);
+  return file;
+}
+
 TEST(ControlSignal, ReadsHdf5) {
   const std::string path = "control_signal_test.h5";
-  const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  const hid_t file = create_file(path);
   ASSERT_GE(file, 0);
   write_dataset(file, "/controls/t", {0.0, 1.0, 3.0});
   write_dataset(file, "/controls/torque", {0.0, 2.0, -2.0});
@@ -256,6 +266,34 @@ TEST(ControlSignal, ReadsHdf5) {
   expect_input_error([&] { ControlSignal::from_hdf5("u", not_hdf5, "/t", "/u", Interpolation::PiecewiseLinear); },
                      {not_hdf5 + ": cannot open file as HDF5"});
   std::remove(not_hdf5.c_str());
+  std::remove(path.c_str());
+}
+
+// A file in HDF5's default format (no metadata checksums; h5py's default) is refused with the way to convert it, and
+// the conversion the message names gives a file that is read (fuzzing found damaged group heaps of that format on
+// which HDF5 1.10.8 dereferences null).
+TEST(ControlSignal, RefusesHdf5WithoutChecksumsAndNamesTheConversion) {
+  const std::string path = "control_signal_old_format.h5", converted = "control_signal_converted.h5";
+  const hid_t file = create_file(path, false);
+  ASSERT_GE(file, 0);
+  write_dataset(file, "/t", {0.0, 1.0});
+  write_dataset(file, "/u", {3.0, 5.0});
+  H5Fclose(file);
+  const auto read = [](const std::string& p) {
+    return ControlSignal::from_hdf5("u", p, "/t", "/u", Interpolation::PiecewiseLinear);
+  };
+  expect_input_error([&] { read(path); },
+                     {path + ": an HDF5 file without metadata checksums (superblock version 0",
+                      "h5repack --low=1 " + path + " NEW.h5", "libver='v108'", "CSV file"});
+  std::remove(converted.c_str());
+  const std::string command = "h5repack --low=1 " + path + " " + converted + " > /dev/null 2>&1";
+  if (std::system("command -v h5repack > /dev/null 2>&1") == 0) {
+    ASSERT_EQ(std::system(command.c_str()), 0) << command;
+    const ControlSignal u = read(converted);
+    EXPECT_EQ(u.values(), (std::vector<double>{3.0, 5.0}));
+    EXPECT_EQ(u.value(0.5), 4.0);
+  }
+  std::remove(converted.c_str());
   std::remove(path.c_str());
 }
 

@@ -214,6 +214,19 @@ ControlSignal ControlSignal::from_hdf5(const std::string& name, const std::strin
   const QuietHdf5Errors quiet;
   const Hdf5Handle file(H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose);
   if (!file.valid()) throw InputError(path, "", "cannot open file as HDF5");
+  // HDF5's default format (superblock 0 or 1: h5py's and most tools' default) carries no metadata checksums, and
+  // HDF5 1.10.8 dereferences null on some damaged group heaps of it (fuzzing, docs/reliability.md): read only the
+  // checksummed format of HDF5 1.8 or later, as flexadj's own files.
+  H5F_info2_t info{};
+  if (H5Fget_info2(file.get(), &info) < 0) throw InputError(path, "", "cannot read the HDF5 superblock");
+  if (info.super.version < 2)
+    throw InputError(path, "",
+                     "an HDF5 file without metadata checksums (superblock version " +
+                         std::to_string(info.super.version) +
+                         ", HDF5's oldest format), which a damaged byte can make HDF5 misread; control files must be "
+                         "in HDF5 1.8's format or later: convert it with `h5repack --low=1 " +
+                         path + " NEW.h5`, write it with h5py.File(name, 'w', libver='v108') or "
+                         "H5Pset_libver_bounds(fapl, H5F_LIBVER_V18, ...), or give the control as a CSV file");
 
   std::vector<double> times = read_dataset(file.get(), path, times_dataset);
   std::vector<double> values = read_dataset(file.get(), path, values_dataset);
