@@ -7,20 +7,12 @@
 #include "flexadj/integrators/generalized_alpha.hpp"
 #include "flexadj/integrators/simulation.hpp"
 #include "flexadj/storage/trajectory.hpp"
+#include "adjoint_checks.hpp"
 #include "gradient_support.hpp"
 #include "models.hpp"
 
 namespace flexadj::testing {
 namespace {
-
-double max_relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
-  double scale = 0.0, worst = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    scale = std::max(scale, std::abs(b[i]));
-    worst = std::max(worst, std::abs(a[i] - b[i]));
-  }
-  return worst / std::max(scale, 1e-300);
-}
 
 // One forward run recorded into two trajectories at once (memory and HDF5), so that their sweeps see the same run.
 void record_into_both(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator, assembly::State& state,

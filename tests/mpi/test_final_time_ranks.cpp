@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "flexadj/integrators/end_condition.hpp"
+#include "adjoint_checks.hpp"
 #include "gradient_support.hpp"
 #include "models.hpp"
 
@@ -13,15 +14,6 @@ namespace flexadj::testing {
 namespace {
 
 using objectives::ObjectiveTerm;
-
-double max_relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
-  double scale = 0.0, worst = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    scale = std::max(scale, std::abs(b[i]));
-    worst = std::max(worst, std::abs(a[i] - b[i]));
-  }
-  return worst / std::max(scale, 1e-300);
-}
 
 // Two masses on parallel rails (y = 0 and y = 1), each on a spring to ground, coupled by a spring between them (its
 // length sqrt((x_b - x_a)^2 + 1): nonlinear); the run stops where the velocity of b falls to 0. At np 2 the two

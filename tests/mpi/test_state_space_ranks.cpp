@@ -5,20 +5,12 @@
 #include <cmath>
 #include <cstdio>
 
+#include "adjoint_checks.hpp"
 #include "gradient_support.hpp"
 #include "models.hpp"
 
 namespace flexadj::testing {
 namespace {
-
-double max_relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
-  double scale = 0.0, worst = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) {
-    scale = std::max(scale, std::abs(b[i]));
-    worst = std::max(worst, std::abs(a[i] - b[i]));
-  }
-  return worst / std::max(scale, 1e-300);
-}
 
 TEST(StateSpaceRanks, ChainGradientMatchesTheSingleRankGradient) {
   auto problem = rigid_chain(6, 0.2, 100);

@@ -7,6 +7,7 @@
 
 #include "flexadj/io/problem_reader.hpp"
 #include "flexadj/model/parameter_space.hpp"
+#include "adjoint_checks.hpp"
 #include "gradient_support.hpp"
 
 namespace flexadj::testing {
@@ -56,11 +57,6 @@ objectives::Objective tip_objective(const model::Model& model) {
   middle.weight = 100.0;
   objective.add(middle);
   return objective;
-}
-
-void expect_second_order(const std::vector<double>& orders, const std::vector<double>& remainders) {
-  for (std::size_t k = 0; k < orders.size(); ++k)
-    EXPECT_GT(orders[k], 1.9) << "remainders " << remainders[k] << " -> " << remainders[k + 1];
 }
 
 TEST(BeamAdjoint, ParametersMatchCentralDifferencesAndTaylor) {

@@ -7,6 +7,7 @@
 
 #include "flexadj/elements/elements.hpp"
 #include "flexadj/io/problem_reader.hpp"
+#include "adjoint_checks.hpp"
 #include "gradient_support.hpp"
 #include "models.hpp"
 
@@ -14,31 +15,6 @@ namespace flexadj::testing {
 namespace {
 
 using objectives::ObjectiveTerm;
-
-// Every observed Taylor order at least 1.9.
-void expect_second_order(const std::vector<double>& orders, const std::vector<double>& remainders) {
-  for (std::size_t k = 0; k < orders.size(); ++k)
-    EXPECT_GT(orders[k], 1.9) << "remainders " << remainders[k] << " -> " << remainders[k + 1];
-}
-
-// Central differences (fd_check.hpp) of J along each named parameter against the adjoint, then a Taylor test along
-// all of them in `direction` (per parameter) from step h0.
-void check_parameters(problem::Problem& problem, const objectives::Objective& objective, const Evaluation& e,
-                      const std::vector<std::string>& names, const std::vector<double>& direction, double h0) {
-  const model::ParameterSpace space(*problem.model);
-  std::vector<int> indices;
-  for (const auto& name : names) {
-    const int index = space.find(name);
-    ASSERT_GE(index, 0) << name;
-    indices.push_back(index);
-    EXPECT_TRUE(matches_central_difference(name, e.gradient.parameters[index],
-                                           central_difference(problem, objective, world(), index), e.value));
-  }
-  std::vector<double> remainders;
-  const auto orders = taylor_orders(problem, objective, world(), indices, direction, h0, &remainders);
-  std::printf("Taylor remainders %.3e %.3e %.3e %.3e\n", remainders[0], remainders[1], remainders[2], remainders[3]);
-  expect_second_order(orders, remainders);
-}
 
 // Terminal squares of the given coordinates (targets 0.1 k) and the tracking of the velocity of `tracked` against
 // 0.2 t.

@@ -1,0 +1,55 @@
+#pragma once
+// The checks every adjoint test makes: central differences of J along named parameters against the adjoint
+// (fd_check.hpp), a Taylor test along all of them (remainder order 2), and gradients of np ranks against one rank.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include "gradient_support.hpp"
+
+namespace flexadj::testing {
+
+// Every observed Taylor order at least 1.9; each printed.
+inline void expect_second_order(const std::vector<double>& orders, const std::vector<double>& remainders) {
+  for (std::size_t k = 0; k < orders.size(); ++k) {
+    std::printf("Taylor remainder %.3e -> %.3e: order %.3f\n", remainders[k], remainders[k + 1], orders[k]);
+    EXPECT_GT(orders[k], 1.9) << "remainders " << remainders[k] << " -> " << remainders[k + 1];
+  }
+}
+
+// Central differences (steps `relative_step` times the parameter) of J along each named parameter against the
+// adjoint gradient in `e`, judged with the integrator's `accuracy` of J; then a Taylor test along all of them in
+// `direction` (per parameter) from step h0.
+inline void check_parameters(problem::Problem& problem, const objectives::Objective& objective, const Evaluation& e,
+                             const std::vector<std::string>& names, const std::vector<double>& direction, double h0,
+                             double accuracy = kSimulationAccuracy, double relative_step = 1e-6) {
+  const model::ParameterSpace space(*problem.model);
+  std::vector<int> indices;
+  for (const auto& name : names) {
+    const int index = space.find(name);
+    ASSERT_GE(index, 0) << name;
+    indices.push_back(index);
+    EXPECT_TRUE(matches_central_difference(name, e.gradient.parameters[index],
+                                           central_difference(problem, objective, world(), index, relative_step),
+                                           e.value, accuracy));
+  }
+  std::vector<double> remainders;
+  const auto orders = taylor_orders(problem, objective, world(), indices, direction, h0, &remainders);
+  expect_second_order(orders, remainders);
+}
+
+// max_i |a_i - b_i| / max_i |b_i|: a gradient on np ranks against the single-rank one.
+inline double max_relative_difference(const std::vector<double>& a, const std::vector<double>& b) {
+  double scale = 0.0, worst = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    scale = std::max(scale, std::abs(b[i]));
+    worst = std::max(worst, std::abs(a[i] - b[i]));
+  }
+  return worst / std::max(scale, 1e-300);
+}
+
+}  // namespace flexadj::testing
