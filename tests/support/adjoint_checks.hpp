@@ -52,4 +52,25 @@ inline double max_relative_difference(const std::vector<double>& a, const std::v
   return worst / std::max(scale, 1e-300);
 }
 
+// J and the gradient of `problem` on all ranks of world() equal those on one rank: J to 1e-12, dJ/dp and dJ/dv(0) to
+// 1e-10, dJ/dq(0) to 1e-9 relative (along directions that violate the constraints its terms nearly cancel, and the
+// rank count's round-off shows at about 1e-10). Returns the single-rank evaluation.
+inline Evaluation expect_gradient_independent_of_ranks(problem::Problem& problem, const objectives::Objective& objective) {
+  const Evaluation distributed = evaluate(problem, objective, world(), true);
+  const Evaluation serial = evaluate(problem, objective, self(), true);
+  const double parameters = max_relative_difference(distributed.gradient.parameters, serial.gradient.parameters);
+  const double velocities =
+      max_relative_difference(distributed.gradient.initial_velocities, serial.gradient.initial_velocities);
+  const double coordinates =
+      max_relative_difference(distributed.gradient.initial_coordinates, serial.gradient.initial_coordinates);
+  if (world()->getRank() == 0)
+    std::printf("np %d vs np 1: J %.3e vs %.3e; parameters %.2e, initial velocities %.2e, initial coordinates %.2e\n",
+                world()->getSize(), distributed.value, serial.value, parameters, velocities, coordinates);
+  EXPECT_NEAR(distributed.value, serial.value, 1e-12 * std::abs(serial.value));
+  EXPECT_LT(parameters, 1e-10);
+  EXPECT_LT(velocities, 1e-10);
+  EXPECT_LT(coordinates, 1e-9);
+  return serial;
+}
+
 }  // namespace flexadj::testing

@@ -91,6 +91,23 @@ inline objectives::Objective oscillator_objective() {
   return objective;
 }
 
+// An objective on damped_pendulum() of models.hpp: (x(T) - 0.3)^2 / 2 + int (v_y - 0.5 t)^2 dt / 2.
+inline objectives::Objective damped_pendulum_objective() {
+  objectives::Objective objective;
+  objectives::ObjectiveTerm final_x;
+  final_x.kind = objectives::ObjectiveTerm::Kind::FinalSquare;
+  final_x.coordinate = 0;
+  final_x.target = 0.3;
+  objective.add(final_x);
+  objectives::ObjectiveTerm tracking;
+  tracking.kind = objectives::ObjectiveTerm::Kind::Tracking;
+  tracking.quantity = objectives::ObjectiveTerm::Quantity::Velocity;
+  tracking.coordinate = 1;
+  tracking.reference = functions::Expression::parse("0.5*t");
+  objective.add(tracking);
+  return objective;
+}
+
 // An objective on the spinning body of spinning_top_pendulum(): terminal positions x, y of the centre and
 // the Euler parameter e1 (targets 0.05), the tracking of v_z against 0.1 t, and with final_velocity 1/2 v_y(T)^2 (S_v != 0).
 inline objectives::Objective spinning_body_objective(bool final_velocity) {
