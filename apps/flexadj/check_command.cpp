@@ -351,13 +351,25 @@ int check_command(const std::vector<std::string>& arguments, RCP<const Comm> com
     std::printf("  design      %zu variable(s), %d value(s)%s\n", problem.design().entries().size(),
                 problem.design().size(),
                 problem.problem().design_variables.empty() ? " (all component parameters)" : "");
-    std::printf("  settings    Newton tolerance %g, %lld steps%s, seed %lu, %s adjoint\n", run.newton_tolerance,
-                run.step_count(), run.end_condition ? " at most (end condition)" : "", options.seed,
-                options.adjoint.mode.c_str());
+    if (run.adaptive())
+      std::printf("  settings    Newton tolerance %g, error-controlled steps (tolerance %g), seed %lu, %s adjoint\n",
+                  run.newton_tolerance, run.step_control.tolerance, options.seed, options.adjoint.mode.c_str());
+    else
+      std::printf("  settings    Newton tolerance %g, %lld steps%s, seed %lu, %s adjoint\n", run.newton_tolerance,
+                  run.step_count(), run.end_condition ? " at most (end condition)" : "", options.seed,
+                  options.adjoint.mode.c_str());
     std::fflush(stdout);
   }
   const Evaluation base = runs.gradient();
   if (root) std::printf("J = %.15g\n", base.objective);
+  // Error-controlled steps: the differences take this run's steps, which the discrete adjoint holds fixed.
+  if (problem.problem().integrator.step_control.enabled()) {
+    problem.hold_steps();
+    if (root)
+      std::printf("  steps       error-controlled: the %lld steps of this run are held fixed in every run below, as "
+                  "the discrete adjoint holds them (docs/adjoint.md, \"Error-controlled steps\")\n",
+                  problem.problem().integrator.step_count());
+  }
 
   std::mt19937_64 random(options.seed);
   const std::vector<double> dp = random_direction(random, p);

@@ -199,6 +199,14 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
                          " final time is differentiated by the discrete adjoint over a trajectory in memory only so "
                          "far: use --adjoint discrete and --trajectory memory (got --adjoint " + settings.mode +
                          ", --trajectory " + settings.storage + ")");
+  // Error-controlled steps: the discrete adjoint holds the chosen steps fixed (docs/adjoint.md); the trajectory
+  // kinds that plan by the step count, and the adjoints on the steps of the file, need fixed steps.
+  if (problem_.integrator.step_control.enabled() &&
+      (settings.mode != "discrete" || settings.storage == "checkpoints"))
+    throw InputError(problem_.model->source_file, "integrator.step_control",
+                     "error-controlled steps are differentiated by the discrete adjoint over a trajectory in memory "
+                     "or an HDF5 file so far: use --adjoint discrete and --trajectory memory or hdf5 (got --adjoint " +
+                         settings.mode + ", --trajectory " + settings.storage + "), or fixed steps");
   adjoint_ = settings;
   trajectory_.reset();  // made anew, of the chosen kind, by the next forward()
   recorded_ = false;
@@ -363,6 +371,13 @@ Evaluation GradientProblem::forward() {
   comm_->barrier();
   e.forward_seconds = seconds_since(start);
   return e;
+}
+
+void GradientProblem::hold_steps() {
+  if (!problem_.integrator.step_control.enabled() || problem_.integrator.replayed_times) return;
+  if (!recorded_) throw std::logic_error("GradientProblem::hold_steps() without a complete forward run");
+  problem_.integrator.replayed_times = std::make_shared<const std::vector<double>>(trajectory_->step_times());
+  integrator_->set_replayed_times(problem_.integrator.replayed_times);
 }
 
 Evaluation GradientProblem::adjoint() {

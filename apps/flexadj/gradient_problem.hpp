@@ -83,6 +83,10 @@ class GradientProblem {
   // have changed in between). Collective.
   Evaluation forward();
   Evaluation adjoint();
+  // With error-controlled steps (integrator.step_control): the following forward runs take the step times of the
+  // last forward() again instead of choosing their own, so that J is the same discrete function of the design
+  // whose derivative the discrete adjoint computes (`flexadj check`'s differences). No effect with fixed steps.
+  void hold_steps();
   // Writes the trajectory of the last forward() as HDF5 (and XDMF) like `flexadj simulate` (collective).
   void write_trajectory(const std::string& path, bool xdmf);
 

@@ -137,9 +137,16 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
     std::printf("  model       %s, %zu %s, %d coordinates, %d multipliers\n",
                 model.dimension == 2 ? "planar" : "spatial", model.bodies().size(),
                 model.bodies().size() == 1 ? "body" : "bodies", model.coordinate_count(), model.multiplier_count());
-    std::printf("  integrator  %s, h = %g s, %lld steps%s\n", integrator->description().c_str(),
-                problem.integrator.step_size, problem.integrator.step_count(),
-                problem.integrator.end_condition ? " at most (end condition)" : "");
+    const auto& control = problem.integrator.step_control;
+    if (problem.integrator.adaptive())
+      std::printf("  integrator  %s, error-controlled steps (tolerance %g, absolute %g), first step h = %g s\n",
+                  integrator->description().c_str(), control.tolerance,
+                  control.absolute_tolerance > 0.0 ? control.absolute_tolerance : control.tolerance,
+                  problem.integrator.step_size);
+    else
+      std::printf("  integrator  %s, h = %g s, %lld steps%s\n", integrator->description().c_str(),
+                  problem.integrator.step_size, problem.integrator.step_count(),
+                  problem.integrator.end_condition ? " at most (end condition)" : "");
     std::printf("  parallel    %d rank(s), bodies by %s (%lld of %zu components couple two ranks), linear solver %s\n",
                 comm->getSize(), problem.integrator.partition.c_str(),
                 assembly::cut_components(model, assembler.dofs().body_ranks()),
@@ -160,8 +167,10 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
     if (output) output->finish();  // keep the steps done so far readable
     throw;
   }
-  // An end condition stops the run at its own step: written whatever --every says (`state` is that step).
-  if (output && problem.integrator.end_condition) output->observe_final(summary.steps, summary.end_time, state);
+  // An end condition or step control ends the run at a step not known before: written whatever --every says
+  // (`state` is that step).
+  if (output && (problem.integrator.end_condition || problem.integrator.adaptive()))
+    output->observe_final(summary.steps, summary.end_time, state);
   if (output) output->finish();
 
   if (root && !options.quiet) {
@@ -170,6 +179,9 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
                 summary.end_time, summary.newton_iterations,
                 summary.steps ? double(summary.newton_iterations) / double(summary.steps) : 0.0,
                 summary.max_newton_iterations);
+    if (problem.integrator.adaptive())
+      std::printf("  step sizes  %.4g .. %.4g s, %lld step(s) rejected and taken again smaller\n",
+                  summary.smallest_step, summary.largest_step, summary.rejected_steps);
     std::printf("  constraints max |C(q)| over all steps = %.3e\n", summary.max_constraint_residual);
     if (summary.energy_tracked)
       std::printf("  energy      E0 = %.10g J, max |E - E0| = %.3e J\n", summary.initial_energy,

@@ -18,6 +18,7 @@ namespace flexadj::testing {
 struct Evaluation {
   double value = 0.0;
   adjoint::Gradient gradient;
+  std::vector<double> times;  // t_0 .. t_N of the forward run
 };
 
 // Runs the forward problem of `problem` and, if asked, the discrete adjoint (or, with bdf_order > 0, the
@@ -40,6 +41,7 @@ inline Evaluation evaluate(const problem::Problem& problem, const objectives::Ob
   storage::MemoryTrajectory trajectory;
   integrators::record_forward_run(assembler, integrator, state, trajectory);
   Evaluation e;
+  e.times = trajectory.step_times();
   if (!with_gradient) {
     e.value = objective.value(assembler, trajectory);
     return e;

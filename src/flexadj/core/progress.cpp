@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <utility>
 
 namespace flexadj {
 
@@ -10,20 +11,30 @@ Progress::Progress(bool enabled, int rank, long long total_steps, std::string la
     : enabled_(enabled && rank == 0), terminal_(isatty(fileno(stderr)) != 0), total_(total_steps),
       label_(label.empty() ? std::string() : label + " "), start_(Clock::now()), last_(start_) {}
 
+Progress::Progress(bool enabled, int rank, double start_time, double end_time, std::string label)
+    : Progress(enabled, rank, -1, std::move(label)) {
+  start_time_ = start_time;
+  end_time_ = end_time;
+}
+
 void Progress::update(long long step, double t, int newton_iterations) {
   if (!enabled_) return;
+  const bool in_time = total_ < 0;
+  const double done = in_time ? (t - start_time_) / (end_time_ - start_time_)
+                              : double(step) / double(total_ > 0 ? total_ : 1);
+  const bool last = in_time ? done >= 1.0 : step == total_;
   const auto now = Clock::now();
   const double since_last = std::chrono::duration<double>(now - last_).count();
-  if (since_last < (terminal_ ? 0.5 : 5.0) && step != total_) return;
+  if (since_last < (terminal_ ? 0.5 : 5.0) && !last) return;
   last_ = now;
   const double elapsed = std::chrono::duration<double>(now - start_).count();
-  const double eta = step > 0 ? elapsed * double(total_ - step) / double(step) : 0.0;
-  char newton[32] = "";
+  const double eta = done > 0.0 ? elapsed * (1.0 - done) / done : 0.0;
+  char newton[32] = "", steps[64];
   if (newton_iterations >= 0) std::snprintf(newton, sizeof newton, "  Newton %2d", newton_iterations);
-  std::fprintf(stderr, "%s%sstep %lld/%lld (%3.0f%%)  t = %-12.6g%s  elapsed %.1f s  ETA %.1f s%s",
-               terminal_ ? "\r" : "", label_.c_str(), step, total_,
-               100.0 * double(step) / double(total_ > 0 ? total_ : 1), t, newton, elapsed, eta,
-               terminal_ ? "   " : "\n");
+  if (in_time) std::snprintf(steps, sizeof steps, "step %lld (%3.0f%% of the time)", step, 100.0 * done);
+  else std::snprintf(steps, sizeof steps, "step %lld/%lld (%3.0f%%)", step, total_, 100.0 * done);
+  std::fprintf(stderr, "%s%s%s  t = %-12.6g%s  elapsed %.1f s  ETA %.1f s%s", terminal_ ? "\r" : "",
+               label_.c_str(), steps, t, newton, elapsed, eta, terminal_ ? "   " : "\n");
   std::fflush(stderr);
   printed_ = true;
 }

@@ -10,6 +10,9 @@ class Progress {
  public:
   // `label` (e.g. "forward", "adjoint") starts the line when given.
   Progress(bool enabled, int rank, long long total_steps, std::string label = "");
+  // A run whose step count is not known in advance (error-controlled steps): progress is the fraction of
+  // [start_time, end_time] done.
+  Progress(bool enabled, int rank, double start_time, double end_time, std::string label = "");
   // `step` of total_steps done, at time t; newton_iterations < 0: not printed (a backward sweep).
   void update(long long step, double t, int newton_iterations);
   void finish();
@@ -19,6 +22,7 @@ class Progress {
   bool enabled_;
   bool terminal_;
   long long total_;
+  double start_time_ = 0.0, end_time_ = 0.0;  // total_ < 0: progress in time
   std::string label_;
   Clock::time_point start_, last_;
   bool printed_ = false;

@@ -41,6 +41,8 @@ class GeneralizedAlpha final : public TimeIntegrator {
   void initialize(assembly::State& state, double t0) override;
   StepStatistics step(assembly::State& state, double t, double h, long long step_index) override;
   std::string description() const override;
+  // The local error of the position update, e = |beta - gamma/2 + 1/12| h^2 |aux_{n+1} - aux_n| (see the .cpp).
+  double local_error(const assembly::State& before, const assembly::State& after, double h) const override;
 
   void begin_adjoint(storage::Trajectory& trajectory) override;
   void save_adjoint_data(std::vector<double>& data) const override;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace flexadj::integrators {
 
@@ -25,8 +26,25 @@ struct IntegratorSettings {
   // A free final time (design variable integrator.end_time): this many steps of (end_time - start_time)/steps
   // whatever end_time is; 0: the count follows from step_size.
   long long fixed_steps = 0;
-  // Steps from start_time to end_time; the last one ends at or up to a step past end_time.
+  // Error-controlled step sizes (generalized_alpha and hht; integrators/simulation.cpp): each step's local error
+  // estimate (TimeIntegrator::local_error) at most 1 in the norm max_i e_i / (absolute_tolerance + tolerance |q|_inf);
+  // step_size is the first step. tolerance 0: fixed steps.
+  struct StepControl {
+    double tolerance = 0.0;
+    double absolute_tolerance = 0.0;  // 0: tolerance
+    double min_step = 0.0;            // a step below this fails the run (exit 3); 0: 1e-12 (end_time - start_time)
+    double max_step = 0.0;            // 0: end_time - start_time
+    bool enabled() const { return tolerance > 0.0; }
+  } step_control;
+  // The step times t_0 .. t_N of an earlier run, taken again instead of step_size or step_control: a run with step
+  // control whose steps are held fixed (the differences of `flexadj check` differentiate the same discrete J as its
+  // discrete adjoint, which holds the chosen steps fixed; docs/adjoint.md, "Error-controlled steps").
+  std::shared_ptr<const std::vector<double>> replayed_times;
+  bool adaptive() const { return step_control.enabled() && !replayed_times; }
+  // Steps from start_time to end_time; the last one ends at or up to a step past end_time. With step control an
+  // estimate from the first step (for progress lines and reservations only).
   long long step_count() const {
+    if (replayed_times) return static_cast<long long>(replayed_times->size()) - 1;
     return fixed_steps > 0 ? fixed_steps : std::llround(std::ceil((end_time - start_time) / step_size - 1e-9));
   }
 };

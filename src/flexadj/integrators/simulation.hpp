@@ -23,6 +23,9 @@ struct SimulationSummary {
   double initial_energy = 0.0, max_energy_deviation = 0.0;
   double max_kinetic_energy = 0.0;       // the scale of the energy exchanged (E0 depends on the potential's zero)
   double wall_seconds = 0.0;
+  // Error-controlled steps (IntegratorSettings::step_control): steps taken again smaller, and the sizes taken.
+  long long rejected_steps = 0;
+  double smallest_step = 0.0, largest_step = 0.0;
 };
 
 struct SimulationOptions {

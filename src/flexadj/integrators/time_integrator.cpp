@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <stdexcept>
 
 #include "flexadj/assembly/system_vector.hpp"
 #include "flexadj/core/error.hpp"
@@ -13,6 +14,10 @@
 #include "flexadj/integrators/variational.hpp"
 
 namespace flexadj::integrators {
+
+double TimeIntegrator::local_error(const assembly::State&, const assembly::State&, double) const {
+  throw std::logic_error("TimeIntegrator::local_error: this integrator has no error estimate (" + description() + ")");
+}
 
 TimeIntegrator::TimeIntegrator(assembly::Assembler& assembler, const integrators::IntegratorSettings& settings,
                                const linalg::LinearSolverOptions& solver_options)

@@ -11,6 +11,7 @@
 // sweep of adjoint::discrete_adjoint_gradient, and a line in make_time_integrator().
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "flexadj/assembly/assembler.hpp"
@@ -47,6 +48,11 @@ class TimeIntegrator {
   virtual StepStatistics step(assembly::State& state, double t, double h, long long step_index) = 0;
   // One line for the run header, e.g. "generalized-alpha, rho_inf = 0.9 (alpha_m = 0.4737, alpha_f = 0.4737)".
   virtual std::string description() const = 0;
+  // The local error estimate of the step from `before` to `after` (size h) for error-controlled steps
+  // (IntegratorSettings::step_control), in the norm max_i e_i / (atol + rtol |q|_inf) over all ranks (collective):
+  // the step is accepted if it is at most 1. An integrator without an estimate throws std::logic_error (the model
+  // reader refuses step control for it).
+  virtual double local_error(const assembly::State& before, const assembly::State& after, double h) const;
   // What step() carries from one step to the next outside the State (the variational predictor's mean
   // acceleration), so that a checkpointed trajectory restarting at step n recomputes steps n + 1, ... bit for bit.
   virtual void save_restart_data(std::vector<double>& data) const { data.clear(); }
@@ -98,6 +104,9 @@ class TimeIntegrator {
   const integrators::IntegratorSettings& settings() const { return settings_; }
   // A free final time (IntegratorSettings::fixed_steps) moves the end time between runs.
   void set_end_time(double end_time) { settings_.end_time = end_time; }
+  // Error-controlled steps held fixed: the following runs take these step times (IntegratorSettings::replayed_times;
+  // nullptr: choose them again).
+  void set_replayed_times(std::shared_ptr<const std::vector<double>> times) { settings_.replayed_times = std::move(times); }
   const InitialProjection& initial_projection() const { return projection_; }
   const linalg::LinearSolver& linear_solver() const { return *solver_; }
   // An adjoint sweep that reuses pivot orders from step to step (update_adjoint_solver(Pivots::Reuse)) searches

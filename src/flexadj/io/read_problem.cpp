@@ -139,6 +139,9 @@ void Reader::read_design_variables(const Value& list) {
       if (problem_.integrator.end_condition)
         at.fail("integrator.end_time is a design variable only without integrator.end_condition (the end "
                 "condition fixes the final time; its sensitivity enters every gradient by itself)");
+      if (problem_.integrator.step_control.enabled())
+        at.fail("integrator.end_time is a design variable only with fixed steps (a free final time scales a fixed "
+                "number of steps), not with integrator.step_control");
       problem_.integrator.fixed_steps = problem_.integrator.step_count();
     }
     for (const auto& term : problem_.objective_terms)

@@ -34,7 +34,7 @@ void Reader::read_static(const Value& v) {
 
 void Reader::read_integrator(const Value& v) {
   v.expect_map({"type", "start_time", "end_time", "step_size", "spectral_radius", "max_newton_iterations",
-                "newton_tolerance", "linear_solver", "partition", "end_condition"});
+                "newton_tolerance", "linear_solver", "partition", "end_condition", "step_control"});
   auto& s = problem_.integrator;
   if (v.has("type")) s.scheme = v.at("type").choice({"generalized_alpha", "hht", "variational", "state_space"});
   s.start_time = v.at("start_time").number_or(0.0);
@@ -68,12 +68,48 @@ void Reader::read_integrator(const Value& v) {
   if (v.has("newton_tolerance")) s.newton_tolerance = v.at("newton_tolerance").positive();
   if (v.has("linear_solver")) s.linear_solver = v.at("linear_solver").choice({"auto", "direct", "iterative"});
   if (v.has("partition")) s.partition = v.at("partition").choice({"blocks", "graph"});
+  read_step_control(v.at("step_control"));
+}
+
+// step_control: {tolerance, absolute_tolerance, min_step, max_step} (integrator_settings.hpp).
+void Reader::read_step_control(const Value& v) {
+  if (!v.given()) return;
+  if (!v.is_map()) v.fail("expected a map such as {tolerance: 1e-6}, got " + v.describe());
+  v.expect_map({"tolerance", "absolute_tolerance", "min_step", "max_step"});
+  auto& s = problem_.integrator;
+  if (s.scheme != "generalized_alpha" && s.scheme != "hht")
+    v.fail("error-controlled steps need type generalized_alpha or hht (the local error estimate of the position "
+           "update); type " + s.scheme + " takes fixed steps: remove step_control or change the type");
+  auto& c = s.step_control;
+  const Value tolerance = v.at("tolerance");
+  c.tolerance = tolerance.positive();
+  if (!(c.tolerance < 1.0)) tolerance.fail("expected a relative tolerance below 1 (e.g. 1e-6), got " + tolerance.describe());
+  if (v.has("absolute_tolerance")) c.absolute_tolerance = v.at("absolute_tolerance").positive();
+  const double span = s.end_time - s.start_time;
+  if (v.has("max_step")) {
+    const Value max = v.at("max_step");
+    c.max_step = max.positive();
+    if (c.max_step > span) max.fail("expected at most end_time - start_time (" + format_number(span) + "), got " + max.describe());
+  }
+  if (v.has("min_step")) {
+    const Value min = v.at("min_step");
+    c.min_step = min.positive();
+    const double largest = c.max_step > 0.0 ? c.max_step : span;
+    if (!(c.min_step < largest) || !(c.min_step <= s.step_size))
+      min.fail("expected less than max_step (" + format_number(largest) + ") and at most step_size (" +
+               format_number(s.step_size) + "), got " + min.describe());
+    // The most steps a run may take, as for fixed steps.
+    if (span / c.min_step > kMaxSteps)
+      min.fail("allows " + format_number(span / c.min_step) + " steps; at most " + format_number(kMaxSteps) + " are");
+  }
 }
 
 // end_condition: {coordinate | sensor (as an objective term names its quantity x), value (default 0), direction:
 // falling | rising | any (default any)}: the run ends where H = x - value crosses zero; end_time bounds it.
 void Reader::read_end_condition(const Value& v) {
   if (!v.given()) return;
+  if (problem_.integrator.step_control.enabled())
+    v.fail("not together with integrator.step_control yet (the event is located within fixed steps): remove one");
   if (!v.is_map())
     v.fail("expected a map such as {coordinate: mass.x, quantity: velocity, value: 0, direction: falling}, got " +
            v.describe());

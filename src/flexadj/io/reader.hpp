@@ -180,6 +180,8 @@ class Reader {
 
   // integrator.end_condition (after the bodies and joints, whose coordinates it names).
   void read_end_condition(const Value& v);
+  // integrator.step_control (within read_integrator(), after type, times and step_size).
+  void read_step_control(const Value& v);
   // An implicit or free final time needs a model without explicit time dependence (checked last).
   void check_final_time_model(const Value& root) const;
 

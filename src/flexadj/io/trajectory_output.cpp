@@ -45,7 +45,7 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const integra
       every_(std::max(every, 1)),
       xdmf_(xdmf),
       run_(run),
-      last_step_(run.step_count()) {
+      last_step_(run.adaptive() ? -1 : run.step_count()) {  // with step control: unknown (observe_final)
   const auto& model = assembler_.model();
   // The XDMF file is written as NAME.xmf.tmp and renamed: its name must fit the file system's limit too.
   const std::string longest_name = std::filesystem::path(xdmf_ ? xdmf_path() + ".tmp" : path_).filename().string();

@@ -1,0 +1,68 @@
+#!/usr/bin/env bash
+# Command-line behaviour of error-controlled steps (integrator.step_control): simulate writes the last step whatever
+# --every says and reports the step sizes; gradient and check run with the steps held fixed (check passes on the
+# manipulator); np 2 gives the gradient of np 1; every setting that cannot go with it is an input error (exit 2)
+# naming the key; a step that cannot meet the tolerance fails with the time (exit 3).
+# Usage: test_step_control.sh PATH/TO/flexadj
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$HERE/cli_support.sh" "$1"
+MESHES="$HERE/../../meshes"
+ON=(--set integrator.step_control.tolerance=1e-5)
+
+expect "simulate with step control" 0 "error-controlled steps" "step sizes" "rejected" -- \
+  simulate "$MESHES/manipulator.yaml" "${ON[@]}" --every 7 -o steps.h5
+last_step_written() {
+  /usr/bin/python3 - steps.h5 <<'PY'
+import sys, h5py
+with h5py.File(sys.argv[1], "r") as f:
+    t = f["time"][:]
+print("     | %d steps written, the last at t = %.17g" % (len(t), t[-1]))
+sys.exit(0 if t[-1] == 0.8 and len(t) > 2 else 1)
+PY
+}
+pass_if "the last step is written at end_time" last_step_written
+expect "gradient with step control" 0 "error-controlled steps" "holds the chosen steps fixed" -- \
+  gradient "$MESHES/manipulator.yaml" "${ON[@]}" -o one.csv
+expect "gradient with step control, 2 ranks" 0 "J = " -- gradient "$MESHES/manipulator.yaml" "${ON[@]}" -o two.csv \
+  --set integrator.linear_solver=direct
+same_gradient() {
+  /usr/bin/python3 - one.csv two.csv <<'PY'
+import csv, sys
+a, b = ([float(r["gradient"]) for r in csv.DictReader(open(p))] for p in sys.argv[1:3])
+scale = max(abs(x) for x in a)
+difference = max(abs(x - y) for x, y in zip(a, b)) / scale
+print("     | largest difference %.1e relative to max |g|" % difference)
+sys.exit(0 if difference < 1e-9 else 1)
+PY
+}
+# The second run above is on one rank too unless mpiexec is at hand: run it on two where it is.
+if command -v mpiexec > /dev/null; then
+  mpiexec -n 2 "$FLEXADJ" gradient "$MESHES/manipulator.yaml" "${ON[@]}" -q -o two.csv > /dev/null 2>&1
+fi
+pass_if "np 2 gives the gradient of np 1" same_gradient
+expect "check holds the steps fixed and passes" 0 "held fixed" "check passed" -- \
+  check "$MESHES/manipulator.yaml" "${ON[@]}" -q
+
+expect "tolerance of 2" 2 "integrator.step_control.tolerance" "below 1" -- \
+  simulate "$MESHES/manipulator.yaml" --set integrator.step_control.tolerance=2
+expect "no tolerance" 2 "integrator.step_control" "tolerance" -- \
+  simulate "$MESHES/manipulator.yaml" --set integrator.step_control.min_step=1e-6
+expect "unknown key" 2 "integrator.step_control" "relative_tolerance" -- \
+  simulate "$MESHES/manipulator.yaml" --set "integrator.step_control={tolerance: 1e-6, relative_tolerance: 1}"
+expect "min_step above step_size" 2 "integrator.step_control.min_step" "at most step_size" -- \
+  simulate "$MESHES/manipulator.yaml" "${ON[@]}" --set integrator.step_control.min_step=0.1
+expect "variational integrator" 2 "integrator.step_control" "generalized_alpha or hht" -- \
+  simulate "$MESHES/torsional_pendulum.yaml" --set integrator.type=variational "${ON[@]}"
+expect "end condition" 2 "integrator.end_condition" "step_control" -- \
+  simulate "$MESHES/oscillator_stopped.yaml" "${ON[@]}"
+expect "free final time" 2 "design_variables" "step_control" -- \
+  gradient "$MESHES/oscillator.yaml" "${ON[@]}" --set "design_variables=[integrator.end_time]"
+expect "checkpoints" 2 "integrator.step_control" "--trajectory checkpoints" -- \
+  gradient "$MESHES/manipulator.yaml" "${ON[@]}" --trajectory checkpoints
+expect "continuous adjoint" 2 "integrator.step_control" "--adjoint continuous" -- \
+  gradient "$MESHES/manipulator.yaml" "${ON[@]}" --adjoint continuous
+# A tolerance no step above min_step meets: exit 3 naming the time and the step control's settings.
+expect "tolerance not met above min_step" 3 "at t = 0 s" "step control: tolerance 1e-12, min_step 0.0001" -- \
+  simulate "$MESHES/manipulator.yaml" --set integrator.step_control.tolerance=1e-12 \
+  --set integrator.step_control.min_step=1e-4
+finish
