@@ -15,7 +15,6 @@ namespace flexadj::integrators {
 
 namespace {
 const model::JacobianCoefficients kMassOnly{0.0, 0.0, 1.0};      // [M C_q^T; C_q 0]
-const model::JacobianCoefficients kWithHessian{1.0, 0.0, 0.0};   // [I + d(C_q^T nu)/dq, C_q^T; C_q 0]
 const model::JacobianCoefficients kProjection{0.0, 0.0, 0.0};    // [I C_q^T; C_q 0]
 }  // namespace
 
@@ -69,38 +68,11 @@ void StateSpace::advance(const assembly::State& state, double t, double h, Stage
   project_velocities(s, t_next);
 }
 
-// q - q~ + C_q(q)^T nu = 0, C(q, t) = 0 by Newton from (q~, 0), to round-off as the initial projection
-// (TimeIntegrator::project_initial_state): the adjoint takes these equations as exact.
+// q - q~ + C_q(q)^T nu = 0, C(q, t) = 0 by Newton to round-off (TimeIntegrator::project_positions): the adjoint
+// takes these equations as exact.
 void StateSpace::project_positions(Stages& s, double t, StepStatistics& statistics) {
-  assembly::State& p = s.projected;
-  const std::size_t n = coordinate_count_;
-  p.q = s.q_tilde;
-  std::fill(p.lambda.begin(), p.lambda.end(), 0.0);
-  const double reference = 1.0 + max_norm(s.q_tilde);
-  double previous = std::numeric_limits<double>::infinity();
-  bool converged = false;
-  for (int iteration = 1;; ++iteration) {
-    assembler_.assemble(p, t, assembly::ConstraintLevel::Position, 1.0, &kWithHessian, &s.q_tilde);
-    check_finite_residual(p, t, assembly::ConstraintLevel::Position, current_step_);
-    statistics.constraint_residual = assembler_.constraint_residual_norm();  // at the current q
-    if (converged) break;
-    if (iteration > settings_.max_newton_iterations) throw_newton_failure(current_step_, t, statistics);
-    const auto x = newton_increment();
-    double largest = 0.0;
-    for (std::size_t i = 0; i < n; ++i) {
-      p.q[i] += x[i];
-      largest = std::max(largest, std::abs(x[i]));
-      if (!std::isfinite(x[i])) largest = std::numeric_limits<double>::infinity();
-    }
-    for (std::size_t k = 0; k < multiplier_count_; ++k) p.lambda[k] += x[n + k];
-    Teuchos::reduceAll(*assembler_.comm(), Teuchos::REDUCE_MAX, largest, Teuchos::outArg(statistics.increment));
-    statistics.newton_iterations = iteration;
-    if (!std::isfinite(statistics.increment)) throw_newton_failure(current_step_, t, statistics);
-    converged = statistics.increment <= 1e-13 * reference ||
-                (statistics.increment <= 1e-9 * reference && statistics.increment > 0.25 * previous);
-    previous = statistics.increment;
-  }
-  s.nu = p.lambda;
+  TimeIntegrator::project_positions(s.q_tilde, t, s.projected, statistics);
+  s.nu = s.projected.lambda;
 }
 
 // v - v~ + C_q^T nu' = 0, C_q v + C_t = 0 at q_{n+1}: one solve from (v~, 0).
@@ -226,12 +198,7 @@ void StateSpace::adjoint_step(storage::Trajectory& trajectory, std::size_t n, co
 
   // Position projection: [I + d(C_q^T nu)/dq, C_q^T; C_q 0]^T [rho; sigma] = [-q_bar; 0], q~_bar = -rho.
   p.lambda = s.nu;
-  assembler_.assemble(p, t_next, ConstraintLevel::Position, 1.0, &kWithHessian, &s.q_tilde);
-  update_adjoint_solver();
-  adjoint_solve(q_bar_, -1.0, rho_, mu_c_);
-  for (std::size_t i = 0; i < size; ++i) q_tilde_bar_[i] = -rho_[i];
-  assembler_.add_parameter_gradient(p, t_next, adjoint_vector(&rho_, &mu_c_), ConstraintLevel::Position, true,
-                                    gradient);
+  position_projection_adjoint(p, s.q_tilde, t_next, q_bar_, q_tilde_bar_, gradient);
 
   // q~ = q + h/2 (v + v*), v~ = v + h/2 (a + a*): the second stage gets a*_bar = h/2 v~_bar, v*_bar = h/2 q~_bar.
   for (std::size_t i = 0; i < size; ++i) {

@@ -124,6 +124,23 @@ class TimeIntegrator {
   // so that parameters of the constraints (a rod length) move the initial state consistently; a given state that
   // violates a constraint by more than 1e-2 (relative) is an input error. Fills initial_projection().
   void project_initial_state(assembly::State& state, double t0);
+  // The closest point of C(q, t) = 0 to target: q - target + C_q(q)^T nu = 0, C(q, t) = 0 by Newton from
+  // (target, 0) to round-off, as project_initial_state (coordinate projection: Hairer, Lubich and Wanner, GNI,
+  // sec. IV.4; Eich 1993). Sets projected.q and projected.lambda = nu; statistics of the iteration. Throws
+  // SolverError as step() does. Collective.
+  void project_positions(const std::vector<double>& target, double t, assembly::State& projected,
+                         StepStatistics& statistics);
+  // Its adjoint (assembler transposed, adjoint solver begun): [I + d(C_q^T nu)/dq, C_q^T; C_q 0]^T [rho; sigma] =
+  // [-q_bar; 0] at projected (lambda = nu), target_bar = -rho, and (rho, sigma) . d/dp of the projection's
+  // equations into `gradient`. projected.lambda must hold nu. Collective.
+  void position_projection_adjoint(const assembly::State& projected, const std::vector<double>& target, double t,
+                                   const std::vector<double>& q_bar, std::vector<double>& target_bar,
+                                   assembly::LocalGradient& gradient);
+  // The velocities of given momenta: [M(q) C_q^T; C_q 0] [v; sigma] = [p; -C_t] at (q, t) (Maciag, Malczyk and
+  // Fraczek 2022, eq. (6a); the velocity step of RATTLE). Leaves the factorization of the matrix of the consistent
+  // accelerations at q in the solver (solve_consistent_accelerations(..., true) may follow). Collective.
+  void solve_momentum_system(const std::vector<double>& q, double t, const std::vector<double>& p,
+                             std::vector<double>& v, std::vector<double>& sigma);
   // a and lambda from M a + C_q^T lambda = Q, C_acc = 0 at the state's q and v. factorized: the solver holds the
   // factorization of [M C_q^T; C_q 0] at this q already (only the right-hand side is assembled).
   void solve_consistent_accelerations(assembly::State& state, double t, bool factorized = false);
@@ -162,6 +179,8 @@ class TimeIntegrator {
   RCP<Vector> adjoint_rhs_, adjoint_solution_, adjoint_mu_;
   bool fresh_adjoint_pivots_ = true;
   std::size_t coordinate_count_ = 0, multiplier_count_ = 0;  // owned
+  assembly::State momentum_system_;          // solve_momentum_system(): q with v = a = lambda = 0
+  std::vector<double> projection_sigma_;     // position_projection_adjoint()'s multiplier part
 };
 
 // The integrator of settings.scheme: generalized_alpha, hht, variational or state_space.
