@@ -1,7 +1,8 @@
 #pragma once
 // The time integrators behind one interface, each with its forward step and its discrete adjoint step side by side
 // in one file (TACS's marchOneStep / marchBackwards): generalized-alpha / HHT (generalized_alpha.hpp), the
-// midpoint variational integrator (variational.hpp) and the state-space form (state_space.hpp), chosen by
+// midpoint variational integrator (variational.hpp), the state-space form (state_space.hpp) and the constrained
+// Hamiltonian equations (hamiltonian.hpp), chosen by
 // IntegratorSettings::scheme through make_time_integrator(). The base holds what all share: the linear solver of
 // the saddle-point systems on the assembler's graph, the consistent initial state (projection of the given q, v
 // onto the constraints; accelerations and multipliers) and the adjoint of that projection.
@@ -183,7 +184,7 @@ class TimeIntegrator {
   std::vector<double> projection_sigma_;     // position_projection_adjoint()'s multiplier part
 };
 
-// The integrator of settings.scheme: generalized_alpha, hht, variational or state_space.
+// The integrator of settings.scheme: generalized_alpha, hht, variational, state_space or hamiltonian.
 std::unique_ptr<TimeIntegrator> make_time_integrator(assembly::Assembler& assembler,
                                                      const integrators::IntegratorSettings& settings,
                                                      const linalg::LinearSolverOptions& solver_options);
