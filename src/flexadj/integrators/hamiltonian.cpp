@@ -16,7 +16,7 @@ const model::JacobianCoefficients kMassOnly{0.0, 0.0, 1.0};  // [M C_q^T; C_q 0]
 
 Hamiltonian::Hamiltonian(assembly::Assembler& assembler, const integrators::IntegratorSettings& settings,
                          const linalg::LinearSolverOptions& solver_options)
-    : TimeIntegrator(assembler, settings, solver_options), forces_(assembler) {
+    : CarriedStateIntegrator(assembler, settings, solver_options), forces_(assembler) {
   const std::size_t n = coordinate_count_, m = multiplier_count_;
   for (Stages* s : {&forward_, &recomputed_}) {
     s->stage = s->projected = assembler.make_state();
@@ -80,30 +80,13 @@ void Hamiltonian::begin_adjoint(storage::Trajectory& trajectory) {
   assembler_.assemble(trajectory.step(0), trajectory.step_times()[0], assembly::ConstraintLevel::Acceleration, 1.0,
                       &kMassOnly);
   begin_adjoint_solver();
-  previous_ = polar_ = assembler_.make_state();
-  for (auto* v : {&carry_q_, &carry_v_, &q_bar_, &v_bar_, &q_tilde_bar_, &p_tilde_bar_, &stage_q_bar_, &stage_v_bar_,
+  begin_carried_adjoint();
+  polar_ = assembler_.make_state();
+  for (auto* v : {&q_tilde_bar_, &p_tilde_bar_, &stage_q_bar_, &stage_v_bar_,
                   &stage_p_bar_, &f0_bar_, &f_stage_bar_, &p0_bar_, &rho_, &mu_q_, &scratch_, &y_k_, &y_d_, &y_m_,
                   &zero_n_})
     v->assign(coordinate_count_, 0.0);
   for (auto* v : {&stage_sigma_bar_, &kappa_, &mu_c_}) v->assign(multiplier_count_, 0.0);
-}
-
-void Hamiltonian::save_adjoint_data(std::vector<double>& data) const {
-  data = carry_q_;
-  data.insert(data.end(), carry_v_.begin(), carry_v_.end());
-}
-
-void Hamiltonian::load_adjoint_data(const std::vector<double>& data) {
-  const std::size_t n = coordinate_count_;
-  if (data.size() != 2 * n) throw std::invalid_argument("Hamiltonian::load_adjoint_data: wrong length");
-  carry_q_.assign(data.begin(), data.begin() + long(n));
-  carry_v_.assign(data.begin() + long(n), data.end());
-}
-
-void Hamiltonian::seek_adjoint(storage::Trajectory&, std::size_t) {
-  // adjoint_step(n) reads step n - 1 itself: nothing but the adjoint variables to set.
-  std::fill(carry_q_.begin(), carry_q_.end(), 0.0);
-  std::fill(carry_v_.begin(), carry_v_.end(), 0.0);
 }
 
 // dq*/dh = v_n, dp*/dh = F_n, dq~/dh = (v_n + v*)/2, dp~/dh = (F_n + F*)/2 with the adjoints of q*, p*, q~, p~
@@ -175,31 +158,16 @@ void Hamiltonian::rate_adjoint(const assembly::State& state, double t, const std
 
 // The transpose of the linearised step n (x_{n-1} -> x_n, hamiltonian.hpp) in reverse order of the forward step.
 // On entry (q_bar, v_bar) = dJ/d(q_n, v_n) (the objective's partials plus what steps n + 1, ... carried); on exit the
-// carry holds what step n gives dJ/d(q_{n-1}, v_{n-1}). At n = 0 the adjoint of the initial projection.
-void Hamiltonian::adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
-                               std::vector<double>& dJ_dq, std::vector<double>& dJ_dv,
-                               assembly::LocalGradient& gradient) {
-  const std::size_t size = coordinate_count_;
-  const std::vector<double>& times = trajectory.step_times();
-  for (std::size_t i = 0; i < size; ++i) {
-    q_bar_[i] = dJ_dq[i] + carry_q_[i];
-    v_bar_[i] = dJ_dv[i] + carry_v_[i];
-  }
-  if (n == 0) {
-    dJ_dq = q_bar_;
-    dJ_dv = v_bar_;
-    add_initial_projection_adjoint(*adjoint_solver_, state, times[0], dJ_dq, dJ_dv, gradient);
-    return;
-  }
+// carry holds what step n gives dJ/d(q_{n-1}, v_{n-1}) (CarriedStateIntegrator::adjoint_step around it).
+void Hamiltonian::recompute_step(const assembly::State& previous, double t, double h) {
+  StepStatistics statistics;
+  advance(previous, t, h, recomputed_, statistics);
+}
 
-  // Step n again from state n - 1 (forward matrices, the forward run's own code: the same stages and multipliers).
-  const double t = times[n - 1], h = times[n] - t, t_next = times[n];
-  previous_ = trajectory.step(n - 1);
-  {
-    const assembly::ScopedTransposedAssembly forward(assembler_, false);
-    StepStatistics statistics;
-    advance(previous_, t, h, recomputed_, statistics);
-  }
+void Hamiltonian::transpose_step(double t, double t_next, assembly::LocalGradient& gradient) {
+  using assembly::ConstraintLevel;
+  const std::size_t size = coordinate_count_;
+  const double h = t_next - t;
   Stages& s = recomputed_;
   assembly::State& p = s.projected;
 

@@ -32,12 +32,12 @@
 #include <string>
 #include <vector>
 
-#include "flexadj/integrators/time_integrator.hpp"
+#include "flexadj/integrators/carried_state_adjoint.hpp"
 #include "flexadj/integrators/variational_assembly.hpp"
 
 namespace flexadj::integrators {
 
-class Hamiltonian final : public TimeIntegrator {
+class Hamiltonian final : public CarriedStateIntegrator {
  public:
   Hamiltonian(assembly::Assembler& assembler, const integrators::IntegratorSettings& settings,
               const linalg::LinearSolverOptions& solver_options);
@@ -47,20 +47,15 @@ class Hamiltonian final : public TimeIntegrator {
   StepStatistics step(assembly::State& state, double t, double h, long long step_index) override;
   std::string description() const override;
 
-  // The adjoint variables are (dJ/dq_n, dJ/dv_n) of the steps after n, all of the adjoint data.
+  // The adjoint variables are (dJ/dq_n, dJ/dv_n) of the steps after n (CarriedStateIntegrator).
   void begin_adjoint(storage::Trajectory& trajectory) override;
-  void save_adjoint_data(std::vector<double>& data) const override;
-  void load_adjoint_data(const std::vector<double>& data) override;
   // x_n_bar . dPhi/dh_n of the step map (explicit time held: refused by the problem checks), from the stage
   // adjoints of the last adjoint_step(n).
   double step_size_sensitivity(storage::Trajectory& trajectory, std::size_t n) override;
-  void save_adjoint_variables(std::vector<double>& x) const override { save_adjoint_data(x); }
-  void load_adjoint_variables(const std::vector<double>& x) override { load_adjoint_data(x); }
-  void seek_adjoint(storage::Trajectory& trajectory, std::size_t n) override;
-  void adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
-                    std::vector<double>& dJ_dq, std::vector<double>& dJ_dv, assembly::LocalGradient& gradient) override;
 
  private:
+  void recompute_step(const assembly::State& previous, double t, double h) override;
+  void transpose_step(double t, double t_next, assembly::LocalGradient& gradient) override;
   // What one step computes: p_n, F_n; the stage (q*, v*, lambda = sigma*) with p*, F*; q~, p~; the projected state
   // (q_{n+1}, v_{n+1}) with nu and sigma_{n+1}.
   struct Stages {
@@ -83,9 +78,9 @@ class Hamiltonian final : public TimeIntegrator {
 
   VariationalAssembly forces_;  // T_v, T_q + f and their transposed products
   Stages forward_, recomputed_;
-  // The backward sweep: dJ/d(q_n, v_n) from the steps after n (carried), the state n - 1, stage adjoints, work.
-  assembly::State previous_, polar_;
-  std::vector<double> carry_q_, carry_v_, q_bar_, v_bar_, q_tilde_bar_, p_tilde_bar_, stage_q_bar_, stage_v_bar_,
+  // The backward sweep's stage adjoints and work vectors.
+  assembly::State polar_;  // rate_adjoint()'s states (q, v +- s xi)
+  std::vector<double> q_tilde_bar_, p_tilde_bar_, stage_q_bar_, stage_v_bar_,
       stage_p_bar_, f0_bar_, f_stage_bar_, p0_bar_, rho_, mu_q_, scratch_, y_k_, y_d_, y_m_, zero_n_;
   std::vector<double> stage_sigma_bar_, kappa_, mu_c_;
 };
