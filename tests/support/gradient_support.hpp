@@ -2,6 +2,7 @@
 // Helpers for gradient tests: J and its discrete-adjoint gradient for a model, finite differences and
 // Taylor remainders of the discrete objective.
 #include <cmath>
+#include <cstdio>
 #include <functional>
 #include <vector>
 
@@ -252,6 +253,33 @@ inline std::vector<double> taylor_orders(problem::Problem& problem, const object
   for (std::size_t k = 1; k < remainders.size(); ++k) orders.push_back(std::log2(remainders[k - 1] / remainders[k]));
   if (remainders_out) *remainders_out = remainders;
   return orders;
+}
+
+// Prints the Taylor remainders and expects each observed order above 1.9.
+inline void expect_second_order_remainders(const std::vector<double>& orders, const std::vector<double>& remainders) {
+  for (std::size_t k = 0; k < orders.size(); ++k) {
+    std::printf("Taylor remainder %.3e -> %.3e: order %.3f\n", remainders[k], remainders[k + 1], orders[k]);
+    EXPECT_GT(orders[k], 1.9) << "remainders " << remainders[k] << " -> " << remainders[k + 1];
+  }
+}
+
+// Central differences of J along each named parameter against the adjoint gradient e (fd_check.hpp, J computed to
+// relative `accuracy`), then a Taylor test along all of them (direction, first step h0).
+inline void check_parameters_and_taylor(problem::Problem& problem, const objectives::Objective& objective,
+                                        const Evaluation& e, const std::vector<std::string>& names,
+                                        const std::vector<double>& direction, double h0, double accuracy) {
+  const model::ParameterSpace space(*problem.model);
+  std::vector<int> indices;
+  for (const auto& name : names) {
+    const int index = space.find(name);
+    ASSERT_GE(index, 0) << name;
+    indices.push_back(index);
+    EXPECT_TRUE(matches_central_difference(name, e.gradient.parameters[index],
+                                           central_difference(problem, objective, world(), index), e.value, accuracy));
+  }
+  std::vector<double> remainders;
+  const auto orders = taylor_orders(problem, objective, world(), indices, direction, h0, &remainders);
+  expect_second_order_remainders(orders, remainders);
 }
 
 }  // namespace flexadj::testing

@@ -23,13 +23,6 @@ using objectives::ObjectiveTerm;
 // 1e-12 (the projection converges to round-off like its Newton, the velocities come from a second solve).
 constexpr double kHamiltonianAccuracy = kVariationalAccuracy;
 
-void expect_second_order(const std::vector<double>& orders, const std::vector<double>& remainders) {
-  for (std::size_t k = 0; k < orders.size(); ++k) {
-    std::printf("Taylor remainder %.3e -> %.3e: order %.3f\n", remainders[k], remainders[k + 1], orders[k]);
-    EXPECT_GT(orders[k], 1.9) << "remainders " << remainders[k] << " -> " << remainders[k + 1];
-  }
-}
-
 problem::Problem hamiltonian(problem::Problem problem) {
   problem.integrator.scheme = "hamiltonian";
   return problem;
@@ -38,20 +31,7 @@ problem::Problem hamiltonian(problem::Problem problem) {
 // Central differences along each named parameter against the adjoint, then a Taylor test along all of them.
 void check_parameters(problem::Problem& problem, const objectives::Objective& objective, const Evaluation& e,
                       const std::vector<std::string>& names, const std::vector<double>& direction, double h0) {
-  model::Model& model = *problem.model;
-  const model::ParameterSpace space(model);
-  std::vector<int> indices;
-  for (const auto& name : names) {
-    const int index = space.find(name);
-    ASSERT_GE(index, 0) << name;
-    indices.push_back(index);
-    EXPECT_TRUE(matches_central_difference(name, e.gradient.parameters[index],
-                                           central_difference(problem, objective, world(), index), e.value,
-                                           kHamiltonianAccuracy));
-  }
-  std::vector<double> remainders;
-  const auto orders = taylor_orders(problem, objective, world(), indices, direction, h0, &remainders);
-  expect_second_order(orders, remainders);
+  check_parameters_and_taylor(problem, objective, e, names, direction, h0, kHamiltonianAccuracy);
 }
 
 // The oscillator on its slider (a prismatic joint) with a damper: stiffness, damping, mass, the spring's free length
@@ -149,7 +129,7 @@ TEST(HamiltonianAdjoint, CraneControlValuesAndDrumRadiusMatchFiniteDifferencesAn
   std::vector<double> remainders;
   const auto orders =
       control_taylor_orders(problem, objective, world(), *F, e.gradient.controls.at("F"), direction, 0.2, &remainders);
-  expect_second_order(orders, remainders);
+  expect_second_order_remainders(orders, remainders);
 }
 
 // [MMF22] sec. 5.1, meshes/double_pendulum_cart_hamiltonian.yaml: at u = 0 the pendulum hangs at rest, so
@@ -175,7 +155,7 @@ TEST(HamiltonianAdjoint, DoublePendulumOnACartAtRestGivesPiSquaredOverTwoAndItsG
   std::vector<double> remainders;
   const auto orders =
       control_taylor_orders(problem, objective, world(), *F, gradient, direction, 0.5, &remainders);
-  expect_second_order(orders, remainders);
+  expect_second_order_remainders(orders, remainders);
 }
 
 }  // namespace
