@@ -22,7 +22,7 @@
 // [M C_q^T; C_q 0] beside the Newton iterations of the projection (state_space: three). Explicit: the step must
 // resolve the highest frequency of the model (as state_space.hpp).
 //
-// The discrete adjoint (adjoint_step; docs/adjoint.md, "The Hamiltonian integrator") is the transpose of the
+// The discrete adjoint (transpose_step; docs/adjoint.md, "The Hamiltonian integrator") is the transpose of the
 // linearised step map above: it recomputes step n from state n - 1 and takes the transposed stages in reverse order.
 // The derivative of D' sigma with respect to q needs third derivatives of C: xi . D'(q, v) sigma =
 // sigma . (dc_vel/dq) xi is bilinear in (v, xi), so with c_acc(q, w) the acceleration-level constraint at a = 0,

@@ -25,7 +25,7 @@
 // variational integrator). Per step three factorizations of [M C_q^T; C_q 0] or the projection matrix
 // beside the Newton iterations of the position projection (usually two).
 //
-// The discrete adjoint (adjoint_step; docs/adjoint.md, "The state-space integrator") is the transpose of the
+// The discrete adjoint (transpose_step; docs/adjoint.md, "The state-space integrator") is the transpose of the
 // linearised step map above, projections included: it recomputes step n from state n - 1 (forward matrices) and
 // takes the transposed stages in reverse order.
 #include <string>
