@@ -12,6 +12,7 @@
 #include "flexadj/elements/elements.hpp"
 #include "flexadj/io/problem_reader.hpp"
 #include "gradient_support.hpp"
+#include "integrator_cases.hpp"
 #include "models.hpp"
 
 namespace flexadj::testing {
@@ -34,56 +35,16 @@ void check_parameters(problem::Problem& problem, const objectives::Objective& ob
   check_parameters_and_taylor(problem, objective, e, names, direction, h0, kHamiltonianAccuracy);
 }
 
-// The oscillator on its slider (a prismatic joint) with a damper: stiffness, damping, mass, the spring's free length
-// and the given initial velocity.
+// The oscillator on its slider with a damper (integrator_cases.hpp): stiffness, damping, mass, free length, the
+// given initial velocity.
 TEST(HamiltonianAdjoint, OscillatorMatchesFiniteDifferencesAndTaylor) {
-  auto problem = hamiltonian(oscillator(1.3, 2.0, 0.1, 0.5, 2.0, 200));
-  const model::ParameterSpace space(*problem.model);
-  space.set_value(*problem.model, space.find("spring.damping"), 0.3);
-  const objectives::Objective objective = oscillator_objective();
-  const Evaluation e = evaluate(problem, objective, world(), true);
-  check_parameters(problem, objective, e, {"spring.stiffness", "spring.damping", "mass.mass", "spring.free_length"},
-                   {0.5, 0.1, 0.3, 0.05}, 1e-1);
-  EXPECT_TRUE(matches_central_difference("initial velocity 0", e.gradient.initial_velocities[0],
-                                         initial_velocity_central_difference(problem, objective, world(), 0, 1e-6),
-                                         e.value, kHamiltonianAccuracy));
+  check_oscillator_gradient("hamiltonian", kHamiltonianAccuracy);
 }
 
-// Planar pendulum on a rod (distance constraint: D' sigma != 0) under gravity with a damped torsion spring at the
-// pivot: rod length, mass, gravity, the spring, and the given initial velocity and position, both off the
-// constraints (the initial projections act; the step projection acts at every step).
+// The damped pendulum on a rod (D' sigma != 0) (integrator_cases.hpp): rod length, mass, gravity, the torsion spring, the
+// given initial velocity and position off the constraints.
 TEST(HamiltonianAdjoint, ConstrainedPendulumMatchesFiniteDifferencesAndTaylor) {
-  auto problem = hamiltonian(planar_pendulum(1.5, 1.2, 0.6, 1.5, 300, 0.9));
-  const int bob = problem.model->find_body("bob");
-  elements::AngleSpringDamperData spring;
-  spring.stiffness = 4.0;
-  spring.damping = 0.3;
-  problem.model->add_force_element(elements::make_angle_spring_damper(
-      "torsion", {model::kGround, bob}, {BodyKind::Ground, BodyKind::PointMass2D}, spring));
-  problem.model->set_initial_value(bob, 0, true, 0.8);
-  problem.model->set_initial_value(bob, 1, true, 0.55);
-  objectives::Objective objective;
-  ObjectiveTerm final_x;
-  final_x.kind = ObjectiveTerm::Kind::FinalSquare;
-  final_x.coordinate = 0;
-  final_x.target = 0.3;
-  objective.add(final_x);
-  ObjectiveTerm tracking;
-  tracking.kind = ObjectiveTerm::Kind::Tracking;
-  tracking.quantity = ObjectiveTerm::Quantity::Velocity;
-  tracking.coordinate = 1;
-  tracking.reference = functions::Expression::parse("0.5*t");
-  objective.add(tracking);
-  const Evaluation e = evaluate(problem, objective, world(), true);
-  check_parameters(problem, objective, e,
-                   {"rod.length", "bob.mass", "bob.gravity_y", "torsion.stiffness", "torsion.damping"},
-                   {0.1, 0.3, 0.5, 0.4, 0.1}, 1e-2);
-  EXPECT_TRUE(matches_central_difference("initial velocity 0", e.gradient.initial_velocities[0],
-                                         initial_velocity_central_difference(problem, objective, world(), 0, 1e-6),
-                                         e.value, kHamiltonianAccuracy));
-  EXPECT_TRUE(matches_central_difference("initial y", e.gradient.initial_coordinates[1],
-                                         initial_position_central_difference(problem, objective, world(), bob, 1, 1e-6),
-                                         e.value, kHamiltonianAccuracy));
+  check_damped_rod_pendulum_gradient("hamiltonian", kHamiltonianAccuracy);
 }
 
 // The spherical pendulum with off-axis spin ([MMF22]'s planar examples cannot see the rotational terms): a box on a
