@@ -2,15 +2,15 @@
 # Reproductions of published optimisation examples with their full settings (docs/results.md): writes
 # results/optimization/<case>_* (history CSV/HDF5, design values, trajectory, PNG plots) and prints the
 # figures of the results table. CI runs shortened versions (tests/reproduction).
-# usage: scripts/reproduce.sh [-np N] [identification] [crane] [double_pendulum] [stabilization]
-#        [triple_pendulum] [beam_swing_up]
+# usage: scripts/reproduce.sh [-np N] [identification] [crane] [double_pendulum] [double_pendulum_hamiltonian]
+#        [stabilization] [triple_pendulum] [beam_swing_up]
 #        (default: all, 1 rank)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 NP=1
 if [ "${1:-}" = "-np" ]; then NP="$2"; shift 2; fi
 CASES=("$@")
-[ ${#CASES[@]} -eq 0 ] && CASES=(identification crane double_pendulum stabilization triple_pendulum beam_swing_up)
+[ ${#CASES[@]} -eq 0 ] && CASES=(identification crane double_pendulum double_pendulum_hamiltonian stabilization triple_pendulum beam_swing_up)
 RUN="$ROOT/scripts/flexadj -np $NP"
 OUT="$ROOT/results/optimization"
 mkdir -p "$OUT"
@@ -49,6 +49,13 @@ for case in "${CASES[@]}"; do
         --set "objective=[{type: final_square, coordinate: link1.theta, target: 1.5707963267948966}, {type: final_square, coordinate: link2.theta, relative_to: link1.theta}, {type: final_square, coordinate: link1.theta, quantity: velocity}, {type: final_square, coordinate: link2.theta, relative_to: link1.theta, quantity: velocity}]"
       $PY "$ROOT/scripts/plot_optimization.py" "$OUT/swingup_gamma0" --title "double pendulum swing-up, gamma = 0"
       $PY "$ROOT/scripts/plot_optimization.py" "$OUT/swingup_gamma1" --title "double pendulum swing-up, gamma = 1"
+      ;;
+    double_pendulum_hamiltonian)
+      # The same on the paper's constrained Hamiltonian equations (6a)/(6b) (integrator type hamiltonian).
+      $RUN optimize "$ROOT/meshes/double_pendulum_cart_hamiltonian.yaml" -o "$OUT/swingup_hamiltonian_gamma0"
+      $RUN optimize "$ROOT/meshes/double_pendulum_cart_hamiltonian.yaml" -o "$OUT/swingup_hamiltonian_gamma1" \
+        --set "optimization.start_from=$OUT/swingup_hamiltonian_gamma0_design.yaml" \
+        --set "objective=[{type: final_square, coordinate: link1.theta, target: 1.5707963267948966}, {type: final_square, coordinate: link2.theta, relative_to: link1.theta}, {type: final_square, coordinate: link1.theta, quantity: velocity}, {type: final_square, coordinate: link2.theta, relative_to: link1.theta, quantity: velocity}]"
       ;;
     stabilization)
       # Maciag et al. 2022, sec. 5.2: keep the cart at rest while the pendula fall (not converged: docs/results.md).

@@ -176,6 +176,14 @@ expect "continuous adjoint refuses the variational integrator" 2 "variational.ya
   -- gradient variational.yaml --adjoint continuous
 expect "variational with spectral_radius" 2 "variational.yaml: integrator.spectral_radius" "not used by type variational" \
   -- simulate variational.yaml --set integrator.spectral_radius=0.9
+# The constrained Hamiltonian integrator (Maciag et al. 2022, eqs. (6a)/(6b)): simulates with the usual output,
+# passes flexadj check; coordinates: joint is refused naming the key.
+oscillator_model | sed 's/integrator: {end_time/integrator: {type: hamiltonian, end_time/' > hamiltonian.yaml
+expect "simulate, hamiltonian integrator" 0 "constrained Hamiltonian" "max |C(q)|" -- simulate hamiltonian.yaml -o hamiltonian.h5
+pass_if "hamiltonian: HDF5 and XDMF written" test -s hamiltonian.h5 -a -s hamiltonian.xmf
+expect "check, hamiltonian integrator" 0 "passed: second order" "check passed" -- check hamiltonian.yaml
+oscillator_model | sed 's/integrator: {end_time/integrator: {type: hamiltonian, coordinates: joint, end_time/' > joint.yaml
+expect "hamiltonian in joint coordinates" 2 "joint.yaml: integrator.coordinates" "not implemented" -- simulate joint.yaml
 expect "gradient help" 0 "usage: flexadj gradient" "--h5" -- gradient --help
 expect "check help" 0 "usage: flexadj check" "--relative-step" "Exit codes" -- check --help
 

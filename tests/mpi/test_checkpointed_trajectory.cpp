@@ -88,6 +88,7 @@ TEST(CheckpointedTrajectory, GeneralizedAlphaGradientIsBitIdentical) { check_sch
 TEST(CheckpointedTrajectory, HhtGradientIsBitIdentical) { check_scheme("hht", 40); }
 TEST(CheckpointedTrajectory, VariationalGradientIsBitIdentical) { check_scheme("variational", 40); }
 TEST(CheckpointedTrajectory, StateSpaceGradientIsBitIdentical) { check_scheme("state_space", 40); }
+TEST(CheckpointedTrajectory, HamiltonianGradientIsBitIdentical) { check_scheme("hamiltonian", 40); }
 
 TEST(CheckpointedTrajectory, ContinuousAdjointIsBitIdentical) {
   auto problem = rigid_chain(6, 0.2, 60);
@@ -127,6 +128,7 @@ void check_disk_tier(const std::string& scheme, long long steps) {
 TEST(CheckpointedTrajectory, DiskTierGeneralizedAlphaIsBitIdentical) { check_disk_tier("generalized_alpha", 40); }
 TEST(CheckpointedTrajectory, DiskTierVariationalIsBitIdentical) { check_disk_tier("variational", 40); }
 TEST(CheckpointedTrajectory, DiskTierStateSpaceIsBitIdentical) { check_disk_tier("state_space", 40); }
+TEST(CheckpointedTrajectory, DiskTierHamiltonianIsBitIdentical) { check_disk_tier("hamiltonian", 40); }
 
 TEST(CheckpointedTrajectory, DiskTierContinuousAdjointIsBitIdentical) {
   auto problem = rigid_chain(6, 0.2, 60);
@@ -200,6 +202,7 @@ void check_sweep_resumes(const std::string& scheme) {
 TEST(CheckpointedTrajectory, GeneralizedAlphaSweepResumesBitIdentical) { check_sweep_resumes("generalized_alpha"); }
 TEST(CheckpointedTrajectory, VariationalSweepResumesBitIdentical) { check_sweep_resumes("variational"); }
 TEST(CheckpointedTrajectory, StateSpaceSweepResumesBitIdentical) { check_sweep_resumes("state_space"); }
+TEST(CheckpointedTrajectory, HamiltonianSweepResumesBitIdentical) { check_sweep_resumes("hamiltonian"); }
 
 }  // namespace
 }  // namespace flexadj::testing

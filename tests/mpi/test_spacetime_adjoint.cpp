@@ -103,6 +103,8 @@ TEST(SpacetimeAdjoint, VariationalEqualsTheSequentialSweep) { check_all("variati
 
 TEST(SpacetimeAdjoint, StateSpaceEqualsTheSequentialSweep) { check_all("state_space"); }
 
+TEST(SpacetimeAdjoint, HamiltonianEqualsTheSequentialSweep) { check_all("hamiltonian"); }
+
 // The direct reference (the assembled matrix, Amesos2 KLU2): equal to the sequential sweep, P = 1 and 4, in one
 // group and one per rank.
 TEST(SpacetimeAdjoint, DirectSolveEqualsTheSequentialSweep) {

@@ -83,23 +83,6 @@ inline problem::Problem planar_pendulum(double mass, double length, double alpha
   return problem;
 }
 
-// planar_pendulum(1.5, 1.2, 0.6, 1.5, steps, rho) with a damped torsion spring at the pivot (so that the mass acts)
-// and a given initial velocity (0.8, 0.55), nearly along the rod's tangent and slightly off it: the velocity
-// projection of the initial state acts.
-inline problem::Problem damped_pendulum(long long steps, double rho) {
-  problem::Problem problem = planar_pendulum(1.5, 1.2, 0.6, 1.5, steps, rho);
-  model::Model* m = problem.model.get();
-  const int bob = m->find_body("bob");
-  elements::AngleSpringDamperData spring;
-  spring.stiffness = 4.0;
-  spring.damping = 0.3;
-  m->add_force_element(elements::make_angle_spring_damper("torsion", {kGround, bob},
-                                                          {BodyKind::Ground, BodyKind::PointMass2D}, spring));
-  m->set_initial_value(bob, 0, true, 0.8);
-  m->set_initial_value(bob, 1, true, 0.55);
-  return problem;
-}
-
 // Spatial rigid body (homogeneous box a x b x c) hanging from a spherical joint at the origin, its
 // centre of mass below the joint, tilted, spinning about an axis that is not a principal axis.
 inline problem::Problem spinning_top_pendulum(double end_time, long long steps, double rho) {

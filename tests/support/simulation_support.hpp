@@ -1,6 +1,11 @@
 #pragma once
 // Helpers for tests: run a model in memory and collect the global trajectory on every rank.
+#include <gtest/gtest.h>
 #include <mpi.h>
+
+#include <cmath>
+#include <cstdio>
+#include <functional>
 
 #include <Teuchos_DefaultMpiComm.hpp>
 #include <memory>
@@ -64,6 +69,22 @@ inline Trajectory run(const problem::Problem& problem, RCP<const Comm> comm, boo
   simulation_options.progress = false;
   trajectory.summary = integrators::simulate(assembler, *integrator, state, simulation_options, {observer});
   return trajectory;
+}
+
+// Observed orders log2(e(N/2)/e(N)) over successive doublings of the step counts `steps`, each expected within
+// [1.9, 2.1] (printed); returns the error at the finest step.
+inline double expect_observed_second_order(const char* what, const std::function<double(long long)>& error,
+                                           const std::vector<long long>& steps) {
+  double previous = error(steps.front());
+  for (std::size_t k = 1; k < steps.size(); ++k) {
+    const double current = error(steps[k]);
+    const double order = std::log2(previous / current);
+    std::printf("%s: %lld steps, error %.3e, order %.3f\n", what, steps[k], current, order);
+    EXPECT_GT(order, 1.9) << what;
+    EXPECT_LT(order, 2.1) << what;
+    previous = current;
+  }
+  return previous;
 }
 
 }  // namespace flexadj::testing

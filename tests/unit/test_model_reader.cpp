@@ -563,6 +563,17 @@ TEST(ModelReaderErrors, Values) {
   expect_error(replaced(kSpatial, "spectral_radius: 0.5", "type: state_space, spectral_radius: 0.5"),
                "integrator.spectral_radius", "not used by type state_space");
   EXPECT_EQ(read(replaced(kSpatial, "spectral_radius: 0.5", "type: state_space")).integrator.scheme, "state_space");
+  // The constrained Hamiltonian integrator (explicit, absolute coordinates; joint coordinates not implemented).
+  expect_error(replaced(kSpatial, "spectral_radius: 0.5", "type: hamiltonian, spectral_radius: 0.5"),
+               "integrator.spectral_radius", "not used by type hamiltonian");
+  EXPECT_EQ(read(replaced(kSpatial, "spectral_radius: 0.5", "type: hamiltonian, coordinates: absolute")).integrator.scheme,
+            "hamiltonian");
+  expect_error(replaced(kSpatial, "spectral_radius: 0.5", "type: hamiltonian, coordinates: joint"),
+               "integrator.coordinates", "joint coordinates (the joint-space Hamiltonian equations");
+  expect_error(replaced(kSpatial, "spectral_radius: 0.5", "type: hamiltonian, coordinates: minimal"),
+               "integrator.coordinates", "expected one of: absolute, joint; got 'minimal'");
+  expect_error(replaced(kSpatial, "spectral_radius: 0.5", "coordinates: absolute"), "integrator.coordinates",
+               "only type hamiltonian takes coordinates");
   expect_error(replaced(kPlanar, "    damping: 1\n", "    damping: -1\n"), "forces[0].damping",
                "expected a number >= 0, got -1");
   expect_error(replaced(kPlanar, "    position: [0, 0]", "    position: [0, 0, 0]"), "bodies[0].position",

@@ -357,6 +357,18 @@ TEST(FinalTime, ImplicitFinalTimeGradientMatchesFiniteDifferencesStateSpace) {
   check_implicit_final_time_gradient("state_space");
 }
 
+// The constrained Hamiltonian integrator (Heun on (q, p*) with projection): the step-size term, the free and the
+// implicit final time.
+TEST(FinalTime, StepSizeSensitivityMatchesFiniteDifferencesHamiltonian) { check_step_size_sensitivity("hamiltonian"); }
+
+TEST(FinalTime, FreeFinalTimeGradientMatchesFiniteDifferencesHamiltonian) {
+  check_free_final_time_gradient("hamiltonian");
+}
+
+TEST(FinalTime, ImplicitFinalTimeGradientMatchesFiniteDifferencesHamiltonian) {
+  check_implicit_final_time_gradient("hamiltonian");
+}
+
 // The model file of the paper's variant (meshes/oscillator_stopped.yaml): read, its objective and design variables,
 // and its gradient against the closed form at the file's step (psi = 0.5, (-0.25, 1) to the integration error).
 TEST(FinalTime, ModelFileOfTheStoppedOscillator) {

@@ -60,6 +60,9 @@ TEST(Meshes, EveryModelFileReadsAndRuns) {
                                       "ancf_pendulum.yaml",
                                       // the state-space integrator's (Held and Seifried's Table 1): below
                                       "torsional_pendulum_state_space.yaml",
+                                      // the Hamiltonian integrator's (J(0) = pi^2/2 and the gradient):
+                                      // test_hamiltonian_adjoint.cpp
+                                      "double_pendulum_cart_hamiltonian.yaml",
                                       // an end condition (test_final_time.cpp, ModelFileOfTheStoppedOscillator):
                                       // the loop below runs it to its event
                                       "oscillator_stopped.yaml",

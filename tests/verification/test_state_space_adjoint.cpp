@@ -11,6 +11,7 @@
 #include "flexadj/io/problem_reader.hpp"
 #include "adjoint_checks.hpp"
 #include "gradient_support.hpp"
+#include "integrator_cases.hpp"
 #include "models.hpp"
 
 namespace flexadj::testing {
@@ -27,38 +28,16 @@ problem::Problem state_space(problem::Problem problem) {
   return problem;
 }
 
-// The oscillator on its slider (a prismatic joint) with a damper: stiffness, damping, mass, the spring's free length
-// and the given initial velocity.
+// The oscillator on its slider with a damper (integrator_cases.hpp): stiffness, damping, mass, free length, the
+// given initial velocity.
 TEST(StateSpaceAdjoint, OscillatorMatchesFiniteDifferencesAndTaylor) {
-  auto problem = state_space(oscillator(1.3, 2.0, 0.1, 0.5, 2.0, 200));
-  const model::ParameterSpace space(*problem.model);
-  space.set_value(*problem.model, space.find("spring.damping"), 0.3);
-  const objectives::Objective objective = oscillator_objective();
-  const Evaluation e = evaluate(problem, objective, world(), true);
-  check_parameters(problem, objective, e, {"spring.stiffness", "spring.damping", "mass.mass", "spring.free_length"},
-                   {0.5, 0.1, 0.3, 0.05}, 1e-1, kStateSpaceAccuracy);
-  EXPECT_TRUE(matches_central_difference("initial velocity 0", e.gradient.initial_velocities[0],
-                                         initial_velocity_central_difference(problem, objective, world(), 0, 1e-6),
-                                         e.value, kStateSpaceAccuracy));
+  check_oscillator_gradient("state_space", kStateSpaceAccuracy);
 }
 
-// Planar pendulum on a rod (distance constraint) under gravity with a damped torsion spring at the pivot: rod length,
-// mass, gravity, the spring, and the given initial velocity and position, both off the constraints (the initial
-// projections act; the step projections act at every step).
+// The damped pendulum on a rod (integrator_cases.hpp): rod length, mass, gravity, the torsion spring, the
+// given initial velocity and position off the constraints.
 TEST(StateSpaceAdjoint, ConstrainedPendulumMatchesFiniteDifferencesAndTaylor) {
-  auto problem = state_space(damped_pendulum(300, 0.9));
-  const int bob = problem.model->find_body("bob");
-  const objectives::Objective objective = damped_pendulum_objective();
-  const Evaluation e = evaluate(problem, objective, world(), true);
-  check_parameters(problem, objective, e,
-                   {"rod.length", "bob.mass", "bob.gravity_y", "torsion.stiffness", "torsion.damping"},
-                   {0.1, 0.3, 0.5, 0.4, 0.1}, 1e-2, kStateSpaceAccuracy);
-  EXPECT_TRUE(matches_central_difference("initial velocity 0", e.gradient.initial_velocities[0],
-                                         initial_velocity_central_difference(problem, objective, world(), 0, 1e-6),
-                                         e.value, kStateSpaceAccuracy));
-  EXPECT_TRUE(matches_central_difference("initial y", e.gradient.initial_coordinates[1],
-                                         initial_position_central_difference(problem, objective, world(), bob, 1, 1e-6),
-                                         e.value, kStateSpaceAccuracy));
+  check_damped_rod_pendulum_gradient("state_space", kStateSpaceAccuracy);
 }
 
 // Spatial rigid body with Euler parameters on a spherical joint (the unit-quaternion constraint is projected too):

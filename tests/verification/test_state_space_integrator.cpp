@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "flexadj/assembly/system_vector.hpp"
+#include "integrator_cases.hpp"
 #include "models.hpp"
 #include "simulation_support.hpp"
 
@@ -138,27 +139,9 @@ TEST(StateSpaceIntegrator, AccelerationsEqualTheQrStateSpaceForm) {
   EXPECT_LT(qr_acceleration_difference(state_space(rigid_chain(4, 0.2, 100)), 23), 1e-12);
 }
 
-// Held and Seifried's torsional spring pendulum: alpha(t) = alpha0 cos(w t), w = sqrt(c_r/(m l^2)), exact for any
-// amplitude; z = l (cos alpha, sin alpha), dz2/dt = l cos(alpha) dalpha/dt. m = 1, l = 1.2, c_r = 2, alpha0 = 0.4.
-struct PendulumErrors {
-  double position = 0.0, velocity = 0.0, position_constraint = 0.0, velocity_constraint = 0.0;
-};
-
+// Held and Seifried's torsional spring pendulum (integrator_cases.hpp): z2 and dz2/dt against the closed form.
 PendulumErrors torsional_pendulum_errors(long long steps) {
-  const double m = 1.0, l = 1.2, c_r = 2.0, alpha0 = 0.4, t1 = 2.0;
-  const Trajectory trajectory = run(state_space(torsional_pendulum(m, l, c_r, alpha0, t1, steps)), world());
-  const double w = std::sqrt(c_r / (m * l * l)), alpha = alpha0 * std::cos(w * t1);
-  const double alpha_dot = -alpha0 * w * std::sin(w * t1);
-  PendulumErrors e;
-  e.position = std::abs(trajectory.q.back()[1] - l * std::sin(alpha));
-  e.velocity = std::abs(trajectory.v.back()[1] - l * std::cos(alpha) * alpha_dot);
-  for (std::size_t n = 0; n < trajectory.q.size(); ++n) {
-    const auto& q = trajectory.q[n];
-    const auto& v = trajectory.v[n];
-    e.position_constraint = std::max(e.position_constraint, std::abs(q[0] * q[0] + q[1] * q[1] - l * l));
-    e.velocity_constraint = std::max(e.velocity_constraint, std::abs(q[0] * v[0] + q[1] * v[1]));
-  }
-  return e;
+  return testing::torsional_pendulum_errors("state_space", steps);
 }
 
 TEST(StateSpaceIntegrator, TorsionalPendulumPositionsAndVelocitiesConvergeAtSecondOrder) {
@@ -184,30 +167,9 @@ TEST(StateSpaceIntegrator, OscillatorOnARailConvergesAtSecondOrder) {
   EXPECT_LT(expect_second_order("oscillator v", [&](long long n) { return error(n, true); }, steps), 1e-5);
 }
 
-// The projections after each step hold C = 0 and C_q v = 0 to round-off at every step, at a coarse step and over
-// many periods, where the unprojected index-1 form would drift (its local drift is O(h^3) per step).
-TEST(StateSpaceIntegrator, ConstraintsHoldToRoundOffAtEveryStep) {
-  const PendulumErrors coarse = torsional_pendulum_errors(50);
-  std::printf("position constraint %.2e, velocity constraint %.2e (50 steps)\n", coarse.position_constraint,
-              coarse.velocity_constraint);
-  EXPECT_LT(coarse.position_constraint, 1e-14);
-  EXPECT_LT(coarse.velocity_constraint, 1e-14);
-  // The planar pendulum under gravity over about 16 periods (l = 1, 2000 steps of 0.025 s): |x^2 + y^2 - 1| and
-  // |x vx + y vy|, and the integrator's own constraint statistics.
-  const Trajectory trajectory = run(state_space(planar_pendulum(1.0, 1.0, 1.0, 50.0, 2000, 0.9)), world());
-  double position = 0.0, velocity = 0.0;
-  for (std::size_t n = 0; n < trajectory.q.size(); ++n) {
-    const auto& q = trajectory.q[n];
-    const auto& v = trajectory.v[n];
-    position = std::max(position, std::abs(q[0] * q[0] + q[1] * q[1] - 1.0));
-    velocity = std::max(velocity, std::abs(q[0] * v[0] + q[1] * v[1]));
-  }
-  std::printf("pendulum, 2000 steps: position constraint %.2e, velocity constraint %.2e, reported %.2e\n", position,
-              velocity, trajectory.summary.max_constraint_residual);
-  EXPECT_LT(position, 1e-14);
-  EXPECT_LT(velocity, 1e-13);
-  EXPECT_LT(trajectory.summary.max_constraint_residual, 1e-14);
-}
+// Drift: the projections hold C = 0 and C_q v = 0 to round-off at every step, at a coarse step and over about 16
+// periods of the planar pendulum (integrator_cases.hpp).
+TEST(StateSpaceIntegrator, ConstraintsHoldToRoundOffAtEveryStep) { expect_constraints_at_round_off("state_space"); }
 
 // Energy of conservative models: the largest deviation from E0 along the run falls at O(h^2) (Heun's method is not
 // symplectic: the error is that of the solution, without the bounded behaviour of the variational integrator).

@@ -117,10 +117,10 @@ TEST(StepControl, StepsFollowTheMotion) {
 // over those steps, which a run taking them again reproduces bit for bit; central differences and a Taylor test
 // of that J (steps held) check it for parameters of a force element, a body and a joint, and the initial velocity.
 TEST(StepControl, AdjointMatchesDifferencesWithTheStepsHeld) {
-  auto problem = damped_pendulum(300, 0.9);
+  auto problem = damped_rod_pendulum("generalized_alpha");
   problem.integrator.newton_tolerance = 1e-13;
   problem.integrator.step_control.tolerance = 1e-6;
-  const objectives::Objective objective = damped_pendulum_objective();
+  const objectives::Objective objective = damped_rod_pendulum_objective();
   const Evaluation e = evaluate(problem, objective, world(), true);
   problem.integrator.replayed_times = std::make_shared<const std::vector<double>>(e.times);
   const Evaluation again = evaluate(problem, objective, world(), false);

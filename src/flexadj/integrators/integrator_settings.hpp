@@ -12,7 +12,7 @@ class EndCondition;  // end_condition.hpp
 
 struct IntegratorSettings {
   std::string scheme = "generalized_alpha";  // generalized_alpha (Chung-Hulbert) | hht (alpha_m = 0) | variational
-                                             // | state_space
+                                             // | state_space | hamiltonian
   double start_time = 0.0;
   double end_time = 1.0;
   double step_size = 1e-3;

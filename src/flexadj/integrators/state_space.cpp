@@ -15,13 +15,12 @@ namespace flexadj::integrators {
 
 namespace {
 const model::JacobianCoefficients kMassOnly{0.0, 0.0, 1.0};      // [M C_q^T; C_q 0]
-const model::JacobianCoefficients kWithHessian{1.0, 0.0, 0.0};   // [I + d(C_q^T nu)/dq, C_q^T; C_q 0]
 const model::JacobianCoefficients kProjection{0.0, 0.0, 0.0};    // [I C_q^T; C_q 0]
 }  // namespace
 
 StateSpace::StateSpace(assembly::Assembler& assembler, const integrators::IntegratorSettings& settings,
                        const linalg::LinearSolverOptions& solver_options)
-    : TimeIntegrator(assembler, settings, solver_options) {
+    : CarriedStateIntegrator(assembler, settings, solver_options) {
   for (Stages* s : {&forward_, &recomputed_}) {
     s->stage = s->projected = assembler.make_state();
     s->q_tilde.assign(coordinate_count_, 0.0);
@@ -69,38 +68,11 @@ void StateSpace::advance(const assembly::State& state, double t, double h, Stage
   project_velocities(s, t_next);
 }
 
-// q - q~ + C_q(q)^T nu = 0, C(q, t) = 0 by Newton from (q~, 0), to round-off as the initial projection
-// (TimeIntegrator::project_initial_state): the adjoint takes these equations as exact.
+// q - q~ + C_q(q)^T nu = 0, C(q, t) = 0 by Newton to round-off (TimeIntegrator::project_positions): the adjoint
+// takes these equations as exact.
 void StateSpace::project_positions(Stages& s, double t, StepStatistics& statistics) {
-  assembly::State& p = s.projected;
-  const std::size_t n = coordinate_count_;
-  p.q = s.q_tilde;
-  std::fill(p.lambda.begin(), p.lambda.end(), 0.0);
-  const double reference = 1.0 + max_norm(s.q_tilde);
-  double previous = std::numeric_limits<double>::infinity();
-  bool converged = false;
-  for (int iteration = 1;; ++iteration) {
-    assembler_.assemble(p, t, assembly::ConstraintLevel::Position, 1.0, &kWithHessian, &s.q_tilde);
-    check_finite_residual(p, t, assembly::ConstraintLevel::Position, current_step_);
-    statistics.constraint_residual = assembler_.constraint_residual_norm();  // at the current q
-    if (converged) break;
-    if (iteration > settings_.max_newton_iterations) throw_newton_failure(current_step_, t, statistics);
-    const auto x = newton_increment();
-    double largest = 0.0;
-    for (std::size_t i = 0; i < n; ++i) {
-      p.q[i] += x[i];
-      largest = std::max(largest, std::abs(x[i]));
-      if (!std::isfinite(x[i])) largest = std::numeric_limits<double>::infinity();
-    }
-    for (std::size_t k = 0; k < multiplier_count_; ++k) p.lambda[k] += x[n + k];
-    Teuchos::reduceAll(*assembler_.comm(), Teuchos::REDUCE_MAX, largest, Teuchos::outArg(statistics.increment));
-    statistics.newton_iterations = iteration;
-    if (!std::isfinite(statistics.increment)) throw_newton_failure(current_step_, t, statistics);
-    converged = statistics.increment <= 1e-13 * reference ||
-                (statistics.increment <= 1e-9 * reference && statistics.increment > 0.25 * previous);
-    previous = statistics.increment;
-  }
-  s.nu = p.lambda;
+  TimeIntegrator::project_positions(s.q_tilde, t, s.projected, statistics);
+  s.nu = s.projected.lambda;
 }
 
 // v - v~ + C_q^T nu' = 0, C_q v + C_t = 0 at q_{n+1}: one solve from (v~, 0).
@@ -123,29 +95,11 @@ void StateSpace::begin_adjoint(storage::Trajectory& trajectory) {
   assembler_.assemble(trajectory.step(0), trajectory.step_times()[0], assembly::ConstraintLevel::Acceleration, 1.0,
                       &kMassOnly);
   begin_adjoint_solver();
-  previous_ = assembler_.make_state();
-  for (auto* v : {&carry_q_, &carry_v_, &q_bar_, &v_bar_, &q_tilde_bar_, &v_tilde_bar_, &stage_q_bar_, &stage_v_bar_,
+  begin_carried_adjoint();
+  for (auto* v : {&q_tilde_bar_, &v_tilde_bar_, &stage_q_bar_, &stage_v_bar_,
                   &a_bar_, &mu_r_, &rho_, &y_k_, &y_d_, &y_m_})
     v->assign(coordinate_count_, 0.0);
   mu_c_.assign(multiplier_count_, 0.0);
-}
-
-void StateSpace::save_adjoint_data(std::vector<double>& data) const {
-  data = carry_q_;
-  data.insert(data.end(), carry_v_.begin(), carry_v_.end());
-}
-
-void StateSpace::load_adjoint_data(const std::vector<double>& data) {
-  const std::size_t n = coordinate_count_;
-  if (data.size() != 2 * n) throw std::invalid_argument("StateSpace::load_adjoint_data: wrong length");
-  carry_q_.assign(data.begin(), data.begin() + long(n));
-  carry_v_.assign(data.begin() + long(n), data.end());
-}
-
-void StateSpace::seek_adjoint(storage::Trajectory&, std::size_t) {
-  // adjoint_step(n) reads step n - 1 itself: nothing but the adjoint variables to set.
-  std::fill(carry_q_.begin(), carry_q_.end(), 0.0);
-  std::fill(carry_v_.begin(), carry_v_.end(), 0.0);
 }
 
 // dq*/dh = v, dv*/dh = a, dq~/dh = (v + v*)/2, dv~/dh = (a + a*)/2 with the adjoints of q*, v*, q~, v~ that
@@ -182,32 +136,16 @@ void StateSpace::acceleration_adjoint(const assembly::State& state, double t, co
 // The transpose of the linearised step n (x_{n-1} -> x_n, state_space.hpp), in reverse order of the forward step:
 // velocity projection, position projection, Heun's combination, second stage, first stage. On entry
 // (q_bar, v_bar) = dJ/d(q_n, v_n) (the objective's partials plus what steps n + 1, ... carried); on exit the carry
-// holds what step n gives dJ/d(q_{n-1}, v_{n-1}). At n = 0 the adjoint of the initial projection.
-void StateSpace::adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
-                              std::vector<double>& dJ_dq, std::vector<double>& dJ_dv,
-                              assembly::LocalGradient& gradient) {
+// holds what step n gives dJ/d(q_{n-1}, v_{n-1}) (CarriedStateIntegrator::adjoint_step around it).
+void StateSpace::recompute_step(const assembly::State& previous, double t, double h) {
+  StepStatistics statistics;
+  advance(previous, t, h, recomputed_, statistics);
+}
+
+void StateSpace::transpose_step(double t, double t_next, assembly::LocalGradient& gradient) {
   using assembly::ConstraintLevel;
   const std::size_t size = coordinate_count_;
-  const std::vector<double>& times = trajectory.step_times();
-  for (std::size_t i = 0; i < size; ++i) {
-    q_bar_[i] = dJ_dq[i] + carry_q_[i];
-    v_bar_[i] = dJ_dv[i] + carry_v_[i];
-  }
-  if (n == 0) {
-    dJ_dq = q_bar_;
-    dJ_dv = v_bar_;
-    add_initial_projection_adjoint(*adjoint_solver_, state, times[0], dJ_dq, dJ_dv, gradient);
-    return;
-  }
-
-  // Step n again from state n - 1 (forward matrices, the forward run's own code: the same stages and multipliers).
-  const double t = times[n - 1], h = times[n] - t, t_next = times[n];
-  previous_ = trajectory.step(n - 1);
-  {
-    const assembly::ScopedTransposedAssembly forward(assembler_, false);
-    StepStatistics statistics;
-    advance(previous_, t, h, recomputed_, statistics);
-  }
+  const double h = t_next - t;
   Stages& s = recomputed_;
   assembly::State& p = s.projected;
 
@@ -226,12 +164,7 @@ void StateSpace::adjoint_step(storage::Trajectory& trajectory, std::size_t n, co
 
   // Position projection: [I + d(C_q^T nu)/dq, C_q^T; C_q 0]^T [rho; sigma] = [-q_bar; 0], q~_bar = -rho.
   p.lambda = s.nu;
-  assembler_.assemble(p, t_next, ConstraintLevel::Position, 1.0, &kWithHessian, &s.q_tilde);
-  update_adjoint_solver();
-  adjoint_solve(q_bar_, -1.0, rho_, mu_c_);
-  for (std::size_t i = 0; i < size; ++i) q_tilde_bar_[i] = -rho_[i];
-  assembler_.add_parameter_gradient(p, t_next, adjoint_vector(&rho_, &mu_c_), ConstraintLevel::Position, true,
-                                    gradient);
+  position_projection_adjoint(p, s.q_tilde, t_next, q_bar_, q_tilde_bar_, gradient);
 
   // q~ = q + h/2 (v + v*), v~ = v + h/2 (a + a*): the second stage gets a*_bar = h/2 v~_bar, v*_bar = h/2 q~_bar.
   for (std::size_t i = 0; i < size; ++i) {

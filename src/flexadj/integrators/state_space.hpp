@@ -25,17 +25,17 @@
 // variational integrator). Per step three factorizations of [M C_q^T; C_q 0] or the projection matrix
 // beside the Newton iterations of the position projection (usually two).
 //
-// The discrete adjoint (adjoint_step; docs/adjoint.md, "The state-space integrator") is the transpose of the
+// The discrete adjoint (transpose_step; docs/adjoint.md, "The state-space integrator") is the transpose of the
 // linearised step map above, projections included: it recomputes step n from state n - 1 (forward matrices) and
 // takes the transposed stages in reverse order.
 #include <string>
 #include <vector>
 
-#include "flexadj/integrators/time_integrator.hpp"
+#include "flexadj/integrators/carried_state_adjoint.hpp"
 
 namespace flexadj::integrators {
 
-class StateSpace final : public TimeIntegrator {
+class StateSpace final : public CarriedStateIntegrator {
  public:
   StateSpace(assembly::Assembler& assembler, const integrators::IntegratorSettings& settings,
              const linalg::LinearSolverOptions& solver_options);
@@ -45,20 +45,15 @@ class StateSpace final : public TimeIntegrator {
   StepStatistics step(assembly::State& state, double t, double h, long long step_index) override;
   std::string description() const override;
 
-  // The adjoint variables are (dJ/dq_n, dJ/dv_n) of the steps after n, all of the adjoint data.
+  // The adjoint variables are (dJ/dq_n, dJ/dv_n) of the steps after n (CarriedStateIntegrator).
   void begin_adjoint(storage::Trajectory& trajectory) override;
-  void save_adjoint_data(std::vector<double>& data) const override;
-  void load_adjoint_data(const std::vector<double>& data) override;
   // x_n_bar . dPhi/dh_n of the step map x_n = Phi(x_{n-1}, h_n) (explicit time held: refused by the problem
   // checks), from the stage adjoints of the last adjoint_step(n).
   double step_size_sensitivity(storage::Trajectory& trajectory, std::size_t n) override;
-  void save_adjoint_variables(std::vector<double>& x) const override { save_adjoint_data(x); }
-  void load_adjoint_variables(const std::vector<double>& x) override { load_adjoint_data(x); }
-  void seek_adjoint(storage::Trajectory& trajectory, std::size_t n) override;
-  void adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
-                    std::vector<double>& dJ_dq, std::vector<double>& dJ_dv, assembly::LocalGradient& gradient) override;
 
  private:
+  void recompute_step(const assembly::State& previous, double t, double h) override;
+  void transpose_step(double t, double t_next, assembly::LocalGradient& gradient) override;
   // What one step computes on the way: the second stage (q*, v*, a*, lambda*), q~, v~, the projected state
   // (q_{n+1}, v_{n+1}) and the multipliers nu, nu' of the two projections.
   struct Stages {
@@ -79,9 +74,8 @@ class StateSpace final : public TimeIntegrator {
                             std::vector<double>& q_bar, std::vector<double>& v_bar, assembly::LocalGradient& gradient);
 
   Stages forward_, recomputed_;
-  // The backward sweep: dJ/d(q_n, v_n) from the steps after n (carried), the state n - 1, work vectors.
-  assembly::State previous_;
-  std::vector<double> carry_q_, carry_v_, q_bar_, v_bar_, q_tilde_bar_, v_tilde_bar_, stage_q_bar_, stage_v_bar_,
+  // The backward sweep's stage adjoints and work vectors.
+  std::vector<double> q_tilde_bar_, v_tilde_bar_, stage_q_bar_, stage_v_bar_,
       a_bar_, mu_r_, mu_c_, rho_, y_k_, y_d_, y_m_;
 };
 

@@ -2,6 +2,7 @@
 
 #include <Teuchos_CommHelpers.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 #include <sstream>
@@ -10,6 +11,7 @@
 #include "flexadj/assembly/system_vector.hpp"
 #include "flexadj/core/error.hpp"
 #include "flexadj/integrators/generalized_alpha.hpp"
+#include "flexadj/integrators/hamiltonian.hpp"
 #include "flexadj/integrators/state_space.hpp"
 #include "flexadj/integrators/variational.hpp"
 
@@ -33,6 +35,8 @@ TimeIntegrator::TimeIntegrator(assembly::Assembler& assembler, const integrators
   right_hand_side_ = rcp(new Vector(assembler_.system_map()));
   coordinate_count_ = assembler_.dofs().owned_coordinates().size();
   multiplier_count_ = assembler_.dofs().owned_multipliers().size();
+  momentum_system_ = assembler_.make_state();
+  projection_sigma_.assign(multiplier_count_, 0.0);
 }
 
 void TimeIntegrator::begin_adjoint_solver() {
@@ -137,6 +141,68 @@ void TimeIntegrator::project_initial_state(assembly::State& state, double t0) {
   projection_.velocity_multipliers = state.lambda;
 }
 
+void TimeIntegrator::project_positions(const std::vector<double>& target, double t, assembly::State& p,
+                                       StepStatistics& statistics) {
+  const model::JacobianCoefficients with_hessian{1.0, 0.0, 0.0};  // [I + d(C_q^T nu)/dq, C_q^T; C_q 0]
+  const std::size_t n = coordinate_count_;
+  p.q = target;
+  std::fill(p.lambda.begin(), p.lambda.end(), 0.0);
+  const double reference = 1.0 + max_norm(target);
+  double previous = std::numeric_limits<double>::infinity();
+  bool converged = false;
+  for (int iteration = 1;; ++iteration) {
+    assembler_.assemble(p, t, assembly::ConstraintLevel::Position, 1.0, &with_hessian, &target);
+    check_finite_residual(p, t, assembly::ConstraintLevel::Position, current_step_);
+    statistics.constraint_residual = assembler_.constraint_residual_norm();  // at the current q
+    if (converged) break;
+    if (iteration > settings_.max_newton_iterations) throw_newton_failure(current_step_, t, statistics);
+    const auto x = newton_increment();
+    double largest = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      p.q[i] += x[i];
+      largest = std::max(largest, std::abs(x[i]));
+      if (!std::isfinite(x[i])) largest = std::numeric_limits<double>::infinity();
+    }
+    for (std::size_t k = 0; k < multiplier_count_; ++k) p.lambda[k] += x[n + k];
+    Teuchos::reduceAll(*assembler_.comm(), Teuchos::REDUCE_MAX, largest, Teuchos::outArg(statistics.increment));
+    statistics.newton_iterations = iteration;
+    if (!std::isfinite(statistics.increment)) throw_newton_failure(current_step_, t, statistics);
+    converged = statistics.increment <= 1e-13 * reference ||
+                (statistics.increment <= 1e-9 * reference && statistics.increment > 0.25 * previous);
+    previous = statistics.increment;
+  }
+}
+
+void TimeIntegrator::position_projection_adjoint(const assembly::State& projected, const std::vector<double>& target,
+                                                 double t, const std::vector<double>& q_bar,
+                                                 std::vector<double>& target_bar, assembly::LocalGradient& gradient) {
+  const model::JacobianCoefficients with_hessian{1.0, 0.0, 0.0};
+  assembler_.assemble(projected, t, assembly::ConstraintLevel::Position, 1.0, &with_hessian, &target);
+  update_adjoint_solver();
+  adjoint_solve(q_bar, -1.0, target_bar, projection_sigma_);  // target_bar holds rho here
+  assembler_.add_parameter_gradient(projected, t, adjoint_vector(&target_bar, &projection_sigma_),
+                                    assembly::ConstraintLevel::Position, true, gradient);
+  for (double& value : target_bar) value = -value;
+}
+
+void TimeIntegrator::solve_momentum_system(const std::vector<double>& q, double t, const std::vector<double>& p,
+                                           std::vector<double>& v, std::vector<double>& sigma) {
+  const std::size_t n = coordinate_count_;
+  // The matrix of the consistent accelerations (coefficients {0, 0, 1}); at v = 0 the velocity-level constraint
+  // residual is C_t.
+  momentum_system_.q = q;
+  const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
+  assembler_.assemble(momentum_system_, t, assembly::ConstraintLevel::Velocity, 1.0, &mass_only);
+  {
+    assembly::SystemVectorView rhs(*right_hand_side_, n);
+    const assembly::ConstSystemVectorView residual(assembler_.residual(), n);
+    for (std::size_t i = 0; i < n; ++i) rhs.coordinates()[i] = p[i];
+    for (std::size_t k = 0; k < multiplier_count_; ++k) rhs.multipliers()[k] = -residual.multipliers()[k];
+  }
+  solve(*right_hand_side_);
+  assembly::ConstSystemVectorView(*increment_, n).extract(&v, &sigma);
+}
+
 void TimeIntegrator::solve_consistent_accelerations(assembly::State& state, double t, bool factorized) {
   // [M C_q^T; C_q 0] [a; lambda] = -[M 0 - Q; C_q 0 + gamma] at a = 0, lambda = 0.
   const std::size_t n = state.q.size();
@@ -224,6 +290,7 @@ std::unique_ptr<TimeIntegrator> make_time_integrator(assembly::Assembler& assemb
                                                      const linalg::LinearSolverOptions& solver_options) {
   if (settings.scheme == "variational") return std::make_unique<Variational>(assembler, settings, solver_options);
   if (settings.scheme == "state_space") return std::make_unique<StateSpace>(assembler, settings, solver_options);
+  if (settings.scheme == "hamiltonian") return std::make_unique<Hamiltonian>(assembler, settings, solver_options);
   return std::make_unique<GeneralizedAlpha>(assembler, settings, solver_options);
 }
 

@@ -1,7 +1,8 @@
 #pragma once
 // The time integrators behind one interface, each with its forward step and its discrete adjoint step side by side
 // in one file (TACS's marchOneStep / marchBackwards): generalized-alpha / HHT (generalized_alpha.hpp), the
-// midpoint variational integrator (variational.hpp) and the state-space form (state_space.hpp), chosen by
+// midpoint variational integrator (variational.hpp), the state-space form (state_space.hpp) and the constrained
+// Hamiltonian equations (hamiltonian.hpp), chosen by
 // IntegratorSettings::scheme through make_time_integrator(). The base holds what all share: the linear solver of
 // the saddle-point systems on the assembler's graph, the consistent initial state (projection of the given q, v
 // onto the constraints; accelerations and multipliers) and the adjoint of that projection.
@@ -133,6 +134,23 @@ class TimeIntegrator {
   // so that parameters of the constraints (a rod length) move the initial state consistently; a given state that
   // violates a constraint by more than 1e-2 (relative) is an input error. Fills initial_projection().
   void project_initial_state(assembly::State& state, double t0);
+  // The closest point of C(q, t) = 0 to target: q - target + C_q(q)^T nu = 0, C(q, t) = 0 by Newton from
+  // (target, 0) to round-off, as project_initial_state (coordinate projection: Hairer, Lubich and Wanner, GNI,
+  // sec. IV.4; Eich 1993). Sets projected.q and projected.lambda = nu; statistics of the iteration. Throws
+  // SolverError as step() does. Collective.
+  void project_positions(const std::vector<double>& target, double t, assembly::State& projected,
+                         StepStatistics& statistics);
+  // Its adjoint (assembler transposed, adjoint solver begun): [I + d(C_q^T nu)/dq, C_q^T; C_q 0]^T [rho; sigma] =
+  // [-q_bar; 0] at projected (lambda = nu), target_bar = -rho, and (rho, sigma) . d/dp of the projection's
+  // equations into `gradient`. projected.lambda must hold nu. Collective.
+  void position_projection_adjoint(const assembly::State& projected, const std::vector<double>& target, double t,
+                                   const std::vector<double>& q_bar, std::vector<double>& target_bar,
+                                   assembly::LocalGradient& gradient);
+  // The velocities of given momenta: [M(q) C_q^T; C_q 0] [v; sigma] = [p; -C_t] at (q, t) (Maciag, Malczyk and
+  // Fraczek 2022, eq. (6a); the velocity step of RATTLE). Leaves the factorization of the matrix of the consistent
+  // accelerations at q in the solver (solve_consistent_accelerations(..., true) may follow). Collective.
+  void solve_momentum_system(const std::vector<double>& q, double t, const std::vector<double>& p,
+                             std::vector<double>& v, std::vector<double>& sigma);
   // a and lambda from M a + C_q^T lambda = Q, C_acc = 0 at the state's q and v. factorized: the solver holds the
   // factorization of [M C_q^T; C_q 0] at this q already (only the right-hand side is assembled).
   void solve_consistent_accelerations(assembly::State& state, double t, bool factorized = false);
@@ -171,9 +189,11 @@ class TimeIntegrator {
   RCP<Vector> adjoint_rhs_, adjoint_solution_, adjoint_mu_;
   bool fresh_adjoint_pivots_ = true;
   std::size_t coordinate_count_ = 0, multiplier_count_ = 0;  // owned
+  assembly::State momentum_system_;          // solve_momentum_system(): q with v = a = lambda = 0
+  std::vector<double> projection_sigma_;     // position_projection_adjoint()'s multiplier part
 };
 
-// The integrator of settings.scheme: generalized_alpha, hht, variational or state_space.
+// The integrator of settings.scheme: generalized_alpha, hht, variational, state_space or hamiltonian.
 std::unique_ptr<TimeIntegrator> make_time_integrator(assembly::Assembler& assembler,
                                                      const integrators::IntegratorSettings& settings,
                                                      const linalg::LinearSolverOptions& solver_options);

@@ -23,6 +23,7 @@ Variational::Variational(assembly::Assembler& assembler, const integrators::Inte
   mean_acceleration_.assign(n, 0.0);
   momentum_.assign(n, 0.0);
   impulse_.assign(assembler.dofs().owned_multipliers().size(), 0.0);
+  impulse_velocity_ = impulse_;
   multiplier_part_ = rcp(new Vector(assembler.system_map()));
   constraint_force_ = rcp(new Vector(assembler.system_map()));
 }
@@ -89,27 +90,15 @@ StepStatistics Variational::step(assembly::State& state, double t, double h, lon
 
 void Variational::project_momentum(assembly::State& state, double t_next, double h) {
   const std::size_t n = state.q.size();
-  // Step 3: [M C_q^T; C_q 0] [v; nu] = [p_hat; -C_t] at q_{n+1}: the matrix of the consistent accelerations
-  // (coefficients {0, 0, 1}); at v = 0 the velocity-level constraint residual is C_t.
-  velocity_system_.q = state.q;
-  const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
-  assembler_.assemble(velocity_system_, t_next, assembly::ConstraintLevel::Velocity, 1.0, &mass_only);
+  // Step 3: [M C_q^T; C_q 0] [v; nu] = [p_hat; -C_t] at q_{n+1} (TimeIntegrator::solve_momentum_system).
+  solve_momentum_system(state.q, t_next, momentum_, state.v, impulse_velocity_);
   {
-    assembly::SystemVectorView rhs(*right_hand_side_, n);
-    const assembly::ConstSystemVectorView residual(assembler_.residual(), n);
-    for (std::size_t i = 0; i < n; ++i) rhs.coordinates()[i] = momentum_[i];
-    for (std::size_t k = 0; k < state.lambda.size(); ++k) rhs.multipliers()[k] = -residual.multipliers()[k];
-  }
-  solve(*right_hand_side_);
-  {
-    const assembly::ConstSystemVectorView x(*increment_, n);
     assembly::SystemVectorView nu(*multiplier_part_, n);
     for (std::size_t i = 0; i < n; ++i) {
-      mean_acceleration_[i] = (x.coordinates()[i] - previous_v_[i]) / h;
-      state.v[i] = x.coordinates()[i];
+      mean_acceleration_[i] = (state.v[i] - previous_v_[i]) / h;
       nu.coordinates()[i] = 0.0;
     }
-    for (std::size_t k = 0; k < state.lambda.size(); ++k) nu.multipliers()[k] = x.multipliers()[k];
+    for (std::size_t k = 0; k < state.lambda.size(); ++k) nu.multipliers()[k] = impulse_velocity_[k];
   }
   // p_{n+1} = p_hat - C_q^T nu: [C_q^T nu; 0] = A [0; nu].
   assembler_.matrix()->apply(*multiplier_part_, *constraint_force_);

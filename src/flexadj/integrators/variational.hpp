@@ -63,7 +63,7 @@ class Variational final : public TimeIntegrator {
                                const std::vector<double>& q, double t_previous, double h);
 
   VariationalAssembly assembly_;
-  std::vector<double> previous_q_, previous_v_, mean_acceleration_, momentum_, impulse_;
+  std::vector<double> previous_q_, previous_v_, mean_acceleration_, momentum_, impulse_, impulse_velocity_;
   assembly::State velocity_system_;  // q_{n+1} with v = a = lambda = 0: the system of step 3
   RCP<Vector> multiplier_part_, constraint_force_;
 

@@ -126,6 +126,14 @@ void VariationalAssembly::midpoint_force(const std::vector<double>& previous_q, 
 }
 
 void VariationalAssembly::momentum(const assembly::State& state, double t, std::vector<double>& p) {
+  state_sum(state, t, 0.0, p);  // h = 0: plus = T_v
+}
+
+void VariationalAssembly::force(const assembly::State& state, double t, std::vector<double>& f) {
+  state_sum(state, t, 1.0, f);  // h = 1: minus + plus = T_q + f
+}
+
+void VariationalAssembly::state_sum(const assembly::State& state, double t, double h, std::vector<double>& out) {
   assembly::Assembler& a = assembler_;
   a.import_state(state, true, false);
   a.ghosted_work_->putScalar(0.0);
@@ -134,13 +142,13 @@ void VariationalAssembly::momentum(const assembly::State& state, double t, std::
     const assembly::Assembler::GhostedViews views = a.ghosted_views();
     for (const auto& c : a.forces_) {
       a.load(c, views);
-      // h = 0: plus = T_v.
-      a.model_.force_elements()[c.index]->discrete_momenta(a.q_.data(), a.v_.data(), t, 0.0, minus_.data(), plus_.data(),
+      a.model_.force_elements()[c.index]->discrete_momenta(a.q_.data(), a.v_.data(), t, h, minus_.data(), plus_.data(),
                                                          nullptr);
-      for (std::size_t i = 0; i < c.state_entries.size(); ++i) sum[c.state_entries[i]] += plus_[i];
+      for (std::size_t i = 0; i < c.state_entries.size(); ++i)
+        sum[c.state_entries[i]] += h > 0.0 ? minus_[i] + plus_[i] : plus_[i];
     }
   }
-  a.export_first_work_column(p);
+  a.export_first_work_column(out);
 }
 
 template <class Visit>
@@ -178,6 +186,19 @@ void VariationalAssembly::add_discrete_momenta_transposed(const std::vector<doub
                                                 double t, double h, const std::vector<double>& mu_minus,
                                                 const std::vector<double>& mu_plus, std::vector<double>& out_first,
                                                 std::vector<double>& out_second) {
+  transposed_sums(first, second, h, h, t + 0.5 * h, mu_minus, mu_plus, out_first, out_second);
+}
+
+void VariationalAssembly::add_force_transposed(const std::vector<double>& q, const std::vector<double>& v, double t,
+                                               const std::vector<double>& mu, std::vector<double>& out_q,
+                                               std::vector<double>& out_v) {
+  transposed_sums(q, v, 0.0, 1.0, t, mu, mu, out_q, out_v);
+}
+
+void VariationalAssembly::transposed_sums(const std::vector<double>& first, const std::vector<double>& second,
+                                          double h, double element_h, double t_element,
+                                          const std::vector<double>& mu_minus, const std::vector<double>& mu_plus,
+                                          std::vector<double>& out_first, std::vector<double>& out_second) {
   assembly::Assembler& a = assembler_;
   a.ghosted_work_->putScalar(0.0);
   {
@@ -188,7 +209,7 @@ void VariationalAssembly::add_discrete_momenta_transposed(const std::vector<doub
                              const int n = static_cast<int>(c.rows.size());
                              for (int i = 0; i < n; ++i) a.out_q_local_[i] = a.out_v_local_[i] = 0.0;
                              a.model_.force_elements()[c.index]->add_discrete_momenta_transposed_products(
-                                 q_mid_.data(), v_mid_.data(), t + 0.5 * h, h, local_minus, local_plus,
+                                 q_mid_.data(), v_mid_.data(), t_element, element_h, local_minus, local_plus,
                                  a.out_q_local_.data(), a.out_v_local_.data());
                              // d/dq_n = 1/2 d/dq_mid - 1/h d/dv_mid, d/dq_{n+1} = 1/2 d/dq_mid + 1/h d/dv_mid.
                              for (int i = 0; i < n; ++i) {
@@ -212,17 +233,29 @@ void VariationalAssembly::add_discrete_momenta_parameter_gradient(const std::vec
                                                         const std::vector<double>& mu_minus,
                                                         const std::vector<double>& mu_plus,
                                                         assembly::LocalGradient& gradient) {
+  parameter_terms(first, second, h, h, t + 0.5 * h, mu_minus, mu_plus, gradient);
+}
+
+void VariationalAssembly::add_force_parameter_gradient(const std::vector<double>& q, const std::vector<double>& v,
+                                                       double t, const std::vector<double>& mu,
+                                                       assembly::LocalGradient& gradient) {
+  parameter_terms(q, v, 0.0, 1.0, t, mu, mu, gradient);
+}
+
+void VariationalAssembly::parameter_terms(const std::vector<double>& first, const std::vector<double>& second, double h,
+                                          double element_h, double t_element, const std::vector<double>& mu_minus,
+                                          const std::vector<double>& mu_plus, assembly::LocalGradient& gradient) {
   assembly::Assembler& a = assembler_;
-  const double t_mid = t + 0.5 * h;
+  const double t_mid = t_element;
   visit_discrete_momenta(
       first, second, h, mu_minus, mu_plus,
       [&](const assembly::Assembler::LocalComponent& c, const double* local_minus, const double* local_plus) {
         const auto& element = *a.model_.force_elements()[c.index];
         if (gradient.force_offsets[c.index] >= 0)
-          element.add_discrete_momenta_parameter_gradient(q_mid_.data(), v_mid_.data(), t_mid, h, local_minus,
+          element.add_discrete_momenta_parameter_gradient(q_mid_.data(), v_mid_.data(), t_mid, element_h, local_minus,
                                                           local_plus, gradient.parameters.data() + gradient.force_offsets[c.index]);
         const functions::ControlSignal* signal = element.control();
-        if (!signal || h <= 0.0) return;
+        if (!signal || element_h <= 0.0) return;
         // minus and plus hold -(h/2) times the applied residual: mu . d/du = -(h/2) (mu_minus + mu_plus) . dr/du.
         const int n = static_cast<int>(c.rows.size());
         for (int i = 0; i < n; ++i) {
@@ -230,7 +263,7 @@ void VariationalAssembly::add_discrete_momenta_parameter_gradient(const std::vec
           zero_acceleration_[i] = 0.0;
         }
         const double sensitivity =
-            -0.5 * h * element.control_sensitivity(q_mid_.data(), v_mid_.data(), zero_acceleration_.data(), t_mid, control_mu_.data());
+            -0.5 * element_h * element.control_sensitivity(q_mid_.data(), v_mid_.data(), zero_acceleration_.data(), t_mid, control_mu_.data());
         const auto w = signal->weights(t_mid);
         auto& values = gradient.controls.at(signal->name());
         values[w.k0] += w.w0 * sensitivity;

@@ -30,6 +30,17 @@ class VariationalAssembly {
                       std::vector<double>& force);
   // p = sum_e T_v(q, v) at the state's q and v: the continuous Legendre transform (owned coordinates). Collective.
   void momentum(const assembly::State& state, double t, std::vector<double>& p);
+  // F = sum_e (T_q + f)(q, v, t) at the state's q and v (owned coordinates): the forces of the constrained
+  // Hamiltonian equations (Maciag, Malczyk and Fraczek 2022, eq. (6b), Q = Q_ex - H_q; integrators/hamiltonian.hpp),
+  // from the discrete momenta with the factor 1 in place of h at q_mid = q, v_mid = v (minus + plus = T_q + f).
+  // Collective.
+  void force(const assembly::State& state, double t, std::vector<double>& f);
+  // out_q += (dF/dq)^T mu, out_v += (dF/dv)^T mu for force() at (q, v, t). Collective.
+  void add_force_transposed(const std::vector<double>& q, const std::vector<double>& v, double t,
+                            const std::vector<double>& mu, std::vector<double>& out_q, std::vector<double>& out_v);
+  // gradient += mu . dF/dp for parameters and control values, as add_discrete_momenta_parameter_gradient. Collective.
+  void add_force_parameter_gradient(const std::vector<double>& q, const std::vector<double>& v, double t,
+                                    const std::vector<double>& mu, assembly::LocalGradient& gradient);
   // Sums over the force elements of the discrete momenta's transposed products (ForceElement::
   // add_discrete_momenta_transposed_products), owned vectors.
   // h > 0: a step from t with (first, second) = (q_n, q_{n+1}); out_first += (d minus/dq_n)^T mu_minus +
@@ -54,6 +65,18 @@ class VariationalAssembly {
   void visit_discrete_momenta(const std::vector<double>& first, const std::vector<double>& second, double h,
                               const std::vector<double>& mu_minus, const std::vector<double>& mu_plus,
                               const Visit& visit);
+
+  // At the state (q, v) = (first, second) with h = 0 (the element called with element_h and t_element), else at the
+  // midpoint of the step (first, second) of size h.
+  void transposed_sums(const std::vector<double>& first, const std::vector<double>& second, double h,
+                       double element_h, double t_element, const std::vector<double>& mu_minus,
+                       const std::vector<double>& mu_plus, std::vector<double>& out_first,
+                       std::vector<double>& out_second);
+  void parameter_terms(const std::vector<double>& first, const std::vector<double>& second, double h,
+                       double element_h, double t_element, const std::vector<double>& mu_minus,
+                       const std::vector<double>& mu_plus, assembly::LocalGradient& gradient);
+  // sum_e plus (h = 0: T_v) or sum_e (minus + plus) (h > 0) at the state's q, v and time t.
+  void state_sum(const assembly::State& state, double t, double h, std::vector<double>& out);
 
   assembly::Assembler& assembler_;
   // Work arrays sized for the largest component: no allocation in the time loop.

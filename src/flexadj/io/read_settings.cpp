@@ -33,10 +33,22 @@ void Reader::read_static(const Value& v) {
 }
 
 void Reader::read_integrator(const Value& v) {
-  v.expect_map({"type", "start_time", "end_time", "step_size", "spectral_radius", "max_newton_iterations",
-                "newton_tolerance", "linear_solver", "partition", "end_condition", "step_control"});
+  v.expect_map({"type", "coordinates", "start_time", "end_time", "step_size", "spectral_radius",
+                "max_newton_iterations", "newton_tolerance", "linear_solver", "partition", "end_condition",
+                "step_control"});
   auto& s = problem_.integrator;
-  if (v.has("type")) s.scheme = v.at("type").choice({"generalized_alpha", "hht", "variational", "state_space"});
+  if (v.has("type"))
+    s.scheme = v.at("type").choice({"generalized_alpha", "hht", "variational", "state_space", "hamiltonian"});
+  // coordinates: absolute (the default) | joint, of the constrained Hamiltonian equations (integrators/hamiltonian.hpp).
+  if (v.has("coordinates")) {
+    const Value coordinates = v.at("coordinates");
+    if (s.scheme != "hamiltonian")
+      coordinates.fail("only type hamiltonian takes coordinates (absolute or joint); remove it from the integrator "
+                       "section or choose type hamiltonian");
+    if (coordinates.choice({"absolute", "joint"}) == "joint")
+      coordinates.fail("joint coordinates (the joint-space Hamiltonian equations of Maciag et al. 2022, sec. 2.2) "
+                       "are not implemented; use coordinates: absolute (the default)");
+  }
   s.start_time = v.at("start_time").number_or(0.0);
   const Value end = v.at("end_time");
   s.end_time = end.number();
@@ -57,10 +69,10 @@ void Reader::read_integrator(const Value& v) {
       v.at("spectral_radius")
           .fail("not used by type variational (it has no numerical damping by construction); remove it from the "
                 "integrator section, or choose type generalized_alpha or hht");
-    if (s.scheme == "state_space")
+    if (s.scheme == "state_space" || s.scheme == "hamiltonian")
       v.at("spectral_radius")
-          .fail("not used by type state_space (an explicit Runge-Kutta method without parameters); remove it from "
-                "the integrator section, or choose type generalized_alpha or hht");
+          .fail("not used by type " + s.scheme + " (an explicit Runge-Kutta method without parameters); remove it "
+                "from the integrator section, or choose type generalized_alpha or hht");
     s.spectral_radius = v.at("spectral_radius").in_range(s.scheme == "hht" ? 0.5 : 0.0, 1.0);
   }
   if (v.has("max_newton_iterations"))

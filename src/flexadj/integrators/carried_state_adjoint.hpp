@@ -1,0 +1,41 @@
+#pragma once
+// The backward sweep of the one-step integrators whose step n maps (q, v) of step n - 1 to (q, v) of step n and
+// reads nothing else (state_space.hpp, hamiltonian.hpp): their adjoint variables are dJ/d(q_n, v_n) carried from the
+// steps after n, which is all of the adjoint data (checkpoints, restarts and the spacetime adjoint need nothing
+// else), and adjoint_step(n) recomputes step n from the trajectory's state n - 1 with the forward matrices (the
+// forward run's own code: the same stages and multipliers bit for bit) before transposing it.
+#include <vector>
+
+#include "flexadj/integrators/time_integrator.hpp"
+
+namespace flexadj::integrators {
+
+class CarriedStateIntegrator : public TimeIntegrator {
+ public:
+  void save_adjoint_data(std::vector<double>& data) const override;
+  void load_adjoint_data(const std::vector<double>& data) override;
+  void save_adjoint_variables(std::vector<double>& x) const override { save_adjoint_data(x); }
+  void load_adjoint_variables(const std::vector<double>& x) override { load_adjoint_data(x); }
+  // adjoint_step(n) reads step n - 1 itself: nothing but the adjoint variables to set (zero).
+  void seek_adjoint(storage::Trajectory& trajectory, std::size_t n) override;
+  // (q_bar_, v_bar_) = (dJ_dq, dJ_dv) + carry; at n = 0 the adjoint of the initial projection (on exit dJ_dq, dJ_dv
+  // are the derivatives with respect to the given initial state); else previous_ = step n - 1,
+  // recompute_step(previous_, t_{n-1}, h_n) with the forward matrices, then transpose_step(), which sets the carry.
+  void adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
+                    std::vector<double>& dJ_dq, std::vector<double>& dJ_dv, assembly::LocalGradient& gradient) final;
+
+ protected:
+  using TimeIntegrator::TimeIntegrator;
+  // Sizes the sweep's vectors (begin_adjoint(), after begin_adjoint_solver()).
+  void begin_carried_adjoint();
+  // Step n again from previous_ (forward assembly).
+  virtual void recompute_step(const assembly::State& previous, double t, double h) = 0;
+  // The transpose of the recomputed step from t to t_next: from (q_bar_, v_bar_) = dJ/d(q_n, v_n) to
+  // (carry_q_, carry_v_) = what step n gives dJ/d(q_{n-1}, v_{n-1}); parameter and control terms into `gradient`.
+  virtual void transpose_step(double t, double t_next, assembly::LocalGradient& gradient) = 0;
+
+  assembly::State previous_;  // step n - 1
+  std::vector<double> carry_q_, carry_v_, q_bar_, v_bar_;
+};
+
+}  // namespace flexadj::integrators
