@@ -180,7 +180,11 @@ expect "variational with spectral_radius" 2 "variational.yaml: integrator.spectr
 # model; refused (exit 2 naming --adjoint) on two ranks and above 24 coordinates.
 oscillator_model | sed 's/integrator: {end_time/integrator: {type: state_space, end_time/' > state_space.yaml
 expect "continuous adjoint, state-space form" 0 "Held and Seifried" "spring.stiffness" \
-  -- gradient state_space.yaml --adjoint continuous
+  -- gradient state_space.yaml --adjoint continuous -o ss_memory.csv
+expect "continuous adjoint, state-space form, 5 checkpoints" 0 "spring.stiffness" \
+  -- gradient state_space.yaml --adjoint continuous --checkpoints 5 -o ss_checkpoints.csv
+pass_if "state-space continuous adjoint: checkpoints give the memory gradient byte for byte" \
+  cmp -s ss_memory.csv ss_checkpoints.csv
 OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -np 2 "$FLEXADJ" gradient \
   state_space.yaml --adjoint continuous >np2.txt 2>&1
 code=$?
