@@ -10,10 +10,10 @@
 #include <array>
 #include <cmath>
 #include <cstdio>
+#include <memory>
 
 #include "flexadj/adjoint/dense_state_equations.hpp"
 #include "flexadj/adjoint/state_space_continuous_adjoint.hpp"
-#include "flexadj/elements/elements.hpp"
 #include "flexadj/io/problem_reader.hpp"
 #include "gradient_support.hpp"
 #include "models.hpp"
@@ -28,53 +28,29 @@ problem::Problem state_space(problem::Problem problem) {
   return problem;
 }
 
-// Forward run of the state-space integrator and the continuous adjoint.
-Evaluation continuous(const problem::Problem& problem, const objectives::Objective& objective) {
-  const model::Model& model = *problem.model;
-  assembly::Assembler assembler(model, world());
-  linalg::LinearSolverOptions options;
-  options.kind = "direct";
-  const auto integrator = integrators::make_time_integrator(assembler, problem.integrator, options);
-  assembly::State state = assembler.make_state();
-  assembler.scatter_global(model.initial_coordinates(), model.initial_velocities(), state);
+// A forward run of the state-space integrator, its trajectory in memory.
+struct ForwardRun {
+  assembly::Assembler assembler;
+  std::unique_ptr<integrators::TimeIntegrator> integrator;
   storage::MemoryTrajectory trajectory;
-  integrators::record_forward_run(assembler, *integrator, state, trajectory);
+  explicit ForwardRun(const problem::Problem& problem) : assembler(*problem.model, world()) {
+    linalg::LinearSolverOptions options;
+    options.kind = "direct";
+    integrator = integrators::make_time_integrator(assembler, problem.integrator, options);
+    assembly::State state = assembler.make_state();
+    assembler.scatter_global(problem.model->initial_coordinates(), problem.model->initial_velocities(), state);
+    integrators::record_forward_run(assembler, *integrator, state, trajectory);
+  }
+};
+
+// The forward run and the continuous adjoint.
+Evaluation continuous(const problem::Problem& problem, const objectives::Objective& objective) {
+  ForwardRun run(problem);
   Evaluation e;
-  e.gradient = adjoint::state_space_continuous_adjoint_gradient(assembler, *integrator, trajectory, objective,
-                                                                model::ParameterSpace(model));
+  e.gradient = adjoint::state_space_continuous_adjoint_gradient(run.assembler, *run.integrator, run.trajectory,
+                                                                objective, model::ParameterSpace(*problem.model));
   e.value = e.gradient.objective;
   return e;
-}
-
-// The pendulum of test_state_space_adjoint.cpp: rod (distance joint) under gravity, damped torsion spring, initial
-// velocity off the constraint; J = 1/2 (x(T) - 0.3)^2 + 1/2 int (v_y - t/2)^2 dt.
-problem::Problem spring_pendulum(long long steps) {
-  auto problem = state_space(planar_pendulum(1.5, 1.2, 0.6, 1.5, steps, 0.9));
-  const int bob = problem.model->find_body("bob");
-  elements::AngleSpringDamperData spring;
-  spring.stiffness = 4.0;
-  spring.damping = 0.3;
-  problem.model->add_force_element(elements::make_angle_spring_damper(
-      "torsion", {model::kGround, bob}, {BodyKind::Ground, BodyKind::PointMass2D}, spring));
-  problem.model->set_initial_value(bob, 0, true, 0.8);
-  problem.model->set_initial_value(bob, 1, true, 0.55);
-  return problem;
-}
-
-objectives::Objective spring_pendulum_objective() {
-  objectives::Objective objective;
-  ObjectiveTerm final_x;
-  final_x.kind = ObjectiveTerm::Kind::FinalSquare;
-  final_x.coordinate = 0;
-  final_x.target = 0.3;
-  objective.add(final_x);
-  ObjectiveTerm tracking;
-  tracking.kind = ObjectiveTerm::Kind::Tracking;
-  tracking.quantity = ObjectiveTerm::Quantity::Velocity;
-  tracking.coordinate = 1;
-  tracking.reference = functions::Expression::parse("0.5*t");
-  objective.add(tracking);
-  return objective;
 }
 
 // At step `step` of a forward run: W equals the integrator's accelerations, V its (projected) velocities; the
@@ -83,18 +59,11 @@ objectives::Objective spring_pendulum_objective() {
 void check_state_equations(problem::Problem& problem, std::size_t step, const std::vector<std::string>& names) {
   model::Model& model = *problem.model;
   const model::ParameterSpace space(model);
-  assembly::Assembler assembler(model, world());
-  linalg::LinearSolverOptions options;
-  options.kind = "direct";
-  const auto integrator = integrators::make_time_integrator(assembler, problem.integrator, options);
-  assembly::State state = assembler.make_state();
-  assembler.scatter_global(model.initial_coordinates(), model.initial_velocities(), state);
-  storage::MemoryTrajectory trajectory;
-  integrators::record_forward_run(assembler, *integrator, state, trajectory);
-  const assembly::State point = trajectory.step(step);
-  const double t = trajectory.step_times()[step];
+  ForwardRun run(problem);
+  const assembly::State point = run.trajectory.step(step);
+  const double t = run.trajectory.step_times()[step];
   const std::size_t n = point.q.size();
-  adjoint::DenseStateEquations equations(assembler);
+  adjoint::DenseStateEquations equations(run.assembler);
   equations.linearize(point, t);
   double acceleration = 0.0, velocity = 0.0, scale_a = 0.0, scale_v = 0.0;
   for (std::size_t i = 0; i < n; ++i) {
@@ -157,7 +126,7 @@ void check_state_equations(problem::Problem& problem, std::size_t step, const st
 }
 
 TEST(StateSpaceContinuousAdjoint, StateEquationsAndTheirTransposedJacobianOnAPendulum) {
-  auto problem = spring_pendulum(300);
+  auto problem = state_space(spring_pendulum(300));
   check_state_equations(problem, 150, {"rod.length", "bob.mass", "bob.gravity_y", "torsion.stiffness",
                                        "torsion.damping"});
 }
@@ -182,27 +151,10 @@ TEST(StateSpaceContinuousAdjoint, StateEquationsAndTheirTransposedJacobianOnTheC
 // eq. (39); the error is c2 h^2 + c3 h^3 + ... (Heun forwards and backwards, trapezoidal rule), so order 2 between
 // the step sizes and the extrapolation without h^2 and h^3 within the relative 1e-10. The paper: 4.2e-10.
 TEST(StateSpaceContinuousAdjoint, HeldSeifriedTable1) {
-  const double m = 2.0, l = 1.5, c_r = 5.0, alpha0 = M_PI / 2, t1 = 10.0;
-  const double w = std::sqrt(c_r / (m * l * l)), phase = alpha0 * std::cos(w * t1);
-  const double exact = std::sin(phase) + alpha0 * t1 / l * std::sqrt(c_r / m) * std::cos(phase) * std::sin(w * t1);
-  std::vector<double> g;
-  for (const char* step : {"2e-3", "1e-3", "5e-4"}) {
-    const std::string file = std::string(FLEXADJ_SOURCE_DIR) + "/meshes/torsional_pendulum_state_space.yaml";
-    auto problem = io::read_problem_file(file, {std::string("integrator.step_size=") + step});
-    const Evaluation e = continuous(problem, objectives::Objective(problem.objective_terms));
-    g.push_back(e.gradient.parameters[model::ParameterSpace(*problem.model).find("rod.length")]);
-    std::printf("h = %s: dpsi/dl = %.15f, error %.3e (relative %.3e)\n", step, g.back(), g.back() - exact,
-                std::abs(g.back() - exact) / std::abs(exact));
-  }
-  const double order_1 = std::log2((g[0] - exact) / (g[1] - exact)), order_2 = std::log2((g[1] - exact) / (g[2] - exact));
-  const double r1 = (4.0 * g[1] - g[0]) / 3.0, r2 = (4.0 * g[2] - g[1]) / 3.0;
-  const double extrapolated = (8.0 * r2 - r1) / 7.0;
-  const double error = std::abs(extrapolated - exact);
-  std::printf("orders %.3f, %.3f; h^2 removed: errors %.3e, %.3e; h^2 and h^3 removed: error %.3e (relative %.3e)\n",
-              order_1, order_2, r1 - exact, r2 - exact, error, error / std::abs(exact));
-  EXPECT_GT(order_1, 1.9);
-  EXPECT_GT(order_2, 1.9);
-  EXPECT_LT(error, 1e-10 * std::abs(exact));
+  const Table1 table = held_seifried_table1(continuous);
+  EXPECT_GT(table.order(0), 1.9);
+  EXPECT_GT(table.order(1), 1.9);
+  EXPECT_LT(table.relative_error(), 1e-10);
 }
 
 // Convergence to the discrete J's central differences: e(h) = |g_continuous(h) - D_discrete(h)| falls at order 2.
@@ -242,7 +194,7 @@ TEST(StateSpaceContinuousAdjoint, PendulumGradientConvergesToTheDiscreteDifferen
   // of the initial y's difference is 20 % of e(h)).
   std::vector<Discrepancy> d(names.size() + 2);
   for (int level = 0; level < 2; ++level) {
-    auto problem = spring_pendulum(level == 0 ? 1200 : 2400);
+    auto problem = state_space(spring_pendulum(level == 0 ? 1200 : 2400));
     const model::ParameterSpace space(*problem.model);
     const Evaluation c = continuous(problem, objective);
     for (std::size_t k = 0; k < names.size(); ++k) {

@@ -74,29 +74,10 @@ TEST(VariationalAdjoint, OscillatorMatchesFiniteDifferencesAndTaylor) {
 // Planar pendulum on a rod (distance constraint) under gravity with a damped torsion spring at the pivot (so that
 // the mass acts): rod length, mass, gravity, spring, the initial velocity and position (through the projections).
 TEST(VariationalAdjoint, ConstrainedPendulumMatchesFiniteDifferencesAndTaylor) {
-  auto problem = planar_pendulum(1.5, 1.2, 0.6, 1.5, 300, 0.9);
+  auto problem = spring_pendulum(300);
   use_variational(problem);
   const int bob = problem.model->find_body("bob");
-  elements::AngleSpringDamperData spring;
-  spring.stiffness = 4.0;
-  spring.damping = 0.3;
-  problem.model->add_force_element(elements::make_angle_spring_damper(
-      "torsion", {model::kGround, bob}, {BodyKind::Ground, BodyKind::PointMass2D}, spring));
-  // Nearly along the tangent, slightly off it: the velocity projection acts.
-  problem.model->set_initial_value(bob, 0, true, 0.8);
-  problem.model->set_initial_value(bob, 1, true, 0.55);
-  objectives::Objective objective;
-  ObjectiveTerm final_x;
-  final_x.kind = ObjectiveTerm::Kind::FinalSquare;
-  final_x.coordinate = 0;
-  final_x.target = 0.3;
-  objective.add(final_x);
-  ObjectiveTerm tracking;
-  tracking.kind = ObjectiveTerm::Kind::Tracking;
-  tracking.quantity = ObjectiveTerm::Quantity::Velocity;
-  tracking.coordinate = 1;
-  tracking.reference = functions::Expression::parse("0.5*t");
-  objective.add(tracking);
+  const objectives::Objective objective = spring_pendulum_objective();
   const Evaluation e = evaluate(problem, objective, world(), true);
   check_parameters(problem, objective, e,
                    {"rod.length", "bob.mass", "bob.gravity_y", "torsion.stiffness", "torsion.damping"},

@@ -12,6 +12,23 @@
 namespace flexadj::adjoint {
 namespace {
 const model::JacobianCoefficients kMassOnly{0.0, 0.0, 1.0};  // [M C_q^T; C_q 0]
+// out = Q2^T x (f) and out = Q2 x (n); q2 is n x f, column-major.
+void q2_transpose_times(const double* q2, std::size_t n, std::size_t f, const std::vector<double>& x,
+                        std::vector<double>& out) {
+  for (std::size_t c = 0; c < f; ++c) {
+    double y = 0.0;
+    for (std::size_t i = 0; i < n; ++i) y += q2[i + n * c] * x[i];
+    out[c] = y;
+  }
+}
+void q2_times(const double* q2, std::size_t n, std::size_t f, const std::vector<double>& x, std::vector<double>& out) {
+  for (std::size_t i = 0; i < n; ++i) {
+    double y = 0.0;
+    for (std::size_t c = 0; c < f; ++c) y += q2[i + n * c] * x[c];
+    out[i] = y;
+  }
+}
+
 }  // namespace
 
 DenseStateEquations::DenseStateEquations(assembly::Assembler& assembler)
@@ -102,11 +119,7 @@ void DenseStateEquations::linearize(const assembly::State& state, double t) {
     for (std::size_t k = 0; k < n; ++k) x += mass_[i + n * k] * scratch_[k];
     b_[i] = x;
   }
-  for (std::size_t c = 0; c < f; ++c) {
-    double x = 0.0;
-    for (std::size_t i = 0; i < n; ++i) x += q2[i + n * c] * b_[i];
-    y_[c] = x;
-  }
+  q2_transpose_times(q2, n, f, b_, y_);
   Teuchos::LAPACK<int, double> lapack;
   int info = 0;
   if (f > 0) {
@@ -117,20 +130,12 @@ void DenseStateEquations::linearize(const assembly::State& state, double t) {
     lapack.GETRS('N', int(f), 1, g_lu_.data(), int(f), pivots_.data(), y_.data(), int(f), &info);
   }
   // W = Q2 y - P c_tt, V = Q2 Q2^T v - P c_t.
-  for (std::size_t c = 0; c < f; ++c) {
-    double x = 0.0;
-    for (std::size_t i = 0; i < n; ++i) x += q2[i + n * c] * state.v[i];
-    q2v_[c] = x;
-  }
+  q2_transpose_times(q2, n, f, state.v, q2v_);
+  q2_times(q2, n, f, y_, kinetics_);
+  q2_times(q2, n, f, q2v_, kinematics_);
   for (std::size_t i = 0; i < n; ++i) {
-    double w = -scratch_[i], v = 0.0;
-    for (std::size_t c = 0; c < f; ++c) {
-      w += q2[i + n * c] * y_[c];
-      v += q2[i + n * c] * q2v_[c];
-    }
-    for (std::size_t k = 0; k < m; ++k) v -= p[i + n * k] * c_t_[k];
-    kinetics_[i] = w;
-    kinematics_[i] = v;
+    kinetics_[i] -= scratch_[i];
+    for (std::size_t k = 0; k < m; ++k) kinematics_[i] -= p[i + n * k] * c_t_[k];
   }
 }
 
@@ -152,28 +157,14 @@ void DenseStateEquations::transposed_products(const std::vector<double>& mu, con
   const std::size_t n = n_, m = m_, f = f_;
   const double* q2 = basis_.q2();
   const std::vector<double>& p = basis_.p();
-  for (std::size_t c = 0; c < f; ++c) {
-    double x = 0.0, z = 0.0;
-    for (std::size_t i = 0; i < n; ++i) {
-      x += q2[i + n * c] * mu[i];
-      z += q2[i + n * c] * nu[i];
-    }
-    q2mu_[c] = x;
-    s_[c] = z;
-  }
+  q2_transpose_times(q2, n, f, mu, q2mu_);
+  q2_transpose_times(q2, n, f, nu, s_);
   Teuchos::LAPACK<int, double> lapack;
   int info = 0;
   if (f > 0) lapack.GETRS('T', int(f), 1, g_lu_.data(), int(f), pivots_.data(), s_.data(), int(f), &info);
   std::fill(q_bar.begin(), q_bar.end(), 0.0);
-  for (std::size_t i = 0; i < n; ++i) {
-    double vb = 0.0, bb = 0.0;
-    for (std::size_t c = 0; c < f; ++c) {
-      vb += q2[i + n * c] * q2mu_[c];
-      bb += q2[i + n * c] * s_[c];
-    }
-    v_bar[i] = vb;
-    b_bar_[i] = bb;
-  }
+  q2_times(q2, n, f, q2mu_, v_bar);
+  q2_times(q2, n, f, s_, b_bar_);
   for (std::size_t i = 0; i < n; ++i) {
     double x = -nu[i];
     for (std::size_t k = 0; k < n; ++k) x += mass_[k + n * i] * b_bar_[k];

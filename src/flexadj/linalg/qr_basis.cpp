@@ -18,6 +18,16 @@ using Fad = Sacado::Fad::SFad<double, 1>;
 double value_of(double x) { return x; }
 double value_of(const Fad& x) { return x.val(); }
 
+// c(i:n) = H c(i:n), H = I - tau u u^T with u = [1; v(i+1:n)] (DLARF).
+template <class S>
+void apply_reflector(std::size_t n, std::size_t i, const S* v, const S& tau, S* c) {
+  S w = c[i];
+  for (std::size_t k = i + 1; k < n; ++k) w += v[k] * c[k];
+  w *= tau;
+  c[i] -= w;
+  for (std::size_t k = i + 1; k < n; ++k) c[k] -= w * v[k];
+}
+
 // Householder QR of a (n x m, column-major) as LAPACK's DGEQR2 (reflectors of DLARFG: beta = -sign(alpha) |x|,
 // without its rescaling of tiny norms), then the full n x n Q = H(0) ... H(m-1) as DORG2R: the unblocked form of
 // DGEQRF/DORGQR, the same factors to round-off. On exit a holds R in its upper triangle.
@@ -38,27 +48,13 @@ void householder_qr(std::size_t n, std::size_t m, S* a, S* tau, S* q) {
       for (std::size_t k = i + 1; k < n; ++k) v[k] *= scale;
       v[i] = beta;
     }
-    for (std::size_t j = i + 1; j < m; ++j) {  // H(i) a(i:n, j), v = [1; a(i+1:n, i)]
-      S* c = a + n * j;
-      S w = c[i];
-      for (std::size_t k = i + 1; k < n; ++k) w += v[k] * c[k];
-      w *= tau[i];
-      c[i] -= w;
-      for (std::size_t k = i + 1; k < n; ++k) c[k] -= w * v[k];
-    }
+    for (std::size_t j = i + 1; j < m; ++j) apply_reflector(n, i, v, tau[i], a + n * j);
   }
   for (std::size_t j = 0; j < n; ++j)
     for (std::size_t k = 0; k < n; ++k) q[k + n * j] = j < m && k > j ? a[k + n * j] : S(j >= m && k == j ? 1.0 : 0.0);
   for (std::size_t i = m; i-- > 0;) {
     S* v = q + n * i;
-    for (std::size_t j = i + 1; j < n; ++j) {
-      S* c = q + n * j;
-      S w = c[i];
-      for (std::size_t k = i + 1; k < n; ++k) w += v[k] * c[k];
-      w *= tau[i];
-      c[i] -= w;
-      for (std::size_t k = i + 1; k < n; ++k) c[k] -= w * v[k];
-    }
+    for (std::size_t j = i + 1; j < n; ++j) apply_reflector(n, i, v, tau[i], q + n * j);
     for (std::size_t k = i + 1; k < n; ++k) v[k] *= -tau[i];
     v[i] = 1.0 - tau[i];
     for (std::size_t k = 0; k < i; ++k) v[k] = 0.0;
