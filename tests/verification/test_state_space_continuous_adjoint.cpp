@@ -141,9 +141,16 @@ TEST(StateSpaceContinuousAdjoint, StateEquationsAndTheirTransposedJacobianOnASpi
                                        "box.gravity_z"});
 }
 
-// The crane's winch: its radius is in C_q (the dQ2, dP path of the parameter integrand).
+// The moving crane with its rail shaking (the trolley's y = 0.05 (1 - cos 4t), at rest at t = 0): rheonomic, c_t
+// and c_tt nonzero.
+problem::Problem shaking_crane(const std::string& step = "1e-2") {
+  return state_space(moving_crane({"joints[0].value=0.05*(1-cos(4*t))", "integrator.step_size=" + step}));
+}
+
+// The crane's winch: its radius is in C_q (the dQ2, dP path of the parameter integrand); the rail's motion gives
+// V and W their -P c_t and -P c_tt terms.
 TEST(StateSpaceContinuousAdjoint, StateEquationsAndTheirTransposedJacobianOnTheCrane) {
-  auto problem = state_space(moving_crane());
+  auto problem = shaking_crane();
   check_state_equations(problem, 40, {"cable.radius", "load.mass", "trolley.mass"});
 }
 
@@ -168,7 +175,8 @@ struct Discrepancy {
     e[level] = std::abs(continuous - d.value);
     noise = std::max(noise, kVariationalAccuracy * std::abs(objective) / d.step);
   }
-  // With the extrapolated difference (4 D(s) - D(2 s)) / 3 of steps s and 2 s (truncation O(s^4)): noise 1.5 eps |J| / s.
+  // With the extrapolated difference (4 D(s) - D(2 s)) / 3 of steps s and 2 s (truncation O(s^4)): noise
+  // 1.5 eps |J| / s.
   void add(int level, double continuous, const CentralDifference& d, const CentralDifference& d2, double objective) {
     e[level] = std::abs(continuous - (4.0 * d.value - d2.value) / 3.0);
     noise = std::max(noise, 1.5 * kVariationalAccuracy * std::abs(objective) / d.step);
@@ -215,12 +223,12 @@ TEST(StateSpaceContinuousAdjoint, PendulumGradientConvergesToTheDiscreteDifferen
   expect_second_order("initial y", d[names.size() + 1]);
 }
 
-// The crane: the winch radius (a parameter of C_q), the load's mass and control values of both signals (forces).
+// The shaking crane: the winch radius (a parameter of C_q), the load's mass and control values of both signals.
 TEST(StateSpaceContinuousAdjoint, CraneGradientConvergesToTheDiscreteDifferences) {
   const objectives::Objective objective = crane_load_objective();
   Discrepancy radius, mass, force, torque;
   for (int level = 0; level < 2; ++level) {
-    auto problem = state_space(moving_crane({level == 0 ? "integrator.step_size=1e-2" : "integrator.step_size=5e-3"}));
+    auto problem = shaking_crane(level == 0 ? "1e-2" : "5e-3");
     const model::ParameterSpace space(*problem.model);
     const Evaluation c = continuous(problem, objective);
     const int r = space.find("cable.radius"), m = space.find("load.mass");

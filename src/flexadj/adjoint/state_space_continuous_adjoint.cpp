@@ -62,7 +62,9 @@ Gradient state_space_continuous_adjoint_gradient(assembly::Assembler& assembler,
   };
   // Trapezoidal weight of step `step` in the gradient integral, eq. (20).
   auto weight = [&](std::size_t step) {
-    return 0.5 * ((step < last ? times[step + 1] - times[step] : 0.0) + (step > 0 ? times[step] - times[step - 1] : 0.0));
+    const double after = step < last ? times[step + 1] - times[step] : 0.0;
+    const double before = step > 0 ? times[step] - times[step - 1] : 0.0;
+    return 0.5 * (after + before);
   };
 
   // Eq. (17) at t1, then Heun's method backwards: with g = J^T lambda + F_y at the stored steps,
