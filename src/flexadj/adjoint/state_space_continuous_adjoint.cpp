@@ -46,9 +46,9 @@ Gradient state_space_continuous_adjoint_gradient(assembly::Assembler& assembler,
   std::vector<double> objective_parts(times.size());
   std::vector<double> mu(n, 0.0), nu(n, 0.0), rate_q(n), rate_v(n), star_q(n), star_v(n), star_rate_q(n),
       star_rate_v(n), f_q(n), f_v(n);
-  // d(mu, nu)/dt = -(J^T (mu, nu) + F_y) at step `step` (equations linearized there), eq. (18); with weight != 0
-  // also weight * the parameter integrand of eq. (20).
-  auto minus_rate = [&](const assembly::State& state, std::size_t step, const std::vector<double>& m,
+  // g = J^T (mu, nu) + F_y = -d(mu, nu)/dt of eq. (18) at step `step` (the equations linearized there); with
+  // weight != 0 also weight * the parameter integrand of eq. (20) into the gradient.
+  auto backward_rate = [&](const assembly::State& state, std::size_t step, const std::vector<double>& m,
                         const std::vector<double>& v, double weight, std::vector<double>& out_q,
                         std::vector<double>& out_v) {
     equations.transposed_products(m, v, out_q, out_v, weight, local);
@@ -73,7 +73,7 @@ Gradient state_space_continuous_adjoint_gradient(assembly::Assembler& assembler,
   objective_parts[last] = objective.local_step_value(assembler, times, last, state);
   objective.add_partials(assembler, times, last, state, mu, nu, Partials::Terminal);
   equations.linearize(state, times[last]);
-  minus_rate(state, last, mu, nu, weight(last), rate_q, rate_v);
+  backward_rate(state, last, mu, nu, weight(last), rate_q, rate_v);
   for (std::size_t step = last; step-- > 0;) {
     const double h = times[step + 1] - times[step];
     for (std::size_t i = 0; i < n; ++i) {
@@ -83,12 +83,12 @@ Gradient state_space_continuous_adjoint_gradient(assembly::Assembler& assembler,
     state = trajectory.step(step);
     objective_parts[step] = objective.local_step_value(assembler, times, step, state);
     equations.linearize(state, times[step]);
-    minus_rate(state, step, star_q, star_v, 0.0, star_rate_q, star_rate_v);
+    backward_rate(state, step, star_q, star_v, 0.0, star_rate_q, star_rate_v);
     for (std::size_t i = 0; i < n; ++i) {
       mu[i] += 0.5 * h * (rate_q[i] + star_rate_q[i]);
       nu[i] += 0.5 * h * (rate_v[i] + star_rate_v[i]);
     }
-    minus_rate(state, step, mu, nu, weight(step), rate_q, rate_v);
+    backward_rate(state, step, mu, nu, weight(step), rate_q, rate_v);
   }
 
   // Eq. (19): dJ/d(q0, v0) = (mu(t0), nu(t0)), through the adjoint of the initial projection.
