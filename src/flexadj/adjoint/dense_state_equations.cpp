@@ -3,7 +3,6 @@
 #include <Teuchos_LAPACK.hpp>
 
 #include <algorithm>
-#include <stdexcept>
 #include <string>
 
 #include "flexadj/assembly/system_vector.hpp"
@@ -28,7 +27,6 @@ void q2_times(const double* q2, std::size_t n, std::size_t f, const std::vector<
     out[i] = y;
   }
 }
-
 }  // namespace
 
 DenseStateEquations::DenseStateEquations(assembly::Assembler& assembler)
@@ -44,12 +42,11 @@ DenseStateEquations::DenseStateEquations(assembly::Assembler& assembler)
   c_transposed_.assign(n_ * m_, 0.0);
   g_lu_.assign(f_ * f_, 0.0);
   pivots_.assign(f_, 0);
-  for (auto* v : {&force_, &kinematics_, &kinetics_, &b_, &q2v_, &q2mu_, &b_bar_, &u_, &ct_bar_, &column_, &y_k_, &y_d_,
-                  &y_m_, &scratch_, &zero_})
+  for (auto* v : {&force_, &kinematics_, &kinetics_, &b_, &b_bar_, &u_, &column_, &y_k_, &y_d_, &y_m_, &scratch_,
+                  &zero_})
     v->assign(n_, 0.0);
-  for (auto* v : {&c_t_, &c_tt_, &ctt_bar_}) v->assign(m_, 0.0);
-  for (auto* v : {&y_, &s_}) v->assign(f_, 0.0);
-  b_bar_.assign(n_, 0.0);
+  for (auto* v : {&c_t_, &c_tt_, &ct_bar_, &ctt_bar_}) v->assign(m_, 0.0);
+  for (auto* v : {&y_, &s_, &q2v_, &q2mu_}) v->assign(f_, 0.0);
   mq2_.assign(n_ * f_, 0.0);
   q2_bar_.assign(n_ * f_, 0.0);
   p_bar_.assign(n_ * m_, 0.0);
