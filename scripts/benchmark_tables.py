@@ -4,7 +4,8 @@
     scripts/benchmark_tables.py stamp FILE...          adds the run's machine, date, load and commit to JSON files
                                                        (the benchmark scripts call it after each run)
     scripts/benchmark_tables.py print KIND [--results DIR]
-                                                       prints one table (forward, gradient, checkpoints, beams, peers)
+                                                       prints one table (forward, gradient, checkpoints, beams, peers,
+                                                       spacetime, state_space)
     scripts/benchmark_tables.py readme [--results DIR] [--readme README.md] [--check]
                                                        rewrites every table of README.md that sits between
                                                        <!-- benchmark-table: KIND --> and <!-- end benchmark-table -->
@@ -216,8 +217,32 @@ def spacetime(results):
             + run_line(*datas))
 
 
+def state_space(results):
+    """The state-space integrator (saddle-point path) against generalized-alpha per step, np 1 and np 2."""
+    datas = [load(results, f"state_space_np{np}.json") for np in (1, 2)]
+    rows = []
+    for np, data in zip((1, 2), datas):
+        if not data:
+            continue
+        by = {(r["integrator"], r["links"]): r for r in data["runs"]}
+        for links in sorted({r["links"] for r in data["runs"]}):
+            s, g = by.get(("state_space", links)), by.get(("generalized_alpha", links))
+            if not s or not g:
+                continue
+            sf, gf = s["forward_seconds_per_step"], g["forward_seconds_per_step"]
+            sg, gg = sf + s["adjoint_seconds_per_step"], gf + g["adjoint_seconds_per_step"]
+            rows.append([thousands(links), thousands(s["unknowns"]), np, f"{sf:.3g}", f"{gf:.3g}", f"{sf / gf:.1f}",
+                         f"{sg:.3g}", f"{gg:.3g}", f"{sg / gg:.1f}"])
+    if not rows:
+        return None
+    return (table(["links", "unknowns", "np", "state-space fwd s/step", "gen.-α fwd s/step", "ratio",
+                   "state-space gradient s/step", "gen.-α gradient s/step", "ratio"], rows)
+            + "\n\nPer step: marginal over runs of S and 2 S steps (h = 1e-4 s); gradient = forward + discrete adjoint; "
+            + "ratios from the same run. " + run_line(*datas))
+
+
 KINDS = {"forward": forward, "gradient": gradient, "checkpoints": checkpoints, "beams": beams, "peers": peers,
-         "spacetime": spacetime}
+         "spacetime": spacetime, "state_space": state_space}
 BLOCK = re.compile(r"(<!-- benchmark-table: (\w+) -->\n)(.*?)(<!-- end benchmark-table -->)", re.S)
 
 

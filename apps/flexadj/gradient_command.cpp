@@ -158,7 +158,10 @@ void print_header(const GradientOptions& options, const GradientProblem& problem
                 run.step_count(), at_most);
   std::printf("  objective   J = %s\n", problem.describe_objective().c_str());
   const AdjointSettings& a = problem.adjoint_settings();
-  if (a.mode == "continuous")
+  if (a.mode == "continuous" && run.scheme == "state_space")
+    std::printf("  adjoint     continuous (Held and Seifried: adjoint ODE of the QR state-space form, dense, Heun "
+                "backwards); gradient of the continuous J to the integration error\n");
+  else if (a.mode == "continuous")
     std::printf("  adjoint     continuous (Nachbagauer et al. 2015), BDF-%d; gradient of the continuous J to the "
                 "integration error\n", a.bdf_order);
   else if (a.mode == "spacetime")
@@ -273,7 +276,9 @@ std::string gradient_help() {
          "                         (generalized-alpha, HHT or variational), the exact gradient of the\n"
          "                         discrete J; continuous (not with variational): the adjoint DAE of Nachbagauer et\n"
          "                         al. 2015 integrated backwards by BDF, the gradient of the continuous J to\n"
-         "                         the integration error (docs/adjoint.md); spacetime: the discrete adjoint's\n"
+         "                         the integration error (docs/adjoint.md); with integrator type state_space\n"
+         "                         the adjoint ODE of Held and Seifried's QR state-space form (dense QR: one\n"
+         "                         rank, at most 24 coordinates); spacetime: the discrete adjoint's\n"
          "                         equations of all steps as one system, solved by GMRES over time slabs in\n"
          "                         parallel (the discrete J's gradient to the GMRES tolerance)\n"
          "  --bdf-order K          continuous adjoint: BDF order 1..4 (default 2; the result is at most second\n"

@@ -13,6 +13,7 @@
 #include "flexadj/adjoint/continuous_adjoint.hpp"
 #include "flexadj/adjoint/discrete_adjoint.hpp"
 #include "flexadj/adjoint/spacetime_system.hpp"
+#include "flexadj/adjoint/state_space_continuous_adjoint.hpp"
 #include "flexadj/adjoint/sweep_checkpoints.hpp"
 #include "flexadj/core/byte_size.hpp"
 #include "flexadj/core/checksum.hpp"
@@ -189,6 +190,9 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
     throw InputError(problem_.model->source_file, "integrator.type",
                      "the continuous adjoint (--adjoint continuous) is not available with the variational "
                      "integrator; use the discrete adjoint (the default)");
+  // The state-space form's continuous adjoint is Held and Seifried's, on the dense QR path (serial, small).
+  if (settings.mode == "continuous" && problem_.integrator.scheme == "state_space")
+    adjoint::check_dense_state_space(*problem_.model, comm_->getSize(), "--adjoint");
   // An implicit or free final time: its sensitivity is formed by the discrete sweep (adjoint/discrete_adjoint.cpp)
   // over recorded times and reads generalized-alpha's aux of the steps, which an HDF5 trajectory does not keep; a
   // checkpointed trajectory recomputes on the times of the settings.
@@ -391,7 +395,10 @@ Evaluation GradientProblem::adjoint() {
   if (checkpointed && checkpointed->disk().interval > 0)
     sweep_files = std::make_unique<adjoint::SweepCheckpoints>(*assembler_, checkpointed->disk());
   adjoint::Gradient gradient;
-  if (adjoint_.mode == "continuous") {
+  if (adjoint_.mode == "continuous" && problem_.integrator.scheme == "state_space") {
+    gradient = adjoint::state_space_continuous_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
+                                                                design_.parameters());
+  } else if (adjoint_.mode == "continuous") {
     gradient = adjoint::continuous_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
                                                     design_.parameters(), {adjoint_.bdf_order});
   } else if (adjoint_.mode == "spacetime") {

@@ -184,6 +184,37 @@ pass_if "hamiltonian: HDF5 and XDMF written" test -s hamiltonian.h5 -a -s hamilt
 expect "check, hamiltonian integrator" 0 "passed: second order" "check passed" -- check hamiltonian.yaml
 oscillator_model | sed 's/integrator: {end_time/integrator: {type: hamiltonian, coordinates: joint, end_time/' > joint.yaml
 expect "hamiltonian in joint coordinates" 2 "joint.yaml: integrator.coordinates" "not implemented" -- simulate joint.yaml
+# The state-space form's continuous adjoint (Held and Seifried's QR form, dense): runs on one rank and a small
+# model; refused (exit 2 naming --adjoint) on two ranks and above 24 coordinates.
+oscillator_model | sed 's/integrator: {end_time/integrator: {type: state_space, end_time/' > state_space.yaml
+expect "continuous adjoint, state-space form" 0 "Held and Seifried" "spring.stiffness" \
+  -- gradient state_space.yaml --adjoint continuous -o ss_memory.csv
+expect "continuous adjoint, state-space form, 5 checkpoints" 0 "spring.stiffness" \
+  -- gradient state_space.yaml --adjoint continuous --checkpoints 5 -o ss_checkpoints.csv
+pass_if "state-space continuous adjoint: checkpoints give the memory gradient byte for byte" \
+  cmp -s ss_memory.csv ss_checkpoints.csv
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 mpirun --oversubscribe -np 2 "$FLEXADJ" gradient \
+  state_space.yaml --adjoint continuous >np2.txt 2>&1
+code=$?
+if [ $code -ne 0 ] && grep -qF -- "--adjoint: the continuous adjoint of the state-space form" np2.txt && \
+   grep -qF "it runs on one rank, this run has 2" np2.txt; then
+  passed=$((passed + 1)); echo "ok   state-space continuous adjoint refused on two ranks"
+else
+  failed=$((failed + 1)); echo "FAIL state-space continuous adjoint on two ranks: exit $code"; sed 's/^/     | /' np2.txt
+fi
+{
+  echo "dimension: 2"
+  echo "integrator: {type: state_space, end_time: 0.01, step_size: 1e-3}"
+  echo "bodies:"
+  for i in $(seq 1 13); do echo "  - {name: m$i, type: point_mass, mass: 1, position: [$i, 0]}"; done
+  echo "joints:"
+  for i in $(seq 1 13); do echo "  - {name: rod$i, type: distance, bodies: [ground, m$i], points: [[0, 0], [$i, 0]]}"; done
+  echo "objective:"
+  echo "  - {type: final_value, coordinate: m1.y}"
+} > thirteen_masses.yaml
+expect "state-space continuous adjoint refused above 24 coordinates" 2 "thirteen_masses.yaml" "--adjoint" \
+  "at most 24 coordinates" "the model has 26" -- gradient thirteen_masses.yaml --adjoint continuous
+expect "state-space discrete adjoint on the same model" 0 "dJ/d" -- gradient thirteen_masses.yaml
 expect "gradient help" 0 "usage: flexadj gradient" "--h5" -- gradient --help
 expect "check help" 0 "usage: flexadj check" "--relative-step" "Exit codes" -- check --help
 

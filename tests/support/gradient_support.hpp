@@ -123,6 +123,59 @@ inline objectives::Objective spinning_body_objective(bool final_velocity) {
   return objective;
 }
 
+// On spring_pendulum (models.hpp): J = 1/2 (x(T) - 0.3)^2 + 1/2 int (v_y - t/2)^2 dt.
+inline objectives::Objective spring_pendulum_objective() {
+  using objectives::ObjectiveTerm;
+  objectives::Objective objective;
+  ObjectiveTerm final_x;
+  final_x.kind = ObjectiveTerm::Kind::FinalSquare;
+  final_x.coordinate = 0;
+  final_x.target = 0.3;
+  objective.add(final_x);
+  ObjectiveTerm tracking;
+  tracking.kind = ObjectiveTerm::Kind::Tracking;
+  tracking.quantity = ObjectiveTerm::Quantity::Velocity;
+  tracking.coordinate = 1;
+  tracking.reference = functions::Expression::parse("0.5*t");
+  objective.add(tracking);
+  return objective;
+}
+
+// Held and Seifried's Table 1 (docs/results.md): dpsi/dl of meshes/torsional_pendulum_state_space.yaml at
+// h = 2e-3, 1e-3, 5e-4 s by `gradient`, against the closed form eq. (39) (m = 2, l = 1.5, c_r = 5, alpha0 = pi/2,
+// t1 = 10), and the Richardson extrapolation without the h^2 and h^3 terms of the error expansion
+// c2 h^2 + c3 h^3 + O(h^4). Prints each step.
+struct Table1 {
+  double exact = 0.0, extrapolated = 0.0;
+  std::vector<double> gradients;  // at the three steps
+  double order(int k) const { return std::log2((gradients[k] - exact) / (gradients[k + 1] - exact)); }
+  double relative_error() const { return std::abs(extrapolated - exact) / std::abs(exact); }
+};
+
+inline Table1 held_seifried_table1(
+    const std::function<Evaluation(const problem::Problem&, const objectives::Objective&)>& gradient) {
+  const double m = 2.0, l = 1.5, c_r = 5.0, alpha0 = M_PI / 2, t1 = 10.0;
+  const double w = std::sqrt(c_r / (m * l * l)), phase = alpha0 * std::cos(w * t1);
+  Table1 table;
+  const double exact = std::sin(phase) + alpha0 * t1 / l * std::sqrt(c_r / m) * std::cos(phase) * std::sin(w * t1);
+  table.exact = exact;
+  auto& g = table.gradients;
+  for (const char* step : {"2e-3", "1e-3", "5e-4"}) {
+    const std::string file = std::string(FLEXADJ_SOURCE_DIR) + "/meshes/torsional_pendulum_state_space.yaml";
+    auto problem = io::read_problem_file(file, {std::string("integrator.step_size=") + step});
+    const Evaluation e = gradient(problem, objectives::Objective(problem.objective_terms));
+    g.push_back(e.gradient.parameters[model::ParameterSpace(*problem.model).find("rod.length")]);
+    std::printf("h = %s: dpsi/dl = %.15f, error %.3e (relative %.3e)\n", step, g.back(), g.back() - exact,
+                std::abs(g.back() - exact) / std::abs(exact));
+  }
+  const double r1 = (4.0 * g[1] - g[0]) / 3.0, r2 = (4.0 * g[2] - g[1]) / 3.0;  // without h^2
+  table.extrapolated = (8.0 * r2 - r1) / 7.0;                                    // without h^3
+  std::printf("closed form %.15f; orders %.3f, %.3f; h^2 removed: errors %.3e, %.3e; h^2 and h^3 removed: %.15f, "
+              "relative error %.3e\n", exact, table.order(0), table.order(1), r1 - exact, r2 - exact,
+              table.extrapolated, table.relative_error());
+  return table;
+}
+
 // The overhead crane of meshes/ in motion: F = 300 N, M = 80 N m for 0.8 s (extra overrides, e.g. the step).
 inline problem::Problem moving_crane(const std::vector<std::string>& overrides = {}) {
   std::vector<std::string> all{"integrator.end_time=0.8", "integrator.newton_tolerance=1e-12", "controls[0].value=300",
@@ -258,39 +311,11 @@ inline std::vector<double> taylor_orders(problem::Problem& problem, const object
   return orders;
 }
 
-// The planar pendulum on a rod of models.hpp (m = 1.5, l = 1.2, released at 0.6 rad, 300 steps over 1.5 s) with a
-// damped torsion spring at the pivot ("torsion", stiffness 4, damping 0.3: the mass acts) and the given initial
-// velocity (0.8, 0.55), slightly off the tangent (the velocity projection acts), integrated by `scheme`.
-inline problem::Problem damped_rod_pendulum(const std::string& scheme) {
-  auto problem = planar_pendulum(1.5, 1.2, 0.6, 1.5, 300, 0.9);
+// spring_pendulum(steps) of models.hpp integrated by `scheme`; its objective is spring_pendulum_objective().
+inline problem::Problem damped_rod_pendulum(const std::string& scheme, long long steps = 300) {
+  auto problem = spring_pendulum(steps);
   problem.integrator.scheme = scheme;
-  const int bob = problem.model->find_body("bob");
-  elements::AngleSpringDamperData spring;
-  spring.stiffness = 4.0;
-  spring.damping = 0.3;
-  problem.model->add_force_element(elements::make_angle_spring_damper(
-      "torsion", {model::kGround, bob}, {model::BodyKind::Ground, model::BodyKind::PointMass2D}, spring));
-  problem.model->set_initial_value(bob, 0, true, 0.8);
-  problem.model->set_initial_value(bob, 1, true, 0.55);
   return problem;
-}
-
-// On damped_rod_pendulum(): 1/2 (x(T) - 0.3)^2 plus the tracking of the bob's velocity y' against 0.5 t.
-inline objectives::Objective damped_rod_pendulum_objective() {
-  using objectives::ObjectiveTerm;
-  objectives::Objective objective;
-  ObjectiveTerm final_x;
-  final_x.kind = ObjectiveTerm::Kind::FinalSquare;
-  final_x.coordinate = 0;
-  final_x.target = 0.3;
-  objective.add(final_x);
-  ObjectiveTerm tracking;
-  tracking.kind = ObjectiveTerm::Kind::Tracking;
-  tracking.quantity = ObjectiveTerm::Quantity::Velocity;
-  tracking.coordinate = 1;
-  tracking.reference = functions::Expression::parse("0.5*t");
-  objective.add(tracking);
-  return objective;
 }
 
 }  // namespace flexadj::testing

@@ -93,7 +93,7 @@ inline void check_oscillator_gradient(const std::string& scheme, double accuracy
 inline void check_damped_rod_pendulum_gradient(const std::string& scheme, double accuracy) {
   auto problem = damped_rod_pendulum(scheme);
   const int bob = problem.model->find_body("bob");
-  const objectives::Objective objective = damped_rod_pendulum_objective();
+  const objectives::Objective objective = spring_pendulum_objective();
   const Evaluation e = evaluate(problem, objective, world(), true);
   check_parameters(problem, objective, e,
                               {"rod.length", "bob.mass", "bob.gravity_y", "torsion.stiffness", "torsion.damping"},

@@ -83,6 +83,22 @@ inline problem::Problem planar_pendulum(double mass, double length, double alpha
   return problem;
 }
 
+// The planar pendulum above (m = 1.5, l = 1.2, alpha0 = 0.6, T = 1.5) with a damped torsion spring at the pivot
+// (stiffness 4, damping 0.3) and the initial velocity (0.8, 0.55), nearly along the tangent, slightly off it (the
+// velocity projection acts).
+inline problem::Problem spring_pendulum(long long steps) {
+  auto problem = planar_pendulum(1.5, 1.2, 0.6, 1.5, steps, 0.9);
+  const int bob = problem.model->find_body("bob");
+  elements::AngleSpringDamperData spring;
+  spring.stiffness = 4.0;
+  spring.damping = 0.3;
+  problem.model->add_force_element(elements::make_angle_spring_damper(
+      "torsion", {model::kGround, bob}, {BodyKind::Ground, BodyKind::PointMass2D}, spring));
+  problem.model->set_initial_value(bob, 0, true, 0.8);
+  problem.model->set_initial_value(bob, 1, true, 0.55);
+  return problem;
+}
+
 // Spatial rigid body (homogeneous box a x b x c) hanging from a spherical joint at the origin, its
 // centre of mass below the joint, tilted, spinning about an axis that is not a principal axis.
 inline problem::Problem spinning_top_pendulum(double end_time, long long steps, double rho) {

@@ -120,7 +120,7 @@ TEST(StepControl, AdjointMatchesDifferencesWithTheStepsHeld) {
   auto problem = damped_rod_pendulum("generalized_alpha");
   problem.integrator.newton_tolerance = 1e-13;
   problem.integrator.step_control.tolerance = 1e-6;
-  const objectives::Objective objective = damped_rod_pendulum_objective();
+  const objectives::Objective objective = spring_pendulum_objective();
   const Evaluation e = evaluate(problem, objective, world(), true);
   problem.integrator.replayed_times = std::make_shared<const std::vector<double>>(e.times);
   const Evaluation again = evaluate(problem, objective, world(), false);

@@ -77,7 +77,7 @@ TEST(VariationalAdjoint, ConstrainedPendulumMatchesFiniteDifferencesAndTaylor) {
   auto problem = damped_rod_pendulum("variational");  // nearly along the tangent: the velocity projection acts
   use_variational(problem);
   const int bob = problem.model->find_body("bob");
-  const objectives::Objective objective = damped_rod_pendulum_objective();
+  const objectives::Objective objective = spring_pendulum_objective();
   const Evaluation e = evaluate(problem, objective, world(), true);
   check_parameters(problem, objective, e,
                    {"rod.length", "bob.mass", "bob.gravity_y", "torsion.stiffness", "torsion.damping"},
