@@ -711,6 +711,37 @@ TEST_P(ConstraintDerivatives, TimeDerivativesMatchCentralDifferences) {
   }
 }
 
+// level_jacobians (the adjoint's d(dc/ds)/d(q, v) and d(d2c/ds2)/d(q, v)) against central differences of
+// time_derivatives, which the test above checks against differences of value().
+TEST_P(ConstraintDerivatives, LevelJacobiansMatchCentralDifferences) {
+  const ConstraintCase& c = GetParam();
+  for (Quaternions variant : {Quaternions::Unit, Quaternions::Perturbed}) {
+    SCOPED_TRACE(quaternion_name(variant));
+    const State s = random_state(c.kinds, seed_of(c.name), variant);
+    const auto constraint = c.make(s);
+    const std::size_t n = constraint->coordinate_count(), m = constraint->equation_count();
+    for (int level = 1; level <= 2; ++level) {
+      // The level's constraint as a function of q (by_velocity false) or of v (true).
+      auto level_value = [&](bool by_velocity) -> VectorFunction {
+        return [&, by_velocity](const Vector& x) {
+          Vector c0(m), c_dot(m), c_ddot(m);
+          const Vector& q = by_velocity ? s.q : x;
+          const Vector& v = by_velocity ? x : s.v;
+          constraint->time_derivatives(q.data(), v.data(), s.a.data(), s.t, c0.data(), c_dot.data(), c_ddot.data());
+          return level == 1 ? c_dot : c_ddot;
+        };
+      };
+      Vector d_dq(m * n), d_dv(m * n);
+      constraint->level_jacobians(s.q.data(), s.v.data(), s.a.data(), s.t, level, d_dq.data(), d_dv.data());
+      const std::string label =
+          c.name + " (" + quaternion_name(variant) + "): level_jacobians, level " + std::to_string(level);
+      const VectorFunction by_q = level_value(false), by_v = level_value(true);
+      EXPECT_TRUE(fd_agree(label + ", d/dq", central_difference_jacobian(by_q, s.q), d_dq, n, 1e-6, by_q(s.q), 1e-6));
+      EXPECT_TRUE(fd_agree(label + ", d/dv", central_difference_jacobian(by_v, s.v), d_dv, n, 1e-6, by_v(s.v), 1e-6));
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Components, ConstraintDerivatives, ::testing::ValuesIn(constraint_cases()),
                          param_name<ConstraintCase>);
 

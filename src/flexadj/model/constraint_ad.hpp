@@ -205,29 +205,30 @@ class ConstraintAD : public Constraint {
     }
   }
 
-  // (A fixed-length SFad here, as the force elements use, halves this one-off pass of the adjoint's step 0 but makes
-  // GCC inline less of the Hessian kernels in the same translation unit: the forward step then cost 7 % more.)
+  // Derivatives along the path q(s) = q + v s + a s^2/2, t(s) = t + s, of the gradient rows dc/dq(q(s), t(s)): an
+  // outer Fad over q (n slots) with the path Fad inside. Since dq(s)/dv = s I, the v-derivatives need no slots of
+  // their own: d/dv (dc/ds)|0 = dc/dq, d/dv (d2c/ds2)|0 = 2 d/ds (dc/dq)|0; and d/dq of the levels is d/ds or d2/ds2
+  // of dc/dq. (Half the slots of seeding q and v apart: the state-space adjoint's largest kernel, docs/performance.md.
+  // A fixed-length SFad here, as the force elements use, makes GCC inline less of the Hessian kernels in the same
+  // translation unit: the forward step then cost 7 % more.)
   void level_jacobians(const double* q, const double* v, const double* a, double t, int level, double* d_dq,
                        double* d_dv) const override {
-    using StateFad = Sacado::Fad::SLFad<PathFad, 2 * MaxCoordinates>;
+    using StateFad = Sacado::Fad::SLFad<PathFad, MaxCoordinates>;
     const int n = coordinate_count(), m = equation_count();
     const PathFad s(1, 0, Sacado::Fad::SFad<double, 1>(1, 0, 0.0));
     std::array<StateFad, MaxCoordinates> qs;
     std::array<StateFad, MaxEquations> cs;
-    for (int i = 0; i < n; ++i) {
-      const StateFad qi(2 * n, i, PathFad(q[i])), vi(2 * n, n + i, PathFad(v[i]));
-      qs[i] = qi + vi * StateFad(s) + StateFad(0.5 * a[i] * s * s);
-    }
+    for (int i = 0; i < n; ++i) qs[i] = StateFad(n, i, PathFad(q[i])) + StateFad(v[i] * s + 0.5 * a[i] * s * s);
     derived().template evaluate<StateFad, double>(qs.data(), StateFad(PathFad(t + s)), parameters().data(), cs.data());
     for (int e = 0; e < m; ++e)
       for (int i = 0; i < n; ++i) {
-        auto derivative = [&](int slot) {
-          if (!cs[e].hasFastAccess()) return 0.0;
-          const PathFad& d = cs[e].fastAccessDx(slot);
-          return level == 1 ? d.dx(0).val() : d.dx(0).dx(0);
-        };
-        d_dq[e * n + i] = derivative(i);
-        d_dv[e * n + i] = derivative(n + i);
+        if (!cs[e].hasFastAccess()) {
+          d_dq[e * n + i] = d_dv[e * n + i] = 0.0;
+          continue;
+        }
+        const PathFad& row = cs[e].fastAccessDx(i);  // dc_e/dq_i along the path
+        d_dq[e * n + i] = level == 1 ? row.dx(0).val() : row.dx(0).dx(0);
+        d_dv[e * n + i] = level == 1 ? row.val().val() : 2.0 * row.dx(0).val();
       }
   }
 
