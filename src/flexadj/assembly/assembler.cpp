@@ -269,8 +269,10 @@ void Assembler::assemble(const State& state, double t, ConstraintLevel level, do
       load(c, views);
       const double* lambda = state.lambda.data() + c.first_multiplier;
       double* Cq = jacobian_.data();  // m x n fits: m <= n for every constraint with coordinates
-      // With the Hessian needed, one second-order evaluation gives c, C_q and H together.
-      const bool with_hessian = coefficients && coefficients->q != 0.0;
+      // With the Hessian needed, one second-order evaluation gives c, C_q and H together; with lambda = 0 (a
+      // projection's first Newton iteration) d(C_q^T lambda)/dq is zero and the first-order pass suffices.
+      const bool with_hessian = coefficients && coefficients->q != 0.0 &&
+                                std::any_of(lambda, lambda + m, [](double value) { return value != 0.0; });
       if (with_hessian)
         constraint.jacobian_and_hessian(q_.data(), lambda, t, c_.data(), Cq, hessian_.data());
       else

@@ -49,6 +49,7 @@ void CarriedStateIntegrator::adjoint_step(storage::Trajectory& trajectory, std::
     const assembly::ScopedTransposedAssembly forward(assembler_, false);
     recompute_step(previous_, t, t_next - t);
   }
+  step_pivots_ = fresh_adjoint_pivots_at(n) ? linalg::Pivots::Fresh : linalg::Pivots::Reuse;
   transpose_step(t, t_next, gradient);
 }
 

@@ -36,6 +36,9 @@ class CarriedStateIntegrator : public TimeIntegrator {
 
   assembly::State previous_;  // step n - 1
   std::vector<double> carry_q_, carry_v_, q_bar_, v_bar_;
+  // The pivots of the transposed step's factorizations: Reuse, except where TimeIntegrator::fresh_adjoint_pivots_at(n)
+  // (set by adjoint_step(n) before transpose_step()).
+  linalg::Pivots step_pivots_ = linalg::Pivots::Fresh;
 };
 
 }  // namespace flexadj::integrators

@@ -94,7 +94,7 @@ void StateSpace::begin_adjoint(storage::Trajectory& trajectory) {
   // A first assembly fixes the values' layout before the solver reads the structure.
   assembler_.assemble(trajectory.step(0), trajectory.step_times()[0], assembly::ConstraintLevel::Acceleration, 1.0,
                       &kMassOnly);
-  begin_adjoint_solver();
+  begin_adjoint_solver(kAdjointMatrices);
   begin_carried_adjoint();
   for (auto* v : {&q_tilde_bar_, &v_tilde_bar_, &stage_q_bar_, &stage_v_bar_,
                   &a_bar_, &mu_r_, &rho_, &y_k_, &y_d_, &y_m_})
@@ -121,7 +121,8 @@ void StateSpace::acceleration_adjoint(const assembly::State& state, double t, co
                                       assembly::LocalGradient& gradient) {
   using assembly::ConstraintLevel;
   assembler_.assemble(state, t, ConstraintLevel::Acceleration, 1.0, &kMassOnly);
-  update_adjoint_solver();
+  use_adjoint_solver(kAccelerations);
+  update_adjoint_solver(step_pivots_);
   adjoint_solve(a_bar, -1.0, mu_r_, mu_c_);
   assembler_.adjoint_products(state, t, mu_r_, {}, false, y_k_, y_d_, y_m_);
   for (std::size_t i = 0; i < coordinate_count_; ++i) {
@@ -153,7 +154,8 @@ void StateSpace::transpose_step(double t, double t_next, assembly::LocalGradient
   // q_bar += d(C_q^T nu')/dq^T rho + d(C_q v + C_t)/dq^T sigma (as TimeIntegrator::add_initial_projection_adjoint).
   p.lambda = s.nu_velocity;
   assembler_.assemble(p, t_next, ConstraintLevel::Velocity, 1.0, &kProjection, &s.v_tilde);
-  update_adjoint_solver();
+  use_adjoint_solver(kVelocityProjection);
+  update_adjoint_solver(step_pivots_);
   adjoint_solve(v_bar_, -1.0, rho_, mu_c_);
   for (std::size_t i = 0; i < size; ++i) v_tilde_bar_[i] = -rho_[i];
   assembler_.adjoint_products(p, t_next, rho_, {}, true, y_k_, y_d_, y_m_);
@@ -164,7 +166,8 @@ void StateSpace::transpose_step(double t, double t_next, assembly::LocalGradient
 
   // Position projection: [I + d(C_q^T nu)/dq, C_q^T; C_q 0]^T [rho; sigma] = [-q_bar; 0], q~_bar = -rho.
   p.lambda = s.nu;
-  position_projection_adjoint(p, s.q_tilde, t_next, q_bar_, q_tilde_bar_, gradient);
+  use_adjoint_solver(kPositionProjection);
+  position_projection_adjoint(p, s.q_tilde, t_next, q_bar_, q_tilde_bar_, gradient, step_pivots_);
 
   // q~ = q + h/2 (v + v*), v~ = v + h/2 (a + a*): the second stage gets a*_bar = h/2 v~_bar, v*_bar = h/2 q~_bar.
   for (std::size_t i = 0; i < size; ++i) {

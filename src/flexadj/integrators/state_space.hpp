@@ -73,6 +73,9 @@ class StateSpace final : public CarriedStateIntegrator {
   void acceleration_adjoint(const assembly::State& state, double t, const std::vector<double>& a_bar,
                             std::vector<double>& q_bar, std::vector<double>& v_bar, assembly::LocalGradient& gradient);
 
+  // The kinds of transposed matrices a step factorizes, each with its own adjoint solver and pivot order.
+  enum AdjointMatrix { kVelocityProjection = 0, kPositionProjection = 1, kAccelerations = 2, kAdjointMatrices = 3 };
+
   Stages forward_, recomputed_;
   // The backward sweep's stage adjoints and work vectors.
   std::vector<double> q_tilde_bar_, v_tilde_bar_, stage_q_bar_, stage_v_bar_,

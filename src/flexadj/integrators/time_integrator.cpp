@@ -39,13 +39,15 @@ TimeIntegrator::TimeIntegrator(assembly::Assembler& assembler, const integrators
   projection_sigma_.assign(multiplier_count_, 0.0);
 }
 
-void TimeIntegrator::begin_adjoint_solver() {
+void TimeIntegrator::begin_adjoint_solver(int matrix_kinds) {
   linalg::LinearSolverOptions options = solver_options_;
-  adjoint_solver_ = linalg::make_linear_solver(assembler_.matrix(), options);
+  adjoint_solvers_.clear();
+  for (int k = 0; k < matrix_kinds; ++k) adjoint_solvers_.push_back(linalg::make_linear_solver(assembler_.matrix(), options));
+  fresh_adjoint_pivots_.assign(adjoint_solvers_.size(), true);
+  use_adjoint_solver(0);
   adjoint_rhs_ = rcp(new Vector(assembler_.system_map()));
   adjoint_solution_ = rcp(new Vector(assembler_.system_map()));
   adjoint_mu_ = rcp(new Vector(assembler_.system_map()));
-  fresh_adjoint_pivots_ = true;
 }
 
 void TimeIntegrator::adjoint_solve(const std::vector<double>& coordinates, double factor, std::vector<double>& x_q,
@@ -151,12 +153,14 @@ void TimeIntegrator::project_positions(const std::vector<double>& target, double
   double previous = std::numeric_limits<double>::infinity();
   bool converged = false;
   for (int iteration = 1;; ++iteration) {
-    assembler_.assemble(p, t, assembly::ConstraintLevel::Position, 1.0, &with_hessian, &target);
+    // After convergence the residual alone (the statistics); the callers assemble their next matrices themselves.
+    assembler_.assemble(p, t, assembly::ConstraintLevel::Position, 1.0, converged ? nullptr : &with_hessian, &target);
     check_finite_residual(p, t, assembly::ConstraintLevel::Position, current_step_);
     statistics.constraint_residual = assembler_.constraint_residual_norm();  // at the current q
     if (converged) break;
     if (iteration > settings_.max_newton_iterations) throw_newton_failure(current_step_, t, statistics);
-    const auto x = newton_increment();
+    // Later iterations reuse the first one's pivot order (the same step: recomputation repeats it bit for bit).
+    const auto x = newton_increment(iteration == 1 ? linalg::Pivots::Fresh : linalg::Pivots::Reuse);
     double largest = 0.0;
     for (std::size_t i = 0; i < n; ++i) {
       p.q[i] += x[i];
@@ -175,10 +179,11 @@ void TimeIntegrator::project_positions(const std::vector<double>& target, double
 
 void TimeIntegrator::position_projection_adjoint(const assembly::State& projected, const std::vector<double>& target,
                                                  double t, const std::vector<double>& q_bar,
-                                                 std::vector<double>& target_bar, assembly::LocalGradient& gradient) {
+                                                 std::vector<double>& target_bar, assembly::LocalGradient& gradient,
+                                                 linalg::Pivots pivots) {
   const model::JacobianCoefficients with_hessian{1.0, 0.0, 0.0};
   assembler_.assemble(projected, t, assembly::ConstraintLevel::Position, 1.0, &with_hessian, &target);
-  update_adjoint_solver();
+  update_adjoint_solver(pivots);
   adjoint_solve(q_bar, -1.0, target_bar, projection_sigma_);  // target_bar holds rho here
   assembler_.add_parameter_gradient(projected, t, adjoint_vector(&target_bar, &projection_sigma_),
                                     assembly::ConstraintLevel::Position, true, gradient);

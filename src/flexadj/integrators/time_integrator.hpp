@@ -145,7 +145,7 @@ class TimeIntegrator {
   // equations into `gradient`. projected.lambda must hold nu. Collective.
   void position_projection_adjoint(const assembly::State& projected, const std::vector<double>& target, double t,
                                    const std::vector<double>& q_bar, std::vector<double>& target_bar,
-                                   assembly::LocalGradient& gradient);
+                                   assembly::LocalGradient& gradient, linalg::Pivots pivots = linalg::Pivots::Fresh);
   // The velocities of given momenta: [M(q) C_q^T; C_q 0] [v; sigma] = [p; -C_t] at (q, t) (Maciag, Malczyk and
   // Fraczek 2022, eq. (6a); the velocity step of RATTLE). Leaves the factorization of the matrix of the consistent
   // accelerations at q in the solver (solve_consistent_accelerations(..., true) may follow). Collective.
@@ -154,14 +154,21 @@ class TimeIntegrator {
   // a and lambda from M a + C_q^T lambda = Q, C_acc = 0 at the state's q and v. factorized: the solver holds the
   // factorization of [M C_q^T; C_q 0] at this q already (only the right-hand side is assembled).
   void solve_consistent_accelerations(assembly::State& state, double t, bool factorized = false);
-  // The adjoint sweep's linear algebra. begin_adjoint_solver(): a solver of the forward run's kind for the
-  // transposed matrices (the assembler in transposed mode must have assembled once: the values' layout).
-  void begin_adjoint_solver();
-  // Factorizes the last assembled (transposed) matrix. Pivots::Reuse: with the pivot order of the sweep's last
-  // factorization where that stays accurate; the sweep's first factorization searches pivots afresh.
+  // The adjoint sweep's linear algebra. begin_adjoint_solver(matrix_kinds): solvers of the forward run's kind for
+  // the transposed matrices, one per kind of matrix a step factorizes (the assembler in transposed mode must have
+  // assembled once: the values' layout); the first is selected.
+  void begin_adjoint_solver(int matrix_kinds = 1);
+  // Selects the solver of a matrix kind (0 .. matrix_kinds - 1) for update_adjoint_solver() and adjoint_solve(), so
+  // that a step that factorizes several kinds of matrices reuses each kind's own pivot order.
+  void use_adjoint_solver(int kind) {
+    adjoint_kind_ = static_cast<std::size_t>(kind);
+    adjoint_solver_ = adjoint_solvers_.at(adjoint_kind_).get();
+  }
+  // Factorizes the last assembled (transposed) matrix. Pivots::Reuse: with the pivot order of the selected solver's
+  // last fresh factorization where that stays accurate; each solver's first factorization searches pivots afresh.
   void update_adjoint_solver(linalg::Pivots pivots = linalg::Pivots::Fresh) {
-    adjoint_solver_->update(fresh_adjoint_pivots_ ? linalg::Pivots::Fresh : pivots);
-    fresh_adjoint_pivots_ = false;
+    adjoint_solver_->update(fresh_adjoint_pivots_[adjoint_kind_] ? linalg::Pivots::Fresh : pivots);
+    fresh_adjoint_pivots_[adjoint_kind_] = false;
   }
   // [x_q; x_lambda] = A^-T [factor * coordinates; 0] with the current factorization.
   void adjoint_solve(const std::vector<double>& coordinates, double factor, std::vector<double>& x_q,
@@ -185,9 +192,11 @@ class TimeIntegrator {
   InitialProjection projection_;
   long long current_step_ = 0;  // of the step being taken (0: the initial state), for messages
   // The adjoint sweep's solver and system vectors (begin_adjoint()).
-  std::unique_ptr<linalg::LinearSolver> adjoint_solver_;
+  std::vector<std::unique_ptr<linalg::LinearSolver>> adjoint_solvers_;  // one per matrix kind
+  linalg::LinearSolver* adjoint_solver_ = nullptr;                       // the selected one
+  std::size_t adjoint_kind_ = 0;
+  std::vector<bool> fresh_adjoint_pivots_;
   RCP<Vector> adjoint_rhs_, adjoint_solution_, adjoint_mu_;
-  bool fresh_adjoint_pivots_ = true;
   std::size_t coordinate_count_ = 0, multiplier_count_ = 0;  // owned
   assembly::State momentum_system_;          // solve_momentum_system(): q with v = a = lambda = 0
   std::vector<double> projection_sigma_;     // position_projection_adjoint()'s multiplier part
