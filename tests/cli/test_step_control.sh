@@ -91,6 +91,10 @@ expect "adjoint steps without the continuous adjoint" 2 "--adjoint-steps" "--adj
   gradient "$MESHES/oscillator.yaml" --adjoint-steps 100
 expect "adjoint steps of 0" 2 "--adjoint-steps" "positive" -- \
   gradient "$MESHES/oscillator.yaml" --adjoint continuous --adjoint-steps 0
+expect "check: adjoint steps of 0" 2 "--adjoint-steps" "positive" -- \
+  check "$MESHES/oscillator.yaml" --adjoint continuous --adjoint-steps 0
+expect "check: adjoint steps without the continuous adjoint" 2 "--adjoint-steps" "--adjoint continuous" -- \
+  check "$MESHES/oscillator.yaml" --adjoint-steps 100
 # A tolerance no step above min_step meets: exit 3 naming the time and the step control's settings.
 expect "tolerance not met above min_step" 3 "at t = 0 s" "step control: tolerance 1e-12, min_step 0.0001" -- \
   simulate "$MESHES/manipulator.yaml" --set integrator.step_control.tolerance=1e-12 \
