@@ -79,6 +79,9 @@ pass_if "continuous adjoint over controlled steps: closed form within 1e-4" osci
 expect "continuous adjoint on 2000 steps of its own" 0 "BDF-2 on 2000 steps of its own" -- \
   gradient "$MESHES/oscillator.yaml" "${TIGHT[@]}" --adjoint continuous --adjoint-steps 2000 -o own.csv
 pass_if "continuous adjoint on its own steps: closed form within 2e-5" oscillator_closed_form own.csv 2e-5
+expect "continuous adjoint with step control, HDF5 trajectory" 0 "J = " -- gradient "$MESHES/oscillator.yaml" \
+  "${TIGHT[@]}" --adjoint continuous --trajectory hdf5 --trajectory-file continuous.h5 -o continuous_h5.csv
+pass_if "continuous adjoint with step control: HDF5 gives the memory gradient" same_gradient continuous.csv continuous_h5.csv
 expect "continuous adjoint with step control, manipulator" 0 "J = " -- gradient "$MESHES/manipulator.yaml" \
   "${ON[@]}" --adjoint continuous --set integrator.linear_solver=direct -o continuous_one.csv
 cp continuous_one.csv continuous_two.csv
