@@ -161,9 +161,11 @@ void print_header(const GradientOptions& options, const GradientProblem& problem
     std::printf("  integrator  state-space form, Heun with projection, h = %g s, %lld steps%s\n", run.step_size,
                 run.step_count(), at_most);
   else if (run.adaptive())
-    std::printf("  integrator  %s, rho_inf = %g, error-controlled steps (tolerance %g; the discrete adjoint holds "
-                "the chosen steps fixed), first step h = %g s\n",
+    std::printf("  integrator  %s, rho_inf = %g, error-controlled steps (tolerance %g; %s), first step h = %g s\n",
                 run.scheme == "hht" ? "HHT" : "generalized-alpha", run.spectral_radius, run.step_control.tolerance,
+                problem.adjoint_settings().mode == "continuous"
+                    ? "the continuous adjoint takes constant steps of its own"
+                    : "the discrete adjoint holds the chosen steps fixed",
                 run.step_size);
   else
     std::printf("  integrator  %s, rho_inf = %g, h = %g s, %lld steps%s\n",

@@ -73,7 +73,7 @@ print("     | dpsi/dc = %.10f, dpsi/dz0 = %.10f, largest error %.1e" % (gradient
 sys.exit(0 if error <= float(sys.argv[2]) else 1)
 PY
 }
-expect "continuous adjoint with step control" 0 "continuous (Nachbagauer" -- \
+expect "continuous adjoint with step control" 0 "continuous (Nachbagauer" "constant steps of its own" -- \
   gradient "$MESHES/oscillator.yaml" "${TIGHT[@]}" --adjoint continuous -o continuous.csv
 pass_if "continuous adjoint over controlled steps: closed form within 1e-4" oscillator_closed_form continuous.csv 1e-4
 expect "continuous adjoint on 2000 steps of its own" 0 "BDF-2 on 2000 steps of its own" -- \
