@@ -52,6 +52,13 @@ expect "continuous adjoint, final time as the objective" 0 "t_end" -- \
 pass_if "continuous adjoint, stopped oscillator: dt1/dp match the closed form within 1e-5" final_time
 expect "end condition: not with the spacetime adjoint" 2 "integrator.end_condition" "--adjoint spacetime" -- \
   gradient "$MODEL" --adjoint spacetime
+# check judges the continuous gradient against differences of the discrete J: at the model file's step it is
+# off by its integration error (1.8e-6 relative: (b) and (c) fail, exit 4); on 16000 steps of its own (b) passes
+# (1e-8 .. 2.4e-8; the forward run's error remains) and only (c), which resolves 8.6e-8, fails.
+expect "check --adjoint continuous with an end condition" 4 \
+  "check FAILED: (b) central differences (c) extrapolated differences" -- check "$MODEL" -q --adjoint continuous
+expect "check --adjoint continuous --adjoint-steps 16000 with an end condition" 4 \
+  "check FAILED: (c) extrapolated differences" -- check "$MODEL" -q --adjoint continuous --adjoint-steps 16000
 expect "end condition: not with a free final time" 2 "without integrator.end_condition" -- \
   gradient "$MODEL" --set "design_variables=[integrator.end_time]"
 expect "simulate with an end condition" 0 "summary" -- simulate "$MODEL" -o stopped.h5
