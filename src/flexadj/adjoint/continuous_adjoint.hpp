@@ -4,8 +4,9 @@
 // consistent terminal conditions, eqs. (37)-(39), and the gradient integral of eq. (52) by the trapezoidal
 // rule. The step is the forward grid's if that is constant, else the adjoint's own (the forward states
 // interpolated, forward_interpolation.hpp). An implicit final time adds the terminal terms of Bestle and
-// Eberhard 1992, eqs. (43)-(51); a free final time gets dJ/dt1 = F + dS/dt at t1. It approximates the gradient of the continuous objective to the integration error (docs/adjoint.md,
-// "The continuous adjoint"); the discrete adjoint gives the exact gradient of the discrete one.
+// Eberhard 1992, eqs. (43)-(51); a free final time gets dJ/dt1 = F + dS/dt at t1. It approximates the gradient
+// of the continuous objective to the integration error (docs/adjoint.md, "The continuous adjoint"); the discrete
+// adjoint gives the exact gradient of the discrete one.
 #include "flexadj/adjoint/gradient.hpp"
 #include "flexadj/model/parameter_space.hpp"
 #include "flexadj/integrators/time_integrator.hpp"
