@@ -57,6 +57,19 @@ GradientOptions parse(const std::vector<std::string>& arguments) {
         throw InputError("", "--bdf-order", "expected an integer from 1 to 4, got '" + text + "'");
       options.adjoint.bdf_order = k;
     }
+    else if (a == "--adjoint-steps") {
+      const std::string& text = value_of(i);
+      std::size_t used = 0;
+      long long steps = 0;
+      try {
+        steps = std::stoll(text, &used);
+      } catch (const std::exception&) {
+        used = 0;
+      }
+      if (used != text.size() || text.empty() || steps < 1)
+        throw InputError("", "--adjoint-steps", "expected a positive step count, got '" + text + "'");
+      options.adjoint.adjoint_steps = steps;
+    }
     else if (read_trajectory_option(arguments, i, options.adjoint)) continue;
     else if (read_spacetime_option(arguments, i, options.adjoint)) continue;
     else if (a == "-q" || a == "--quiet") options.quiet = true;
@@ -148,9 +161,11 @@ void print_header(const GradientOptions& options, const GradientProblem& problem
     std::printf("  integrator  state-space form, Heun with projection, h = %g s, %lld steps%s\n", run.step_size,
                 run.step_count(), at_most);
   else if (run.adaptive())
-    std::printf("  integrator  %s, rho_inf = %g, error-controlled steps (tolerance %g; the discrete adjoint holds "
-                "the chosen steps fixed), first step h = %g s\n",
+    std::printf("  integrator  %s, rho_inf = %g, error-controlled steps (tolerance %g; %s), first step h = %g s\n",
                 run.scheme == "hht" ? "HHT" : "generalized-alpha", run.spectral_radius, run.step_control.tolerance,
+                problem.adjoint_settings().mode == "continuous"
+                    ? "the continuous adjoint takes constant steps of its own"
+                    : "the discrete adjoint holds the chosen steps fixed",
                 run.step_size);
   else
     std::printf("  integrator  %s, rho_inf = %g, h = %g s, %lld steps%s\n",
@@ -161,6 +176,9 @@ void print_header(const GradientOptions& options, const GradientProblem& problem
   if (a.mode == "continuous" && run.scheme == "state_space")
     std::printf("  adjoint     continuous (Held and Seifried: adjoint ODE of the QR state-space form, dense, Heun "
                 "backwards); gradient of the continuous J to the integration error\n");
+  else if (a.mode == "continuous" && a.adjoint_steps > 0)
+    std::printf("  adjoint     continuous (Nachbagauer et al. 2015), BDF-%d on %lld steps of its own (forward states "
+                "interpolated); gradient of the continuous J to the integration error\n", a.bdf_order, a.adjoint_steps);
   else if (a.mode == "continuous")
     std::printf("  adjoint     continuous (Nachbagauer et al. 2015), BDF-%d; gradient of the continuous J to the "
                 "integration error\n", a.bdf_order);
@@ -283,6 +301,10 @@ std::string gradient_help() {
          "                         parallel (the discrete J's gradient to the GMRES tolerance)\n"
          "  --bdf-order K          continuous adjoint: BDF order 1..4 (default 2; the result is at most second\n"
          "                         order, as the forward run)\n"
+         "  --adjoint-steps N      continuous adjoint: N constant steps of its own over [t0, t1], the forward\n"
+         "                         states (q, v, a, lambda) interpolated at its times by the cubic through the\n"
+         "                         four nearest stored steps (default: the forward grid if its steps are constant,\n"
+         "                         else as many steps as the forward run: error-controlled steps, an end condition)\n"
          + spacetime_options_help() + trajectory_options_help() +
          "  --print-schedule       print the checkpoint schedule, action by action, before the run\n"
          "  --restart              resume a run that was killed, from its disk checkpoints (the folder of\n"

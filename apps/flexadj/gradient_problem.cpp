@@ -184,6 +184,13 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
     throw InputError("", "--restart", "the spacetime adjoint writes no restart files; use --adjoint discrete");
   if (settings.bdf_order < 1 || settings.bdf_order > 4)
     throw InputError("", "--bdf-order", "expected an integer from 1 to 4, got " + std::to_string(settings.bdf_order));
+  if (settings.adjoint_steps < 0)
+    throw InputError("", "--adjoint-steps", "expected a positive step count, got " +
+                                                std::to_string(settings.adjoint_steps));
+  if (settings.adjoint_steps > 0 && (settings.mode != "continuous" || problem_.integrator.scheme == "state_space"))
+    throw InputError("", "--adjoint-steps",
+                     "the adjoint's own steps are the continuous adjoint's (--adjoint continuous, not with "
+                     "integrator type state_space)");
   if (settings.storage != "memory" && settings.storage != "hdf5" && settings.storage != "checkpoints")
     throw InputError("", "--trajectory", "expected memory, hdf5 or checkpoints, got '" + settings.storage + "'");
   if (settings.mode == "continuous" && problem_.integrator.scheme == "variational")
@@ -195,22 +202,29 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
     adjoint::check_dense_state_space(*problem_.model, comm_->getSize(), "--adjoint");
   // An implicit or free final time: its sensitivity is formed by the discrete sweep (adjoint/discrete_adjoint.cpp)
   // over recorded times and reads generalized-alpha's aux of the steps, which an HDF5 trajectory does not keep; a
-  // checkpointed trajectory recomputes on the times of the settings.
+  // checkpointed trajectory recomputes on the times of the settings. The continuous adjoint (Nachbagauer et al.'s,
+  // with Bestle and Eberhard's terminal terms) differentiates them too; the spacetime adjoint and Held and
+  // Seifried's state-space adjoint do not.
   const bool implicit_end = problem_.integrator.end_condition != nullptr, free_end = problem_.integrator.fixed_steps > 0;
-  if ((implicit_end || free_end) && (settings.mode != "discrete" || settings.storage != "memory"))
+  const bool final_time_adjoint =
+      settings.mode == "discrete" || (settings.mode == "continuous" && problem_.integrator.scheme != "state_space");
+  if ((implicit_end || free_end) && (!final_time_adjoint || settings.storage != "memory"))
     throw InputError(problem_.model->source_file, implicit_end ? "integrator.end_condition" : "design_variables",
                      std::string(implicit_end ? "an implicit" : "a free") +
-                         " final time is differentiated by the discrete adjoint over a trajectory in memory only so "
-                         "far: use --adjoint discrete and --trajectory memory (got --adjoint " + settings.mode +
+                         " final time is differentiated by the discrete adjoint and the continuous adjoint (not with "
+                         "type state_space) over a trajectory in memory only so far: use --adjoint discrete or "
+                         "continuous and --trajectory memory (got --adjoint " + settings.mode +
                          ", --trajectory " + settings.storage + ")");
-  // Error-controlled steps: the discrete adjoint holds the chosen steps fixed (docs/adjoint.md); the trajectory
-  // kinds that plan by the step count, and the adjoints on the steps of the file, need fixed steps.
+  // Error-controlled steps: the discrete adjoint holds the chosen steps fixed (docs/adjoint.md), the continuous
+  // adjoint takes its own constant steps over the interpolated forward states; the trajectory kinds that plan by
+  // the step count, and the spacetime adjoint on the steps of the file, need fixed steps.
   if (problem_.integrator.step_control.enabled() &&
-      (settings.mode != "discrete" || settings.storage == "checkpoints"))
+      (settings.mode == "spacetime" || settings.storage == "checkpoints"))
     throw InputError(problem_.model->source_file, "integrator.step_control",
-                     "error-controlled steps are differentiated by the discrete adjoint over a trajectory in memory "
-                     "or an HDF5 file so far: use --adjoint discrete and --trajectory memory or hdf5 (got --adjoint " +
-                         settings.mode + ", --trajectory " + settings.storage + "), or fixed steps");
+                     "error-controlled steps are differentiated by the discrete and the continuous adjoint over a "
+                     "trajectory in memory or an HDF5 file so far: use --adjoint discrete or continuous and "
+                     "--trajectory memory or hdf5 (got --adjoint " + settings.mode + ", --trajectory " +
+                         settings.storage + "), or fixed steps");
   adjoint_ = settings;
   trajectory_.reset();  // made anew, of the chosen kind, by the next forward()
   recorded_ = false;
@@ -400,7 +414,7 @@ Evaluation GradientProblem::adjoint() {
                                                                 design_.parameters());
   } else if (adjoint_.mode == "continuous") {
     gradient = adjoint::continuous_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
-                                                    design_.parameters(), {adjoint_.bdf_order});
+                                                    design_.parameters(), {adjoint_.bdf_order, adjoint_.adjoint_steps});
   } else if (adjoint_.mode == "spacetime") {
     adjoint::SpacetimeOptions options;
     options.slabs = adjoint_.time_slabs;

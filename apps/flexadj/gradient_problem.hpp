@@ -28,6 +28,7 @@ struct Evaluation {
 struct AdjointSettings {
   std::string mode = "discrete";  // discrete | continuous | spacetime
   int bdf_order = 2;              // continuous: k of BDF-k (1..4)
+  long long adjoint_steps = 0;    // continuous: its own constant steps (0: the forward grid, or as many steps)
   // spacetime (adjoint/spacetime_adjoint.hpp): slabs (0: one per rank), solver, GMRES tolerance.
   std::size_t time_slabs = 0;
   std::string spacetime_solver = "gmres-slab";

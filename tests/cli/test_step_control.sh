@@ -25,8 +25,8 @@ expect "gradient with step control" 0 "error-controlled steps" "holds the chosen
   gradient "$MESHES/manipulator.yaml" "${ON[@]}" -o one.csv
 expect "gradient with step control, 2 ranks" 0 "J = " -- gradient "$MESHES/manipulator.yaml" "${ON[@]}" -o two.csv \
   --set integrator.linear_solver=direct
-same_gradient() {
-  /usr/bin/python3 - one.csv two.csv <<'PY'
+same_gradient() {  # [FILE1.csv FILE2.csv]
+  /usr/bin/python3 - "${1:-one.csv}" "${2:-two.csv}" <<'PY'
 import csv, sys
 a, b = ([float(r["gradient"]) for r in csv.DictReader(open(p))] for p in sys.argv[1:3])
 scale = max(abs(x) for x in a)
@@ -59,8 +59,45 @@ expect "free final time" 2 "design_variables" "step_control" -- \
   gradient "$MESHES/oscillator.yaml" "${ON[@]}" --set "design_variables=[integrator.end_time]"
 expect "checkpoints" 2 "integrator.step_control" "--trajectory checkpoints" -- \
   gradient "$MESHES/manipulator.yaml" "${ON[@]}" --trajectory checkpoints
-expect "continuous adjoint" 2 "integrator.step_control" "--adjoint continuous" -- \
-  gradient "$MESHES/manipulator.yaml" "${ON[@]}" --adjoint continuous
+expect "spacetime adjoint" 2 "integrator.step_control" "--adjoint spacetime" -- \
+  gradient "$MESHES/manipulator.yaml" "${ON[@]}" --adjoint spacetime
+# The continuous adjoint on its own constant steps, the forward states interpolated (docs/adjoint.md, "Own grid"):
+# Bestle and Eberhard's oscillator, dpsi/dc = -0.25, dpsi/dz0 = 1, on the forward run's step count and on 2000.
+TIGHT=(--set integrator.step_control.tolerance=1e-9 --set integrator.newton_tolerance=1e-13)
+oscillator_closed_form() {  # FILE.csv TOLERANCE
+  /usr/bin/python3 - "$1" "$2" <<'PY'
+import csv, sys
+gradient = {row["name"]: float(row["gradient"]) for row in csv.DictReader(open(sys.argv[1]))}
+error = max(abs(gradient["spring.stiffness"] + 0.25), abs(gradient["initial_velocity:mass.x"] - 1.0))
+print("     | dpsi/dc = %.10f, dpsi/dz0 = %.10f, largest error %.1e" % (gradient["spring.stiffness"], gradient["initial_velocity:mass.x"], error))
+sys.exit(0 if error <= float(sys.argv[2]) else 1)
+PY
+}
+expect "continuous adjoint with step control" 0 "continuous (Nachbagauer" "constant steps of its own" -- \
+  gradient "$MESHES/oscillator.yaml" "${TIGHT[@]}" --adjoint continuous -o continuous.csv
+pass_if "continuous adjoint over controlled steps: closed form within 1e-4" oscillator_closed_form continuous.csv 1e-4
+expect "continuous adjoint on 2000 steps of its own" 0 "BDF-2 on 2000 steps of its own" -- \
+  gradient "$MESHES/oscillator.yaml" "${TIGHT[@]}" --adjoint continuous --adjoint-steps 2000 -o own.csv
+pass_if "continuous adjoint on its own steps: closed form within 2e-5" oscillator_closed_form own.csv 2e-5
+expect "continuous adjoint with step control, HDF5 trajectory" 0 "J = " -- gradient "$MESHES/oscillator.yaml" \
+  "${TIGHT[@]}" --adjoint continuous --trajectory hdf5 --trajectory-file continuous.h5 -o continuous_h5.csv
+pass_if "continuous adjoint with step control: HDF5 gives the memory gradient" same_gradient continuous.csv continuous_h5.csv
+expect "continuous adjoint with step control, manipulator" 0 "J = " -- gradient "$MESHES/manipulator.yaml" \
+  "${ON[@]}" --adjoint continuous --set integrator.linear_solver=direct -o continuous_one.csv
+cp continuous_one.csv continuous_two.csv
+if command -v mpiexec > /dev/null; then
+  mpiexec -n 2 "$FLEXADJ" gradient "$MESHES/manipulator.yaml" "${ON[@]}" --adjoint continuous \
+    --set integrator.linear_solver=direct -q -o continuous_two.csv > /dev/null 2>&1
+fi
+pass_if "continuous adjoint with step control: np 2 = np 1 to 1e-9" same_gradient continuous_one.csv continuous_two.csv
+expect "adjoint steps without the continuous adjoint" 2 "--adjoint-steps" "--adjoint continuous" -- \
+  gradient "$MESHES/oscillator.yaml" --adjoint-steps 100
+expect "adjoint steps of 0" 2 "--adjoint-steps" "positive" -- \
+  gradient "$MESHES/oscillator.yaml" --adjoint continuous --adjoint-steps 0
+expect "check: adjoint steps of 0" 2 "--adjoint-steps" "positive" -- \
+  check "$MESHES/oscillator.yaml" --adjoint continuous --adjoint-steps 0
+expect "check: adjoint steps without the continuous adjoint" 2 "--adjoint-steps" "--adjoint continuous" -- \
+  check "$MESHES/oscillator.yaml" --adjoint-steps 100
 # A tolerance no step above min_step meets: exit 3 naming the time and the step control's settings.
 expect "tolerance not met above min_step" 3 "at t = 0 s" "step control: tolerance 1e-12, min_step 0.0001" -- \
   simulate "$MESHES/manipulator.yaml" --set integrator.step_control.tolerance=1e-12 \

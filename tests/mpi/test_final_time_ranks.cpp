@@ -1,5 +1,6 @@
 // An implicit final time on two ranks: the located t1, J and the gradient at np 2 equal the single-rank run's, with
-// the end condition's coordinate on the other rank than the objective's terminal coordinate.
+// the end condition's coordinate on the other rank than the objective's terminal coordinate; for the discrete
+// adjoints and the continuous adjoint, which also runs on its own grid over error-controlled steps.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -72,21 +73,39 @@ objectives::Objective objective() {
   return objective;
 }
 
-void check(const std::string& scheme) {
-  auto problem = coupled_oscillators(scheme);
-  const Evaluation distributed = evaluate(problem, objective(), world(), true);
-  const Evaluation serial = evaluate(problem, objective(), self(), true);
+// bdf_order > 0: the continuous adjoint (on adjoint_steps steps of its own if > 0).
+void check(const problem::Problem& problem, int bdf_order = 0, long long adjoint_steps = 0) {
+  const Evaluation distributed = evaluate(problem, objective(), world(), true, nullptr, bdf_order, adjoint_steps);
+  const Evaluation serial = evaluate(problem, objective(), self(), true, nullptr, bdf_order, adjoint_steps);
   if (on_rank_zero())
-    std::printf("%s: J = %.15g (np %d), %.15g (np 1)\n", scheme.c_str(), distributed.value, world()->getSize(),
-                serial.value);
+    std::printf("%s%s: J = %.15g (np %d), %.15g (np 1); gradients %.2e, %.2e apart\n",
+                problem.integrator.scheme.c_str(), bdf_order > 0 ? ", continuous adjoint" : "", distributed.value,
+                world()->getSize(), serial.value,
+                max_relative_difference(distributed.gradient.parameters, serial.gradient.parameters),
+                max_relative_difference(distributed.gradient.initial_velocities, serial.gradient.initial_velocities));
   EXPECT_NEAR(distributed.value, serial.value, 1e-12 * std::abs(serial.value));
   EXPECT_LT(max_relative_difference(distributed.gradient.parameters, serial.gradient.parameters), 1e-10);
   EXPECT_LT(max_relative_difference(distributed.gradient.initial_velocities, serial.gradient.initial_velocities),
             1e-10);
 }
 
-TEST(FinalTimeRanks, GeneralizedAlphaGradientMatchesTheSingleRankGradient) { check("generalized_alpha"); }
-TEST(FinalTimeRanks, VariationalGradientMatchesTheSingleRankGradient) { check("variational"); }
+TEST(FinalTimeRanks, GeneralizedAlphaGradientMatchesTheSingleRankGradient) {
+  check(coupled_oscillators("generalized_alpha"));
+}
+TEST(FinalTimeRanks, VariationalGradientMatchesTheSingleRankGradient) { check(coupled_oscillators("variational")); }
+
+// The continuous adjoint with the implicit final time (Bestle and Eberhard's terminal terms, its own grid).
+TEST(FinalTimeRanks, ContinuousAdjointGradientMatchesTheSingleRankGradient) {
+  check(coupled_oscillators("generalized_alpha"), 2);
+}
+
+// The continuous adjoint on 150 steps of its own over error-controlled forward steps (no end condition: t1 = 3).
+TEST(FinalTimeRanks, ContinuousAdjointOverControlledStepsMatchesTheSingleRankGradient) {
+  auto problem = coupled_oscillators("generalized_alpha");
+  problem.integrator.end_condition.reset();
+  problem.integrator.step_control.tolerance = 1e-7;
+  check(problem, 2, 150);
+}
 
 }  // namespace
 }  // namespace flexadj::testing

@@ -1,4 +1,5 @@
 #include "flexadj/objectives/objective.hpp"
+#include "flexadj/objectives/terminal_rate.hpp"
 
 #include <Teuchos_CommHelpers.hpp>
 
@@ -222,6 +223,28 @@ double Objective::local_step_time_derivative(const assembly::Assembler& assemble
     local += dw * h.val() + weight * h.dx(0) * dt[n];
   }
   return local;
+}
+
+double local_integrand_value(const Objective& objective, const assembly::Assembler& assembler, double t,
+                             const assembly::State& state) {
+  const bool root = assembler.comm()->getRank() == 0;
+  double local = 0.0;
+  TermInputs inputs;
+  for (const auto& term : objective.terms()) {
+    if (term.kind == ObjectiveTerm::Kind::ControlEffort && root)
+      local += kernels::integrand(term, assembler.model().find_control(term.control)->value(t), t);
+    if (!term.on_states() || !gather_inputs(assembler, term, state, inputs)) continue;
+    if (term.relative_to >= 0 && !root) continue;
+    local += kernels::integrand(term, kernels::measured_quantity(term, inputs.body_kind, inputs.values.data()), t);
+  }
+  return local;
+}
+
+double final_time_weight(const Objective& objective) {
+  double weight = 0.0;
+  for (const auto& term : objective.terms())
+    if (term.kind == ObjectiveTerm::Kind::FinalTime) weight += term.weight;
+  return weight;
 }
 
 double Objective::control_time_derivative(const assembly::Assembler& assembler, const std::vector<double>& times,
