@@ -1,4 +1,5 @@
-// The joints of a model file: lower pairs, distances, winches, prescribed motions and coordinates.
+// The joints of a model file: lower pairs, distances, winches, prescribed motions and coordinates, and the
+// non-holonomic knife edge.
 #include "flexadj/io/parameter_rules.hpp"
 #include "flexadj/io/reader.hpp"
 
@@ -19,12 +20,14 @@ void Reader::read_joint(const Value& v, std::size_t index) {
           {"distance", {"name", "type", "bodies", "points", "length"}},
           {"winch", {"name", "type", "bodies", "drum", "points", "radius"}},
           {"prescribed_motion", {"name", "type", "body", "point", "path"}},
-          {"prescribed_coordinate", {"name", "type", "body", "coordinate", "value"}}});
+          {"prescribed_coordinate", {"name", "type", "body", "coordinate", "value"}},
+          {"knife_edge", {"name", "type", "body", "point", "direction"}}});
   const std::string name = component_name(v, type, index);
   if (type == "distance") read_distance(v, name);
   else if (type == "winch") read_winch(v, name);
   else if (type == "prescribed_motion") read_prescribed_motion(v, name);
   else if (type == "prescribed_coordinate") read_prescribed_coordinate(v, name);
+  else if (type == "knife_edge") read_knife_edge(v, name);
   else read_lower_pair(v, name, type);
 }
 
@@ -117,6 +120,24 @@ void Reader::read_prescribed_coordinate(const Value& v, const std::string& name)
   const int coordinate = v.at("coordinate").integer(0, model::coordinate_count(kind) - 1);
   model_.add_constraint(
       constraints::make_prescribed_coordinate(name, body, kind, coordinate, v.at("value").expression()));
+}
+
+// The point of a planar rigid body moves only along `direction` (both global at t = 0): a velocity constraint,
+// enforced by generalized-alpha/HHT only (docs/model-format.md).
+void Reader::read_knife_edge(const Value& v, const std::string& name) {
+  const std::string& scheme = problem_.integrator.scheme;
+  if (scheme != "generalized_alpha" && scheme != "hht")
+    v.at("type").fail("non-holonomic constraints (knife_edge) need integrator.type generalized_alpha or hht; "
+                      "integrator.type " + scheme + " enforces position-level constraints only");
+  if (dimension_ != 2) v.at("type").fail("a knife edge is planar: it needs dimension 2");
+  const Value body_value = v.at("body");
+  const int body = body_ref(body_value, false);
+  if (model_.body_kind(body) != BodyKind::PlanarRigid)
+    body_value.fail("expected a planar rigid body, '" + model_.body(body).name + "' is a " +
+                    model::to_string(model_.body_kind(body)));
+  const Point point = model_.to_body_point(body, point_or_centre(v.at("point"), body));
+  const Point direction = model_.to_body_vector(body, unit_vector(v.at("direction"), dimension_));
+  model_.add_constraint(constraints::make_knife_edge(name, body, point, direction));
 }
 
 }  // namespace flexadj::io::reader

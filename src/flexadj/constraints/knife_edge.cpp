@@ -1,0 +1,38 @@
+// The planar knife edge (Chaplygin sleigh): the body point P may not move across the edge's direction d,
+//   g(q, v) = n(theta) . v_P = 0,  n = R(theta) (e_z x d),  v_P = (dx/dt, dy/dt) + dtheta/dt e_z x R(theta) s,
+// a non-holonomic constraint linear in v (Neimark and Fufaev 1972, ch. I, sec. 2; Bloch 2003, sec. 1.7).
+#include "flexadj/constraints/constraints.hpp"
+#include "flexadj/model/velocity_constraint_ad.hpp"
+
+namespace flexadj::constraints {
+namespace {
+
+class KnifeEdge final : public model::VelocityConstraintAD<KnifeEdge, 3, 1> {
+ public:
+  enum : int { kPoint = 0, kDirection = 3 };
+  KnifeEdge(const std::string& name, int body, const Point& point, const Point& direction)
+      : VelocityConstraintAD(name, {body}, {BodyKind::PlanarRigid}, 1) {
+    add_vector_parameter("point", point);
+    add_vector_parameter("direction", direction);
+  }
+  const char* type() const override { return "knife_edge"; }
+
+  template <class S, class P> void evaluate(const S* q, const S* v, const S&, const P* p, S* g) const {
+    using model::Vec3;
+    const Vec3<P> s{p[kPoint], p[kPoint + 1], p[kPoint + 2]};
+    const Vec3<P> across{-p[kDirection + 1], p[kDirection], P(0.0)};  // e_z x d in body axes
+    const auto R = model::body_rotation(BodyKind::PlanarRigid, q);
+    const Vec3<S> n = model::multiply(R, across);
+    const Vec3<S> velocity = model::point_velocity(BodyKind::PlanarRigid, q, v, s);
+    g[0] = n[0] * velocity[0] + n[1] * velocity[1];
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<model::Constraint> make_knife_edge(const std::string& name, int body, const Point& point,
+                                                   const Point& direction) {
+  return std::make_unique<KnifeEdge>(name, body, point, direction);
+}
+
+}  // namespace flexadj::constraints
