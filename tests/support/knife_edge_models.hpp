@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "flexadj/io/problem_reader.hpp"
 
@@ -51,8 +52,8 @@ struct Sleigh {
                   extra.c_str());
     return text;
   }
-  problem::Problem problem(double end_time, double step_size, const std::string& extra = "") const {
-    return io::read_problem_string(yaml(end_time, step_size, extra), "sleigh.yaml");
+  problem::Problem problem(double end_time, double step_size, const std::vector<std::string>& overrides = {}) const {
+    return io::read_problem_string(yaml(end_time, step_size), "sleigh.yaml", overrides);
   }
 
   // g = n . v_P = -sin(theta) vx + cos(theta) vy + b w for coordinates (x, y, theta).

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <string>
 
 #include "knife_edge_models.hpp"
 #include "simulation_support.hpp"
@@ -52,6 +53,23 @@ TEST(KnifeEdge, SleighConvergesAtSecondOrderToItsClosedFormWithEnergyAndConstrai
   EXPECT_LT(drift, 1e-4);
   std::printf("largest |g| over all steps and runs: %.3e\n", worst_constraint);
   EXPECT_LT(worst_constraint, 1e-12);
+}
+
+// HHT and damped generalized-alpha (rho_inf = 0.8) keep second order on the closed form.
+TEST(KnifeEdge, HhtAndDampedGeneralizedAlphaConvergeAtSecondOrder) {
+  const Sleigh sleigh;
+  for (const char* type : {"hht", "generalized_alpha"}) {
+    auto error = [&](long long steps) {
+      const Trajectory run_ = run(sleigh.problem(kEndTime, kEndTime / double(steps),
+                                                 {std::string("integrator.type=") + type, "integrator.spectral_radius=0.8"}),
+                                  world());
+      const auto &q = run_.q.back(), &v = run_.v.back();
+      return std::abs(forward_speed(q, v) - sleigh.forward_speed(kEndTime)) +
+             std::abs(v[2] - sleigh.angular_velocity(kEndTime));
+    };
+    const double finest = expect_observed_second_order(type, error, {50, 100, 200, 400});
+    EXPECT_LT(finest, 1e-4) << type;
+  }
 }
 
 // b = 0: w constant, the centre on a circle of radius u0/w0 about its centre of curvature, the multiplier

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <vector>
 
 #include "flexadj/adjoint/spacetime_adjoint.hpp"
 #include "flexadj/storage/checkpointed_trajectory.hpp"
@@ -19,7 +20,9 @@
 namespace flexadj::testing {
 namespace {
 
-problem::Problem sleighs() { return io::read_problem_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/knife_edge.yaml"); }
+problem::Problem sleighs(const std::vector<std::string>& overrides = {}) {
+  return io::read_problem_file(std::string(FLEXADJ_SOURCE_DIR) + "/meshes/knife_edge.yaml", overrides);
+}
 
 TEST(KnifeEdgeAdjoint, ParametersMatchFiniteDifferencesAndTaylor) {
   auto problem = sleighs();
@@ -36,6 +39,14 @@ TEST(KnifeEdgeAdjoint, ParametersMatchFiniteDifferencesAndTaylor) {
   const model::ParameterSpace space(*problem.model);
   for (const char* name : {"front_edge.point_y", "front_edge.direction_x", "rear_edge.point_y", "rear_edge.direction_x"})
     EXPECT_LT(std::abs(e.gradient.parameters[space.find(name)]), 1e-14) << name;
+}
+
+TEST(KnifeEdgeAdjoint, HhtParametersMatchFiniteDifferencesAndTaylor) {
+  auto problem = sleighs({"integrator.type=hht", "integrator.spectral_radius=0.7"});
+  const objectives::Objective objective(problem.objective_terms);
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  check_parameters(problem, objective, e, {"front_edge.point_x", "rear_edge.direction_y", "front.inertia_zz"},
+                   {0.05, 0.05, 0.05}, 0.2);
 }
 
 // Given initial velocities off the edges' constraints by 1e-3 are projected onto them (TimeIntegrator::
