@@ -104,4 +104,17 @@ expect "knife edge with an axis" 2 "skate.yaml: joints[0]" "unknown key 'axis'" 
   simulate skate.yaml --no-output --set "joints[0].axis=[0, 0, 1]"
 expect "knife edge moving sideways at t = 0" 2 "skate.yaml" "initial velocities violate constraint 'edge' (knife_edge)" -- \
   simulate skate.yaml --no-output --set "bodies[0].velocity=[0, 1]"
+expect "planar knife edge with a plane_normal" 2 "skate.yaml: joints[0].plane_normal" "not used by a planar knife edge" -- \
+  simulate skate.yaml --no-output --set "joints[0].plane_normal=[0, 0, 1]"
+cat > skate3.yaml <<'YAML'
+dimension: 3
+integrator: {end_time: 0.01, step_size: 0.01}
+bodies:
+  - {name: blade, type: rigid_body, mass: 1, inertia: {principal: [0.1, 0.1, 0.1]}, position: [0, 0, 0], velocity: [1, 0, 0]}
+joints:
+  - {name: edge, type: knife_edge, body: blade, direction: [1, 0, 0]}
+YAML
+expect "a good spatial knife edge" 0 "summary" -- simulate skate3.yaml --no-output
+expect "spatial knife edge along its plane's normal" 2 "skate3.yaml: joints[0].direction: is parallel to the plane_normal" -- \
+  simulate skate3.yaml --no-output --set "joints[0].direction=[0, 0, 2]"
 finish

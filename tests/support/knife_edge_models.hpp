@@ -52,6 +52,29 @@ struct Sleigh {
                   extra.c_str());
     return text;
   }
+  // The same sleigh as a spatial rigid body (Euler parameters) held in the plane z = 0 by prescribed z, e1 and e2,
+  // on a spatial knife edge (plane normal z).
+  std::string spatial_yaml(double end_time, double step_size) const {
+    char text[2048];
+    const double c = std::cos(theta0), s = std::sin(theta0);
+    std::snprintf(text, sizeof text,
+                  "title: Chaplygin sleigh in space\n"
+                  "dimension: 3\n"
+                  "gravity: [0, 0, 0]\n"
+                  "integrator: {end_time: %.17g, step_size: %.17g, spectral_radius: 1}\n"
+                  "bodies:\n"
+                  "  - {name: sleigh, type: rigid_body, mass: %.17g, inertia: {principal: [0.5, 0.4, %.17g]},\n"
+                  "     position: [%.17g, %.17g, 0], orientation: {axis: [0, 0, 1], angle: %.17g},\n"
+                  "     velocity: [%.17g, %.17g, 0], angular_velocity: [0, 0, %.17g]}\n"
+                  "joints:\n"
+                  "  - {type: prescribed_coordinate, body: sleigh, coordinate: 2, value: \"0\"}\n"
+                  "  - {type: prescribed_coordinate, body: sleigh, coordinate: 4, value: \"0\"}\n"
+                  "  - {type: prescribed_coordinate, body: sleigh, coordinate: 5, value: \"0\"}\n"
+                  "  - {name: edge, type: knife_edge, body: sleigh, point: [%.17g, %.17g, 0], direction: [%.17g, %.17g, 0]}\n",
+                  end_time, step_size, mass, inertia, x0, y0, theta0, vx0(), vy0(), w0, x0 + b * c, y0 + b * s, c, s);
+    return text;
+  }
+
   problem::Problem problem(double end_time, double step_size, const std::vector<std::string>& overrides = {}) const {
     return io::read_problem_string(yaml(end_time, step_size), "sleigh.yaml", overrides);
   }
