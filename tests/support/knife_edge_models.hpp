@@ -3,7 +3,7 @@
 // contact point P = centre + b d(theta) may move only along d(theta) = (cos theta, sin theta), no gravity.
 // With forward speed u = d . v and angular velocity w, J = I + m b^2, the equations of motion are
 //   du/dt = -b w^2,   dw/dt = m b u w / J,   E = (m u^2 + J w^2)/2 conserved
-// (Neimark and Fufaev 1972, ch. III; Bloch 2003, sec. 1.7), solved by u = U tanh(k t + s0), U = sqrt(2E/m),
+// (Neimark and Fufaev 1972; Bloch 2003, the Chaplygin sleigh), solved by u = U tanh(k t + s0), U = sqrt(2E/m),
 // k = -m b U / J, w = w0 cosh(s0) / cosh(k t + s0) for b < 0 (P behind the centre); for b = 0, w = w0 and the
 // centre runs on a circle of radius u/w.
 #include <cmath>

@@ -1,5 +1,5 @@
 // The non-holonomic knife edge (constraints/knife_edge.cpp) under generalized-alpha (rho_inf = 1): the Chaplygin
-// sleigh against its closed form (tests/support/knife_edge_models.hpp; Neimark and Fufaev 1972, ch. III):
+// sleigh against its closed form (tests/support/knife_edge_models.hpp; Neimark and Fufaev 1972; Bloch 2003):
 // second-order convergence of the forward speed and angular velocity, the energy conserved to O(h^2), the
 // velocity constraint at round-off at every step; the centred knife edge on its circle with its constant
 // multiplier. At np 1 and np 2.

@@ -1,6 +1,6 @@
 // The planar knife edge (Chaplygin sleigh): the body point P may not move across the edge's direction d,
 //   g(q, v) = n(theta) . v_P = 0,  n = R(theta) (e_z x d),  v_P = (dx/dt, dy/dt) + dtheta/dt e_z x R(theta) s,
-// a non-holonomic constraint linear in v (Neimark and Fufaev 1972, ch. I, sec. 2; Bloch 2003, sec. 1.7).
+// a non-holonomic constraint linear in v (Neimark and Fufaev 1972; Bloch 2003, the Chaplygin sleigh).
 #include "flexadj/constraints/spatial_knife_edge.hpp"
 #include "flexadj/model/velocity_constraint_ad.hpp"
 
@@ -30,7 +30,7 @@ class KnifeEdge final : public model::VelocityConstraintAD<KnifeEdge, 3, 1> {
 
 // The spatial knife edge: the body point P has no velocity along the body-fixed direction m (across the edge),
 //   g(q, v) = (R(e) m) . v_P = 0,  v_P = dr/dt + omega x R(e) s,  omega = 2 R G(e) de/dt
-// (Neimark and Fufaev 1972, ch. I, sec. 2; Nikravesh 1988, eq. (6.104) for omega), linear in v.
+// (Neimark and Fufaev 1972; Nikravesh 1988, eq. (6.104) for omega), linear in v.
 class SpatialKnifeEdge final : public model::VelocityConstraintAD<SpatialKnifeEdge, 7, 1> {
  public:
   enum : int { kPoint = 0, kAcross = 3 };
