@@ -190,8 +190,7 @@ class Constraint : public Component {
 };
 
 // Non-holonomic constraints g(q, v, t) = A(q) v + b(q, t) = 0, linear in v, with constraint forces A^T lambda
-// (Neimark and Fufaev 1972; Bestle and Eberhard 1992, eqs. (1)-(2), write such systems with fewer velocity
-// than position coordinates instead). The solvers enforce g at velocity level:
+// (Neimark and Fufaev 1972; Bestle and Eberhard 1992, eqs. (1)-(2): minimal velocities). Enforced at velocity level:
 // there is no position-level C, and the position-level members of Constraint (value, jacobian,
 // time_derivatives, jacobian_and_hessian, the symmetric add_transposed_products) throw std::logic_error.
 // level_jacobians and add_parameter_gradient keep their meaning with g in place of C: levels 0 and 1 give g,
