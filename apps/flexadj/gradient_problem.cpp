@@ -197,6 +197,15 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
     throw InputError(problem_.model->source_file, "integrator.type",
                      "the continuous adjoint (--adjoint continuous) is not available with the variational "
                      "integrator; use the discrete adjoint (the default)");
+  // The continuous adjoints' DAEs have position-level constraints only.
+  if (settings.mode == "continuous")
+    for (const auto& constraint : problem_.model->constraints())
+      if (constraint->velocity_level())
+        throw InputError(problem_.model->source_file, "--adjoint",
+                         "the continuous adjoint (--adjoint continuous) does not treat non-holonomic constraints "
+                         "(joint '" + constraint->name() + "', " + constraint->type() +
+                         "); they need the discrete adjoint of generalized-alpha/HHT (--adjoint discrete or "
+                         "spacetime)");
   // The state-space form's continuous adjoint is Held and Seifried's, on the dense QR path (serial, small).
   if (settings.mode == "continuous" && problem_.integrator.scheme == "state_space")
     adjoint::check_dense_state_space(*problem_.model, comm_->getSize(), "--adjoint");

@@ -66,6 +66,13 @@ int static_command(const std::vector<std::string>& arguments, RCP<const Comm> co
   const StaticOptions options = parse(arguments);
   const problem::Problem problem = io::read_problem_file(options.model_path, options.overrides);
   const model::Model& model = *problem.model;
+  // A static equilibrium has v = 0: a velocity constraint has no rows there (and no meaning).
+  for (const auto& constraint : model.constraints())
+    if (constraint->velocity_level())
+      throw InputError(model.source_file, "joints",
+                       "joint '" + constraint->name() + "' (" + constraint->type() +
+                           ") is non-holonomic: a static solve cannot enforce velocity constraints; use flexadj "
+                           "simulate");
 
   assembly::Assembler assembler(model, comm, assembly::partition_from_name(problem.integrator.partition));
   linalg::LinearSolverOptions solver_options;

@@ -72,4 +72,49 @@ expect "valid design values" 0 "J = " -- gradient "$MESHES/oscillator.yaml" $(st
 # what was wrong). Control characters now show as \xNN.
 expect "a NUL in a key" 2 'nul_in_key.yaml: ancf[0].section.nu:\x00.3: unknown key '"'"'nu:\x00.3'"'"' (expected one of:' \
   "(line 15)" -- check "$HERE/../fuzz/regressions/model_yaml/nul_in_key.yaml"
+# Non-holonomic joints (knife_edge): only generalized-alpha/HHT enforce them; the other integrators, the continuous
+# adjoint and the static solver refuse them, as do bad joint entries.
+for type in variational state_space hamiltonian; do
+  expect "knife edge with integrator.type $type" 2 "knife_edge.yaml: joints[0].type" \
+    "non-holonomic constraints (knife_edge) need integrator.type generalized_alpha or hht" -- \
+    simulate "$MESHES/knife_edge.yaml" --no-output --set integrator.type=$type
+done
+expect "knife edge with the continuous adjoint" 2 "knife_edge.yaml: --adjoint" "does not treat non-holonomic" -- \
+  gradient "$MESHES/knife_edge.yaml" --adjoint continuous
+expect "knife edge in a static solve" 2 "knife_edge.yaml: joints" "a static solve cannot enforce velocity constraints" -- \
+  static "$MESHES/knife_edge.yaml" --no-output
+cat > skate.yaml <<'YAML'
+dimension: 2
+integrator: {end_time: 0.01, step_size: 0.01}
+bodies:
+  - {name: blade, type: rigid_body, mass: 1, inertia: 0.1, position: [0, 0], velocity: [1, 0]}
+  - {name: dot, type: point_mass, mass: 1, position: [1, 0]}
+joints:
+  - {name: edge, type: knife_edge, body: blade, direction: [1, 0]}
+YAML
+expect "a good knife edge" 0 "summary" -- simulate skate.yaml --no-output
+expect "knife edge on a point mass" 2 "skate.yaml: joints[0].body: expected a planar rigid body" -- \
+  simulate skate.yaml --no-output --set joints[0].body=dot
+expect "knife edge on ground" 2 "skate.yaml: joints[0].body" -- simulate skate.yaml --no-output --set joints[0].body=ground
+expect "knife edge with a zero direction" 2 "skate.yaml: joints[0].direction: expected a non-zero direction" -- \
+  simulate skate.yaml --no-output --set "joints[0].direction=[0, 0]"
+expect "knife edge without a direction" 2 "skate.yaml: joints[0]: missing required key 'direction'" -- \
+  simulate skate.yaml --no-output --set "joints[0]={name: edge, type: knife_edge, body: blade}"
+expect "knife edge with an axis" 2 "skate.yaml: joints[0]" "unknown key 'axis'" -- \
+  simulate skate.yaml --no-output --set "joints[0].axis=[0, 0, 1]"
+expect "knife edge moving sideways at t = 0" 2 "skate.yaml" "initial velocities violate constraint 'edge' (knife_edge)" -- \
+  simulate skate.yaml --no-output --set "bodies[0].velocity=[0, 1]"
+expect "planar knife edge with a plane_normal" 2 "skate.yaml: joints[0].plane_normal" "not used by a planar knife edge" -- \
+  simulate skate.yaml --no-output --set "joints[0].plane_normal=[0, 0, 1]"
+cat > skate3.yaml <<'YAML'
+dimension: 3
+integrator: {end_time: 0.01, step_size: 0.01}
+bodies:
+  - {name: blade, type: rigid_body, mass: 1, inertia: {principal: [0.1, 0.1, 0.1]}, position: [0, 0, 0], velocity: [1, 0, 0]}
+joints:
+  - {name: edge, type: knife_edge, body: blade, direction: [1, 0, 0]}
+YAML
+expect "a good spatial knife edge" 0 "summary" -- simulate skate3.yaml --no-output
+expect "spatial knife edge along its plane's normal" 2 "skate3.yaml: joints[0].direction: is parallel to the plane_normal" -- \
+  simulate skate3.yaml --no-output --set "joints[0].direction=[0, 0, 2]"
 finish

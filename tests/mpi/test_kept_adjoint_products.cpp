@@ -73,7 +73,7 @@ TEST_P(KeptAdjointProducts, EqualTheElementByElementProducts) {
 INSTANTIATE_TEST_SUITE_P(Models, KeptAdjointProducts,
                          ::testing::Values("rigid_chain.yaml", "flying_spaghetti.yaml", "ancf_pendulum.yaml",
                                            "overhead_crane.yaml", "double_pendulum_cart.yaml",
-                                           "right_angle_cantilever.yaml"),
+                                           "right_angle_cantilever.yaml", "knife_edge.yaml"),
                          [](const ::testing::TestParamInfo<const char*>& info) {
                            std::string name = info.param;
                            name = name.substr(0, name.find('.'));

@@ -67,7 +67,10 @@ TEST(Meshes, EveryModelFileReadsAndRuns) {
                                       // the loop below runs it to its event
                                       "oscillator_stopped.yaml",
                                       // the five-axis manipulator (after Bestle and Eberhard 1992): below
-                                      "manipulator.yaml"};
+                                      "manipulator.yaml",
+                                      // two sleighs on knife edges (non-holonomic): their gradient in
+                                      // test_knife_edge_adjoint.cpp, the sleigh's closed form in test_knife_edge.cpp
+                                      "knife_edge.yaml"};
   std::set<std::string> found;
   for (const auto& entry : std::filesystem::directory_iterator(kMeshes))
     if (entry.path().extension() == ".yaml") found.insert(entry.path().filename().string());

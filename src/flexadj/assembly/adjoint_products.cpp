@@ -51,8 +51,10 @@ void Assembler::add_parameter_gradient(const State& state, double t, const Vecto
   }
   for (const auto& c : constraints_) {
     if (constraint_offsets[c.index] < 0) continue;
-    load_with_mu(c);
     const auto& constraint = *model_.constraints()[c.index];
+    // The position projection does not see non-holonomic constraints (assemble()).
+    if (constraint.velocity_level() && constraints_only && level == ConstraintLevel::Position) continue;
+    load_with_mu(c);
     for (int k = 0; k < constraint.equation_count(); ++k) mu_c[k] = mu_blocks.multipliers()[c.first_multiplier + k];
     constraint.add_parameter_gradient(q_.data(), v_.data(), a_.data(), t, state.lambda.data() + c.first_multiplier,
                                       mu_r, mu_c, static_cast<int>(level),
@@ -149,8 +151,14 @@ void Assembler::adjoint_products(const State& state, double t, const std::vector
     for (const auto& c : constraints_) {
       load_with_mu(c);
       const double* multiplier_mu = mu_c.empty() ? zero_multipliers_.data() : mu_c.data() + c.first_multiplier;
-      model_.constraints()[c.index]->add_transposed_products(q_.data(), t, state.lambda.data() + c.first_multiplier,
-                                                             local_mu, multiplier_mu, local_q);
+      const auto& constraint = *model_.constraints()[c.index];
+      const double* lambda = state.lambda.data() + c.first_multiplier;
+      if (constraint.velocity_level())
+        static_cast<const model::VelocityConstraint&>(constraint)
+            .add_velocity_transposed_products(q_.data(), v_.data(), t, lambda, local_mu, multiplier_mu, local_q,
+                                              local_v);
+      else
+        constraint.add_transposed_products(q_.data(), t, lambda, local_mu, multiplier_mu, local_q);
       scatter(c);
     }
   }
@@ -167,7 +175,9 @@ void Assembler::assemble_adjoint_matrix(const State& state, double t, double sca
     }
     for (const auto& c : constraints_) {
       kept_offsets_.push_back(size);
-      size += (c.rows.size() + c.multiplier_rows.size()) * c.rows.size();
+      const std::size_t rows = model_.constraints()[c.index]->velocity_level() ? 2 * c.multiplier_rows.size()
+                                                                               : c.multiplier_rows.size();
+      size += (c.rows.size() + rows) * c.rows.size();
     }
     kept_jacobians_.assign(size, 0.0);
   }
@@ -200,6 +210,23 @@ void Assembler::assemble_adjoint_matrix(const State& state, double t, double sca
     double* Cq = kept_jacobians_.data() + kept_offsets_[k++];
     double* H = Cq + m * n;
     load(c, views);
+    if (constraint.velocity_level()) {
+      // Kept: g_q, A, H = d(A^T lambda)/dq; the entries of assemble() at Position level (add_velocity_constraint).
+      double *g_q = Cq, *A = Cq + m * n;
+      H = A + m * n;
+      static_cast<const model::VelocityConstraint&>(constraint)
+          .velocity_jacobians(q_.data(), v_.data(), state.lambda.data() + c.first_multiplier, t, c_.data(), g_q, A, H);
+      auto row = [&](int e, int j) { return coefficients.q * g_q[e * n + j] + coefficients.v * A[e * n + j]; };
+      const std::size_t* offset = c.value_offsets.data();
+      for (int i = 0; i < n; ++i) {
+        for (int j = 0; j < n; ++j)
+          values[*offset++] += scale * coefficients.q * (transposed_ ? H[j * n + i] : H[i * n + j]);
+        for (int e = 0; e < m; ++e) values[*offset++] += transposed_ ? row(e, i) : A[e * n + i];
+      }
+      for (int e = 0; e < m; ++e)
+        for (int j = 0; j < n; ++j) values[*offset++] += transposed_ ? A[e * n + j] : row(e, j);
+      continue;
+    }
     constraint.jacobian_and_hessian(q_.data(), state.lambda.data() + c.first_multiplier, t, c_.data(), Cq, H);
     // [H C_q^T; C_q 0] is symmetric: the same entries transposed or not (assemble()).
     const std::size_t* offset = c.value_offsets.data();
@@ -237,11 +264,26 @@ void Assembler::kept_adjoint_products(const std::vector<double>& mu_r, const std
         }
       }
     }
-    // out_q += H mu_r + C_q^T mu_c (H symmetric).
+    // out_q += H mu_r + C_q^T mu_c (H symmetric); non-holonomic: out_q += H^T mu_r + g_q^T mu_c, out_v += A^T mu_c.
     for (const auto& c : constraints_) {
       const int n = static_cast<int>(c.rows.size()), m = static_cast<int>(c.multiplier_rows.size());
       const double* Cq = kept_jacobians_.data() + kept_offsets_[k++];
       const double* H = Cq + m * n;
+      if (model_.constraints()[c.index]->velocity_level()) {
+        const double *g_q = Cq, *A = Cq + m * n, *H_velocity = A + m * n;
+        for (int j = 0; j < n; ++j) {
+          double product_q = 0.0, product_v = 0.0;
+          for (int i = 0; i < n; ++i) product_q += H_velocity[i * n + j] * mu[c.state_entries[i]];
+          if (!mu_c.empty())
+            for (int e = 0; e < m; ++e) {
+              product_q += g_q[e * n + j] * mu_c[c.first_multiplier + e];
+              product_v += A[e * n + j] * mu_c[c.first_multiplier + e];
+            }
+          sum_q[c.state_entries[j]] += product_q;
+          sum_v[c.state_entries[j]] += product_v;
+        }
+        continue;
+      }
       for (int i = 0; i < n; ++i) {
         double sum = 0.0;
         for (int j = 0; j < n; ++j) sum += H[i * n + j] * mu[c.state_entries[j]];

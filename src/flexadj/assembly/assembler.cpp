@@ -144,6 +144,10 @@ Assembler::Assembler(const model::Model& model, RCP<const Comm> comm, Partition 
         for (int column : c.columns) c.value_offsets.push_back(offset_of(row, column));
       for (int row : c.multiplier_rows)
         for (std::size_t j = 0; j < c.rows.size(); ++j) c.value_offsets.push_back(offset_of(row, c.columns[j]));
+      // A velocity constraint's multiplier rows also use their diagonal (the position projection, assemble()).
+      if (model_.constraints()[c.index]->velocity_level())
+        for (std::size_t k = 0; k < c.multiplier_rows.size(); ++k)
+          c.value_offsets.push_back(offset_of(c.multiplier_rows[k], c.columns[c.rows.size() + k]));
     }
   }
   matrix_->endAssembly();
@@ -161,6 +165,7 @@ Assembler::Assembler(const model::Model& model, RCP<const Comm> comm, Partition 
   zero_multipliers_.assign(m, 0.0);
   d_dq_.resize(n * n);
   d_dv_.resize(n * n);
+  force_rows_.resize(n * n);
 }
 
 Assembler::~Assembler() = default;
@@ -268,6 +273,11 @@ void Assembler::assemble(const State& state, double t, ConstraintLevel level, do
       const int n = static_cast<int>(c.rows.size()), m = constraint.equation_count();
       load(c, views);
       const double* lambda = state.lambda.data() + c.first_multiplier;
+      if (constraint.velocity_level()) {
+        add_velocity_constraint(c, static_cast<const model::VelocityConstraint&>(constraint), state, t, level, scale,
+                                coefficients, projection_target != nullptr, residual.getRawPtr(), values);
+        continue;
+      }
       double* Cq = jacobian_.data();  // m x n fits: m <= n for every constraint with coordinates
       // With the Hessian needed, one second-order evaluation gives c, C_q and H together; with lambda = 0 (a
       // projection's first Newton iteration) d(C_q^T lambda)/dq is zero and the first-order pass suffices.
@@ -301,6 +311,53 @@ void Assembler::assemble(const State& state, double t, ConstraintLevel level, do
   residual_->putScalar(0.0);
   residual_->doExport(*ghosted_residual_, *residual_export_, Tpetra::ADD);
   if (coefficients) matrix_->endAssembly();
+}
+
+// Rows of a non-holonomic constraint g = A v + b with forces A^T lambda (component.hpp, VelocityConstraint):
+//   coordinate rows:  s A^T lambda,  matrix s c_q d(A^T lambda)/dq and the column A^T;
+//   multiplier rows:  Position level g, row c_q g_q + c_v A (the Newmark step: dv = c_v dq);
+//                     Velocity level g, row A (the unknown is v: velocity projection);
+//                     Acceleration level g_q v + A a + g_t, row A (the unknown is a: consistent accelerations).
+// The position projection (projection_target at Position level) does not see it: its multiplier row is the
+// identity and its multipliers stay zero. Transposed: the transposes of these blocks, at the same entries.
+void Assembler::add_velocity_constraint(const LocalComponent& c, const model::VelocityConstraint& constraint,
+                                        const State& state, double t, ConstraintLevel level, double scale,
+                                        const model::JacobianCoefficients* coefficients, bool projection,
+                                        double* residual, double* values) {
+  const int n = static_cast<int>(c.rows.size()), m = constraint.equation_count();
+  const double* lambda = state.lambda.data() + c.first_multiplier;
+  const std::size_t* offset = c.value_offsets.data();
+  const std::size_t diagonal = static_cast<std::size_t>(n) * (n + m) + static_cast<std::size_t>(m) * n;
+  if (projection && level == ConstraintLevel::Position) {
+    for (int k = 0; k < m; ++k) residual[c.multiplier_rows[k]] += lambda[k];
+    if (values)
+      for (int k = 0; k < m; ++k) values[offset[diagonal + k]] += 1.0;
+    return;
+  }
+  double *g_q = jacobian_.data(), *A = force_rows_.data(), *H = hessian_.data();
+  const bool with_hessian = coefficients && coefficients->q != 0.0;
+  constraint.velocity_jacobians(q_.data(), v_.data(), lambda, t, c_.data(), g_q, A, with_hessian ? H : nullptr);
+  if (level == ConstraintLevel::Acceleration)
+    constraint.velocity_time_derivative(q_.data(), v_.data(), a_.data(), t, c_dot_.data(), c_.data());
+  for (int k = 0; k < m; ++k) residual[c.multiplier_rows[k]] += c_[k];
+  for (int i = 0; i < n; ++i) {
+    double force = 0.0;
+    for (int k = 0; k < m; ++k) force += A[k * n + i] * lambda[k];
+    residual[c.rows[i]] += scale * force;
+  }
+  if (!coefficients) return;
+  // The multiplier rows' entries: d(row)/d(unknown) as described above.
+  auto row = [&](int k, int j) {
+    if (level != ConstraintLevel::Position) return A[k * n + j];
+    return coefficients->q * g_q[k * n + j] + coefficients->v * A[k * n + j];
+  };
+  for (int i = 0; i < n; ++i) {
+    for (int j = 0; j < n; ++j)
+      values[*offset++] += with_hessian ? scale * coefficients->q * (transposed_ ? H[j * n + i] : H[i * n + j]) : 0.0;
+    for (int k = 0; k < m; ++k) values[*offset++] += transposed_ ? row(k, i) : A[k * n + i];
+  }
+  for (int k = 0; k < m; ++k)
+    for (int j = 0; j < n; ++j) values[*offset++] += transposed_ ? A[k * n + j] : row(k, j);
 }
 
 double Assembler::dynamic_residual_norm() const {
@@ -358,9 +415,15 @@ std::string Assembler::nonfinite_source(const State& state, double t, Constraint
     const auto& constraint = *model_.constraints()[c.index];
     const int m = constraint.equation_count();
     load(c, views);
-    constraint.jacobian(q_.data(), t, c_.data(), jacobian_.data());
-    if (level != ConstraintLevel::Position)
-      constraint.time_derivatives(q_.data(), v_.data(), a_.data(), t, c_.data(), c_dot_.data(), c_ddot_.data());
+    if (constraint.velocity_level()) {
+      static_cast<const model::VelocityConstraint&>(constraint)
+          .velocity_time_derivative(q_.data(), v_.data(), a_.data(), t, c_.data(), c_dot_.data());
+      for (int k = 0; k < m; ++k) c_ddot_[k] = 0.0;
+    } else {
+      constraint.jacobian(q_.data(), t, c_.data(), jacobian_.data());
+      if (level != ConstraintLevel::Position)
+        constraint.time_derivatives(q_.data(), v_.data(), a_.data(), t, c_.data(), c_dot_.data(), c_ddot_.data());
+    }
     bool ok = true;
     for (int k = 0; k < m; ++k) ok = ok && std::isfinite(c_[k]) && std::isfinite(c_dot_[k]) && std::isfinite(c_ddot_[k]);
     if (!ok) local = std::min(local, force_count + c.index);
@@ -392,13 +455,20 @@ double Assembler::energy(const State& state, double t, double* kinetic) {
 void Assembler::visit_local_constraints(
     const State& state, double t,
     const std::function<void(int, const double* q, const double* lambda, const double* Cq)>& visit) {
-  import_state(state, false, false);
+  import_state(state, true, false);
   const GhostedViews views = ghosted_views();
   for (const auto& c : constraints_) {
     const auto& constraint = *model_.constraints()[c.index];
     load(c, views);
+    const double* lambda = state.lambda.data() + c.first_multiplier;
+    if (constraint.velocity_level()) {  // the force directions: A = dg/dv
+      static_cast<const model::VelocityConstraint&>(constraint)
+          .velocity_jacobians(q_.data(), v_.data(), lambda, t, c_.data(), hessian_.data(), jacobian_.data(), nullptr);
+      visit(c.index, q_.data(), lambda, jacobian_.data());
+      continue;
+    }
     constraint.jacobian(q_.data(), t, c_.data(), jacobian_.data());
-    visit(c.index, q_.data(), state.lambda.data() + c.first_multiplier, jacobian_.data());
+    visit(c.index, q_.data(), lambda, jacobian_.data());
   }
 }
 

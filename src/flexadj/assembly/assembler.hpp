@@ -130,7 +130,8 @@ class Assembler {
   void visit_local_force_elements(const State& state,
                                   const std::function<void(int, const double* q, const double* v)>& visit);
 
-  // Calls visit(constraint index, local q, local lambda, C_q) for each constraint evaluated on this rank,
+  // Calls visit(constraint index, local q, local lambda, C_q) for each constraint evaluated on this rank (for a
+  // non-holonomic constraint A = dg/dv, the directions of its forces, in place of C_q),
   // in DofMap::local_constraints() order (collective: imports ghost coordinates first).
   void visit_local_constraints(
       const State& state, double t,
@@ -150,6 +151,11 @@ class Assembler {
     std::vector<std::size_t> value_offsets;
   };
   void import_state(const State& state, bool velocities, bool accelerations);
+  // assemble()'s rows and entries of a non-holonomic constraint (assembler.cpp); its local q, v, a loaded.
+  void add_velocity_constraint(const LocalComponent& c, const model::VelocityConstraint& constraint,
+                               const State& state, double t, ConstraintLevel level, double scale,
+                               const model::JacobianCoefficients* coefficients, bool projection, double* residual,
+                               double* values);
   // Imports owned vectors into the ghosted columns q, v, a (nullptr: zero).
   void import_columns(const double* q, const double* v, const double* a);
   // out = the owned sum of ghosted_work_'s first column (Export with ADD).
@@ -186,7 +192,7 @@ class Assembler {
   std::vector<double> q_, v_, a_, r_, jacobian_, hessian_, c_, c_dot_, c_ddot_, row_;
   bool transposed_ = false;
   std::vector<double> mu_local_, mu_multipliers_, zero_multipliers_, out_q_local_, out_v_local_, out_a_local_,
-      d_dq_, d_dv_;
+      d_dq_, d_dv_, force_rows_;
   // assemble_adjoint_matrix()'s Jacobians: component k's block starts at kept_offsets_[k] (force elements, then
   // constraints, in the order of forces_ and constraints_).
   std::vector<double> kept_jacobians_;

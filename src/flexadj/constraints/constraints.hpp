@@ -1,5 +1,6 @@
 #pragma once
-// Holonomic constraints C(q, t) = 0, each enforced with Lagrange multipliers.
+// Holonomic constraints C(q, t) = 0 and non-holonomic ones A(q) v + b(q, t) = 0, each enforced with Lagrange
+// multipliers.
 #include <array>
 #include <memory>
 #include <string>
@@ -54,5 +55,10 @@ std::unique_ptr<model::Constraint> make_prescribed_motion(const std::string& nam
 // Rheonomic: one coordinate of a body follows f(t).
 std::unique_ptr<model::Constraint> make_prescribed_coordinate(const std::string& name, int body, BodyKind kind,
                                                               int coordinate, const functions::Expression& value);
+
+// Non-holonomic: the point (body axes) of planar rigid body `body` moves only along `direction` (body axes, unit,
+// in the plane): the planar knife edge or Chaplygin sleigh (knife_edge.cpp).
+std::unique_ptr<model::Constraint> make_knife_edge(const std::string& name, int body, const Point& point,
+                                                   const Point& direction);
 
 }  // namespace flexadj::constraints

@@ -87,8 +87,10 @@ void TimeIntegrator::project_initial_state(assembly::State& state, double t0) {
   const Comm& comm = *assembler_.comm();
   const std::size_t n = state.q.size();
   // Given states far off the constraints are mistakes in the model file, not something to project.
+  // (With the projection's target at the position level, where non-holonomic constraints have no rows.)
   auto check = [&](assembly::ConstraintLevel level, const char* what, double scale) {
-    assembler_.assemble(state, t0, level, 1.0, nullptr);
+    const bool positions = level == assembly::ConstraintLevel::Position;
+    assembler_.assemble(state, t0, level, 1.0, nullptr, positions ? &projection_.given_q : nullptr);
     check_finite_residual(state, t0, level, 0);
     const auto [worst, residual] = assembler_.worst_constraint();
     const double tolerance = 1e-2 * scale;
@@ -102,10 +104,10 @@ void TimeIntegrator::project_initial_state(assembly::State& state, double t0) {
   };
   projection_.given_q = state.q;
   projection_.given_v = state.v;
+  std::fill(state.lambda.begin(), state.lambda.end(), 0.0);
   check(assembly::ConstraintLevel::Position, "positions", 1.0 + max_norm(state.q));
 
   // Position projection: Newton on [q - q_given + C_q^T nu; C(q)] = 0.
-  std::fill(state.lambda.begin(), state.lambda.end(), 0.0);
   const model::JacobianCoefficients with_hessian{1.0, 0.0, 0.0};
   const double reference = 1.0 + max_norm(state.q);
   bool converged = false;

@@ -1,6 +1,8 @@
-// The joints of a model file: lower pairs, distances, winches, prescribed motions and coordinates.
+// The joints of a model file: lower pairs, distances, winches, prescribed motions and coordinates, and the
+// non-holonomic knife edge.
 #include "flexadj/io/parameter_rules.hpp"
 #include "flexadj/io/reader.hpp"
+#include "flexadj/constraints/spatial_knife_edge.hpp"
 
 namespace flexadj::io::reader {
 
@@ -19,12 +21,14 @@ void Reader::read_joint(const Value& v, std::size_t index) {
           {"distance", {"name", "type", "bodies", "points", "length"}},
           {"winch", {"name", "type", "bodies", "drum", "points", "radius"}},
           {"prescribed_motion", {"name", "type", "body", "point", "path"}},
-          {"prescribed_coordinate", {"name", "type", "body", "coordinate", "value"}}});
+          {"prescribed_coordinate", {"name", "type", "body", "coordinate", "value"}},
+          {"knife_edge", {"name", "type", "body", "point", "direction", "plane_normal"}}});
   const std::string name = component_name(v, type, index);
   if (type == "distance") read_distance(v, name);
   else if (type == "winch") read_winch(v, name);
   else if (type == "prescribed_motion") read_prescribed_motion(v, name);
   else if (type == "prescribed_coordinate") read_prescribed_coordinate(v, name);
+  else if (type == "knife_edge") read_knife_edge(v, name);
   else read_lower_pair(v, name, type);
 }
 
@@ -117,6 +121,39 @@ void Reader::read_prescribed_coordinate(const Value& v, const std::string& name)
   const int coordinate = v.at("coordinate").integer(0, model::coordinate_count(kind) - 1);
   model_.add_constraint(
       constraints::make_prescribed_coordinate(name, body, kind, coordinate, v.at("value").expression()));
+}
+
+// The point of a planar rigid body moves only along `direction` (both global at t = 0): a velocity constraint,
+// enforced by generalized-alpha/HHT only (docs/model-format.md).
+void Reader::read_knife_edge(const Value& v, const std::string& name) {
+  const std::string& scheme = problem_.integrator.scheme;
+  if (scheme != "generalized_alpha" && scheme != "hht")
+    v.at("type").fail("non-holonomic constraints (knife_edge) need integrator.type generalized_alpha or hht; "
+                      "integrator.type " + scheme + " enforces position-level constraints only");
+  const Value body_value = v.at("body");
+  const int body = body_ref(body_value, false);
+  const BodyKind kind = dimension_ == 2 ? BodyKind::PlanarRigid : BodyKind::SpatialRigid;
+  if (model_.body_kind(body) != kind)
+    body_value.fail(std::string("expected a ") + (dimension_ == 2 ? "planar" : "spatial") + " rigid body, '" +
+                    model_.body(body).name + "' is a " + model::to_string(model_.body_kind(body)));
+  const Point point = model_.to_body_point(body, point_or_centre(v.at("point"), body));
+  const Value direction_value = v.at("direction");
+  const Point direction = unit_vector(direction_value, dimension_);
+  if (dimension_ == 2) {
+    v.forbid("plane_normal", "is not used by a planar knife edge (the plane's normal is z)");
+    model_.add_constraint(constraints::make_knife_edge(name, body, point, model_.to_body_vector(body, direction)));
+    return;
+  }
+  // Spatial: no velocity across the edge, along plane_normal x direction (global at t = 0, then body-fixed).
+  const Point normal = v.has("plane_normal") ? unit_vector(v.at("plane_normal"), 3) : Point{0.0, 0.0, 1.0};
+  const Point across = model::cross(normal, direction);
+  const double length = norm(across);
+  if (!(length > 1e-6))
+    direction_value.fail("is parallel to the plane_normal (" + format_number(normal[0]) + ", " +
+                         format_number(normal[1]) + ", " + format_number(normal[2]) +
+                         "); a knife edge moves in the plane");
+  model_.add_constraint(constraints::make_spatial_knife_edge(
+      name, body, point, model_.to_body_vector(body, model::scaled(across, 1.0 / length))));
 }
 
 }  // namespace flexadj::io::reader

@@ -159,6 +159,9 @@ class Reader {
 
   void read_distance(const Value& v, const std::string& name);
 
+  // A non-holonomic knife edge (planar models, generalized-alpha/HHT only).
+  void read_knife_edge(const Value& v, const std::string& name);
+
   void read_winch(const Value& v, const std::string& name);
 
   void read_prescribed_motion(const Value& v, const std::string& name);

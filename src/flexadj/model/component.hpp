@@ -147,6 +147,8 @@ class Constraint : public Component {
   int equation_count() const { return equation_count_; }
   // True if C depends on time explicitly (prescribed motion): then no energy is conserved.
   virtual bool rheonomic() const { return false; }
+  // True for a non-holonomic constraint (VelocityConstraint below): its equations hold at velocity level only.
+  virtual bool velocity_level() const { return false; }
 
   virtual void value(const double* q, double t, double* c) const = 0;
   // c and Cq = dC/dq (equation_count x n, row-major).
@@ -185,6 +187,29 @@ class Constraint : public Component {
 
  private:
   int equation_count_;
+};
+
+// Non-holonomic constraints g(q, v, t) = A(q) v + b(q, t) = 0, linear in v, with constraint forces A^T lambda
+// (Neimark and Fufaev 1972; Bestle and Eberhard 1992, eqs. (1)-(2): minimal velocities). Enforced at velocity level:
+// there is no position-level C, and the position-level members of Constraint (value, jacobian,
+// time_derivatives, jacobian_and_hessian, the symmetric add_transposed_products) throw std::logic_error.
+// level_jacobians and add_parameter_gradient keep their meaning with g in place of C: levels 0 and 1 give g,
+// level 2 its time derivative dg/ds along q + v s + a s^2/2, v + a s, t + s, i.e. g_q v + A a + g_t.
+class VelocityConstraint : public Constraint {
+ public:
+  using Constraint::Constraint;
+  bool velocity_level() const override { return true; }
+  // g, g_q = dg/dq and A = dg/dv (equation_count x n each, row-major) and, if H is not null,
+  // H = d(A^T lambda)/dq (n x n, row-major, not symmetric in general).
+  virtual void velocity_jacobians(const double* q, const double* v, const double* lambda, double t, double* g,
+                                  double* g_q, double* A, double* H) const = 0;
+  // g and g_dot = g_q v + A a + g_t.
+  virtual void velocity_time_derivative(const double* q, const double* v, const double* a, double t, double* g,
+                                        double* g_dot) const = 0;
+  // out_q += H^T mu_r + g_q^T mu_c, out_v += A^T mu_c (adjoint sweeps).
+  virtual void add_velocity_transposed_products(const double* q, const double* v, double t, const double* lambda,
+                                                const double* mu_r, const double* mu_c, double* out_q,
+                                                double* out_v) const = 0;
 };
 
 }  // namespace flexadj::model
