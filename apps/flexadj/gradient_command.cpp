@@ -155,8 +155,9 @@ void print_header(const GradientOptions& options, const GradientProblem& problem
     std::printf("  integrator  midpoint variational integrator (RATTLE), h = %g s, %lld steps%s\n", run.step_size,
                 run.step_count(), at_most);
   else if (run.scheme == "hamiltonian")
-    std::printf("  integrator  constrained Hamiltonian equations (absolute coordinates), Heun with projection, h = %g s, "
-                "%lld steps%s\n", run.step_size, run.step_count(), at_most);
+    std::printf("  integrator  constrained Hamiltonian equations (%s), h = %g s, %lld steps%s\n",
+                run.joint_coordinates ? "joint coordinates, Heun" : "absolute coordinates, Heun with projection",
+                run.step_size, run.step_count(), at_most);
   else if (run.scheme == "state_space")
     std::printf("  integrator  state-space form, Heun with projection, h = %g s, %lld steps%s\n", run.step_size,
                 run.step_count(), at_most);

@@ -177,13 +177,15 @@ expect "continuous adjoint refuses the variational integrator" 2 "variational.ya
 expect "variational with spectral_radius" 2 "variational.yaml: integrator.spectral_radius" "not used by type variational" \
   -- simulate variational.yaml --set integrator.spectral_radius=0.9
 # The constrained Hamiltonian integrator (Maciag et al. 2022, eqs. (6a)/(6b)): simulates with the usual output,
-# passes flexadj check; coordinates: joint is refused naming the key.
+# passes flexadj check; so does coordinates: joint (its joint-space equations, one joint coordinate here).
 oscillator_model | sed 's/integrator: {end_time/integrator: {type: hamiltonian, end_time/' > hamiltonian.yaml
 expect "simulate, hamiltonian integrator" 0 "constrained Hamiltonian" "max |C(q)|" -- simulate hamiltonian.yaml -o hamiltonian.h5
 pass_if "hamiltonian: HDF5 and XDMF written" test -s hamiltonian.h5 -a -s hamiltonian.xmf
 expect "check, hamiltonian integrator" 0 "passed: second order" "check passed" -- check hamiltonian.yaml
 oscillator_model | sed 's/integrator: {end_time/integrator: {type: hamiltonian, coordinates: joint, end_time/' > joint.yaml
-expect "hamiltonian in joint coordinates" 2 "joint.yaml: integrator.coordinates" "not implemented" -- simulate joint.yaml
+expect "simulate, hamiltonian in joint coordinates" 0 "joint-space Hamiltonian" "1 joint coordinates" \
+  -- simulate joint.yaml -o joint.h5
+expect "check, hamiltonian in joint coordinates" 0 "passed: second order" "check passed" -- check joint.yaml
 # The state-space form's continuous adjoint (Held and Seifried's QR form, dense): runs on one rank and a small
 # model; refused (exit 2 naming --adjoint) on two ranks and above 24 coordinates.
 oscillator_model | sed 's/integrator: {end_time/integrator: {type: state_space, end_time/' > state_space.yaml

@@ -563,13 +563,14 @@ TEST(ModelReaderErrors, Values) {
   expect_error(replaced(kSpatial, "spectral_radius: 0.5", "type: state_space, spectral_radius: 0.5"),
                "integrator.spectral_radius", "not used by type state_space");
   EXPECT_EQ(read(replaced(kSpatial, "spectral_radius: 0.5", "type: state_space")).integrator.scheme, "state_space");
-  // The constrained Hamiltonian integrator (explicit, absolute coordinates; joint coordinates not implemented).
+  // The constrained Hamiltonian integrator (explicit; absolute or joint coordinates).
   expect_error(replaced(kSpatial, "spectral_radius: 0.5", "type: hamiltonian, spectral_radius: 0.5"),
                "integrator.spectral_radius", "not used by type hamiltonian");
   EXPECT_EQ(read(replaced(kSpatial, "spectral_radius: 0.5", "type: hamiltonian, coordinates: absolute")).integrator.scheme,
             "hamiltonian");
-  expect_error(replaced(kSpatial, "spectral_radius: 0.5", "type: hamiltonian, coordinates: joint"),
-               "integrator.coordinates", "joint coordinates (the joint-space Hamiltonian equations");
+  EXPECT_FALSE(read(replaced(kSpatial, "spectral_radius: 0.5", "type: hamiltonian")).integrator.joint_coordinates);
+  EXPECT_TRUE(read(replaced(kSpatial, "spectral_radius: 0.5", "type: hamiltonian, coordinates: joint"))
+                  .integrator.joint_coordinates);
   expect_error(replaced(kSpatial, "spectral_radius: 0.5", "type: hamiltonian, coordinates: minimal"),
                "integrator.coordinates", "expected one of: absolute, joint; got 'minimal'");
   expect_error(replaced(kSpatial, "spectral_radius: 0.5", "coordinates: absolute"), "integrator.coordinates",

@@ -13,6 +13,8 @@ class EndCondition;  // end_condition.hpp
 struct IntegratorSettings {
   std::string scheme = "generalized_alpha";  // generalized_alpha (Chung-Hulbert) | hht (alpha_m = 0) | variational
                                              // | state_space | hamiltonian
+  // hamiltonian only: the joint-space equations (joint_hamiltonian.hpp) instead of absolute coordinates.
+  bool joint_coordinates = false;
   double start_time = 0.0;
   double end_time = 1.0;
   double step_size = 1e-3;

@@ -12,6 +12,7 @@
 #include "flexadj/core/error.hpp"
 #include "flexadj/integrators/generalized_alpha.hpp"
 #include "flexadj/integrators/hamiltonian.hpp"
+#include "flexadj/integrators/joint_hamiltonian.hpp"
 #include "flexadj/integrators/state_space.hpp"
 #include "flexadj/integrators/variational.hpp"
 
@@ -297,6 +298,8 @@ std::unique_ptr<TimeIntegrator> make_time_integrator(assembly::Assembler& assemb
                                                      const linalg::LinearSolverOptions& solver_options) {
   if (settings.scheme == "variational") return std::make_unique<Variational>(assembler, settings, solver_options);
   if (settings.scheme == "state_space") return std::make_unique<StateSpace>(assembler, settings, solver_options);
+  if (settings.scheme == "hamiltonian" && settings.joint_coordinates)
+    return std::make_unique<JointHamiltonian>(assembler, settings, solver_options);
   if (settings.scheme == "hamiltonian") return std::make_unique<Hamiltonian>(assembler, settings, solver_options);
   return std::make_unique<GeneralizedAlpha>(assembler, settings, solver_options);
 }

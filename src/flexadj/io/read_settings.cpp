@@ -39,15 +39,15 @@ void Reader::read_integrator(const Value& v) {
   auto& s = problem_.integrator;
   if (v.has("type"))
     s.scheme = v.at("type").choice({"generalized_alpha", "hht", "variational", "state_space", "hamiltonian"});
-  // coordinates: absolute (the default) | joint, of the constrained Hamiltonian equations (integrators/hamiltonian.hpp).
+  // coordinates: absolute (the default, integrators/hamiltonian.hpp) | joint (integrators/joint_hamiltonian.hpp), of
+  // the constrained Hamiltonian equations.
+  s.joint_coordinates = false;
   if (v.has("coordinates")) {
     const Value coordinates = v.at("coordinates");
     if (s.scheme != "hamiltonian")
       coordinates.fail("only type hamiltonian takes coordinates (absolute or joint); remove it from the integrator "
                        "section or choose type hamiltonian");
-    if (coordinates.choice({"absolute", "joint"}) == "joint")
-      coordinates.fail("joint coordinates (the joint-space Hamiltonian equations of Maciag et al. 2022, sec. 2.2) "
-                       "are not implemented; use coordinates: absolute (the default)");
+    s.joint_coordinates = coordinates.choice({"absolute", "joint"}) == "joint";
   }
   s.start_time = v.at("start_time").number_or(0.0);
   const Value end = v.at("end_time");
