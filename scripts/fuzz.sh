@@ -6,6 +6,8 @@
 # Builds the harnesses into build-fuzz/ (not part of the CMake build), runs each for SECONDS (default 60) from
 # its seeds and the corpus of earlier runs, and prints per harness: executions, coverage, corpus size, crashes,
 # hangs (an input taking more than 10 s) and out-of-memory inputs; their inputs are kept in build-fuzz/artifacts/.
+# JOBS (default 2) processes at once: the compiles of all harnesses, then the harnesses' runs (each on one core
+# for its SECONDS; the table prints in order once all have run).
 # Exit status 0 only if nothing was found. Needs clang and libclang-rt-14-dev.
 # The model_yaml and hdf5 harnesses need the library: their readers' sources are compiled here with the fuzzer's
 # instrumentation and the sanitizers, the rest of the library (solvers, elements, Trilinos) is linked from the
@@ -45,17 +47,19 @@ COMPILER=("$CXX")
 command -v ccache > /dev/null && COMPILER=(ccache "$CXX")
 mkdir -p "$OUT"
 
-# Compiles a harness and its library sources (at most JOBS at once) and links them with the CMake build's
-# libraries, as apps/flexadj links.
-build_with_library() {
-  local name="$1" objects="$OUT/obj/$name"
+# Compile jobs run in the background, at most JOBS at once (across harnesses): slot waits for a free one.
+build_failed=0
+slot() { while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || build_failed=1; done; }
+drain() { while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n || build_failed=1; done; }
+
+# The library's include directories and definitions (compile_commands.json, without optimisation or warnings)
+# into LIBRARY_FLAGS and apps/flexadj's link line (build.ninja) into LIBRARY_LINK; builds the library first.
+library_flags() {
   if [ ! -f "$CMAKE_BUILD/build.ninja" ]; then
     cmake -S . -B "$CMAKE_BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release > /dev/null || return 1
   fi
   cmake --build "$CMAKE_BUILD" -j "$JOBS" --target flexadj flexadj_functions flexadj_hdf5io > /dev/null || return 1
-  # Include directories and definitions of the library (compile_commands.json), without optimisation or warnings.
-  local flags
-  flags=$(python3 - "$CMAKE_BUILD/compile_commands.json" <<'PY'
+  LIBRARY_FLAGS=$(python3 - "$CMAKE_BUILD/compile_commands.json" <<'PY'
 import json, shlex, sys
 for entry in json.load(open(sys.argv[1])):
     if entry["file"].endswith("src/flexadj/io/state_reader.cpp"):
@@ -69,24 +73,55 @@ for entry in json.load(open(sys.argv[1])):
         print(" ".join(keep)); break
 PY
 ) || return 1
-  [ -n "$flags" ] || { echo "fuzz: no compile command in $CMAKE_BUILD/compile_commands.json"; return 1; }
-  local libraries
-  libraries=$(sed -n '/^build apps\/flexadj:/,/LINK_LIBRARIES/p' "$CMAKE_BUILD/build.ninja" | grep LINK_LIBRARIES |
-              sed "s/^ *LINK_LIBRARIES = //; s# src/lib# $CMAKE_BUILD/src/lib#g")
-  [ -n "$libraries" ] || { echo "fuzz: no link line for apps/flexadj in $CMAKE_BUILD/build.ninja"; return 1; }
-  mkdir -p "$objects"
-  rm -f "$objects"/*.o
-  local source failed=0
-  # shellcheck disable=SC2086  # word splitting of the lists is meant
-  for source in ${LIBRARY_SOURCES[$name]} "tests/fuzz/fuzz_$name.cpp"; do
-    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || failed=1; done
-    "${COMPILER[@]}" $flags "${FLAGS[@]/-fsanitize=fuzzer,/-fsanitize=fuzzer-no-link,}" -c "$source" \
-      -o "$objects/$(basename "$source" .cpp).o" &
+  [ -n "$LIBRARY_FLAGS" ] || { echo "fuzz: no compile command in $CMAKE_BUILD/compile_commands.json"; return 1; }
+  LIBRARY_LINK=$(sed -n '/^build apps\/flexadj:/,/LINK_LIBRARIES/p' "$CMAKE_BUILD/build.ninja" | grep LINK_LIBRARIES |
+                 sed "s/^ *LINK_LIBRARIES = //; s# src/lib# $CMAKE_BUILD/src/lib#g")
+  [ -n "$LIBRARY_LINK" ] || { echo "fuzz: no link line for apps/flexadj in $CMAKE_BUILD/build.ninja"; return 1; }
+}
+
+# The object file of a source of the harnesses that link the library, in $OUT/obj/ (one per source: the
+# model-file and HDF5 harnesses share the readers they both instrument).
+object_of() { echo "$OUT/obj/$(basename "$1" .cpp).o"; }
+
+# Builds the harnesses of $@: every compile at most JOBS at once, then the links of those that use the library,
+# as apps/flexadj links.
+build_all() {
+  local name source library=() sources=() objects
+  for name in "$@"; do [ -n "${LIBRARY_SOURCES[$name]:-}" ] && library+=("$name"); done
+  if [ ${#library[@]} -gt 0 ]; then
+    library_flags || return 1
+    rm -rf "$OUT/obj" && mkdir -p "$OUT/obj"
+    # shellcheck disable=SC2086  # word splitting of the lists is meant
+    for name in "${library[@]}"; do
+      for source in ${LIBRARY_SOURCES[$name]} "tests/fuzz/fuzz_$name.cpp"; do
+        [[ " ${sources[*]} " == *" $source "* ]] || sources+=("$source")
+      done
+    done
+    for source in "${sources[@]}"; do
+      slot
+      # shellcheck disable=SC2086
+      "${COMPILER[@]}" $LIBRARY_FLAGS "${FLAGS[@]/-fsanitize=fuzzer,/-fsanitize=fuzzer-no-link,}" -c "$source" \
+        -o "$(object_of "$source")" &
+    done
+  fi
+  for name in "$@"; do
+    [ -n "${LIBRARY_SOURCES[$name]:-}" ] && continue
+    slot
+    # shellcheck disable=SC2086  # EXTRA holds several flags
+    "$CXX" "${FLAGS[@]}" "tests/fuzz/fuzz_$name.cpp" "${SOURCES[$name]}" ${EXTRA[$name]} -o "$OUT/fuzz_$name" &
   done
-  while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n || failed=1; done
-  [ $failed -eq 0 ] || return 1
-  # shellcheck disable=SC2086
-  "$CXX" -fsanitize=fuzzer,address,undefined "$objects"/*.o $libraries -o "$OUT/fuzz_$name"
+  drain
+  [ $build_failed -eq 0 ] || return 1
+  for name in "${library[@]}"; do
+    objects=()
+    # shellcheck disable=SC2086
+    for source in ${LIBRARY_SOURCES[$name]} "tests/fuzz/fuzz_$name.cpp"; do objects+=("$(object_of "$source")"); done
+    slot
+    # shellcheck disable=SC2086
+    "$CXX" -fsanitize=fuzzer,address,undefined "${objects[@]}" $LIBRARY_LINK -o "$OUT/fuzz_$name" &
+  done
+  drain
+  [ $build_failed -eq 0 ]
 }
 
 # Seeds of harnesses without a folder in tests/fuzz/seeds.
@@ -117,26 +152,22 @@ crash_place() {
   case "$frames" in *libhdf5*) echo libhdf5 ;; *) echo flexadj ;; esac
 }
 
-status=0
-printf '%-11s %8s %12s %14s %8s %8s %6s %6s\n' harness seconds executions "coverage(ft)" corpus crashes hangs ooms
+started=$(date +%s)
+build_all "${HARNESSES[@]}" || exit 1
 for name in "${HARNESSES[@]}"; do
-  binary="$OUT/fuzz_$name"
-  started=$(date +%s)
-  if [ -n "${LIBRARY_SOURCES[$name]:-}" ]; then
-    build_with_library "$name" || exit 1
-    make_seeds "$name" || exit 1
-    seeds="$OUT/seeds/$name"
-  else
-    # shellcheck disable=SC2086  # EXTRA holds several flags
-    "$CXX" "${FLAGS[@]}" "tests/fuzz/fuzz_$name.cpp" "${SOURCES[$name]}" ${EXTRA[$name]} -o "$binary" || exit 1
-    seeds="tests/fuzz/seeds/$name"
-  fi
-  echo "  $name: built in $(($(date +%s) - started)) s" >&2
-  corpus="$OUT/corpus/$name" artifacts="$OUT/artifacts/$name"
+  [ -n "${LIBRARY_SOURCES[$name]:-}" ] && { make_seeds "$name" || exit 1; }
+done
+echo "  ${#HARNESSES[@]} harness(es) built in $(($(date +%s) - started)) s" >&2
+
+# run_harness NAME: fuzzes NAME for SECONDS_EACH; writes its line of the table (and what to look at) to
+# $OUT/fuzz_NAME.summary, and 1 to $OUT/fuzz_NAME.status if it found something (else 0).
+run_harness() {
+  local name="$1" binary="$OUT/fuzz_$1" seeds="tests/fuzz/seeds/$1"
+  [ -n "${LIBRARY_SOURCES[$name]:-}" ] && seeds="$OUT/seeds/$name"
+  local corpus="$OUT/corpus/$name" artifacts="$OUT/artifacts/$name" log="$OUT/fuzz_$name.log"
+  local summary="$OUT/fuzz_$name.summary" fork=() executions finished coverage input crashes=0 in_hdf5=0 hangs ooms
   mkdir -p "$corpus" "$artifacts"
-  log="$OUT/fuzz_$name.log"
   touch "$log.start"  # inputs found by this run are newer
-  fork=()
   [[ "$FORK" == *" $name "* ]] && fork=(-fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1)
   # shellcheck disable=SC2086  # OPTIONS holds flags
   ASAN_OPTIONS="${ASAN[$name]:-detect_leaks=1}" "$binary" ${OPTIONS[$name]:-} "${fork[@]}" "$corpus" "$seeds" \
@@ -150,7 +181,6 @@ for name in "${HARNESSES[@]}"; do
     finished=$(grep -ac "Done [0-9]* runs" "$log")
   fi
   coverage=$(grep -aoE "cov: [0-9]+ ft: [0-9]+" "$log" | tail -1 | awk '{print $2 "(" $4 ")"}')
-  crashes=0 in_hdf5=0
   for input in $(find "$artifacts" -name 'crash-*' -newer "$log.start"); do
     crashes=$((crashes + 1))
     [ "$(crash_place "$binary" "$input" "$name")" = libhdf5 ] && in_hdf5=$((in_hdf5 + 1))
@@ -158,12 +188,29 @@ for name in "${HARNESSES[@]}"; do
   hangs=$(find "$artifacts" -name 'timeout-*' -newer "$log.start" | wc -l)
   ooms=$(find "$artifacts" -name 'oom-*' -newer "$log.start" | wc -l)
   printf '%-11s %8s %12s %14s %8s %8s %6s %6s\n' "$name" "$SECONDS_EACH" "${executions:-?}" "${coverage:-?}" \
-    "$(ls "$corpus" | wc -l)" "$crashes" "$hangs" "$ooms"
-  [ $in_hdf5 -gt 0 ] && echo "  $name: $in_hdf5 of the $crashes crashes are inside the HDF5 library (its first frames)"
+    "$(ls "$corpus" | wc -l)" "$crashes" "$hangs" "$ooms" > "$summary"
+  [ $in_hdf5 -gt 0 ] &&
+    echo "  $name: $in_hdf5 of the $crashes crashes are inside the HDF5 library (its first frames)" >> "$summary"
   if [ $((crashes - in_hdf5 + hangs + ooms)) -gt 0 ] || [ "$finished" -eq 0 ] ||
      { [ $in_hdf5 -gt 0 ] && [ -n "${FUZZ_STRICT:-}" ]; }; then
-    status=1
-    echo "  $name: see $log and $artifacts/"
+    echo "  $name: see $log and $artifacts/" >> "$summary"
+    echo 1 > "$OUT/fuzz_$name.status"
+  else
+    echo 0 > "$OUT/fuzz_$name.status"
   fi
+}
+
+# The harnesses fuzz JOBS at a time (each on one core for SECONDS_EACH), then their lines print in order.
+for name in "${HARNESSES[@]}"; do
+  rm -f "$OUT/fuzz_$name.summary" "$OUT/fuzz_$name.status"
+  slot
+  run_harness "$name" &
+done
+drain
+status=0
+printf '%-11s %8s %12s %14s %8s %8s %6s %6s\n' harness seconds executions "coverage(ft)" corpus crashes hangs ooms
+for name in "${HARNESSES[@]}"; do
+  cat "$OUT/fuzz_$name.summary" 2>/dev/null || echo "$name: no summary (see $OUT/fuzz_$name.log)"
+  [ "$(cat "$OUT/fuzz_$name.status" 2>/dev/null)" = 0 ] || status=1
 done
 exit $status

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # ctest fuzz_short: every libFuzzer harness of tests/fuzz for SECONDS each (scripts/fuzz.sh, into BUILD/fuzz, the
 # harnesses that need the library linked against BUILD's), if clang and its fuzzer runtime are installed; skipped
-# otherwise (exit 77, the reason printed). Usage: fuzz_short.sh SOURCE_DIR BUILD_DIR [SECONDS]
+# otherwise (exit 77, the reason printed). On one core (the test's PROCESSORS 1): builds and runs one at a time, so
+# that ctest runs another test on the other core instead of holding it idle while a harness fuzzes; FUZZ_JOBS
+# overrides. Usage: fuzz_short.sh SOURCE_DIR BUILD_DIR [SECONDS]
 set -u
 SOURCE="$1" BUILD="$2" SECONDS_EACH="${3:-12}"
 probe="$(mktemp -d)"
@@ -18,7 +20,7 @@ if ! clang++ -fsanitize=fuzzer,address,undefined "$probe/p.cpp" -o "$probe/p" 2>
 fi
 cd "$SOURCE" || exit 1
 started=$(date +%s)
-FUZZ_OUT="$BUILD/fuzz" FUZZ_CMAKE_BUILD="$BUILD" JOBS="${JOBS:-2}" scripts/fuzz.sh "$SECONDS_EACH"
+FUZZ_OUT="$BUILD/fuzz" FUZZ_CMAKE_BUILD="$BUILD" JOBS="${FUZZ_JOBS:-1}" scripts/fuzz.sh "$SECONDS_EACH"
 status=$?
 echo "fuzz_short: $(($(date +%s) - started)) s in all (builds and runs)"
 exit $status
