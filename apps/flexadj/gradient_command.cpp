@@ -174,7 +174,10 @@ void print_header(const GradientOptions& options, const GradientProblem& problem
                 run.step_count(), at_most);
   std::printf("  objective   J = %s\n", problem.describe_objective().c_str());
   const AdjointSettings& a = problem.adjoint_settings();
-  if (a.mode == "continuous" && run.scheme == "state_space")
+  if (a.mode == "continuous" && run.scheme == "hamiltonian" && run.joint_coordinates)
+    std::printf("  adjoint     continuous (Maciag et al. 2022: joint-coordinate adjoint ODE, dense, Heun backwards); "
+                "gradient of the continuous J to the integration error\n");
+  else if (a.mode == "continuous" && run.scheme == "state_space")
     std::printf("  adjoint     continuous (Held and Seifried: adjoint ODE of the QR state-space form, dense, Heun "
                 "backwards); gradient of the continuous J to the integration error\n");
   else if (a.mode == "continuous" && a.adjoint_steps > 0)

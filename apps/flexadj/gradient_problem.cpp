@@ -13,6 +13,7 @@
 #include "flexadj/adjoint/continuous_adjoint.hpp"
 #include "flexadj/adjoint/discrete_adjoint.hpp"
 #include "flexadj/adjoint/spacetime_system.hpp"
+#include "flexadj/adjoint/joint_space_continuous_adjoint.hpp"
 #include "flexadj/adjoint/state_space_continuous_adjoint.hpp"
 #include "flexadj/adjoint/sweep_checkpoints.hpp"
 #include "flexadj/core/byte_size.hpp"
@@ -187,10 +188,12 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
   if (settings.adjoint_steps < 0)
     throw InputError("", "--adjoint-steps", "expected a positive step count, got " +
                                                 std::to_string(settings.adjoint_steps));
-  if (settings.adjoint_steps > 0 && (settings.mode != "continuous" || problem_.integrator.scheme == "state_space"))
+  const bool joint_coordinates = problem_.integrator.scheme == "hamiltonian" && problem_.integrator.joint_coordinates;
+  if (settings.adjoint_steps > 0 &&
+      (settings.mode != "continuous" || problem_.integrator.scheme == "state_space" || joint_coordinates))
     throw InputError("", "--adjoint-steps",
                      "the adjoint's own steps are the continuous adjoint's (--adjoint continuous, not with "
-                     "integrator type state_space)");
+                     "integrator type state_space or joint coordinates)");
   if (settings.storage != "memory" && settings.storage != "hdf5" && settings.storage != "checkpoints")
     throw InputError("", "--trajectory", "expected memory, hdf5 or checkpoints, got '" + settings.storage + "'");
   if (settings.mode == "continuous" && problem_.integrator.scheme == "variational")
@@ -216,12 +219,13 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
   // Seifried's state-space adjoint do not.
   const bool implicit_end = problem_.integrator.end_condition != nullptr, free_end = problem_.integrator.fixed_steps > 0;
   const bool final_time_adjoint =
-      settings.mode == "discrete" || (settings.mode == "continuous" && problem_.integrator.scheme != "state_space");
+      settings.mode == "discrete" ||
+      (settings.mode == "continuous" && problem_.integrator.scheme != "state_space" && !joint_coordinates);
   if ((implicit_end || free_end) && (!final_time_adjoint || settings.storage != "memory"))
     throw InputError(problem_.model->source_file, implicit_end ? "integrator.end_condition" : "design_variables",
                      std::string(implicit_end ? "an implicit" : "a free") +
                          " final time is differentiated by the discrete adjoint and the continuous adjoint (not with "
-                         "type state_space) over a trajectory in memory only so far: use --adjoint discrete or "
+                         "type state_space or joint coordinates) over a trajectory in memory only so far: use --adjoint discrete or "
                          "continuous and --trajectory memory (got --adjoint " + settings.mode +
                          ", --trajectory " + settings.storage + ")");
   // Error-controlled steps: the discrete adjoint holds the chosen steps fixed (docs/adjoint.md), the continuous
@@ -418,7 +422,11 @@ Evaluation GradientProblem::adjoint() {
   if (checkpointed && checkpointed->disk().interval > 0)
     sweep_files = std::make_unique<adjoint::SweepCheckpoints>(*assembler_, checkpointed->disk());
   adjoint::Gradient gradient;
-  if (adjoint_.mode == "continuous" && problem_.integrator.scheme == "state_space") {
+  if (adjoint_.mode == "continuous" && problem_.integrator.scheme == "hamiltonian" &&
+      problem_.integrator.joint_coordinates) {
+    gradient = adjoint::joint_space_continuous_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
+                                                                design_.parameters());
+  } else if (adjoint_.mode == "continuous" && problem_.integrator.scheme == "state_space") {
     gradient = adjoint::state_space_continuous_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
                                                                 design_.parameters());
   } else if (adjoint_.mode == "continuous") {

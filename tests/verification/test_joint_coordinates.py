@@ -3,15 +3,18 @@
 coordinates: joint}`, integrators/joint_hamiltonian.hpp) and their exact discrete adjoint, through the command line:
 
 1. Held and Seifried's torsional pendulum (meshes/torsional_pendulum_state_space.yaml) in its one joint coordinate,
-   the rod angle: the minimal-coordinate adjoint of their Table 1. psi and dpsi/d(l, c_r, m) against the closed form
-   psi = l sin(alpha0 cos(w t1)), w = sqrt(c_r/(m l^2)), at h = 2e-3, 1e-3, 5e-4: observed order in (1.9, 2.1) between
-   both pairs, and the relative error after Richardson extrapolation (h^2 and h^3 removed) at most 1e-10.
+   the rod angle: the minimal-coordinate adjoint of their Table 1, discrete (exact for the discrete psi) and
+   continuous (Maciag et al.'s joint-coordinate adjoint ODE, --adjoint continuous). psi and dpsi/d(l, c_r, m)
+   against the closed form psi = l sin(alpha0 cos(w t1)), w = sqrt(c_r/(m l^2)), at h = 2e-3, 1e-3, 5e-4: observed
+   order in (1.9, 2.1) between both pairs, and the relative error after Richardson extrapolation (h^2 and h^3
+   removed) at most 1e-10.
 2. `flexadj check` (Taylor test of order 2, central and extrapolated differences of the discrete J) passes on the
    torsional pendulum (a geometric parameter of the joint, a force and a mass parameter) and on the double pendulum
    on a cart (meshes/double_pendulum_cart_hamiltonian.yaml, controls, a prismatic and two revolute joints) in joint
    coordinates.
-3. The joint and absolute Hamiltonian integrators are two discretisations of one continuous gradient: on the double
-   pendulum with a swinging start their dJ/dF differ by O(h^2) (ratio near 4 on halving h).
+3. The joint and absolute Hamiltonian integrators' discrete adjoints and the joint-coordinate continuous adjoint
+   approximate one continuous gradient: on the double pendulum driven by F = 2 N their dJ/dF differ by O(h^2)
+   (ratio near 4 on halving h; [MMF22] Fig. 6 compares the same three kinds of gradient).
 4. Checkpoints, an HDF5 trajectory and the spacetime adjoint give the gradient of memory storage.
 5. Refusals with exit 2 naming the key: two ranks, a spatial model, a closed loop.
 
@@ -63,22 +66,26 @@ exact = {"J": psi, "rod.length": math.sin(alpha0 * math.cos(w * t1)) + dpsi_dw *
          "torsion.stiffness": dpsi_dw * w / (2 * c), "mass.mass": dpsi_dw * (-w / (2 * m))}
 check("closed form dpsi/dl = -12.110969458645705", abs(exact["rod.length"] + 12.110969458645705) < 1e-12)
 steps = [2e-3, 1e-3, 5e-4]
-values = {}
-for h in steps:
-    J, d = gradient(pendulum, "--set", "integrator.step_size=%g" % h)
-    values[h] = dict(d, J=J)
-for name in ["J", "rod.length", "torsion.stiffness", "mass.mass"]:
-    e = [values[h][name] - exact[name] for h in steps]
-    orders = [math.log2(abs(e[0] / e[1])), math.log2(abs(e[1] / e[2]))]
-    # Richardson: g(h) = g + c2 h^2 + c3 h^3 + ...; with h, h/2, h/4 both terms removed.
-    g1, g2, g3 = (values[h][name] for h in steps)
-    r12, r23 = (4 * g2 - g1) / 3, (4 * g3 - g2) / 3
-    extrapolated = (8 * r23 - r12) / 7
-    relative = abs(extrapolated - exact[name]) / abs(exact[name])
-    print("   %-18s exact % .12e  h=1e-3 % .12e (rel %.1e)  orders %.3f %.3f  extrapolated rel %.1e" % (
-        name, exact[name], values[1e-3][name], abs(e[1] / exact[name]), orders[0], orders[1], relative))
-    check("%s: order 2 (1.9 .. 2.1)" % name, all(1.9 < o < 2.1 for o in orders), "%.3f %.3f" % tuple(orders))
-    check("%s: relative error after extrapolation <= 1e-10" % name, relative <= 1e-10, "%.1e" % relative)
+for adjoint in ["discrete", "continuous"]:
+    print("   %s adjoint:" % adjoint)
+    values = {}
+    for h in steps:
+        J, d = gradient(pendulum, "--set", "integrator.step_size=%g" % h, "--adjoint", adjoint)
+        values[h] = dict(d, J=J)
+    for name in ["J", "rod.length", "torsion.stiffness", "mass.mass"]:
+        e = [values[h][name] - exact[name] for h in steps]
+        orders = [math.log2(abs(e[0] / e[1])), math.log2(abs(e[1] / e[2]))]
+        # Richardson: g(h) = g + c2 h^2 + c3 h^3 + ...; with h, h/2, h/4 both terms removed.
+        g1, g2, g3 = (values[h][name] for h in steps)
+        r12, r23 = (4 * g2 - g1) / 3, (4 * g3 - g2) / 3
+        extrapolated = (8 * r23 - r12) / 7
+        relative = abs(extrapolated - exact[name]) / abs(exact[name])
+        print("   %-18s exact % .12e  h=1e-3 % .12e (rel %.1e)  orders %.3f %.3f  extrapolated rel %.1e" % (
+            name, exact[name], values[1e-3][name], abs(e[1] / exact[name]), orders[0], orders[1], relative))
+        check("%s, %s adjoint: order 2 (1.9 .. 2.1)" % (name, adjoint), all(1.9 < o < 2.1 for o in orders),
+              "%.3f %.3f" % tuple(orders))
+        check("%s, %s adjoint: relative error after extrapolation <= 1e-10" % (name, adjoint), relative <= 1e-10,
+              "%.1e" % relative)
 
 # 2. flexadj check with the defaults (the torsional pendulum over 2 s: 2000 steps per run).
 for model, sets in [(pendulum, ["--set", "integrator.type=hamiltonian", "--set", "integrator.end_time=2"]),
@@ -91,21 +98,25 @@ swinging = open(source + "/meshes/double_pendulum_cart_hamiltonian.yaml").read()
 swinging = swinging.replace("value: 0}", "value: 2}")
 with open("swinging.yaml", "w") as f:
     f.write(swinging)
-difference = []
+differences = {"joint": [], "continuous": []}
 for h in [1e-3, 5e-4]:
-    grads = []
-    for coordinates in ["absolute", "joint"]:
-        run("gradient", "swinging.yaml", "--set", "integrator.coordinates=" + coordinates,
+    grads = {}
+    for label, coordinates, adjoint in [("absolute", "absolute", "discrete"), ("joint", "joint", "discrete"),
+                                        ("continuous", "joint", "continuous")]:
+        run("gradient", "swinging.yaml", "--set", "integrator.coordinates=" + coordinates, "--adjoint", adjoint,
             "--set", "integrator.step_size=%g" % h, "--set", "integrator.end_time=1", "-o", "g.csv")
         with open("g.csv") as f:
-            grads.append([float(line.split(",")[2]) for line in f if line.startswith("control:F[")])
-    check("both print 401 control derivatives", len(grads[0]) == len(grads[1]) == 401)
-    scale = max(abs(x) for x in grads[0][:200])
-    difference.append(max(abs(a - b) for a, b in zip(grads[0][:200], grads[1][:200])) / scale)
-ratio = difference[0] / difference[1]
-print("   max |g_joint - g_absolute| / max |g| over F[0..199]: %.2e at h = 1e-3, %.2e at 5e-4, ratio %.2f" % (
-    difference[0], difference[1], ratio))
-check("joint and absolute gradients differ by O(h^2) (ratio 3.5 .. 4.5)", 3.5 < ratio < 4.5 and difference[0] < 1e-2)
+            grads[label] = [float(line.split(",")[2]) for line in f if line.startswith("control:F[")][:200]
+    check("401 control derivatives each", all(len(g) == 200 for g in grads.values()))
+    scale = max(abs(x) for x in grads["absolute"])
+    differences["joint"].append(max(abs(a - b) for a, b in zip(grads["absolute"], grads["joint"])) / scale)
+    differences["continuous"].append(max(abs(a - b) for a, b in zip(grads["joint"], grads["continuous"])) / scale)
+for label, what in [("joint", "discrete adjoints in joint and absolute coordinates"),
+                    ("continuous", "continuous and discrete joint-coordinate adjoints")]:
+    d = differences[label]
+    print("   %s: max difference / max |g| over F[0..199]: %.2e at h = 1e-3, %.2e at 5e-4, ratio %.2f" % (
+        what, d[0], d[1], d[0] / d[1]))
+    check("%s differ by O(h^2) (ratio 3.5 .. 4.5)" % what, 3.5 < d[0] / d[1] < 4.5 and d[0] < 1e-2)
 
 # 4. The trajectory kinds and the spacetime adjoint give the discrete gradient of memory storage.
 reference = None

@@ -13,25 +13,12 @@ namespace flexadj::integrators {
 
 namespace {
 const model::JacobianCoefficients kMassOnly{0.0, 0.0, 1.0};
-
-std::vector<int> local_indices(const assembly::Assembler& assembler) {
-  const auto& owned = assembler.dofs().owned_coordinates();
-  std::vector<int> local(std::size_t(assembler.model().coordinate_count()), -1);
-  for (std::size_t i = 0; i < owned.size(); ++i) local.at(std::size_t(owned[i])) = static_cast<int>(i);
-  return local;
-}
 }  // namespace
 
 JointHamiltonian::JointHamiltonian(assembly::Assembler& assembler, const integrators::IntegratorSettings& settings,
                                    const linalg::LinearSolverOptions& solver_options)
     : CarriedStateIntegrator(assembler, settings, solver_options) {
-  const model::Model& model = assembler.model();
-  if (assembler.comm()->getSize() > 1)
-    throw InputError(model.source_file, "integrator.coordinates",
-                     "the joint-coordinate formulation is dense and serial: it runs on one rank, this run has " +
-                         std::to_string(assembler.comm()->getSize()) + "; run it without mpirun, or use coordinates: "
-                         "absolute");
-  tree_ = std::make_unique<model::JointTree>(model, local_indices(assembler));
+  tree_ = make_joint_tree(assembler, "integrator.coordinates");
   equations_ = std::make_unique<JointSpaceEquations>(assembler, *tree_);
   for (Stages* s : {&forward_, &recomputed_})
     for (auto* e : {&s->start, &s->stage, &s->end}) *e = equations_->make_point();

@@ -31,10 +31,23 @@ double part(const Second& s, bool dy, bool dz) {
 }
 }  // namespace
 
+std::unique_ptr<model::JointTree> make_joint_tree(const assembly::Assembler& assembler, const std::string& key) {
+  const model::Model& model = assembler.model();
+  if (assembler.comm()->getSize() > 1)
+    throw InputError(model.source_file, key,
+                     "the joint-coordinate formulation is dense and serial: it runs on one rank, this run has " +
+                         std::to_string(assembler.comm()->getSize()) + "; run it without mpirun, or use coordinates: "
+                         "absolute");
+  const auto& owned = assembler.dofs().owned_coordinates();
+  std::vector<int> local(std::size_t(model.coordinate_count()), -1);
+  for (std::size_t i = 0; i < owned.size(); ++i) local.at(std::size_t(owned[i])) = static_cast<int>(i);
+  return std::make_unique<model::JointTree>(model, local);
+}
+
 JointSpaceEquations::JointSpaceEquations(assembly::Assembler& assembler, const model::JointTree& tree)
     : assembler_(assembler), tree_(tree), forces_(assembler), n_(tree.coordinate_count()), k_(tree.size()),
       work_(assembler.make_state()) {
-  for (auto* v : {&zero_n_, &w1_, &w2_, &a_, &b_, &w_, &c_, &mw_, &column_}) v->assign(std::size_t(n_), 0.0);
+  for (auto* v : {&zero_n_, &weighted_, &w1_, &w2_, &a_, &b_, &w_, &c_, &mw_, &column_}) v->assign(std::size_t(n_), 0.0);
   for (auto* v : {&s_, &hb_, &k_work_, &k_work2_}) v->assign(std::size_t(k_), 0.0);
   h_work_.assign(std::size_t(n_ * k_), 0.0);
 }
@@ -69,12 +82,13 @@ void JointSpaceEquations::wanted_parameters(const assembly::LocalGradient& gradi
 void JointSpaceEquations::directional_gradient(const std::vector<double>& alpha, const double* y, const double* z,
                                                const double* c0, const double* c1, const double* c2,
                                                const double* c12, double* alpha_grad,
-                                               assembly::LocalGradient* gradient) {
+                                               assembly::LocalGradient* gradient, double weight) {
   thread_local std::vector<Outer> alpha_s, parameters_s, q_s;
   const std::vector<double>& parameters = tree_.parameters();
   alpha_s.resize(std::size_t(k_));
   parameters_s.resize(parameters.size());
   q_s.resize(std::size_t(n_));
+  if (weight == 0.0) gradient = nullptr;
   if (gradient) wanted_parameters(*gradient);
   const int directions = k_ + (gradient ? int(wanted_.size()) : 0);
   for (int start = 0; start < directions; start += kChunk) {
@@ -99,7 +113,7 @@ void JointSpaceEquations::directional_gradient(const std::vector<double>& alpha,
       if (d < k_) {
         if (alpha_grad) alpha_grad[d] += sum;
       } else {
-        gradient->parameters[std::size_t(wanted_[std::size_t(d - k_)].second)] += sum;
+        gradient->parameters[std::size_t(wanted_[std::size_t(d - k_)].second)] += weight * sum;
       }
     }
   }
@@ -210,7 +224,7 @@ void JointSpaceEquations::joint_state(const assembly::State& s, double t, std::v
 
 void JointSpaceEquations::rate_transposed(const Point& e, const std::vector<double>& mu, const std::vector<double>& nu,
                                           std::vector<double>& alpha_bar, std::vector<double>& p_bar,
-                                          assembly::LocalGradient& gradient) {
+                                          assembly::LocalGradient& gradient, double weight) {
   const std::vector<double>&q = e.state.q, &v = e.state.v;
   // nu . F_hat = Q . w1 + P . w2, w1 = H nu, w2 = g''[beta, nu]; a, b its absolute partials.
   times_jacobian(e, nu, w1_);
@@ -219,11 +233,14 @@ void JointSpaceEquations::rate_transposed(const Point& e, const std::vector<doub
   std::fill(b_.begin(), b_.end(), 0.0);
   forces_.add_force_transposed(q, v, e.t, w1_, a_, b_);
   forces_.add_discrete_momenta_transposed(q, v, e.t, 0.0, zero_n_, w2_, a_, b_);
-  forces_.add_force_parameter_gradient(q, v, e.t, w1_, gradient);
+  if (weight != 0.0) {
+    for (int i = 0; i < n_; ++i) weighted_[std::size_t(i)] = weight * w1_[std::size_t(i)];
+    forces_.add_force_parameter_gradient(q, v, e.t, weighted_, gradient);
+  }
   // d(nu . F_hat)/dalpha at beta held.
   std::fill(alpha_bar.begin(), alpha_bar.end(), 0.0);
   directional_gradient(e.alpha, e.beta.data(), nu.data(), a_.data(), b_.data(), e.force.data(), e.momentum.data(),
-                       alpha_bar.data(), &gradient);
+                       alpha_bar.data(), &gradient, weight);
   // s = M_hat^-1 (mu + F_hat_beta^T nu), F_hat_beta^T nu = H^T b + g''[., nu]^T P.
   jacobian_transpose_times(e, b_, hb_);
   std::fill(k_work_.begin(), k_work_.end(), 0.0);
@@ -240,17 +257,18 @@ void JointSpaceEquations::rate_transposed(const Point& e, const std::vector<doub
     c_[std::size_t(i)] = -c_[std::size_t(i)];
     mw_[std::size_t(i)] = -mw_[std::size_t(i)];
     column_[std::size_t(i)] = -e.momentum[std::size_t(i)];
-    w2_[std::size_t(i)] -= w_[std::size_t(i)];  // the mass parameters: (w2 - w) . dP/dp
+    w2_[std::size_t(i)] = weight * (w2_[std::size_t(i)] - w_[std::size_t(i)]);  // mass parameters: (w2 - w) . dP/dp
   }
   directional_gradient(e.alpha, e.beta.data(), s_.data(), c_.data(), mw_.data(), column_.data(), nullptr,
-                       alpha_bar.data(), &gradient);
-  forces_.add_discrete_momenta_parameter_gradient(q, v, e.t, 0.0, zero_n_, w2_, gradient);
+                       alpha_bar.data(), &gradient, weight);
+  if (weight != 0.0) forces_.add_discrete_momenta_parameter_gradient(q, v, e.t, 0.0, zero_n_, w2_, gradient);
   p_bar = s_;
 }
 
 void JointSpaceEquations::absolute_state_transposed(const Point& e, const std::vector<double>& q_bar,
                                                     const std::vector<double>& v_bar, std::vector<double>& alpha_bar,
-                                                    std::vector<double>& p_bar, assembly::LocalGradient& gradient) {
+                                                    std::vector<double>& p_bar, assembly::LocalGradient& gradient,
+                                                    double weight) {
   const std::vector<double>&q = e.state.q, &v = e.state.v;
   // v = H beta, M_hat beta = p_hat: s = M_hat^-1 H^T v_bar; alpha_bar = d/dalpha [q_bar . g + v_bar . g'[beta]
   // - g'[s] . M(g) g'[beta]].
@@ -264,12 +282,12 @@ void JointSpaceEquations::absolute_state_transposed(const Point& e, const std::v
     c_[std::size_t(i)] = q_bar[std::size_t(i)] - c_[std::size_t(i)];
     mw_[std::size_t(i)] = v_bar[std::size_t(i)] - mw_[std::size_t(i)];
     column_[std::size_t(i)] = -e.momentum[std::size_t(i)];
-    w1_[std::size_t(i)] = -w_[std::size_t(i)];
+    w1_[std::size_t(i)] = -weight * w_[std::size_t(i)];
   }
   std::fill(alpha_bar.begin(), alpha_bar.end(), 0.0);
   directional_gradient(e.alpha, e.beta.data(), s_.data(), c_.data(), mw_.data(), column_.data(), nullptr,
-                       alpha_bar.data(), &gradient);
-  forces_.add_discrete_momenta_parameter_gradient(q, v, e.t, 0.0, zero_n_, w1_, gradient);
+                       alpha_bar.data(), &gradient, weight);
+  if (weight != 0.0) forces_.add_discrete_momenta_parameter_gradient(q, v, e.t, 0.0, zero_n_, w1_, gradient);
   p_bar = s_;
 }
 

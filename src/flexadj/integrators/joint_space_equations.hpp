@@ -13,6 +13,8 @@
 // (directional_gradient). The absolute pieces (Q, P = T_v, M, and their transposed products and parameter terms)
 // come from the model's force elements (VariationalAssembly, as the absolute Hamiltonian integrator). Dense (the
 // k x k matrix M_hat by LU) and serial: small models, one rank (integrators/joint_hamiltonian.hpp refuses more).
+#include <memory>
+#include <string>
 #include <vector>
 
 #include "flexadj/assembly/assembler.hpp"
@@ -20,6 +22,10 @@
 #include "flexadj/model/joint_tree.hpp"
 
 namespace flexadj::integrators {
+
+// The joint tree of the assembler's model (model/joint_tree.hpp) on its one rank. InputError naming `key` for more
+// than one rank (the joint-space equations are dense and serial) and for what JointTree refuses.
+std::unique_ptr<model::JointTree> make_joint_tree(const assembly::Assembler& assembler, const std::string& key);
 
 class JointSpaceEquations {
  public:
@@ -44,14 +50,16 @@ class JointSpaceEquations {
   // The joint state of the absolute state s: alpha = g^-1(q), p_hat = H(alpha)^T T_v(q, v).
   void joint_state(const assembly::State& s, double t, std::vector<double>& alpha, std::vector<double>& p_hat);
 
-  // Transposed products; each adds its parameter and control terms into `gradient`.
+  // Transposed products; each adds `weight` times its parameter and control terms into `gradient` (none if weight
+  // is 0).
   // (alpha_bar, p_bar) = (dPhi/d(alpha, p_hat))^T (mu, nu) at e (overwritten), and (mu, nu) . dPhi/dp.
   void rate_transposed(const Point& e, const std::vector<double>& mu, const std::vector<double>& nu,
-                       std::vector<double>& alpha_bar, std::vector<double>& p_bar, assembly::LocalGradient& gradient);
+                       std::vector<double>& alpha_bar, std::vector<double>& p_bar, assembly::LocalGradient& gradient,
+                       double weight = 1.0);
   // The map (alpha, p_hat) -> (q, v) = (g(alpha), H beta) at e: (alpha_bar, p_bar) from (q_bar, v_bar) (overwritten).
   void absolute_state_transposed(const Point& e, const std::vector<double>& q_bar, const std::vector<double>& v_bar,
                                  std::vector<double>& alpha_bar, std::vector<double>& p_bar,
-                                 assembly::LocalGradient& gradient);
+                                 assembly::LocalGradient& gradient, double weight = 1.0);
   // The map (q, v) -> (alpha, p_hat) of joint_state() at s (alpha = its joint coordinates): q_bar, v_bar +=.
   void joint_state_transposed(const assembly::State& s, double t, const std::vector<double>& alpha,
                               const std::vector<double>& alpha_bar, const std::vector<double>& p_bar,
@@ -59,11 +67,11 @@ class JointSpaceEquations {
                               assembly::LocalGradient& gradient);
 
  private:
-  // alpha_grad += d/d(alpha) S and gradient += d/dp S (the wanted joint parameters; gradient may be nullptr) of
+  // alpha_grad += d/d(alpha) S and gradient += weight d/dp S (the wanted joint parameters; gradient may be nullptr) of
   //   S = c0 . g(alpha) + c1 . g'(alpha)[y] + c2 . g'(alpha)[z] + c12 . g''(alpha)[y, z]   (nullptr c: 0).
   void directional_gradient(const std::vector<double>& alpha, const double* y, const double* z, const double* c0,
                             const double* c1, const double* c2, const double* c12, double* alpha_grad,
-                            assembly::LocalGradient* gradient);
+                            assembly::LocalGradient* gradient, double weight = 1.0);
   // g'(alpha)[y] and g''(alpha)[y, z].
   void directional_values(const std::vector<double>& alpha, const double* y, const double* z, double* first,
                           double* second);
@@ -81,7 +89,7 @@ class JointSpaceEquations {
   int n_, k_;
   std::vector<std::pair<int, int>> wanted_;
   assembly::State work_;
-  std::vector<double> zero_n_, w1_, w2_, a_, b_, s_, w_, c_, mw_, hb_, column_, k_work_, k_work2_, h_work_;
+  std::vector<double> zero_n_, weighted_, w1_, w2_, a_, b_, s_, w_, c_, mw_, hb_, column_, k_work_, k_work2_, h_work_;
 };
 
 }  // namespace flexadj::integrators
