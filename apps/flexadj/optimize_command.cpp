@@ -5,7 +5,6 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <filesystem>
 #include <fstream>
 #include <limits>
 
@@ -17,11 +16,11 @@
 #include "flexadj/io/problem_reader.hpp"
 #include "flexadj/optimization/optimizer.hpp"
 #include "gradient_problem.hpp"
+#include "optimize_restart.hpp"
 
 namespace flexadj::app {
 namespace {
 
-namespace fs = std::filesystem;
 using Kind = problem::DesignSpace::Kind;
 
 struct OptimizeOptions {
@@ -164,139 +163,6 @@ optimization::Settings settings_of(const GradientProblem& problem, const Optimiz
   return s;
 }
 
-// ---- restart file: exact (hexadecimal floating point) text, rewritten after every iterate -----------------
-
-void put(std::ostream& out, double x) {
-  char text[64];
-  std::snprintf(text, sizeof text, "%a", x);
-  out << ' ' << text;
-}
-
-void put(std::ostream& out, const std::vector<double>& x) {
-  out << ' ' << x.size();
-  for (double xi : x) put(out, xi);
-}
-
-// `run`: GradientProblem::run_identity() of the run (model file, all values, time grid, ranks).
-void write_restart(const std::string& path, const std::string& method, const std::string& run,
-                   const optimization::RestartState& s) {
-  const std::string temporary = path + ".tmp";
-  {
-    std::ofstream out(temporary);
-    if (!out) throw InputError(path, "", "cannot write the restart file");
-    out << "flexadj-optimize-restart 2\nrun " << run << "\nmethod " << method << "\niteration " << s.iteration << "\nscalars";
-    put(out, s.initial_gradient_norm);
-    put(out, s.previous_objective);
-    put(out, s.objective_before);
-    put(out, s.previous_step_length);
-    out << "\nx";
-    put(out, s.x);
-    out << "\nprevious_x";
-    put(out, s.previous_x);
-    out << "\nprevious_gradient";
-    put(out, s.previous_gradient);
-    out << "\nhistory " << s.history.size() << '\n';
-    for (const auto& h : s.history) {
-      out << h.iteration << ' ' << h.forward_runs << ' ' << h.adjoint_runs;
-      put(out, h.objective);
-      put(out, h.gradient_norm);
-      put(out, h.step);
-      put(out, h.seconds);
-      out << '\n';
-    }
-    out << "evaluations " << s.evaluations.size() << '\n';
-    for (const auto& e : s.evaluations) {
-      out << "x";
-      put(out, e.x);
-      out << "\nJ";
-      put(out, e.objective);
-      out << "\ngradient";
-      put(out, e.gradient);
-      out << '\n';
-    }
-    if (!out) throw InputError(path, "", "writing the restart file failed");
-  }
-  fs::rename(temporary, path);  // an interruption leaves the previous complete file
-}
-
-optimization::RestartState read_restart(const std::string& path, const std::string& method, const std::string& run,
-                                        int size) {
-  std::ifstream in(path);
-  if (!in) throw InputError(path, "--restart", "cannot open the restart file (run without --restart first)");
-  auto fail = [&](const std::string& what) -> void { throw InputError(path, "--restart", what); };
-  std::string word, text;
-  int version = 0;
-  optimization::RestartState s;
-  auto number = [&]() {
-    in >> text;
-    char* end = nullptr;
-    const double x = std::strtod(text.c_str(), &end);
-    if (!in || *end != '\0') fail("damaged restart file (expected a number, got '" + text + "')");
-    return x;
-  };
-  auto vector = [&](const std::string& key) {
-    in >> word;
-    if (word != key) fail("damaged restart file (expected '" + key + "')");
-    std::size_t n = 0;
-    in >> n;
-    std::vector<double> x(n);
-    for (double& xi : x) xi = number();
-    return x;
-  };
-  in >> word >> version;
-  // Version 2 adds the evaluations of ROL's methods (optimization::RestartState); version 1 files have none.
-  if (word != "flexadj-optimize-restart" || (version != 1 && version != 2)) fail("not a flexadj optimize restart file");
-  if (version >= 2) {  // the run it belongs to: a restart must compute the same J as the run it continues
-    in >> word >> std::ws;
-    std::string stored_run;
-    std::getline(in, stored_run);
-    if (word != "run") fail("damaged restart file (expected 'run')");
-    if (stored_run != run)
-      fail("the restart file belongs to another run (the model file or its values, the time grid or the rank count "
-           "differ): '" + stored_run + "', this run is '" + run + "'");
-  }
-  std::string stored_method;
-  in >> word >> stored_method;
-  if (stored_method != method)
-    fail("the restart file was written by method '" + stored_method + "', this run uses '" + method + "'");
-  in >> word >> s.iteration >> word;
-  s.initial_gradient_norm = number();
-  s.previous_objective = number();
-  s.objective_before = number();
-  s.previous_step_length = number();
-  s.x = vector("x");
-  if (static_cast<int>(s.x.size()) != size)
-    fail("the restart file has " + std::to_string(s.x.size()) + " design values, the model " + std::to_string(size));
-  s.previous_x = vector("previous_x");
-  s.previous_gradient = vector("previous_gradient");
-  std::size_t rows = 0;
-  in >> word >> rows;
-  for (std::size_t r = 0; r < rows; ++r) {
-    optimization::Iteration h;
-    in >> h.iteration >> h.forward_runs >> h.adjoint_runs;
-    h.objective = number();
-    h.gradient_norm = number();
-    h.step = number();
-    h.seconds = number();
-    s.history.push_back(h);
-  }
-  if (version >= 2) {
-    std::size_t evaluations = 0;
-    in >> word >> evaluations;
-    if (word != "evaluations") fail("damaged restart file (expected 'evaluations')");
-    for (std::size_t k = 0; k < evaluations && in; ++k) {
-      optimization::RecordedEvaluation e;
-      e.x = vector("x");
-      in >> word;
-      if (word != "J") fail("damaged restart file (expected 'J')");
-      e.objective = number();
-      e.gradient = vector("gradient");
-      s.evaluations.push_back(std::move(e));
-    }
-  }
-  if (!in) fail("damaged restart file");
-  return s;
-}
 
 // ---- outputs --------------------------------------------------------------------------------------------------
 
@@ -425,6 +291,7 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   optimization::RestartState restart;
   const std::string run = problem.run_identity();  // collective; before any design values change
   if (options.restart) restart = read_restart(restart_file, settings.method, run, problem.design().size());
+  RestartWriter restart_writer(restart_file, settings.method, run);
 
   std::ofstream csv;
   if (root) {
@@ -461,7 +328,7 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
     write_history_row(csv, h);
     csv.flush();
     write_design(design_yaml, problem, x, comment + ", iteration " + std::to_string(h.iteration));
-    write_restart(restart_file, settings.method, run, state);
+    restart_writer.write(state);
   };
   optimization::Result result;
   try {
