@@ -15,8 +15,10 @@ coordinates: joint}`, integrators/joint_hamiltonian.hpp) and their exact discret
 3. The joint and absolute Hamiltonian integrators' discrete adjoints and the joint-coordinate continuous adjoint
    approximate one continuous gradient: on the double pendulum driven by F = 2 N their dJ/dF differ by O(h^2)
    (ratio near 4 on halving h; [MMF22] Fig. 6 compares the same three kinds of gradient).
+3b. The spinning spherical pendulum (meshes/spherical_pendulum_spin.yaml, off-axis spin, three Cardan angles): flexadj
+   check with geometric, inertia and initial-state design variables, and the three gradients O(h^2) apart.
 4. Checkpoints, an HDF5 trajectory and the spacetime adjoint give the gradient of memory storage.
-5. Refusals with exit 2 naming the key: two ranks, a spatial model, a closed loop.
+5. Refusals with exit 2 naming the key: two ranks, a spatial distance joint, a closed loop.
 
 usage: test_joint_coordinates.py FLEXADJ MPIEXEC WORKDIR SOURCE_DIR
 """
@@ -118,6 +120,37 @@ for label, what in [("joint", "discrete adjoints in joint and absolute coordinat
         what, d[0], d[1], d[0] / d[1]))
     check("%s differ by O(h^2) (ratio 3.5 .. 4.5)" % what, 3.5 < d[0] / d[1] < 4.5 and d[0] < 1e-2)
 
+# 3b. The same in space: the spinning spherical pendulum of meshes/spherical_pendulum_spin.yaml (a box with an
+# off-axis spin on a spherical joint; three Cardan angles), which the planar examples cannot replace: it exercises
+# the rotational terms. flexadj check with the joint's geometry, the inertia tensor and an initial velocity, then the
+# three gradients against each other at h = 1e-3, 5e-4.
+spatial = "".join(line for line in open(source + "/meshes/spherical_pendulum_spin.yaml")
+                  if not line.strip().startswith("spectral_radius"))
+with open("spatial.yaml", "w") as f:
+    f.write(spatial)
+SPATIAL = ["--set", "integrator.type=hamiltonian", "--set", "integrator.end_time=0.5",
+           "--set", "design_variables=[box.mass, box.inertia_xz, pivot.point_b_z, pivot.point_a_x, "
+                    "{initial_velocity: box.x}]"]
+out = run("check", "spatial.yaml", "--set", "integrator.coordinates=joint", *SPATIAL)
+check("flexadj check passes on the spinning spherical pendulum in joint coordinates", "check passed" in out)
+differences = {"joint": [], "continuous": []}
+for h in [1e-3, 5e-4]:
+    grads = {}
+    for label, coordinates, adjoint in [("absolute", "absolute", "discrete"), ("joint", "joint", "discrete"),
+                                        ("continuous", "joint", "continuous")]:
+        run("gradient", "spatial.yaml", "--set", "integrator.coordinates=" + coordinates, "--adjoint", adjoint,
+            "--set", "integrator.step_size=%g" % h, *SPATIAL, "-o", "g.csv")
+        with open("g.csv") as f:
+            grads[label] = [float(line.split(",")[2]) for line in list(f)[1:]]
+    scale = max(abs(x) for x in grads["absolute"])
+    differences["joint"].append(max(abs(a - b) for a, b in zip(grads["absolute"], grads["joint"])) / scale)
+    differences["continuous"].append(max(abs(a - b) for a, b in zip(grads["joint"], grads["continuous"])) / scale)
+for label, what in [("joint", "spatial: discrete adjoints in joint and absolute coordinates"),
+                    ("continuous", "spatial: continuous and discrete joint-coordinate adjoints")]:
+    d = differences[label]
+    print("   %s: max difference / max |g|: %.2e at h = 1e-3, %.2e at 5e-4, ratio %.2f" % (what, d[0], d[1], d[0] / d[1]))
+    check("%s differ by O(h^2) (ratio 3.5 .. 4.5)" % what, 3.5 < d[0] / d[1] < 4.5 and d[0] < 1e-2)
+
 # 4. The trajectory kinds and the spacetime adjoint give the discrete gradient of memory storage.
 reference = None
 for options in [[], ["--checkpoints", "7"], ["--trajectory", "hdf5"], ["--adjoint", "spacetime"]]:
@@ -137,13 +170,13 @@ for options in [[], ["--checkpoints", "7"], ["--trajectory", "hdf5"], ["--adjoin
 out = run("simulate", pendulum, "--set", "integrator.type=hamiltonian", "--set", "integrator.coordinates=joint",
           "-o", "two.h5", expect=2, ranks=2)
 check("two ranks refused naming integrator.coordinates", "integrator.coordinates" in out and "one rank" in out)
-spatial = "".join(line for line in open(source + "/meshes/spherical_pendulum_spin.yaml")
-                  if not line.strip().startswith("spectral_radius"))
-with open("spatial.yaml", "w") as f:
-    f.write(spatial)
-out = run("simulate", "spatial.yaml", "--set", "integrator.type=hamiltonian", "--set", "integrator.coordinates=joint",
-          "-o", "spatial.h5", expect=2)
-check("a spatial model refused", "planar models only" in out)
+with open("spatial_distance.yaml", "w") as f:
+    f.write(spatial.replace("{name: pivot, type: spherical, bodies: [ground, box], point: [0, 0, 0]}",
+                            "{name: pivot, type: distance, bodies: [ground, box], points: [[0, 0, 0.1], [0, 0, 0]], "
+                            "length: 0.1}"))
+out = run("simulate", "spatial_distance.yaml", "--set", "integrator.type=hamiltonian",
+          "--set", "integrator.coordinates=joint", "-o", "spatial.h5", expect=2)
+check("a spatial distance joint refused naming the joint", "joints.pivot" in out and "spherical joints in spatial" in out)
 loop = swinging.replace("  - {name: hinge2, type: revolute, bodies: [link1, link2], point: [0, -0.5]}",
                         "  - {name: hinge2, type: revolute, bodies: [link1, link2], point: [0, -0.5]}\n"
                         "  - {name: rope, type: distance, bodies: [cart, link2], points: [[0, 0], [0, -1]], length: 1}")

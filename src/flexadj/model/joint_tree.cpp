@@ -11,14 +11,15 @@ const char* kWhy = "the joint-coordinate formulation (integrator coordinates: jo
 
 JointTree::JointTree(const Model& model, const std::vector<int>& local_index) {
   const std::string& file = model.source_file;
-  if (model.dimension != 2)
-    throw InputError(file, "integrator.coordinates",
-                     std::string(kWhy) + "runs planar models only (dimension: 2); use coordinates: absolute");
+  dimension_ = model.dimension;
+  const bool spatial = dimension_ == 3;
   const int body_count = static_cast<int>(model.bodies().size());
   body_first_.assign(std::size_t(body_count), 0);
+  initial_orientation_.assign(std::size_t(body_count), {1.0, 0.0, 0.0, 0.0});
   for (int b = 0; b < body_count; ++b) {
     const BodyKind kind = model.body_kind(b);
-    if (kind != BodyKind::PointMass2D && kind != BodyKind::PlanarRigid)
+    if (kind != BodyKind::PointMass2D && kind != BodyKind::PlanarRigid && kind != BodyKind::PointMass3D &&
+        kind != BodyKind::SpatialRigid)
       throw InputError(file, "bodies." + model.body(b).name,
                        std::string(kWhy) + "takes point masses and rigid bodies only, this body is a " +
                            to_string(kind) + "; use coordinates: absolute");
@@ -35,10 +36,14 @@ JointTree::JointTree(const Model& model, const std::vector<int>& local_index) {
     const Constraint& constraint = *constraints[c];
     const std::string key = "joints." + constraint.name();
     const std::string type = constraint.type();
-    if (type != "revolute" && type != "prismatic" && type != "fixed" && type != "distance")
+    if (type == "unit_quaternion") continue;  // g gives unit Euler parameters
+    const bool supported = type == "revolute" || type == "prismatic" || type == "fixed" ||
+                           (spatial ? type == "spherical" : type == "distance");
+    if (!supported)
       throw InputError(file, key,
-                       std::string(kWhy) + "takes revolute, prismatic, fixed and distance joints, not '" + type +
-                           "'; use coordinates: absolute");
+                       std::string(kWhy) + "takes revolute, prismatic, fixed and " +
+                           (spatial ? "spherical" : "distance") + " joints in " + (spatial ? "spatial" : "planar") +
+                           " models, not '" + type + "'; use coordinates: absolute");
     const int child = constraint.bodies().at(1);
     if (child == kGround)
       throw InputError(file, key, std::string(kWhy) + "needs bodies: [parent, child] with the ground as the parent");
@@ -63,7 +68,7 @@ JointTree::JointTree(const Model& model, const std::vector<int>& local_index) {
       Link l;
       l.child = b;
       l.child_kind = model.body_kind(b);
-      l.alpha_count = model::coordinate_count(l.child_kind);
+      l.alpha_count = l.child_kind == BodyKind::SpatialRigid ? 6 : model::coordinate_count(l.child_kind);
       add_link(l);
     }
   for (bool progress = true; progress;) {
@@ -81,20 +86,28 @@ JointTree::JointTree(const Model& model, const std::vector<int>& local_index) {
       l.parent_kind = model.body_kind(parent);
       l.child_kind = model.body_kind(b);
       l.first_parameter = static_cast<int>(parameters_.size());
-      const bool rigid_child = l.child_kind == BodyKind::PlanarRigid;
+      const bool rigid_child = l.child_kind == BodyKind::PlanarRigid || l.child_kind == BodyKind::SpatialRigid;
       const std::string type = constraint.type();
       if (type == "revolute") l.kind = LinkKind::Revolute, l.alpha_count = rigid_child ? 1 : 0;
       else if (type == "prismatic") l.kind = LinkKind::Prismatic, l.alpha_count = 1;
       else if (type == "fixed") l.kind = LinkKind::Fixed, l.alpha_count = 0;
+      else if (type == "spherical") l.kind = LinkKind::Spherical, l.alpha_count = rigid_child ? 3 : 0;
       else l.kind = LinkKind::Distance, l.alpha_count = rigid_child ? 2 : 1;
-      if (l.kind == LinkKind::Prismatic && rigid_child && constraint.equation_count() != 2)
-        throw InputError(file, "joints." + constraint.name(), std::string(kWhy) + "needs the prismatic joint to lock the rotation");
+      // The constraint's equations leave exactly the link's joint coordinates free.
+      const int free = model::coordinate_count(l.child_kind) - (l.child_kind == BodyKind::SpatialRigid ? 1 : 0) -
+                       constraint.equation_count();
+      if (free != l.alpha_count)
+        throw InputError(file, "joints." + constraint.name(),
+                         std::string(kWhy) + "cannot parametrise this " + type + " joint (" +
+                             std::to_string(constraint.equation_count()) + " equations on a " +
+                             to_string(l.child_kind) + "); use coordinates: absolute");
       const auto& values = constraint.parameters();
       parameters_.insert(parameters_.end(), values.begin(), values.end());
       add_link(l);
       progress = true;
     }
   }
+  refresh(model);
   for (int b = 0; b < body_count; ++b)
     if (!placed[std::size_t(b)])
       throw InputError(file, "joints." + constraints[std::size_t(parent_joint[std::size_t(b)])]->name(),
@@ -103,6 +116,11 @@ JointTree::JointTree(const Model& model, const std::vector<int>& local_index) {
 }
 
 void JointTree::refresh(const Model& model) {
+  for (std::size_t b = 0; b < initial_orientation_.size(); ++b)
+    if (model.body_kind(int(b)) == BodyKind::SpatialRigid) {
+      const auto& q = model.body(int(b)).initial_coordinates;
+      initial_orientation_[b] = {q[3], q[4], q[5], q[6]};
+    }
   for (const Link& l : links_) {
     if (l.constraint < 0) continue;
     const auto& values = model.constraints()[std::size_t(l.constraint)]->parameters();
