@@ -1,8 +1,8 @@
 #include "flexadj/adjoint/joint_space_continuous_adjoint.hpp"
 
+#include "flexadj/adjoint/initial_state_gradient.hpp"
 #include "flexadj/core/error.hpp"
 #include "flexadj/integrators/joint_space_equations.hpp"
-#include "flexadj/linalg/linear_solver.hpp"
 
 namespace flexadj::adjoint {
 
@@ -55,11 +55,7 @@ Gradient joint_space_continuous_adjoint_gradient(assembly::Assembler& assembler,
       out_nu[j] += h_p[j];
     }
   };
-  auto weight = [&](std::size_t step) {
-    const double after = step < last ? times[step + 1] - times[step] : 0.0;
-    const double before = step > 0 ? times[step] - times[step - 1] : 0.0;
-    return 0.5 * (after + before);
-  };
+  auto weight = [&](std::size_t step) { return trapezoidal_weight(times, step); };
 
   // lambda(t1) = S_y, then Heun backwards:
   //   lambda* = lambda_n + h g(t_n, lambda_n),  lambda_{n-1} = lambda_n + h/2 (g(t_n, lambda_n) + g(t_{n-1}, lambda*)).
@@ -89,13 +85,7 @@ Gradient joint_space_continuous_adjoint_gradient(assembly::Assembler& assembler,
   // lambda(t0) through y0 = (g^-1(q0), H^T T_v(q0, v0)), then the adjoint of the initial projection.
   std::vector<double> dJ_dq(n, 0.0), dJ_dv(n, 0.0);
   equations.joint_state_transposed(state, times[0], point.alpha, mu, nu, dJ_dq, dJ_dv, local);
-  const assembly::ScopedTransposedAssembly transposed(assembler);
-  const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
-  assembler.assemble(state, times[0], assembly::ConstraintLevel::Acceleration, 1.0, &mass_only);
-  auto solver = linalg::make_linear_solver(assembler.matrix(), integrator.solver_options());
-  integrator.add_initial_projection_adjoint(*solver, state, times[0], dJ_dq, dJ_dv, local);
-  const double objective_value = objective.total(assembler, times, objective_parts);
-  return reduce_gradient(assembler, objective, times, objective_value, local, dJ_dq, dJ_dv);
+  return initial_state_gradient(assembler, integrator, state, objective, times, objective_parts, local, dJ_dq, dJ_dv);
 }
 
 }  // namespace flexadj::adjoint

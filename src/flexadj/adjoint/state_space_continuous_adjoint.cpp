@@ -1,8 +1,8 @@
 #include "flexadj/adjoint/state_space_continuous_adjoint.hpp"
 
 #include "flexadj/adjoint/dense_state_equations.hpp"
+#include "flexadj/adjoint/initial_state_gradient.hpp"
 #include "flexadj/core/error.hpp"
-#include "flexadj/linalg/linear_solver.hpp"
 
 namespace flexadj::adjoint {
 
@@ -60,12 +60,7 @@ Gradient state_space_continuous_adjoint_gradient(assembly::Assembler& assembler,
       out_v[i] += f_v[i];
     }
   };
-  // Trapezoidal weight of step `step` in the gradient integral, eq. (20).
-  auto weight = [&](std::size_t step) {
-    const double after = step < last ? times[step + 1] - times[step] : 0.0;
-    const double before = step > 0 ? times[step] - times[step - 1] : 0.0;
-    return 0.5 * (after + before);
-  };
+  auto weight = [&](std::size_t step) { return trapezoidal_weight(times, step); };
 
   // Eq. (17) at t1, then Heun's method backwards: with g = J^T lambda + F_y at the stored steps,
   //   lambda* = lambda_n + h g(t_n, lambda_n),  lambda_{n-1} = lambda_n + h/2 (g(t_n, lambda_n) + g(t_{n-1}, lambda*)).
@@ -92,13 +87,7 @@ Gradient state_space_continuous_adjoint_gradient(assembly::Assembler& assembler,
   }
 
   // Eq. (19): dJ/d(q0, v0) = (mu(t0), nu(t0)), through the adjoint of the initial projection.
-  const assembly::ScopedTransposedAssembly transposed(assembler);
-  const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
-  assembler.assemble(state, times[0], assembly::ConstraintLevel::Acceleration, 1.0, &mass_only);
-  auto solver = linalg::make_linear_solver(assembler.matrix(), integrator.solver_options());
-  integrator.add_initial_projection_adjoint(*solver, state, times[0], mu, nu, local);
-  const double objective_value = objective.total(assembler, times, objective_parts);
-  return reduce_gradient(assembler, objective, times, objective_value, local, mu, nu);
+  return initial_state_gradient(assembler, integrator, state, objective, times, objective_parts, local, mu, nu);
 }
 
 }  // namespace flexadj::adjoint

@@ -177,6 +177,13 @@ void JointSpaceEquations::mass_solve(const Point& e, std::vector<double>& x) con
   lapack.GETRS('N', k_, 1, e.mass_lu.data(), k_, e.pivots.data(), x.data(), k_, &info);
 }
 
+void JointSpaceEquations::momentum_products(const Point& e, const std::vector<double>& s) {
+  times_jacobian(e, s, w_);
+  std::fill(c_.begin(), c_.end(), 0.0);
+  std::fill(mw_.begin(), mw_.end(), 0.0);
+  forces_.add_discrete_momenta_transposed(e.state.q, e.state.v, e.t, 0.0, zero_n_, w_, c_, mw_);
+}
+
 void JointSpaceEquations::evaluate(Point& e) {
   const auto n = std::size_t(n_), k = std::size_t(k_);
   tree_.positions(e.alpha.data(), tree_.parameters().data(), e.state.q.data());
@@ -249,10 +256,7 @@ void JointSpaceEquations::rate_transposed(const Point& e, const std::vector<doub
   for (int j = 0; j < k_; ++j) s_[std::size_t(j)] = mu[std::size_t(j)] + hb_[std::size_t(j)] + k_work_[std::size_t(j)];
   mass_solve(e, s_);
   // alpha_bar -= d(s . M_hat beta)/dalpha = d/dalpha [g'[s] . M(g) g'[beta]].
-  times_jacobian(e, s_, w_);
-  std::fill(c_.begin(), c_.end(), 0.0);
-  std::fill(mw_.begin(), mw_.end(), 0.0);
-  forces_.add_discrete_momenta_transposed(q, v, e.t, 0.0, zero_n_, w_, c_, mw_);
+  momentum_products(e, s_);
   for (int i = 0; i < n_; ++i) {
     c_[std::size_t(i)] = -c_[std::size_t(i)];
     mw_[std::size_t(i)] = -mw_[std::size_t(i)];
@@ -274,10 +278,7 @@ void JointSpaceEquations::absolute_state_transposed(const Point& e, const std::v
   // - g'[s] . M(g) g'[beta]].
   jacobian_transpose_times(e, v_bar, s_);
   mass_solve(e, s_);
-  times_jacobian(e, s_, w_);
-  std::fill(c_.begin(), c_.end(), 0.0);
-  std::fill(mw_.begin(), mw_.end(), 0.0);
-  forces_.add_discrete_momenta_transposed(q, v, e.t, 0.0, zero_n_, w_, c_, mw_);
+  momentum_products(e, s_);
   for (int i = 0; i < n_; ++i) {
     c_[std::size_t(i)] = q_bar[std::size_t(i)] - c_[std::size_t(i)];
     mw_[std::size_t(i)] = v_bar[std::size_t(i)] - mw_[std::size_t(i)];

@@ -82,6 +82,8 @@ class JointSpaceEquations {
   void times_jacobian(const Point& e, const std::vector<double>& x, std::vector<double>& out) const;             // H x
   void jacobian_transpose_times(const Point& e, const std::vector<double>& x, std::vector<double>& out) const;   // H^T x
   void mass_solve(const Point& e, std::vector<double>& x) const;                                               // M_hat^-1 x
+  // w_ = H s, c_ = P_q^T w_ and mw_ = M w_ at e: the pieces of d(s . M_hat beta)/dalpha.
+  void momentum_products(const Point& e, const std::vector<double>& s);
 
   assembly::Assembler& assembler_;
   const model::JointTree& tree_;
