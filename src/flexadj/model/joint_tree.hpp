@@ -12,7 +12,7 @@
 //   free        q_b = alpha (a body that is the child of no joint)                2 or 3
 // Spatial links, with E the Euler parameters (Hamilton products, scalar first), E_rest = conj(E_a) E_b at t = 0 (the
 // joint's rest_rotation) and C(alpha) = q_x(alpha_1) q_y(alpha_2) q_z(alpha_3) the Cardan rotation about the child's
-// axes (singular at alpha_2 = +-pi/2, where H^T M H is singular: the run stops there with a SolverError):
+// axes (singular at alpha_2 = +-pi/2, where H^T M H loses rank: exactly singular, a SolverError; near it, lost digits):
 //   spherical   E_b = E_a E_rest C(alpha);  P_b = P_a                               3 (0: point-mass child)
 //   revolute    E_b = E_a q(n, alpha) E_rest, n the unit axis in a's axes;  P_b = P_a                  1
 //   prismatic   P_b = P_a + alpha R(E_a) (n_1 x n_2)/|n_1 x n_2|;  E_b = E_a E_rest                     1
