@@ -134,7 +134,8 @@ optimization::RestartState read_restart(const std::string& path, const std::stri
   in >> word >> version;
   // Version 2 adds the evaluations of ROL's methods (optimization::RestartState), version 3 moves them to the side
   // file; version 1 files have none.
-  if (word != "flexadj-optimize-restart" || version < 1 || version > 3) parse.fail("not a flexadj optimize restart file");
+  if (word != "flexadj-optimize-restart" || version < 1 || version > 3)
+    parse.fail("not a flexadj optimize restart file");
   if (version >= 2) {  // the run it belongs to: a restart must compute the same J as the run it continues
     in >> word >> std::ws;
     std::string stored_run;

@@ -47,7 +47,8 @@ std::unique_ptr<model::JointTree> make_joint_tree(const assembly::Assembler& ass
 JointSpaceEquations::JointSpaceEquations(assembly::Assembler& assembler, const model::JointTree& tree)
     : assembler_(assembler), tree_(tree), forces_(assembler), n_(tree.coordinate_count()), k_(tree.size()),
       work_(assembler.make_state()) {
-  for (auto* v : {&zero_n_, &weighted_, &w1_, &w2_, &a_, &b_, &w_, &c_, &mw_, &column_}) v->assign(std::size_t(n_), 0.0);
+  for (auto* v : {&zero_n_, &weighted_, &w1_, &w2_, &a_, &b_, &w_, &c_, &mw_, &column_})
+    v->assign(std::size_t(n_), 0.0);
   for (auto* v : {&s_, &hb_, &k_work_, &k_work2_}) v->assign(std::size_t(k_), 0.0);
   h_work_.assign(std::size_t(n_ * k_), 0.0);
 }
@@ -205,7 +206,8 @@ void JointSpaceEquations::evaluate(Point& e) {
     lapack.GETRF(k_, k_, e.mass_lu.data(), k_, e.pivots.data(), &info);
     if (info != 0)
       throw SolverError("joint-space mass matrix H^T M H is singular at t = " + std::to_string(e.t) +
-                        " (a singular configuration of the joint coordinates, or a joint coordinate that moves no mass)");
+                        " (a singular configuration of the joint coordinates, or a joint coordinate that moves no "
+                        "mass)");
   }
   e.beta = e.p_hat;
   mass_solve(e, e.beta);

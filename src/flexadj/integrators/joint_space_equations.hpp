@@ -79,9 +79,10 @@ class JointSpaceEquations {
   void jacobian(const std::vector<double>& alpha, std::vector<double>& h);
   // The wanted joint parameters of `gradient`: (index into tree.parameters(), index into gradient.parameters).
   void wanted_parameters(const assembly::LocalGradient& gradient);
-  void times_jacobian(const Point& e, const std::vector<double>& x, std::vector<double>& out) const;             // H x
-  void jacobian_transpose_times(const Point& e, const std::vector<double>& x, std::vector<double>& out) const;   // H^T x
-  void mass_solve(const Point& e, std::vector<double>& x) const;                                               // M_hat^-1 x
+  // H x, H^T x and M_hat^-1 x (in place) at e.
+  void times_jacobian(const Point& e, const std::vector<double>& x, std::vector<double>& out) const;
+  void jacobian_transpose_times(const Point& e, const std::vector<double>& x, std::vector<double>& out) const;
+  void mass_solve(const Point& e, std::vector<double>& x) const;
   // w_ = H s, c_ = P_q^T w_ and mw_ = M w_ at e: the pieces of d(s . M_hat beta)/dalpha.
   void momentum_products(const Point& e, const std::vector<double>& s);
 

@@ -50,7 +50,8 @@ JointTree::JointTree(const Model& model, const std::vector<int>& local_index) {
     if (parent_joint[std::size_t(child)] >= 0)
       throw InputError(file, key,
                        std::string(kWhy) + "needs a tree: body '" + model.body(child).name +
-                           "' is already the child of joint '" + constraints[std::size_t(parent_joint[std::size_t(child)])]->name() +
+                           "' is already the child of joint '" +
+                           constraints[std::size_t(parent_joint[std::size_t(child)])]->name() +
                            "' (a closed loop, or bodies: [parent, child] listed the other way round)");
     parent_joint[std::size_t(child)] = static_cast<int>(c);
   }

@@ -129,7 +129,8 @@ template <class S> void JointTree::positions(const S* alpha, const S* p, S* q) c
       continue;
     }
     const S* pp = p + l.first_parameter;
-    const S theta_a = l.parent != kGround && l.parent_kind == BodyKind::PlanarRigid ? q[body_index(l.parent)[2]] : S(0.0);
+    const bool parent_turns = l.parent != kGround && l.parent_kind == BodyKind::PlanarRigid;
+    const S theta_a = parent_turns ? q[body_index(l.parent)[2]] : S(0.0);
     S px, py;
     joint_point(l, q, p, false, px, py);
     // rest_angle: joints only (a distance constraint has 7 parameters).
@@ -186,7 +187,8 @@ template <class S> void JointTree::joint_coordinates(const S* q, const S* p, S* 
     }
     if (l.alpha_count == 0) continue;
     const S* pp = p + l.first_parameter;
-    const S theta_a = l.parent != kGround && l.parent_kind == BodyKind::PlanarRigid ? q[body_index(l.parent)[2]] : S(0.0);
+    const bool parent_turns = l.parent != kGround && l.parent_kind == BodyKind::PlanarRigid;
+    const S theta_a = parent_turns ? q[body_index(l.parent)[2]] : S(0.0);
     S pax, pay, pbx, pby;
     joint_point(l, q, p, false, pax, pay);
     joint_point(l, q, p, true, pbx, pby);
@@ -292,7 +294,8 @@ template <class S> void JointTree::spatial_positions(const S* alpha, const S* p,
         if (l.alpha_count > 0) eb = quaternion_product(eb, cardan(a));
         break;
       case LinkKind::Revolute:
-        eb = quaternion_product(quaternion_product(ea, axis_rotation(unit(Vec3<S>{pp[kAxis], pp[kAxis + 1], pp[kAxis + 2]}), a[0])), rest);
+        eb = quaternion_product(
+            quaternion_product(ea, axis_rotation(unit(Vec3<S>{pp[kAxis], pp[kAxis + 1], pp[kAxis + 2]}), a[0])), rest);
         break;
       case LinkKind::Prismatic: {
         const Vec3<S> u = unit(cross(Vec3<S>{pp[kNormal1], pp[kNormal1 + 1], pp[kNormal1 + 2]},
