@@ -1,8 +1,11 @@
-"""Opens a flexadj result (.xmf) with ParaView's XDMF Reader, prints what ParaView sees, and fails (exit 1) on
-any error or warning the reader reports, or if a point set or array that flexadj writes is missing: bodies (point arrays velocity, axis_x, axis_y, axis_z), joints (force), beams (lines,
-point arrays axis_x, axis_y, axis_z, velocity, cell arrays force, moment) and beam_sections (force, moment).
---expect names the point sets the file must have; with --png it renders the last step (bodies as spheres with
-their axis_z as arrows).
+"""Opens a flexadj result with ParaView's XDMF readers, prints what ParaView sees, and fails (exit 1) on any error
+or warning a reader reports, or if a point set or array that flexadj writes is missing: bodies (point arrays
+velocity, axis_x, axis_y, axis_z), joints (force), beams (lines, point arrays axis_x, axis_y, axis_z, velocity,
+cell arrays force, moment) and beam_sections (force, moment). RUN.xmf is read with Xdmf3ReaderS and Xdmf3ReaderT
+(what ParaView 5.11 opens .xmf with by default), RUN.xmf2 (written beside it) with the XDMF Reader. --expect names
+the point sets the file must have; with --png it renders the last step (bodies as spheres with their axis_z as
+arrows). The Xdmf3 readers print some complaints to the standard error stream, not through VTK: run it as
+test_paraview.sh does, failing on any output line of the form "Skipping ...", "ERROR" or "Warning".
 
     pvpython scripts/paraview_check.py results/run.xmf [--expect bodies,joints,beams] [--png picture.png]
     (rendering without a display: xvfb-run -a -s "-screen 0 1024x768x24" pvpython ...; the default 8-bit
@@ -14,7 +17,7 @@ import sys
 from xml.etree import ElementTree
 
 from paraview import servermanager
-from paraview.simple import (XDMFReader, Glyph, Show, Render, SaveScreenshot, GetActiveViewOrCreate,
+from paraview.simple import (XDMFReader, Xdmf3ReaderS, Xdmf3ReaderT, Glyph, Show, Render, SaveScreenshot, GetActiveViewOrCreate,
                              ResetCamera)
 from vtkmodules.vtkCommonCore import vtkOutputWindow, vtkStringOutputWindow
 from vtkmodules.vtkCommonDataModel import vtkCompositeDataSet, VTK_POLY_LINE, VTK_LINE
@@ -37,10 +40,13 @@ console = vtkOutputWindow.GetInstance()
 messages = vtkStringOutputWindow()
 vtkOutputWindow.SetInstance(messages)
 problems, report = [], []
+last_points = {}  # reader -> point set -> the coordinates of its points at the last step
 
 
-def leaves(data, name, found):
-    """The datasets of a (multi-block, multi-piece) output by block name."""
+def leaves(data, name, found, unnamed):
+    """The datasets of a (multi-block, multi-piece) output by block name. The Xdmf3 readers name no blocks: their
+    leaves come in the order of the file's point sets, `unnamed` (the S reader as pieces of one dataset, the T reader
+    as blocks)."""
     if data is None:
         return
     if data.IsA("vtkMultiBlockDataSet") or data.IsA("vtkMultiPieceDataSet"):
@@ -48,24 +54,30 @@ def leaves(data, name, found):
             block = data.GetPartition(i) if data.IsA("vtkMultiPieceDataSet") else data.GetBlock(i)
             meta = data.GetMetaData(i) if data.HasMetaData(i) else None
             child = meta.Get(vtkCompositeDataSet.NAME()) if meta and meta.Has(vtkCompositeDataSet.NAME()) else name
-            leaves(block, child, found)
+            leaves(block, child, found, unnamed)
     else:
+        if not name and unnamed:
+            name = unnamed.pop(0)
         found.setdefault(name, []).append(data)
 
 
-# (Xdmf3ReaderS and Xdmf3ReaderT read no points from these files: they do not take the HyperSlab DataItems that
-# select a step; docs/reliability.md.)
-for label, make in (("XDMF Reader", lambda: XDMFReader(FileNames=[path])),):
+legacy = path + "2"  # RUN.xmf2: the XDMF 2 form for the XDMF Reader (src/flexadj/io/xdmf_writer.hpp)
+if not os.path.exists(legacy):
+    sys.exit(f"{legacy} is missing: flexadj writes it beside {path}")
+for label, make, file in (("Xdmf3ReaderS", lambda: Xdmf3ReaderS(FileName=[path]), path),
+                          ("Xdmf3ReaderT", lambda: Xdmf3ReaderT(FileName=[path]), path),
+                          ("XDMF Reader", lambda: XDMFReader(FileNames=[legacy]), legacy)):
     reader = make()
     reader.UpdatePipelineInformation()
     times = list(reader.TimestepValues) if reader.TimestepValues else [0.0]
     reader.UpdatePipeline(times[-1])
     found = {}
     output = servermanager.Fetch(reader)
-    # A file of one point set reads as that one dataset, without a block name.
-    top = [g.get("Name") for g in ElementTree.parse(path).getroot().iter("Grid") if g.get("CollectionType")]
-    leaves(output, top[0] if len(top) == 1 and output.IsA("vtkDataSet") else "", found)
-    report.append(f"{label}: {path}: {len(times)} time steps from {times[0]} to {times[-1]} s")
+    # The point sets (temporal collections) in the file's order; a file of one point set reads as that one dataset,
+    # without a block name.
+    top = [g.get("Name") for g in ElementTree.parse(file).getroot().iter("Grid") if g.get("CollectionType")]
+    leaves(output, "", found, list(top))
+    report.append(f"{label}: {file}: {len(times)} time steps from {times[0]} to {times[-1]} s")
     for name in expect:
         if name not in EXPECTED:
             sys.exit(f"unknown point set '{name}' in --expect")
@@ -74,6 +86,7 @@ for label, make in (("XDMF Reader", lambda: XDMFReader(FileNames=[path])),):
             problems.append(f"{label}: no point set '{name}' (found {sorted(found)})")
             continue
         points = sum(d.GetNumberOfPoints() for d in datasets)
+        last_points.setdefault(label, {})[name] = [d.GetPoint(i) for d in datasets for i in range(d.GetNumberOfPoints())]
         cells = [d.GetCellType(i) for d in datasets for i in range(d.GetNumberOfCells())]
         point_arrays = {d.GetPointData().GetArrayName(i) for d in datasets
                         for i in range(d.GetPointData().GetNumberOfArrays())}
@@ -92,6 +105,13 @@ for label, make in (("XDMF Reader", lambda: XDMFReader(FileNames=[path])),):
                 problems.append(f"{label}: {name}: no cell array '{array}'")
         if lines and (not cells or any(c not in (VTK_LINE, VTK_POLY_LINE) for c in cells)):
             problems.append(f"{label}: {name}: expected line cells, got cell types {sorted(set(cells))}")
+
+# The three readers select the same step of the same datasets: the same points.
+for label, sets in last_points.items():
+    for name, points in sets.items():
+        reference = last_points.get("XDMF Reader", {}).get(name)
+        if reference is not None and points != reference:
+            problems.append(f"{label}: {name}: other points at the last step than the XDMF Reader's")
 
 vtkOutputWindow.SetInstance(console)
 print("\n".join(report))

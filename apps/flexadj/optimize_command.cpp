@@ -257,7 +257,8 @@ std::string optimize_help() {
          "                            PREFIX_design.yaml  the design values of the last iterate; read back with\n"
          "                                                --set optimization.start_from=PREFIX_design.yaml\n"
          "                            PREFIX_restart.txt  state for --restart (exact, rewritten every iteration)\n"
-         "                            PREFIX.h5, PREFIX.xmf the trajectory of the final design (ParaView)\n"
+         "                            PREFIX.h5, PREFIX.xmf the trajectory of the final design (ParaView; PREFIX.xmf2\n"
+         "                                                for its XDMF Reader)\n"
          "  --method NAME           overrides optimization.method\n"
          "  --max-iterations N      overrides optimization.max_iterations (iterations in total, also after a\n"
          "                          restart)\n"
@@ -266,7 +267,7 @@ std::string optimize_help() {
          "                          with the recorded evaluations of J and its gradient (no forward runs) up to\n"
          "                          the last saved iterate\n"
          "  --set KEY=VALUE         override a model-file value (repeatable), e.g. --set optimization.method=gradient\n"
-         "  --no-trajectory         do not write PREFIX.h5 / PREFIX.xmf\n"
+         "  --no-trajectory         do not write PREFIX.h5 / PREFIX.xmf / PREFIX.xmf2\n"
          "  --adjoint MODE          discrete (default): the sequential backward sweep; spacetime: all steps as one\n"
          "                          system solved by GMRES over time slabs (the same gradient to the tolerance)\n"
          + spacetime_options_help() +

@@ -11,6 +11,7 @@
 #include "flexadj/integrators/simulation.hpp"
 #include "flexadj/io/problem_reader.hpp"
 #include "flexadj/io/trajectory_output.hpp"
+#include "flexadj/io/xdmf_writer.hpp"
 
 namespace flexadj::app {
 namespace {
@@ -95,7 +96,7 @@ std::string simulate_help() {
          "options:\n"
          "  -o, --output FILE.h5   result file (default: output.path of the model, else MODEL-stem.h5)\n"
          "  --every N              write every N-th step (default: output.every of the model, else 1)\n"
-         "  --no-xdmf              do not write the .xmf file\n"
+         "  --no-xdmf              do not write the .xmf and .xmf2 files (ParaView)\n"
          "  --no-output            write no result file (timing runs)\n"
          "  --set KEY=VALUE        override a model-file value, e.g. --set integrator.step_size=1e-4\n"
          "                         or --set chain.count=1000 (repeatable)\n"
@@ -192,7 +193,8 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
                 summary.wall_seconds > 0 ? double(summary.steps) / summary.wall_seconds : 0.0);
     if (output) {
       std::printf("  output      %s", output->path().c_str());
-      if (options.xdmf && problem.output.xdmf) std::printf(", %s (open in ParaView)", output->xdmf_path().c_str());
+      if (options.xdmf && problem.output.xdmf) std::printf(", %s (open in ParaView; %s for its XDMF Reader)", output->xdmf_path().c_str(),
+                    io::XdmfWriter::legacy_path(output->xdmf_path()).c_str());
       std::printf("\n");
     }
   }

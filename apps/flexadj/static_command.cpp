@@ -7,6 +7,7 @@
 #include "flexadj/integrators/static_solver.hpp"
 #include "flexadj/io/problem_reader.hpp"
 #include "flexadj/io/trajectory_output.hpp"
+#include "flexadj/io/xdmf_writer.hpp"
 
 namespace flexadj::app {
 namespace {
@@ -51,7 +52,7 @@ std::string static_help() {
          "options:\n"
          "  -o, --output FILE.h5   result file (default: output.path of the model, else MODEL-stem-static.h5)\n"
          "  --load-steps N         number of load steps (default: static.load_steps of the model, else 10)\n"
-         "  --no-xdmf              do not write the .xmf file\n"
+         "  --no-xdmf              do not write the .xmf and .xmf2 files (ParaView)\n"
          "  --no-output            write no result file\n"
          "  --set KEY=VALUE        override a model-file value, e.g. --set static.newton_tolerance=1e-12\n"
          "  -q, --quiet            no progress line and no summary\n"
@@ -115,7 +116,8 @@ int static_command(const std::vector<std::string>& arguments, RCP<const Comm> co
     std::printf("  wall time   %.3f s\n", summary.wall_seconds);
     if (output) {
       std::printf("  output      %s", output->path().c_str());
-      if (options.xdmf && problem.output.xdmf) std::printf(", %s (open in ParaView)", output->xdmf_path().c_str());
+      if (options.xdmf && problem.output.xdmf) std::printf(", %s (open in ParaView; %s for its XDMF Reader)", output->xdmf_path().c_str(),
+                    io::XdmfWriter::legacy_path(output->xdmf_path()).c_str());
       std::printf("\n");
     }
   }

@@ -31,7 +31,14 @@ no_multipliers() { h5ls -r "$1" | grep -q "/state/q" && ! h5ls -r "$1" | grep -q
 
 expect "simulate" 0 "summary" -- simulate springs.yaml -o springs.h5
 pass_if "result file has /state/q and no /state/lambda" no_multipliers springs.h5
-pass_if "XDMF file written" test -s springs.xmf
+pass_if "XDMF files written (.xmf for the Xdmf3 readers, .xmf2 for the XDMF Reader)" test -s springs.xmf -a -s springs.xmf2
+expect "--no-xdmf" 0 "summary" -- simulate springs.yaml -o plain.h5 --no-xdmf
+pass_if "--no-xdmf writes neither XDMF file" test -s plain.h5 -a ! -e plain.xmf -a ! -e plain.xmf2
+# XDMF refers to datasets as "file:dataset|selection": a name with ':' or '|' is refused before anything is
+# written, unless no XDMF file is wanted.
+expect "':' in the output name" 2 "a:b.h5" "':' or '|'" "--no-xdmf" -- simulate springs.yaml -o a:b.h5
+pass_if "nothing written for the refused name" test ! -e a:b.h5
+expect "':' in the output name with --no-xdmf" 0 "summary" -- simulate springs.yaml -o a:b.h5 --no-xdmf
 expect "static" 0 "load step" -- static springs.yaml -o springs_static.h5
 expect "gradient in memory" 0 "upper.stiffness" -- gradient springs.yaml -o memory.csv
 expect "gradient through an HDF5 trajectory" 0 "upper.stiffness" -- gradient springs.yaml --trajectory hdf5 \

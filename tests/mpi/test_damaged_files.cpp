@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "flexadj/core/error.hpp"
+#include "flexadj/core/hdf5_storage.hpp"
 #include "flexadj/functions/control_signal.hpp"
 #include "flexadj/io/problem_reader.hpp"
 #include "flexadj/integrators/simulation.hpp"
@@ -59,33 +60,45 @@ std::string trajectory_refusal(const std::string& path) {
   return "";
 }
 
+// The file address of the chunk of dataset `name` at row `row` (column 0), and the chunk's size in bytes.
+std::pair<haddr_t, hsize_t> chunk_address(const std::string& path, const char* name, hsize_t row) {
+  haddr_t address = HADDR_UNDEF;
+  hsize_t size = 0;
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t set = H5Dopen2(file, name, H5P_DEFAULT);
+  const hsize_t origin[2] = {row, 0};
+  unsigned filters = 0;
+  EXPECT_GE(H5Dget_chunk_info_by_coord(set, origin, &filters, &address, &size), 0);
+  H5Dclose(set);
+  H5Fclose(file);
+  return {address, size};
+}
+
+// The bytes of `path`, and where the 8-byte address `address` (little-endian, as in the file) is in them: once,
+// in the chunk index.
+std::string file_bytes(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string(std::istreambuf_iterator<char>(in), {});
+}
+std::size_t unique_address_position(const std::string& bytes, haddr_t address) {
+  const std::string pattern(reinterpret_cast<const char*>(&address), 8);
+  const std::size_t at = bytes.find(pattern);
+  EXPECT_NE(at, std::string::npos);
+  EXPECT_EQ(bytes.find(pattern, at + 1), std::string::npos) << "the address is not unique in the file";
+  return at;
+}
+
 TEST(DamagedFiles, RefusesAChunkInsideTheSuperblock) {
   // The fuzzer moved the first chunk of /state/q to byte 2: HDF5 1.10.8 copied it from its 8-byte metadata
   // buffer (AddressSanitizer: heap-buffer-overflow in H5VM_memcpyvv). The same damage: its address in the chunk
   // index replaced by 2.
   const std::string path = "damaged_chunk_address.h5";
   write_trajectory(path);
-  haddr_t address = HADDR_UNDEF;
-  {
-    const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
-    const hid_t set = H5Dopen2(file, "/state/q", H5P_DEFAULT);
-    const hsize_t origin[2] = {0, 0};
-    unsigned filters = 0;
-    hsize_t size = 0;
-    ASSERT_GE(H5Dget_chunk_info_by_coord(set, origin, &filters, &address, &size), 0);
-    EXPECT_EQ(size, 16u);
-    H5Dclose(set);
-    H5Fclose(file);
-  }
-  std::string bytes;
-  {
-    std::ifstream in(path, std::ios::binary);
-    bytes.assign(std::istreambuf_iterator<char>(in), {});
-  }
-  const std::string old_address(reinterpret_cast<const char*>(&address), 8);  // little-endian, as in the file
-  const std::size_t at = bytes.find(old_address);
+  const auto [address, size] = chunk_address(path, "/state/q", 0);
+  EXPECT_EQ(size, 16u);
+  std::string bytes = file_bytes(path);
+  const std::size_t at = unique_address_position(bytes, address);
   ASSERT_NE(at, std::string::npos);
-  ASSERT_EQ(bytes.find(old_address, at + 1), std::string::npos) << "the address is not unique in the file";
   const std::uint64_t two = 2;
   std::memcpy(&bytes[at], &two, 8);
   std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
@@ -93,6 +106,57 @@ TEST(DamagedFiles, RefusesAChunkInsideTheSuperblock) {
   // The index's records are checked before the first read (hdf5_storage.hpp): this one lies in the superblock.
   EXPECT_EQ(refusal.rfind(path + ": /state/q: a damaged chunk index (record 0)", 0), 0u) << refusal;
   EXPECT_NE(refusal.find("a damaged file, or not one flexadj wrote"), std::string::npos) << refusal;
+}
+
+// All of /state/q of `path`, read by HDF5 after flexadj's chunk-index checks.
+std::vector<double> all_positions(const std::string& path) {
+  const hid_t file = H5Fopen(path.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT);
+  const hid_t set = H5Dopen2(file, "/state/q", H5P_DEFAULT);
+  hsize_t dims[2] = {0, 0};
+  const hid_t space = H5Dget_space(set);
+  H5Sget_simple_extent_dims(space, dims, nullptr);
+  EXPECT_EQ(dims[0], 6u);
+  EXPECT_EQ(flexadj::hdf5_chunk_index_problem(file, set, {dims[0], dims[1]}), "");
+  std::vector<double> q(dims[0] * dims[1]);
+  EXPECT_GE(H5Dread(set, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, q.data()), 0);
+  H5Sclose(space);
+  H5Dclose(set);
+  H5Fclose(file);
+  return q;
+}
+
+TEST(DamagedFiles, RefusesChunksSwappedInTheirIndex) {
+  // The damage the record checks cannot see: the chunk index of HDF5 1.8's format (a version-1 B-tree) has no
+  // checksum, and with the addresses of the chunks of steps 1 and 2 of /state/q swapped every record is still a
+  // whole chunk of the extent inside the file. HDF5 then reads step 2's positions as step 1's; the checksum of
+  // each step's values (written beside them, io/state_reader.cpp) refuses them.
+  const std::string path = "damaged_swapped_chunks.h5";
+  write_trajectory(path);
+  std::filesystem::copy_file(path, "damaged_swapped_chunks_original.h5",
+                             std::filesystem::copy_options::overwrite_existing);
+  const auto [first, first_size] = chunk_address(path, "/state/q", 1);
+  const auto [second, second_size] = chunk_address(path, "/state/q", 2);
+  ASSERT_EQ(first_size, second_size);
+  std::string bytes = file_bytes(path);
+  const std::size_t at_first = unique_address_position(bytes, first), at_second = unique_address_position(bytes, second);
+  ASSERT_NE(at_first, std::string::npos);
+  ASSERT_NE(at_second, std::string::npos);
+  std::memcpy(&bytes[at_first], &second, 8);
+  std::memcpy(&bytes[at_second], &first, 8);
+  std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+  // HDF5 reads the swapped rows without complaint: the index passes every check flexadj can make.
+  const std::vector<double> before = all_positions("damaged_swapped_chunks_original.h5"), after = all_positions(path);
+  ASSERT_EQ(before.size(), after.size());
+  const std::size_t columns = before.size() / 6;  // 6 stored steps
+  ASSERT_NE(before[columns], before[2 * columns]);  // the mass moves between steps 1 and 2
+  for (std::size_t c = 0; c < columns; ++c) {
+    EXPECT_EQ(after[columns + c], before[2 * columns + c]);
+    EXPECT_EQ(after[2 * columns + c], before[columns + c]);
+  }
+  const std::string refusal = trajectory_refusal(path);
+  EXPECT_EQ(refusal.rfind(path + ": /state/checksum: step 1: the values of rank 0 do not match their checksum", 0),
+            0u)
+      << refusal;
 }
 
 TEST(DamagedFiles, RefusesDamagedMetadataAsAnInputError) {

@@ -400,10 +400,12 @@ TEST_F(ResultsFileTest, RawHdf5LayoutOnRankZero) {
   }
 }
 
-TEST_F(ResultsFileTest, XdmfIsWellFormedAndReferencesExistingDatasets) {
-  if (rank() != 0) return;
-  std::ifstream in(xmf());
-  ASSERT_TRUE(in.good()) << xmf();
+// The XDMF file `path` of the reference file: well formed, kSteps grids per point set selecting their steps, every
+// HDF5 reference to an existing dataset. `xdmf3`: the selection inside the HDF DataItems ("file:dataset|start:
+// stride:count:extent", RUN.xmf); else HyperSlab DataItems (RUN.xmf2).
+void check_xdmf(const std::string& path, const std::string& h5, bool xdmf3) {
+  std::ifstream in(path);
+  ASSERT_TRUE(in.good()) << path;
   std::stringstream text;
   text << in.rdbuf();
   XmlNode root;
@@ -432,8 +434,20 @@ TEST_F(ResultsFileTest, XdmfIsWellFormedAndReferencesExistingDatasets) {
       ASSERT_NE(geometry, nullptr);
       EXPECT_EQ(geometry->attr("GeometryType"), "XYZ");
       const XmlNode& slab = geometry->children.at(0);
-      EXPECT_EQ(slab.attr("ItemType"), "HyperSlab");
-      EXPECT_EQ(numbers(slab.children.at(0).text), (std::vector<long long>{k, 0, 0, 1, 1, 1, 1, kItems, 3}));
+      if (xdmf3) {
+        EXPECT_EQ(slab.attr("ItemType"), "");
+        EXPECT_EQ(numbers(slab.attr("Dimensions")), (std::vector<long long>{1, kItems, 3}));
+        const std::string text = trim(slab.text);
+        const auto bar = text.find('|');
+        ASSERT_NE(bar, std::string::npos) << text;
+        std::string selection = text.substr(bar + 1);
+        for (char& c : selection) c = c == ':' ? ' ' : c;
+        EXPECT_EQ(numbers(selection),
+                  (std::vector<long long>{k, 0, 0, 1, 1, 1, 1, kItems, 3, kSteps, kItems, 3}));
+      } else {
+        EXPECT_EQ(slab.attr("ItemType"), "HyperSlab");
+        EXPECT_EQ(numbers(slab.children.at(0).text), (std::vector<long long>{k, 0, 0, 1, 1, 1, 1, kItems, 3}));
+      }
     }
   }
   ASSERT_EQ(collections.size(), 2u);
@@ -443,9 +457,13 @@ TEST_F(ResultsFileTest, XdmfIsWellFormedAndReferencesExistingDatasets) {
   // The vertex list inside a HyperSlab that selects all of it (no "Cannot find DataItem element in geometry xml"
   // from ParaView's XDMF Reader, xdmf_writer.cpp).
   const XmlNode& whole = bodies_topology->children.at(0);
-  EXPECT_EQ(whole.attr("ItemType"), "HyperSlab");
-  EXPECT_EQ(numbers(whole.children.at(0).text), (std::vector<long long>{0, 1, kItems}));
-  EXPECT_EQ(numbers(whole.children.at(1).text), (std::vector<long long>{0, 1, 2, 3, 4, 5, 6}));
+  if (xdmf3) {
+    EXPECT_EQ(numbers(whole.text), (std::vector<long long>{0, 1, 2, 3, 4, 5, 6}));
+  } else {
+    EXPECT_EQ(whole.attr("ItemType"), "HyperSlab");
+    EXPECT_EQ(numbers(whole.children.at(0).text), (std::vector<long long>{0, 1, kItems}));
+    EXPECT_EQ(numbers(whole.children.at(1).text), (std::vector<long long>{0, 1, 2, 3, 4, 5, 6}));
+  }
   EXPECT_EQ(child(collections.at("beam")->children[0], "Topology")->attr("TopologyType"), "Polyline");
 
   // Every XInclude points at the first grid's topology of an existing collection.
@@ -463,26 +481,37 @@ TEST_F(ResultsFileTest, XdmfIsWellFormedAndReferencesExistingDatasets) {
   // Every HDF5 reference names the file (by basename) and an existing dataset with matching dimensions.
   std::vector<const XmlNode*> items;
   collect(root, "DataItem", items);
-  Id file{H5Fopen(h5().c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
+  Id file{H5Fopen(h5.c_str(), H5F_ACC_RDONLY, H5P_DEFAULT), H5Fclose};
   ASSERT_GE(file.id, 0);
   int hdf_items = 0;
   for (const XmlNode* item : items) {
     if (item->attr("Format") != "HDF") continue;
     ++hdf_items;
-    const std::string reference = trim(item->text);
+    const std::string text = trim(item->text), reference = text.substr(0, text.find('|'));
+    const bool selects = reference.size() < text.size();
     const auto colon = reference.find(':');
     ASSERT_NE(colon, std::string::npos) << reference;
-    EXPECT_EQ(reference.substr(0, colon), h5());
+    EXPECT_EQ(reference.substr(0, colon), h5);
     const std::string dataset = reference.substr(colon + 1);
     ASSERT_TRUE(h5_exists(file.id, dataset)) << dataset;
     Id d{H5Dopen2(file.id, dataset.c_str(), H5P_DEFAULT), H5Dclose};
     ASSERT_GE(d.id, 0);
     std::vector<long long> dims;
     for (hsize_t e : h5_dims(d.id)) dims.push_back((long long)e);
-    EXPECT_EQ(numbers(item->attr("Dimensions")), dims) << dataset;
+    if (!selects) EXPECT_EQ(numbers(item->attr("Dimensions")), dims) << dataset;
   }
   // Per step: bodies (geometry + 2 attributes) and beam (geometry); plus the beam connectivity once.
   EXPECT_EQ(hdf_items, int(kSteps * 4 + 1));
+}
+
+TEST_F(ResultsFileTest, XdmfIsWellFormedAndReferencesExistingDatasets) {
+  if (rank() != 0) return;
+  check_xdmf(xmf(), h5(), true);
+}
+
+TEST_F(ResultsFileTest, LegacyXdmfIsWellFormedAndReferencesExistingDatasets) {
+  if (rank() != 0) return;
+  check_xdmf(XdmfWriter::legacy_path(xmf()), h5(), false);
 }
 
 TEST(ResultsFile, UnwritablePathIsAnInputErrorNamingThePath) {

@@ -47,12 +47,19 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const integra
       run_(run),
       last_step_(run.adaptive() ? -1 : run.step_count()) {  // with step control: unknown (observe_final)
   const auto& model = assembler_.model();
-  // The XDMF file is written as NAME.xmf.tmp and renamed: its name must fit the file system's limit too.
-  const std::string longest_name = std::filesystem::path(xdmf_ ? xdmf_path() + ".tmp" : path_).filename().string();
+  // The XDMF files are written as NAME.xmf.tmp and NAME.xmf2.tmp and renamed: their names must fit the file
+  // system's limit too.
+  const std::string longest_name =
+      std::filesystem::path(xdmf_ ? XdmfWriter::legacy_path(xdmf_path()) + ".tmp" : path_).filename().string();
   if (longest_name.size() > kMaxFileName)
     throw InputError(path_, "", "the file name is too long (" + std::to_string(longest_name.size()) +
-                                    " characters with the .xmf.tmp the XDMF file needs; at most " +
+                                    " characters with the .xmf2.tmp the XDMF files need; at most " +
                                     std::to_string(kMaxFileName) + ")");
+  // XDMF refers to a dataset as "file:dataset" (XDMF 3: "file:dataset|selection").
+  const std::string name = std::filesystem::path(path_).filename().string();
+  if (xdmf_ && name.find_first_of(":|") != std::string::npos)
+    throw InputError(path_, "", "a ':' or '|' in the file name cannot be referred to from the XDMF files that "
+                                "ParaView reads; rename the output or write none (--no-xdmf)");
   const auto& dofs = assembler_.dofs();
   file_ = std::make_unique<ResultsFile>(raw_mpi_comm(*assembler_.comm()), path_);
 

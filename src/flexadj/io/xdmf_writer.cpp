@@ -32,15 +32,24 @@ std::string join(const std::vector<long long>& values) {
   return out;
 }
 
-// HyperSlab selecting step `step` of a [steps, points(, components)] double dataset.
+// Step `step` of a [steps, points(, components)] double dataset. XDMF 2 (ParaView's XDMF Reader): a HyperSlab
+// DataItem around the dataset. XDMF 3 (its Xdmf3ReaderS/T): the selection in the HDF DataItem itself,
+// "file:dataset|start:stride:count:extent"; ParaView 5.11's Xdmf3 readers ask a HyperSlab for its number type
+// before reading it, get none ("Skipping unrecognized array type [None]") and show no points.
 void hyperslab(std::ostream& os, const std::string& indent, const std::string& file, const std::string& dataset,
-               std::size_t steps, long long step, long long points, int components) {
+               std::size_t steps, long long step, long long points, int components, XdmfFlavour flavour) {
   std::vector<long long> dims{(long long)steps, points}, start{step, 0}, stride{1, 1}, count{1, points};
   if (components > 1) {
     dims.push_back(components);
     start.push_back(0);
     stride.push_back(1);
     count.push_back(components);
+  }
+  if (flavour == XdmfFlavour::xdmf3) {
+    os << indent << "<DataItem Dimensions=\"" << join(count) << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">"
+       << escape(file) << ':' << escape(dataset) << '|' << join(start) << ':' << join(stride) << ':' << join(count)
+       << ':' << join(dims) << "</DataItem>\n";
+    return;
   }
   os << indent << "<DataItem ItemType=\"HyperSlab\" Dimensions=\"" << join(count) << "\" Type=\"HyperSlab\">\n"
      << indent << "  <DataItem Dimensions=\"3 " << dims.size() << "\" NumberType=\"Int\" Format=\"XML\">"
@@ -51,13 +60,17 @@ void hyperslab(std::ostream& os, const std::string& indent, const std::string& f
      << indent << "</DataItem>\n";
 }
 
-// A DataItem (`format`: its type and format attributes, `content`: its data) inside a HyperSlab that selects all of
-// it. Used for topologies: ParaView's XDMFReader (vtkXdmfHeavyData) tries to cache a grid whose topology's first
+// A DataItem (`format`: its type and format attributes, `content`: its data); for XDMF 2 inside a HyperSlab that
+// selects all of it. Used for topologies: ParaView's XDMFReader (vtkXdmfHeavyData) tries to cache a grid whose topology's first
 // DataItem holds text, and then needs text right inside the geometry's first DataItem too; ours is a HyperSlab
 // (step k of the positions), so it reported "Cannot find DataItem element in geometry xml, no caching possible"
 // for every grid. Without text there the reader skips the cache (useless here: the points move every step).
 void whole(std::ostream& os, const std::string& indent, const std::vector<long long>& dims, const std::string& format,
-           const std::string& content) {
+           const std::string& content, XdmfFlavour flavour) {
+  if (flavour == XdmfFlavour::xdmf3) {  // the Xdmf3 readers cache nothing and take no HyperSlab (hyperslab())
+    os << indent << "<DataItem Dimensions=\"" << join(dims) << "\" " << format << ">" << content << "</DataItem>\n";
+    return;
+  }
   const std::vector<long long> start(dims.size(), 0), stride(dims.size(), 1);
   os << indent << "<DataItem ItemType=\"HyperSlab\" Dimensions=\"" << join(dims) << "\" Type=\"HyperSlab\">\n"
      << indent << "  <DataItem Dimensions=\"3 " << dims.size() << "\" NumberType=\"Int\" Format=\"XML\">"
@@ -119,7 +132,8 @@ void XdmfWriter::set_polyline_connectivity(const std::string& point_set, const s
   s.segments = segments;
 }
 
-std::string XdmfWriter::xml(const std::string& h5_reference, const std::vector<double>& times) const {
+std::string XdmfWriter::xml(const std::string& h5_reference, const std::vector<double>& times,
+                            XdmfFlavour flavour) const {
   std::ostringstream os;
   os << "<?xml version=\"1.0\" ?>\n<!DOCTYPE Xdmf SYSTEM \"Xdmf.dtd\" []>\n"
      << "<Xdmf Version=\"3.0\" xmlns:xi=\"http://www.w3.org/2001/XInclude\">\n  <Domain>\n";
@@ -140,24 +154,24 @@ std::string XdmfWriter::xml(const std::string& h5_reference, const std::vector<d
            << "\" NodesPerElement=\"1\">\n";
         std::ostringstream vertices;
         for (long long i = 0; i < s.points; ++i) vertices << (i ? " " : "") << i;
-        whole(os, in + "  ", {s.points}, "NumberType=\"Int\" Format=\"XML\"", vertices.str());
+        whole(os, in + "  ", {s.points}, "NumberType=\"Int\" Format=\"XML\"", vertices.str(), flavour);
         os << in << "</Topology>\n";
       } else {
         os << in << "<Topology TopologyType=\"Polyline\" NumberOfElements=\"" << s.segments
            << "\" NodesPerElement=\"2\">\n";
         whole(os, in + "  ", {s.segments, 2}, "NumberType=\"Int\" Precision=\"8\" Format=\"HDF\"",
-              escape(h5_reference) + ':' + escape(s.connectivity));
+              escape(h5_reference) + ':' + escape(s.connectivity), flavour);
         os << in << "</Topology>\n";
       }
       os << in << "<Geometry GeometryType=\"XYZ\">\n";
-      hyperslab(os, in + "  ", h5_reference, s.positions, times.size(), (long long)k, s.points, 3);
+      hyperslab(os, in + "  ", h5_reference, s.positions, times.size(), (long long)k, s.points, 3, flavour);
       os << in << "</Geometry>\n";
       for (const auto& a : s.attributes) {
         const char* type = a.components == 1 ? "Scalar" : a.components == 3 ? "Vector" : "Tensor";
         os << in << "<Attribute Name=\"" << escape(a.name) << "\" AttributeType=\"" << type << "\" Center=\""
            << (a.per_cell ? "Cell" : "Node") << "\">\n";
         hyperslab(os, in + "  ", h5_reference, a.dataset, times.size(), (long long)k,
-                  a.per_cell ? s.segments : s.points, a.components);
+                  a.per_cell ? s.segments : s.points, a.components, flavour);
         os << in << "</Attribute>\n";
       }
       os << "      </Grid>\n";
@@ -167,6 +181,8 @@ std::string XdmfWriter::xml(const std::string& h5_reference, const std::vector<d
   os << "  </Domain>\n</Xdmf>\n";
   return os.str();
 }
+
+std::string XdmfWriter::legacy_path(const std::string& xmf_path) { return xmf_path + "2"; }
 
 void XdmfWriter::write(const std::string& xmf_path, const std::string& h5_path, const std::vector<double>& times) const {
   namespace fs = std::filesystem;
@@ -178,17 +194,23 @@ void XdmfWriter::write(const std::string& xmf_path, const std::string& h5_path, 
       const fs::path xmf = fs::absolute(xmf_path), h5 = fs::absolute(h5_path).lexically_normal();
       std::string reference = h5.lexically_relative(xmf.parent_path().lexically_normal()).generic_string();
       if (reference.empty()) reference = h5.generic_string();
-      const std::string temporary = xmf_path + ".tmp";
-      {
-        std::ofstream out(temporary, std::ios::trunc);
-        out << xml(reference, times);
-        out.close();
-        if (!out) error = "cannot write the XDMF file";
+      for (const auto& [path, flavour] : {std::pair{xmf_path, XdmfFlavour::xdmf3},
+                                          std::pair{legacy_path(xmf_path), XdmfFlavour::xdmf2}}) {
+        const std::string temporary = path + ".tmp";
+        {
+          std::ofstream out(temporary, std::ios::trunc);
+          out << xml(reference, times, flavour);
+          out.close();
+          if (!out) error = "cannot write the XDMF file";
+        }
+        std::error_code ec;
+        if (error.empty()) fs::rename(temporary, path, ec);
+        if (error.empty() && ec) error = "cannot write the XDMF file (" + ec.message() + ")";
+        if (!error.empty()) {
+          fs::remove(temporary, ec);
+          break;
+        }
       }
-      std::error_code ec;
-      if (error.empty()) fs::rename(temporary, xmf_path, ec);
-      if (error.empty() && ec) error = "cannot write the XDMF file (" + ec.message() + ")";
-      if (!error.empty()) fs::remove(temporary, ec);
     } catch (const std::exception& e) {
       error = std::string("cannot write the XDMF file (") + e.what() + ")";
     }

@@ -1,13 +1,19 @@
 #pragma once
-// XDMF 3 description of a results file, so that ParaView's XDMF Reader opens it as a time series
-// (scripts/paraview_check.py; its Xdmf3ReaderS/T read the cells but no points: they do not take the HyperSlabs). Each point set becomes a temporal grid collection with one Uniform grid per step;
-// geometry and attributes are HyperSlabs selecting step k of [steps, n, c] datasets in the HDF5 file.
+// XDMF description of a results file, so that ParaView opens it as a time series (scripts/paraview_check.py).
+// Each point set becomes a temporal grid collection with one Uniform grid per step; geometry and attributes select
+// step k of [steps, n, c] datasets in the HDF5 file. Two files, as ParaView's readers take the selection in two
+// forms: NAME.xmf for its Xdmf3ReaderS/T (the readers ParaView 5.11 opens .xmf files with by default) and NAME.xmf2
+// for its XDMF Reader (older; VisIt's reader), which claims the .xmf2 extension alone.
 #include <mpi.h>
 
 #include <string>
 #include <vector>
 
 namespace flexadj::io {
+
+// The form of the step selection: "file:dataset|start:stride:count:extent" (XDMF 3) or a HyperSlab DataItem
+// (XDMF 2).
+enum class XdmfFlavour { xdmf3, xdmf2 };
 
 class XdmfWriter {
  public:
@@ -28,10 +34,14 @@ class XdmfWriter {
                           int components);
 
   // The XML for `times.size()` steps; `h5_reference` is the file name written before ":/dataset".
-  std::string xml(const std::string& h5_reference, const std::vector<double>& times) const;
-  // Writes xml() to xmf_path (atomically, via a temporary file), referring to h5_path relative to the
-  // directory of xmf_path (its basename when both are in the same directory). InputError if not writable.
+  std::string xml(const std::string& h5_reference, const std::vector<double>& times,
+                  XdmfFlavour flavour = XdmfFlavour::xdmf3) const;
+  // Writes xml() to xmf_path (XDMF 3) and legacy_path(xmf_path) (XDMF 2), each atomically via a temporary file,
+  // referring to h5_path relative to the directory of xmf_path (its basename when both are in the same
+  // directory). InputError if not writable.
   void write(const std::string& xmf_path, const std::string& h5_path, const std::vector<double>& times) const;
+  // The XDMF 2 file beside xmf_path: xmf_path + "2" (run.xmf -> run.xmf2).
+  static std::string legacy_path(const std::string& xmf_path);
 
  private:
   struct Attribute {
