@@ -17,6 +17,9 @@ coordinates: joint}`, integrators/joint_hamiltonian.hpp) and their exact discret
    (ratio near 4 on halving h; [MMF22] Fig. 6 compares the same three kinds of gradient).
 3b. The spinning spherical pendulum (meshes/spherical_pendulum_spin.yaml, off-axis spin, three Cardan angles): flexadj
    check with geometric, inertia and initial-state design variables, and the three gradients O(h^2) apart.
+3c. Chains, where the products' recursions over the tree run through many levels: flexadj check on a planar chain
+   of 20 links (benchmarks/planar_chain.yaml) and a spatial chain of 5 links on spherical joints
+   (meshes/rigid_chain.yaml).
 4. Checkpoints, an HDF5 trajectory and the spacetime adjoint give the gradient of memory storage.
 5. Refusals with exit 2 naming the key: two ranks, a spatial distance joint, a closed loop.
 
@@ -142,6 +145,21 @@ SPATIAL = ["--set", "integrator.type=hamiltonian", "--set", "integrator.end_time
 out = run("check", "spatial.yaml", "--set", "integrator.coordinates=joint", *SPATIAL)
 check("flexadj check passes on the spinning spherical pendulum in joint coordinates", "check passed" in out)
 three_gradients("spatial.yaml", "spinning spherical pendulum", *SPATIAL)
+
+# 3c. Chains: the recursions of the O(n) products (integrators/joint_space_equations.hpp) through many levels.
+out = run("check", source + "/benchmarks/planar_chain.yaml", "--set", "chain.count=20",
+          "--set", "objective=[{type: final_square, coordinate: link20.x}]", "--set", "integrator.step_size=1e-3",
+          "--set", "integrator.end_time=0.05", "--set", "integrator.coordinates=joint")
+check("flexadj check passes on a planar chain of 20 links in joint coordinates", "check passed" in out)
+chain = "".join(line for line in open(source + "/meshes/rigid_chain.yaml")
+                if not line.strip().startswith("spectral_radius"))
+with open("spatial_chain.yaml", "w") as f:
+    f.write(chain)
+out = run("check", "spatial_chain.yaml", "--set", "chain.count=5", "--set", "integrator.type=hamiltonian",
+          "--set", "integrator.coordinates=joint", "--set", "integrator.end_time=0.05",
+          "--set", "integrator.step_size=1e-3")
+check("flexadj check passes on a spatial chain of 5 links (spherical joints) in joint coordinates",
+      "check passed" in out)
 
 # 4. The trajectory kinds and the spacetime adjoint give the discrete gradient of memory storage.
 reference = None

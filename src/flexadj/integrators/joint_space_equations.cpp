@@ -6,17 +6,20 @@
 #include <algorithm>
 #include <string>
 
+#include "flexadj/assembly/system_vector.hpp"
 #include "flexadj/core/error.hpp"
 
 namespace flexadj::integrators {
 namespace {
-// Nested forward types of directional_gradient: First carries g'[y] (epsilon_1), Second g'[z] and g''[y, z]
-// (epsilon_2), Outer the gradient over a chunk of alpha and parameter directions (static storage: no allocation).
+// Nested forward types: First carries g'[y] (epsilon_1), Second g'[z] and g''[y, z] (epsilon_2); Outer the
+// derivatives of one link's outputs over a chunk of its inputs (static storage: no allocation).
 constexpr int kChunk = 16;
 using First = Sacado::Fad::SFad<double, 1>;
 using Second = Sacado::Fad::SFad<First, 1>;
 using Outer = Sacado::Fad::SLFad<Second, kChunk>;
 using Plain = Sacado::Fad::SLFad<double, kChunk>;
+// Local indices of a link's parent (0 ..) and child (after the parent's) coordinates: at most 7 each.
+constexpr int kIota[14] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
 
 Second seeded(double x, double y, double z) {
   First value(1, x);
@@ -25,9 +28,18 @@ Second seeded(double x, double y, double z) {
   s.fastAccessDx(0) = First(z);
   return s;
 }
-double part(const Second& s, bool dy, bool dz) {
-  const First& f = dz ? s.fastAccessDx(0) : s.val();
-  return dy ? f.fastAccessDx(0) : f.val();
+// The four parts of a Second, c = 0 .. 3: the value, d/dy, d/dz, d2/dydz.
+double part(const Second& s, int c) {
+  const First& f = (c & 2) ? s.fastAccessDx(0) : s.val();
+  return (c & 1) ? f.fastAccessDx(0) : f.val();
+}
+// The Second whose part c is 1 and the others 0.
+Second unit_part(int c) {
+  First one(1, (c & 1) ? 0.0 : 1.0);
+  if (c & 1) one.fastAccessDx(0) = 1.0;
+  Second s(1, (c & 2) ? First(1, 0.0) : one);
+  s.fastAccessDx(0) = (c & 2) ? one : First(1, 0.0);
+  return s;
 }
 }  // namespace
 
@@ -35,7 +47,7 @@ std::unique_ptr<model::JointTree> make_joint_tree(const assembly::Assembler& ass
   const model::Model& model = assembler.model();
   if (assembler.comm()->getSize() > 1)
     throw InputError(model.source_file, key,
-                     "the joint-coordinate formulation is dense and serial: it runs on one rank, this run has " +
+                     "the joint-coordinate formulation is serial: it runs on one rank, this run has " +
                          std::to_string(assembler.comm()->getSize()) + "; run it without mpirun, or use coordinates: "
                          "absolute");
   const auto& owned = assembler.dofs().owned_coordinates();
@@ -46,20 +58,29 @@ std::unique_ptr<model::JointTree> make_joint_tree(const assembly::Assembler& ass
 
 JointSpaceEquations::JointSpaceEquations(assembly::Assembler& assembler, const model::JointTree& tree)
     : assembler_(assembler), tree_(tree), forces_(assembler), n_(tree.coordinate_count()), k_(tree.size()),
-      work_(assembler.make_state()) {
-  for (auto* v : {&zero_n_, &weighted_, &w1_, &w2_, &a_, &b_, &w_, &c_, &mw_, &column_})
+      saddle_state_(assembler.make_state()) {
+  for (auto* v : {&zero_n_, &weighted_, &w1_, &w2_, &a_, &b_, &w_, &c_, &mw_, &column_, &f_, &v_})
     v->assign(std::size_t(n_), 0.0);
   for (auto* v : {&s_, &hb_, &k_work_, &k_work2_}) v->assign(std::size_t(k_), 0.0);
-  h_work_.assign(std::size_t(n_ * k_), 0.0);
+  adjoint_parts_.assign(4 * std::size_t(n_), 0.0);
+  wanted_.resize(tree.links().size());
+  // A first assembly fixes the matrix values' layout before the solver reads the structure.
+  const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
+  assembler_.assemble(saddle_state_, 0.0, assembly::ConstraintLevel::Velocity, 1.0, &mass_only);
+  linalg::LinearSolverOptions options;
+  options.kind = "direct";
+  options.local_coordinate_rows = n_;
+  solver_ = linalg::make_linear_solver(assembler_.matrix(), options);
+  rhs_ = Teuchos::rcp(new Vector(assembler_.system_map()));
+  solution_ = Teuchos::rcp(new Vector(assembler_.system_map()));
 }
+
+JointSpaceEquations::~JointSpaceEquations() = default;
 
 JointSpaceEquations::Point JointSpaceEquations::make_point() const {
   Point e;
   const auto k = std::size_t(k_), n = std::size_t(n_);
   for (auto* v : {&e.alpha, &e.p_hat, &e.beta, &e.rate}) v->assign(k, 0.0);
-  e.jacobian.assign(n * k, 0.0);
-  e.mass_lu.assign(k * k, 0.0);
-  e.pivots.assign(k, 0);
   e.force.assign(n, 0.0);
   e.momentum.assign(n, 0.0);
   e.state = assembler_.make_state();
@@ -67,16 +88,16 @@ JointSpaceEquations::Point JointSpaceEquations::make_point() const {
 }
 
 void JointSpaceEquations::wanted_parameters(const assembly::LocalGradient& gradient) {
-  wanted_.clear();
-  for (const auto& link : tree_.links()) {
+  const auto& links = tree_.links();
+  for (std::size_t i = 0; i < links.size(); ++i) {
+    const auto& link = links[i];
+    wanted_[i].clear();
     if (link.constraint < 0) continue;
     const int offset = gradient.constraint_offsets.at(std::size_t(link.constraint));
     if (offset < 0) continue;
     const model::ParameterMask mask = gradient.constraint_masks.at(std::size_t(link.constraint));
-    const auto count = assembler_.model().constraints()[std::size_t(link.constraint)]->parameters().size();
-    for (std::size_t p = 0; p < count && p < 32; ++p)
-      if (mask & (model::ParameterMask(1) << p))
-        wanted_.emplace_back(link.first_parameter + int(p), offset + int(p));
+    for (int p = 0; p < link.parameter_count && p < 32; ++p)
+      if (mask & (model::ParameterMask(1) << p)) wanted_[i].emplace_back(p, offset + p);
   }
 }
 
@@ -84,37 +105,70 @@ void JointSpaceEquations::directional_gradient(const std::vector<double>& alpha,
                                                const double* c0, const double* c1, const double* c2,
                                                const double* c12, double* alpha_grad,
                                                assembly::LocalGradient* gradient, double weight) {
-  thread_local std::vector<Outer> alpha_s, parameters_s, q_s;
+  thread_local std::vector<Second> alpha_s, parameters_s, q_s;
+  thread_local std::vector<Outer> local_q, local_alpha, local_parameters;
   const std::vector<double>& parameters = tree_.parameters();
   alpha_s.resize(std::size_t(k_));
-  parameters_s.resize(parameters.size());
+  parameters_s.assign(parameters.begin(), parameters.end());
   q_s.resize(std::size_t(n_));
+  for (int i = 0; i < k_; ++i) alpha_s[std::size_t(i)] = seeded(alpha[std::size_t(i)], y ? y[i] : 0.0, z ? z[i] : 0.0);
+  // The forward pass: every coordinate with its four parts (g, g'[y], g'[z], g''[y, z]).
+  tree_.positions(alpha_s.data(), parameters_s.data(), q_s.data());
+  // The reverse pass: w holds dS/d(part c of coordinate i), children before parents.
+  double* w = adjoint_parts_.data();
+  for (int i = 0; i < n_; ++i) {
+    w[4 * i] = c0 ? c0[i] : 0.0;
+    w[4 * i + 1] = c1 ? c1[i] : 0.0;
+    w[4 * i + 2] = c2 ? c2[i] : 0.0;
+    w[4 * i + 3] = c12 ? c12[i] : 0.0;
+  }
   if (weight == 0.0) gradient = nullptr;
   if (gradient) wanted_parameters(*gradient);
-  const int directions = k_ + (gradient ? int(wanted_.size()) : 0);
-  for (int start = 0; start < directions; start += kChunk) {
-    const int length = std::min(kChunk, directions - start);
-    for (int i = 0; i < k_; ++i) {
-      alpha_s[std::size_t(i)] = Outer(length, seeded(alpha[std::size_t(i)], y ? y[i] : 0.0, z ? z[i] : 0.0));
-      if (i >= start && i < start + length) alpha_s[std::size_t(i)].fastAccessDx(i - start) = Second(1.0);
-    }
-    for (std::size_t j = 0; j < parameters.size(); ++j) parameters_s[j] = Outer(length, Second(parameters[j]));
-    for (int d = std::max(start, k_); d < start + length; ++d)
-      parameters_s[std::size_t(wanted_[std::size_t(d - k_)].first)].fastAccessDx(d - start) = Second(1.0);
-    tree_.positions(alpha_s.data(), parameters_s.data(), q_s.data());
-    for (int d = start; d < start + length; ++d) {
-      double sum = 0.0;
-      for (int i = 0; i < n_; ++i) {
-        const Second& dq = q_s[std::size_t(i)].fastAccessDx(d - start);
-        if (c0) sum += c0[i] * part(dq, false, false);
-        if (c1) sum += c1[i] * part(dq, true, false);
-        if (c2) sum += c2[i] * part(dq, false, true);
-        if (c12) sum += c12[i] * part(dq, true, true);
+  const auto& links = tree_.links();
+  for (std::size_t index = links.size(); index-- > 0;) {
+    const model::JointTree::Link& l = links[index];
+    const int np = model::JointTree::parent_coordinates(l), nc = model::JointTree::child_coordinates(l);
+    const int* parent = tree_.parent_index(l);
+    const int* child = tree_.child_index(l);
+    bool any = false;  // a child coordinate S depends on
+    for (int i = 0; i < nc && !any; ++i)
+      for (int c = 0; c < 4; ++c) any = any || w[4 * child[i] + c] != 0.0;
+    if (!any) continue;
+    const auto& wanted = gradient ? wanted_[index] : std::vector<std::pair<int, int>>();
+    const int parent_directions = 4 * np, directions = parent_directions + l.alpha_count + int(wanted.size());
+    local_q.resize(std::size_t(np + nc));
+    local_alpha.resize(std::size_t(l.alpha_count));
+    local_parameters.resize(std::size_t(l.parameter_count));
+    for (int start = 0; start < directions; start += kChunk) {
+      const int length = std::min(kChunk, directions - start);
+      for (int j = 0; j < np + nc; ++j) local_q[std::size_t(j)] = Outer(length, j < np ? q_s[std::size_t(parent[j])] : Second(0.0));
+      for (int j = 0; j < l.alpha_count; ++j)
+        local_alpha[std::size_t(j)] = Outer(length, alpha_s[std::size_t(l.first_alpha + j)]);
+      for (int j = 0; j < l.parameter_count; ++j)
+        local_parameters[std::size_t(j)] = Outer(length, parameters_s[std::size_t(l.first_parameter + j)]);
+      for (int d = start; d < start + length; ++d) {
+        if (d < parent_directions) local_q[std::size_t(d / 4)].fastAccessDx(d - start) = unit_part(d % 4);
+        else if (d < parent_directions + l.alpha_count)
+          local_alpha[std::size_t(d - parent_directions)].fastAccessDx(d - start) = Second(1.0);
+        else
+          local_parameters[std::size_t(wanted[std::size_t(d - parent_directions - l.alpha_count)].first)]
+              .fastAccessDx(d - start) = Second(1.0);
       }
-      if (d < k_) {
-        if (alpha_grad) alpha_grad[d] += sum;
-      } else {
-        gradient->parameters[std::size_t(wanted_[std::size_t(d - k_)].second)] += weight * sum;
+      tree_.place_child(l, np > 0 ? kIota : nullptr, kIota + np, local_alpha.data(), local_parameters.data(),
+                        local_q.data());
+      for (int d = start; d < start + length; ++d) {
+        double sum = 0.0;
+        for (int i = 0; i < nc; ++i) {
+          const Second& derivative = local_q[std::size_t(np + i)].fastAccessDx(d - start);
+          for (int c = 0; c < 4; ++c) sum += w[4 * child[i] + c] * part(derivative, c);
+        }
+        if (d < parent_directions) w[4 * parent[d / 4] + d % 4] += sum;
+        else if (d < parent_directions + l.alpha_count) {
+          if (alpha_grad) alpha_grad[l.first_alpha + d - parent_directions] += sum;
+        } else {
+          gradient->parameters[std::size_t(wanted[std::size_t(d - parent_directions - l.alpha_count)].second)] +=
+              weight * sum;
+        }
       }
     }
   }
@@ -127,55 +181,104 @@ void JointSpaceEquations::directional_values(const std::vector<double>& alpha, c
   alpha_s.resize(std::size_t(k_));
   parameters_s.assign(parameters.begin(), parameters.end());
   q_s.resize(std::size_t(n_));
-  for (int i = 0; i < k_; ++i) alpha_s[std::size_t(i)] = seeded(alpha[std::size_t(i)], y[i], z[i]);
+  for (int i = 0; i < k_; ++i) alpha_s[std::size_t(i)] = seeded(alpha[std::size_t(i)], y[i], z ? z[i] : 0.0);
   tree_.positions(alpha_s.data(), parameters_s.data(), q_s.data());
   for (int i = 0; i < n_; ++i) {
-    if (first) first[i] = part(q_s[std::size_t(i)], true, false);
-    if (second) second[i] = part(q_s[std::size_t(i)], true, true);
+    if (first) first[i] = part(q_s[std::size_t(i)], 1);
+    if (second) second[i] = part(q_s[std::size_t(i)], 3);
   }
 }
 
-void JointSpaceEquations::jacobian(const std::vector<double>& alpha, std::vector<double>& h) {
-  thread_local std::vector<Plain> alpha_s, parameters_s, q_s;
+void JointSpaceEquations::inverse_tangent(const std::vector<double>& q, const std::vector<double>& v,
+                                          std::vector<double>& out) {
+  thread_local std::vector<First> q_s, parameters_s, alpha_s;
   const std::vector<double>& parameters = tree_.parameters();
-  alpha_s.resize(std::size_t(k_));
   q_s.resize(std::size_t(n_));
-  for (int start = 0; start < k_; start += kChunk) {
-    const int length = std::min(kChunk, k_ - start);
-    for (int i = 0; i < k_; ++i) {
-      alpha_s[std::size_t(i)] = Plain(length, alpha[std::size_t(i)]);
-      if (i >= start && i < start + length) alpha_s[std::size_t(i)].fastAccessDx(i - start) = 1.0;
+  alpha_s.resize(std::size_t(k_));
+  parameters_s.assign(parameters.begin(), parameters.end());
+  for (int i = 0; i < n_; ++i) {
+    q_s[std::size_t(i)] = First(1, q[std::size_t(i)]);
+    q_s[std::size_t(i)].fastAccessDx(0) = v[std::size_t(i)];
+  }
+  tree_.joint_coordinates(q_s.data(), parameters_s.data(), alpha_s.data());
+  for (int j = 0; j < k_; ++j) out[std::size_t(j)] = alpha_s[std::size_t(j)].fastAccessDx(0);
+}
+
+void JointSpaceEquations::inverse_transposed(const std::vector<double>& q, const std::vector<double>& a_bar,
+                                             std::vector<double>& q_bar, assembly::LocalGradient* gradient) {
+  thread_local std::vector<Plain> local_q, local_alpha, local_parameters;
+  const std::vector<double>& parameters = tree_.parameters();
+  if (gradient) wanted_parameters(*gradient);
+  const auto& links = tree_.links();
+  for (std::size_t index = 0; index < links.size(); ++index) {
+    const model::JointTree::Link& l = links[index];
+    if (l.alpha_count == 0) continue;
+    const int np = model::JointTree::parent_coordinates(l), nc = model::JointTree::child_coordinates(l);
+    const int* parent = tree_.parent_index(l);
+    const int* child = tree_.child_index(l);
+    const auto& wanted = gradient ? wanted_[index] : std::vector<std::pair<int, int>>();
+    const int directions = np + nc + int(wanted.size());
+    local_q.resize(std::size_t(np + nc));
+    local_alpha.resize(std::size_t(l.alpha_count));
+    local_parameters.resize(std::size_t(l.parameter_count));
+    for (int start = 0; start < directions; start += kChunk) {
+      const int length = std::min(kChunk, directions - start);
+      for (int j = 0; j < np + nc; ++j)
+        local_q[std::size_t(j)] = Plain(length, q[std::size_t(j < np ? parent[j] : child[j - np])]);
+      for (int j = 0; j < l.parameter_count; ++j)
+        local_parameters[std::size_t(j)] = Plain(length, parameters[std::size_t(l.first_parameter + j)]);
+      for (int d = start; d < start + length; ++d) {
+        if (d < np + nc) local_q[std::size_t(d)].fastAccessDx(d - start) = 1.0;
+        else local_parameters[std::size_t(wanted[std::size_t(d - np - nc)].first)].fastAccessDx(d - start) = 1.0;
+      }
+      tree_.read_link(l, np > 0 ? kIota : nullptr, kIota + np, local_q.data(), local_parameters.data(),
+                      local_alpha.data());
+      for (int d = start; d < start + length; ++d) {
+        double sum = 0.0;
+        for (int j = 0; j < l.alpha_count; ++j)
+          sum += a_bar[std::size_t(l.first_alpha + j)] * local_alpha[std::size_t(j)].fastAccessDx(d - start);
+        if (d < np) q_bar[std::size_t(parent[d])] += sum;
+        else if (d < np + nc) q_bar[std::size_t(child[d - np])] += sum;
+        else gradient->parameters[std::size_t(wanted[std::size_t(d - np - nc)].second)] += sum;
+      }
     }
-    parameters_s.assign(parameters.size(), Plain(length, 0.0));
-    for (std::size_t j = 0; j < parameters.size(); ++j) parameters_s[j] = Plain(length, parameters[j]);
-    tree_.positions(alpha_s.data(), parameters_s.data(), q_s.data());
-    for (int d = start; d < start + length; ++d)
-      for (int i = 0; i < n_; ++i) h[std::size_t(i + n_ * d)] = q_s[std::size_t(i)].fastAccessDx(d - start);
   }
 }
 
-void JointSpaceEquations::times_jacobian(const Point& e, const std::vector<double>& x, std::vector<double>& out) const {
-  for (int i = 0; i < n_; ++i) {
-    double sum = 0.0;
-    for (int j = 0; j < k_; ++j) sum += e.jacobian[std::size_t(i + n_ * j)] * x[std::size_t(j)];
-    out[std::size_t(i)] = sum;
-  }
+void JointSpaceEquations::times_jacobian(const Point& e, const std::vector<double>& x, std::vector<double>& out) {
+  directional_values(e.alpha, x.data(), nullptr, out.data(), nullptr);
 }
 
 void JointSpaceEquations::jacobian_transpose_times(const Point& e, const std::vector<double>& x,
-                                                   std::vector<double>& out) const {
-  for (int j = 0; j < k_; ++j) {
-    double sum = 0.0;
-    for (int i = 0; i < n_; ++i) sum += e.jacobian[std::size_t(i + n_ * j)] * x[std::size_t(i)];
-    out[std::size_t(j)] = sum;
-  }
+                                                   std::vector<double>& out) {
+  std::fill(out.begin(), out.end(), 0.0);
+  directional_gradient(e.alpha, nullptr, nullptr, x.data(), nullptr, nullptr, nullptr, out.data(), nullptr);
 }
 
-void JointSpaceEquations::mass_solve(const Point& e, std::vector<double>& x) const {
+void JointSpaceEquations::mass_solve(const Point& e, std::vector<double>& x) {
   if (k_ == 0) return;
-  Teuchos::LAPACK<int, double> lapack;
-  int info = 0;
-  lapack.GETRS('N', k_, 1, e.mass_lu.data(), k_, e.pivots.data(), x.data(), k_, &info);
+  const std::vector<double>& q = e.state.q;
+  if (!factorized_ || q != factorized_q_) {
+    saddle_state_.q = q;
+    const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
+    assembler_.assemble(saddle_state_, e.t, assembly::ConstraintLevel::Velocity, 1.0, &mass_only);
+    try {
+      solver_->update();
+    } catch (const SolverError&) {
+      factorized_ = false;
+      throw SolverError("joint-space mass matrix H^T M H is singular at t = " + std::to_string(e.t) +
+                        " (a singular configuration of the joint coordinates, or a joint coordinate that moves no "
+                        "mass)");
+    }
+    factorized_q_ = q;
+    factorized_ = true;
+  }
+  std::fill(f_.begin(), f_.end(), 0.0);
+  inverse_transposed(q, x, f_, nullptr);
+  assembly::SystemVectorView(*rhs_, std::size_t(n_)).assign(f_);
+  solver_->solve(*rhs_, *solution_);
+  assembly::ConstSystemVectorView(*solution_, std::size_t(n_)).extract(&v_, nullptr);
+  inverse_tangent(q, v_, x);
 }
 
 void JointSpaceEquations::momentum_products(const Point& e, const std::vector<double>& s) {
@@ -186,29 +289,7 @@ void JointSpaceEquations::momentum_products(const Point& e, const std::vector<do
 }
 
 void JointSpaceEquations::evaluate(Point& e) {
-  const auto n = std::size_t(n_), k = std::size_t(k_);
   tree_.positions(e.alpha.data(), tree_.parameters().data(), e.state.q.data());
-  jacobian(e.alpha, e.jacobian);
-  // M_hat = H^T M H, column j from M h_j = T_v(q, h_j) (T_v is linear in v).
-  work_.q = e.state.q;
-  for (std::size_t j = 0; j < k; ++j) {
-    std::copy(e.jacobian.begin() + long(n * j), e.jacobian.begin() + long(n * (j + 1)), work_.v.begin());
-    forces_.momentum(work_, e.t, column_);
-    for (std::size_t i = 0; i < k; ++i) {
-      double sum = 0.0;
-      for (std::size_t r = 0; r < n; ++r) sum += e.jacobian[r + n * i] * column_[r];
-      e.mass_lu[i + k * j] = sum;
-    }
-  }
-  if (k_ > 0) {
-    Teuchos::LAPACK<int, double> lapack;
-    int info = 0;
-    lapack.GETRF(k_, k_, e.mass_lu.data(), k_, e.pivots.data(), &info);
-    if (info != 0)
-      throw SolverError("joint-space mass matrix H^T M H is singular at t = " + std::to_string(e.t) +
-                        " (a singular configuration of the joint coordinates, or a joint coordinate that moves no "
-                        "mass)");
-  }
   e.beta = e.p_hat;
   mass_solve(e, e.beta);
   times_jacobian(e, e.beta, e.state.v);
@@ -222,13 +303,9 @@ void JointSpaceEquations::evaluate(Point& e) {
 void JointSpaceEquations::joint_state(const assembly::State& s, double t, std::vector<double>& alpha,
                                       std::vector<double>& p_hat) {
   tree_.joint_coordinates(s.q.data(), tree_.parameters().data(), alpha.data());
-  jacobian(alpha, h_work_);
   forces_.momentum(s, t, column_);
-  for (int j = 0; j < k_; ++j) {
-    double sum = 0.0;
-    for (int i = 0; i < n_; ++i) sum += h_work_[std::size_t(i + n_ * j)] * column_[std::size_t(i)];
-    p_hat[std::size_t(j)] = sum;
-  }
+  std::fill(p_hat.begin(), p_hat.end(), 0.0);
+  directional_gradient(alpha, nullptr, nullptr, column_.data(), nullptr, nullptr, nullptr, p_hat.data(), nullptr);
 }
 
 void JointSpaceEquations::rate_transposed(const Point& e, const std::vector<double>& mu, const std::vector<double>& nu,
@@ -299,12 +376,7 @@ void JointSpaceEquations::joint_state_transposed(const assembly::State& s, doubl
                                                  const std::vector<double>& p_bar, std::vector<double>& q_bar,
                                                  std::vector<double>& v_bar, assembly::LocalGradient& gradient) {
   // p_hat = H(alpha)^T P(q, v): z = H p_bar; q_bar += P_q^T z, v_bar += M z; alpha_bar += d(P . g'[p_bar])/dalpha.
-  jacobian(alpha, h_work_);
-  for (int i = 0; i < n_; ++i) {
-    double sum = 0.0;
-    for (int j = 0; j < k_; ++j) sum += h_work_[std::size_t(i + n_ * j)] * p_bar[std::size_t(j)];
-    w_[std::size_t(i)] = sum;
-  }
+  directional_values(alpha, p_bar.data(), nullptr, w_.data(), nullptr);
   forces_.add_discrete_momenta_transposed(s.q, s.v, t, 0.0, zero_n_, w_, q_bar, v_bar);
   forces_.add_discrete_momenta_parameter_gradient(s.q, s.v, t, 0.0, zero_n_, w_, gradient);
   forces_.momentum(s, t, column_);
@@ -312,30 +384,7 @@ void JointSpaceEquations::joint_state_transposed(const assembly::State& s, doubl
   directional_gradient(alpha, p_bar.data(), nullptr, nullptr, column_.data(), nullptr, nullptr, k_work2_.data(),
                        &gradient);
   // alpha = g^-1(q): q_bar += (dg^-1/dq)^T alpha_bar_total, and its parameter terms.
-  thread_local std::vector<Plain> q_s, parameters_s, alpha_s;
-  const std::vector<double>& parameters = tree_.parameters();
-  q_s.resize(std::size_t(n_));
-  alpha_s.resize(std::size_t(k_));
-  wanted_parameters(gradient);
-  const int directions = n_ + int(wanted_.size());
-  for (int start = 0; start < directions; start += kChunk) {
-    const int length = std::min(kChunk, directions - start);
-    for (int i = 0; i < n_; ++i) {
-      q_s[std::size_t(i)] = Plain(length, s.q[std::size_t(i)]);
-      if (i >= start && i < start + length) q_s[std::size_t(i)].fastAccessDx(i - start) = 1.0;
-    }
-    parameters_s.assign(parameters.size(), Plain(length, 0.0));
-    for (std::size_t j = 0; j < parameters.size(); ++j) parameters_s[j] = Plain(length, parameters[j]);
-    for (int d = std::max(start, n_); d < start + length; ++d)
-      parameters_s[std::size_t(wanted_[std::size_t(d - n_)].first)].fastAccessDx(d - start) = 1.0;
-    tree_.joint_coordinates(q_s.data(), parameters_s.data(), alpha_s.data());
-    for (int d = start; d < start + length; ++d) {
-      double sum = 0.0;
-      for (int j = 0; j < k_; ++j) sum += k_work2_[std::size_t(j)] * alpha_s[std::size_t(j)].fastAccessDx(d - start);
-      if (d < n_) q_bar[std::size_t(d)] += sum;
-      else gradient.parameters[std::size_t(wanted_[std::size_t(d - n_)].second)] += sum;
-    }
-  }
+  inverse_transposed(s.q, k_work2_, q_bar, &gradient);
 }
 
 }  // namespace flexadj::integrators

@@ -104,6 +104,7 @@ JointTree::JointTree(const Model& model, const std::vector<int>& local_index) {
                              to_string(l.child_kind) + "); use coordinates: absolute");
       const auto& values = constraint.parameters();
       parameters_.insert(parameters_.end(), values.begin(), values.end());
+      l.parameter_count = static_cast<int>(values.size());
       add_link(l);
       progress = true;
     }

@@ -42,6 +42,7 @@ class JointTree {
     BodyKind parent_kind = BodyKind::Ground, child_kind = BodyKind::PlanarRigid;
     int first_alpha = 0, alpha_count = 0;
     int first_parameter = 0;  // into parameters(): the constraint's parameters in its own order
+    int parameter_count = 0;
   };
 
   // The tree of a model whose bodies are point masses and rigid bodies and whose constraints are revolute,
@@ -65,15 +66,34 @@ class JointTree {
   // alpha = g^-1(q, parameters) for q on the constraints (angles by atan2 where the link has no angle to differ).
   template <class S> void joint_coordinates(const S* q, const S* parameters, S* alpha) const;
 
+  // One link of positions() and of joint_coordinates(): the child's coordinates from the parent's, and the link's
+  // joint coordinates from both. `parent` and `child` index the bodies' coordinates in q (parent nullptr: the
+  // ground), a and pp are the link's joint coordinates and parameters: so that a link can also be evaluated on a
+  // small local q (the recursive products of integrators/joint_space_equations.cpp).
+  template <class S>
+  void place_child(const Link& l, const int* parent, const int* child, const S* a, const S* pp, S* q) const;
+  template <class S>
+  void read_link(const Link& l, const int* parent, const int* child, const S* q, const S* pp, S* a) const;
+  // Indices into q of the link's parent (nullptr: the ground) and child coordinates, and their numbers.
+  const int* parent_index(const Link& l) const { return l.parent == kGround ? nullptr : body_index(l.parent); }
+  const int* child_index(const Link& l) const { return body_index(l.child); }
+  static int parent_coordinates(const Link& l) {
+    return l.parent == kGround ? 0 : model::coordinate_count(l.parent_kind);
+  }
+  static int child_coordinates(const Link& l) { return model::coordinate_count(l.child_kind); }
+
  private:
-  // Indices into q of body b's coordinates (kGround: none).
+  // Indices into q of body b's coordinates.
   const int* body_index(int body) const { return &body_local_[std::size_t(body_first_[std::size_t(body)])]; }
-  template <class S> void joint_point(const Link& l, const S* q, const S* p, bool child, S& x, S& y) const;
-  template <class S> void spatial_positions(const S* alpha, const S* parameters, S* q) const;
-  template <class S> void spatial_joint_coordinates(const S* q, const S* parameters, S* alpha) const;
+  // The joint point P = r + R(theta) s of a body of `kind` at coordinates c of q (nullptr: the ground, P = s).
+  template <class S> static void joint_point(BodyKind kind, const int* c, const S* q, const S* s, S& x, S& y);
+  template <class S>
+  void place_spatial_child(const Link& l, const int* parent, const int* child, const S* a, const S* pp, S* q) const;
+  template <class S>
+  void read_spatial_link(const Link& l, const int* parent, const int* child, const S* q, const S* pp, S* a) const;
   // The parent's orientation and its joint point (global) of spatial link l at q.
-  template <class S> void spatial_parent(const Link& l, const S* q, const S* p, std::array<S, 4>& e,
-                                         Vec3<S>& point) const;
+  template <class S> static void spatial_parent(const Link& l, const int* parent, const S* q, const S* pp,
+                                                std::array<S, 4>& e, Vec3<S>& point);
 
   int dimension_ = 2;
   std::vector<Link> links_;
@@ -91,19 +111,13 @@ namespace joint_tree_layout {
 constexpr int kPointA = 0, kPointB = 3, kNormal1 = 9, kRest = 15, kLength = 6;
 }
 
-// The joint point of link l on its parent (child = false) or child (child = true) at q: P = r + R(theta) s.
 template <class S>
-void JointTree::joint_point(const Link& l, const S* q, const S* p, bool child, S& x, S& y) const {
-  using namespace joint_tree_layout;
-  const int body = child ? l.child : l.parent;
-  const BodyKind kind = child ? l.child_kind : l.parent_kind;
-  const S* s = p + l.first_parameter + (child ? kPointB : kPointA);
-  if (body == kGround) {
+void JointTree::joint_point(BodyKind kind, const int* c, const S* q, const S* s, S& x, S& y) {
+  if (!c) {
     x = s[0];
     y = s[1];
     return;
   }
-  const int* c = body_index(body);
   x = q[c[0]];
   y = q[c[1]];
   if (kind == BodyKind::PlanarRigid) {
@@ -116,100 +130,102 @@ void JointTree::joint_point(const Link& l, const S* q, const S* p, bool child, S
 }
 
 template <class S> void JointTree::positions(const S* alpha, const S* p, S* q) const {
+  for (const Link& l : links_)
+    place_child(l, parent_index(l), child_index(l), alpha + l.first_alpha, p + l.first_parameter, q);
+}
+
+template <class S> void JointTree::joint_coordinates(const S* q, const S* p, S* alpha) const {
+  for (const Link& l : links_)
+    read_link(l, parent_index(l), child_index(l), q, p + l.first_parameter, alpha + l.first_alpha);
+}
+
+template <class S>
+void JointTree::place_child(const Link& l, const int* pc, const int* c, const S* a, const S* pp, S* q) const {
   using namespace joint_tree_layout;
   using std::cos;
   using std::sin;
   using std::sqrt;
-  if (dimension_ == 3) return spatial_positions(alpha, p, q);
-  for (const Link& l : links_) {
-    const S* a = alpha + l.first_alpha;
-    const int* c = body_index(l.child);
-    if (l.kind == LinkKind::Free) {
-      for (int j = 0; j < l.alpha_count; ++j) q[c[j]] = a[j];
-      continue;
+  if (dimension_ == 3) return place_spatial_child(l, pc, c, a, pp, q);
+  if (l.kind == LinkKind::Free) {
+    for (int j = 0; j < l.alpha_count; ++j) q[c[j]] = a[j];
+    return;
+  }
+  const bool parent_turns = pc && l.parent_kind == BodyKind::PlanarRigid;
+  const S theta_a = parent_turns ? q[pc[2]] : S(0.0);
+  S px, py;
+  joint_point(l.parent_kind, pc, q, pp + kPointA, px, py);
+  // rest_angle: joints only (a distance constraint has 7 parameters).
+  S theta_b = l.kind == LinkKind::Distance ? theta_a : theta_a + pp[kRest];
+  switch (l.kind) {
+    case LinkKind::Revolute:
+      if (l.alpha_count > 0) theta_b += a[0];
+      break;
+    case LinkKind::Prismatic: {
+      // u = R(theta_a) (n_y, -n_x)/|n|, n = normal_1 in a's axes: the direction the constraint n . d = 0 leaves.
+      const S nx = pp[kNormal1], ny = pp[kNormal1 + 1];
+      const S norm = sqrt(nx * nx + ny * ny);
+      const S ux = ny / norm, uy = -nx / norm;
+      const S co = cos(theta_a), si = sin(theta_a);
+      px += a[0] * (co * ux - si * uy);
+      py += a[0] * (si * ux + co * uy);
+      break;
     }
-    const S* pp = p + l.first_parameter;
-    const bool parent_turns = l.parent != kGround && l.parent_kind == BodyKind::PlanarRigid;
-    const S theta_a = parent_turns ? q[body_index(l.parent)[2]] : S(0.0);
-    S px, py;
-    joint_point(l, q, p, false, px, py);
-    // rest_angle: joints only (a distance constraint has 7 parameters).
-    S theta_b = l.kind == LinkKind::Distance ? theta_a : theta_a + pp[kRest];
-    switch (l.kind) {
-      case LinkKind::Revolute:
-        if (l.alpha_count > 0) theta_b += a[0];
-        break;
-      case LinkKind::Prismatic: {
-        // u = R(theta_a) (n_y, -n_x)/|n|, n = normal_1 in a's axes: the direction the constraint n . d = 0 leaves.
-        const S nx = pp[kNormal1], ny = pp[kNormal1 + 1];
-        const S norm = sqrt(nx * nx + ny * ny);
-        const S ux = ny / norm, uy = -nx / norm;
-        const S co = cos(theta_a), si = sin(theta_a);
-        px += a[0] * (co * ux - si * uy);
-        py += a[0] * (si * ux + co * uy);
-        break;
-      }
-      case LinkKind::Distance:
-        px += pp[kLength] * cos(a[0]);
-        py += pp[kLength] * sin(a[0]);
-        if (l.alpha_count > 1) theta_b = a[1];
-        break;
-      case LinkKind::Fixed:
-      case LinkKind::Spherical:
-      case LinkKind::Free: break;
-    }
-    if (l.child_kind == BodyKind::PlanarRigid) {
-      const S* s = pp + kPointB;
-      const S co = cos(theta_b), si = sin(theta_b);
-      q[c[0]] = px - (co * s[0] - si * s[1]);
-      q[c[1]] = py - (si * s[0] + co * s[1]);
-      q[c[2]] = theta_b;
-    } else {
-      q[c[0]] = px;
-      q[c[1]] = py;
-    }
+    case LinkKind::Distance:
+      px += pp[kLength] * cos(a[0]);
+      py += pp[kLength] * sin(a[0]);
+      if (l.alpha_count > 1) theta_b = a[1];
+      break;
+    case LinkKind::Fixed:
+    case LinkKind::Spherical:
+    case LinkKind::Free: break;
+  }
+  if (l.child_kind == BodyKind::PlanarRigid) {
+    const S* s = pp + kPointB;
+    const S co = cos(theta_b), si = sin(theta_b);
+    q[c[0]] = px - (co * s[0] - si * s[1]);
+    q[c[1]] = py - (si * s[0] + co * s[1]);
+    q[c[2]] = theta_b;
+  } else {
+    q[c[0]] = px;
+    q[c[1]] = py;
   }
 }
 
-template <class S> void JointTree::joint_coordinates(const S* q, const S* p, S* alpha) const {
+template <class S>
+void JointTree::read_link(const Link& l, const int* pc, const int* c, const S* q, const S* pp, S* a) const {
   using namespace joint_tree_layout;
   using std::atan2;
   using std::cos;
   using std::sin;
   using std::sqrt;
-  if (dimension_ == 3) return spatial_joint_coordinates(q, p, alpha);
-  for (const Link& l : links_) {
-    S* a = alpha + l.first_alpha;
-    const int* c = body_index(l.child);
-    if (l.kind == LinkKind::Free) {
-      for (int j = 0; j < l.alpha_count; ++j) a[j] = q[c[j]];
-      continue;
+  if (dimension_ == 3) return read_spatial_link(l, pc, c, q, pp, a);
+  if (l.kind == LinkKind::Free) {
+    for (int j = 0; j < l.alpha_count; ++j) a[j] = q[c[j]];
+    return;
+  }
+  if (l.alpha_count == 0) return;
+  const bool parent_turns = pc && l.parent_kind == BodyKind::PlanarRigid;
+  const S theta_a = parent_turns ? q[pc[2]] : S(0.0);
+  S pax, pay, pbx, pby;
+  joint_point(l.parent_kind, pc, q, pp + kPointA, pax, pay);
+  joint_point(l.child_kind, c, q, pp + kPointB, pbx, pby);
+  switch (l.kind) {
+    case LinkKind::Revolute: a[0] = q[c[2]] - theta_a - pp[kRest]; break;
+    case LinkKind::Prismatic: {
+      const S nx = pp[kNormal1], ny = pp[kNormal1 + 1];
+      const S norm = sqrt(nx * nx + ny * ny);
+      const S ux = ny / norm, uy = -nx / norm;
+      const S co = cos(theta_a), si = sin(theta_a);
+      a[0] = (pbx - pax) * (co * ux - si * uy) + (pby - pay) * (si * ux + co * uy);
+      break;
     }
-    if (l.alpha_count == 0) continue;
-    const S* pp = p + l.first_parameter;
-    const bool parent_turns = l.parent != kGround && l.parent_kind == BodyKind::PlanarRigid;
-    const S theta_a = parent_turns ? q[body_index(l.parent)[2]] : S(0.0);
-    S pax, pay, pbx, pby;
-    joint_point(l, q, p, false, pax, pay);
-    joint_point(l, q, p, true, pbx, pby);
-    switch (l.kind) {
-      case LinkKind::Revolute: a[0] = q[c[2]] - theta_a - pp[kRest]; break;
-      case LinkKind::Prismatic: {
-        const S nx = pp[kNormal1], ny = pp[kNormal1 + 1];
-        const S norm = sqrt(nx * nx + ny * ny);
-        const S ux = ny / norm, uy = -nx / norm;
-        const S co = cos(theta_a), si = sin(theta_a);
-        a[0] = (pbx - pax) * (co * ux - si * uy) + (pby - pay) * (si * ux + co * uy);
-        break;
-      }
-      case LinkKind::Distance:
-        a[0] = atan2(pby - pay, pbx - pax);
-        if (l.alpha_count > 1) a[1] = q[c[2]];
-        break;
-      case LinkKind::Fixed:
-      case LinkKind::Spherical:
-      case LinkKind::Free: break;
-    }
+    case LinkKind::Distance:
+      a[0] = atan2(pby - pay, pbx - pax);
+      if (l.alpha_count > 1) a[1] = q[c[2]];
+      break;
+    case LinkKind::Fixed:
+    case LinkKind::Spherical:
+    case LinkKind::Free: break;
   }
 }
 
@@ -252,119 +268,111 @@ template <class S> Vec3<S> unit(const Vec3<S>& v) {
 }  // namespace joint_tree_layout
 
 template <class S>
-void JointTree::spatial_parent(const Link& l, const S* q, const S* p, std::array<S, 4>& e, Vec3<S>& point) const {
+void JointTree::spatial_parent(const Link& l, const int* pc, const S* q, const S* pp, std::array<S, 4>& e,
+                               Vec3<S>& point) {
   using namespace joint_tree_layout;
-  const S* s = p + l.first_parameter + kPointA;
+  const S* s = pp + kPointA;
   e = {S(1.0), S(0.0), S(0.0), S(0.0)};
-  if (l.parent == kGround) {
+  if (!pc) {
     point = {s[0], s[1], s[2]};
     return;
   }
-  const int* c = body_index(l.parent);
-  point = {q[c[0]], q[c[1]], q[c[2]]};
+  point = {q[pc[0]], q[pc[1]], q[pc[2]]};
   if (l.parent_kind == BodyKind::SpatialRigid) {
-    e = {q[c[3]], q[c[4]], q[c[5]], q[c[6]]};
+    e = {q[pc[3]], q[pc[4]], q[pc[5]], q[pc[6]]};
     point = add(point, multiply(rotation_from_euler_parameters(e.data()), Vec3<S>{s[0], s[1], s[2]}));
   }
 }
 
-template <class S> void JointTree::spatial_positions(const S* alpha, const S* p, S* q) const {
+template <class S>
+void JointTree::place_spatial_child(const Link& l, const int* pc, const int* c, const S* a, const S* pp, S* q) const {
   using namespace joint_tree_layout;
-  for (const Link& l : links_) {
-    const S* a = alpha + l.first_alpha;
-    const int* c = body_index(l.child);
-    const bool rigid = l.child_kind == BodyKind::SpatialRigid;
-    if (l.kind == LinkKind::Free) {
-      for (int j = 0; j < 3; ++j) q[c[j]] = a[j];
-      if (rigid) {
-        const auto& e0 = initial_orientation_[std::size_t(l.child)];
-        const auto e = quaternion_product(std::array<S, 4>{S(e0[0]), S(e0[1]), S(e0[2]), S(e0[3])}, cardan(a + 3));
-        for (int j = 0; j < 4; ++j) q[c[3 + j]] = e[std::size_t(j)];
-      }
-      continue;
-    }
-    const S* pp = p + l.first_parameter;
-    std::array<S, 4> ea, eb;
-    Vec3<S> point;
-    spatial_parent(l, q, p, ea, point);
-    const std::array<S, 4> rest{pp[kRestRotation], pp[kRestRotation + 1], pp[kRestRotation + 2], pp[kRestRotation + 3]};
-    eb = quaternion_product(ea, rest);
-    switch (l.kind) {
-      case LinkKind::Spherical:
-        if (l.alpha_count > 0) eb = quaternion_product(eb, cardan(a));
-        break;
-      case LinkKind::Revolute:
-        eb = quaternion_product(
-            quaternion_product(ea, axis_rotation(unit(Vec3<S>{pp[kAxis], pp[kAxis + 1], pp[kAxis + 2]}), a[0])), rest);
-        break;
-      case LinkKind::Prismatic: {
-        const Vec3<S> u = unit(cross(Vec3<S>{pp[kNormal1], pp[kNormal1 + 1], pp[kNormal1 + 2]},
-                                     Vec3<S>{pp[kNormal2], pp[kNormal2 + 1], pp[kNormal2 + 2]}));
-        point = add(point, scaled(multiply(rotation_from_euler_parameters(ea.data()), u), a[0]));
-        break;
-      }
-      case LinkKind::Fixed:
-      case LinkKind::Distance:
-      case LinkKind::Free: break;
-    }
+  const bool rigid = l.child_kind == BodyKind::SpatialRigid;
+  if (l.kind == LinkKind::Free) {
+    for (int j = 0; j < 3; ++j) q[c[j]] = a[j];
     if (rigid) {
-      const Vec3<S> sb{pp[kPointB], pp[kPointB + 1], pp[kPointB + 2]};
-      const Vec3<S> r = subtract(point, multiply(rotation_from_euler_parameters(eb.data()), sb));
-      for (int j = 0; j < 3; ++j) q[c[j]] = r[std::size_t(j)];
-      for (int j = 0; j < 4; ++j) q[c[3 + j]] = eb[std::size_t(j)];
-    } else {
-      for (int j = 0; j < 3; ++j) q[c[j]] = point[std::size_t(j)];
+      const auto& e0 = initial_orientation_[std::size_t(l.child)];
+      const auto e = quaternion_product(std::array<S, 4>{S(e0[0]), S(e0[1]), S(e0[2]), S(e0[3])}, cardan(a + 3));
+      for (int j = 0; j < 4; ++j) q[c[3 + j]] = e[std::size_t(j)];
     }
+    return;
+  }
+  std::array<S, 4> ea, eb;
+  Vec3<S> point;
+  spatial_parent(l, pc, q, pp, ea, point);
+  const std::array<S, 4> rest{pp[kRestRotation], pp[kRestRotation + 1], pp[kRestRotation + 2], pp[kRestRotation + 3]};
+  eb = quaternion_product(ea, rest);
+  switch (l.kind) {
+    case LinkKind::Spherical:
+      if (l.alpha_count > 0) eb = quaternion_product(eb, cardan(a));
+      break;
+    case LinkKind::Revolute:
+      eb = quaternion_product(
+          quaternion_product(ea, axis_rotation(unit(Vec3<S>{pp[kAxis], pp[kAxis + 1], pp[kAxis + 2]}), a[0])), rest);
+      break;
+    case LinkKind::Prismatic: {
+      const Vec3<S> u = unit(cross(Vec3<S>{pp[kNormal1], pp[kNormal1 + 1], pp[kNormal1 + 2]},
+                                   Vec3<S>{pp[kNormal2], pp[kNormal2 + 1], pp[kNormal2 + 2]}));
+      point = add(point, scaled(multiply(rotation_from_euler_parameters(ea.data()), u), a[0]));
+      break;
+    }
+    case LinkKind::Fixed:
+    case LinkKind::Distance:
+    case LinkKind::Free: break;
+  }
+  if (rigid) {
+    const Vec3<S> sb{pp[kPointB], pp[kPointB + 1], pp[kPointB + 2]};
+    const Vec3<S> r = subtract(point, multiply(rotation_from_euler_parameters(eb.data()), sb));
+    for (int j = 0; j < 3; ++j) q[c[j]] = r[std::size_t(j)];
+    for (int j = 0; j < 4; ++j) q[c[3 + j]] = eb[std::size_t(j)];
+  } else {
+    for (int j = 0; j < 3; ++j) q[c[j]] = point[std::size_t(j)];
   }
 }
 
-template <class S> void JointTree::spatial_joint_coordinates(const S* q, const S* p, S* alpha) const {
+template <class S>
+void JointTree::read_spatial_link(const Link& l, const int* pc, const int* c, const S* q, const S* pp, S* a) const {
   using namespace joint_tree_layout;
   using std::atan2;
-  for (const Link& l : links_) {
-    S* a = alpha + l.first_alpha;
-    const int* c = body_index(l.child);
-    const bool rigid = l.child_kind == BodyKind::SpatialRigid;
-    const std::array<S, 4> eb = rigid ? std::array<S, 4>{q[c[3]], q[c[4]], q[c[5]], q[c[6]]}
-                                      : std::array<S, 4>{S(1.0), S(0.0), S(0.0), S(0.0)};
-    if (l.kind == LinkKind::Free) {
-      for (int j = 0; j < 3; ++j) a[j] = q[c[j]];
-      if (rigid) {
-        const auto& e0 = initial_orientation_[std::size_t(l.child)];
-        cardan_angles(quaternion_product(std::array<S, 4>{S(e0[0]), S(-e0[1]), S(-e0[2]), S(-e0[3])}, eb), a + 3);
-      }
-      continue;
+  const bool rigid = l.child_kind == BodyKind::SpatialRigid;
+  const std::array<S, 4> eb = rigid ? std::array<S, 4>{q[c[3]], q[c[4]], q[c[5]], q[c[6]]}
+                                    : std::array<S, 4>{S(1.0), S(0.0), S(0.0), S(0.0)};
+  if (l.kind == LinkKind::Free) {
+    for (int j = 0; j < 3; ++j) a[j] = q[c[j]];
+    if (rigid) {
+      const auto& e0 = initial_orientation_[std::size_t(l.child)];
+      cardan_angles(quaternion_product(std::array<S, 4>{S(e0[0]), S(-e0[1]), S(-e0[2]), S(-e0[3])}, eb), a + 3);
     }
-    if (l.alpha_count == 0) continue;
-    const S* pp = p + l.first_parameter;
-    std::array<S, 4> ea;
-    Vec3<S> point;
-    spatial_parent(l, q, p, ea, point);
-    const std::array<S, 4> rest{pp[kRestRotation], pp[kRestRotation + 1], pp[kRestRotation + 2], pp[kRestRotation + 3]};
-    switch (l.kind) {
-      case LinkKind::Spherical:  // C = conj(E_rest) conj(E_a) E_b
-        cardan_angles(quaternion_product(quaternion_conjugate(quaternion_product(ea, rest)), eb), a);
-        break;
-      case LinkKind::Revolute: {  // q(n, alpha) = conj(E_a) E_b conj(E_rest)
-        const auto r = quaternion_product(quaternion_product(quaternion_conjugate(ea), eb), quaternion_conjugate(rest));
-        const Vec3<S> n = unit(Vec3<S>{pp[kAxis], pp[kAxis + 1], pp[kAxis + 2]});
-        a[0] = 2.0 * atan2(r[1] * n[0] + r[2] * n[1] + r[3] * n[2], r[0]);
-        break;
-      }
-      case LinkKind::Prismatic: {
-        const Vec3<S> u = unit(cross(Vec3<S>{pp[kNormal1], pp[kNormal1 + 1], pp[kNormal1 + 2]},
-                                     Vec3<S>{pp[kNormal2], pp[kNormal2 + 1], pp[kNormal2 + 2]}));
-        const Vec3<S> pb = rigid ? add(Vec3<S>{q[c[0]], q[c[1]], q[c[2]]},
-                                       multiply(rotation_from_euler_parameters(eb.data()),
-                                                Vec3<S>{pp[kPointB], pp[kPointB + 1], pp[kPointB + 2]}))
-                                 : Vec3<S>{q[c[0]], q[c[1]], q[c[2]]};
-        a[0] = dot(subtract(pb, point), multiply(rotation_from_euler_parameters(ea.data()), u));
-        break;
-      }
-      case LinkKind::Fixed:
-      case LinkKind::Distance:
-      case LinkKind::Free: break;
+    return;
+  }
+  if (l.alpha_count == 0) return;
+  std::array<S, 4> ea;
+  Vec3<S> point;
+  spatial_parent(l, pc, q, pp, ea, point);
+  const std::array<S, 4> rest{pp[kRestRotation], pp[kRestRotation + 1], pp[kRestRotation + 2], pp[kRestRotation + 3]};
+  switch (l.kind) {
+    case LinkKind::Spherical:  // C = conj(E_rest) conj(E_a) E_b
+      cardan_angles(quaternion_product(quaternion_conjugate(quaternion_product(ea, rest)), eb), a);
+      break;
+    case LinkKind::Revolute: {  // q(n, alpha) = conj(E_a) E_b conj(E_rest)
+      const auto r = quaternion_product(quaternion_product(quaternion_conjugate(ea), eb), quaternion_conjugate(rest));
+      const Vec3<S> n = unit(Vec3<S>{pp[kAxis], pp[kAxis + 1], pp[kAxis + 2]});
+      a[0] = 2.0 * atan2(r[1] * n[0] + r[2] * n[1] + r[3] * n[2], r[0]);
+      break;
     }
+    case LinkKind::Prismatic: {
+      const Vec3<S> u = unit(cross(Vec3<S>{pp[kNormal1], pp[kNormal1 + 1], pp[kNormal1 + 2]},
+                                   Vec3<S>{pp[kNormal2], pp[kNormal2 + 1], pp[kNormal2 + 2]}));
+      const Vec3<S> pb = rigid ? add(Vec3<S>{q[c[0]], q[c[1]], q[c[2]]},
+                                     multiply(rotation_from_euler_parameters(eb.data()),
+                                              Vec3<S>{pp[kPointB], pp[kPointB + 1], pp[kPointB + 2]}))
+                               : Vec3<S>{q[c[0]], q[c[1]], q[c[2]]};
+      a[0] = dot(subtract(pb, point), multiply(rotation_from_euler_parameters(ea.data()), u));
+      break;
+    }
+    case LinkKind::Fixed:
+    case LinkKind::Distance:
+    case LinkKind::Free: break;
   }
 }
 
