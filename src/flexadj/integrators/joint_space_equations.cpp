@@ -18,6 +18,7 @@ using First = Sacado::Fad::SFad<double, 1>;
 using Second = Sacado::Fad::SFad<First, 1>;
 using Outer = Sacado::Fad::SLFad<Second, kChunk>;
 using Plain = Sacado::Fad::SLFad<double, kChunk>;
+const std::vector<std::pair<int, int>> kNoParameters;  // (an lvalue: `wanted` below binds without a copy)
 // Local indices of a link's parent (0 ..) and child (after the parent's) coordinates: at most 7 each.
 constexpr int kIota[14] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
 
@@ -134,7 +135,7 @@ void JointSpaceEquations::directional_gradient(const std::vector<double>& alpha,
     for (int i = 0; i < nc && !any; ++i)
       for (int c = 0; c < 4; ++c) any = any || w[4 * child[i] + c] != 0.0;
     if (!any) continue;
-    const auto& wanted = gradient ? wanted_[index] : std::vector<std::pair<int, int>>();
+    const auto& wanted = gradient ? wanted_[index] : kNoParameters;
     const int parent_directions = 4 * np, directions = parent_directions + l.alpha_count + int(wanted.size());
     local_q.resize(std::size_t(np + nc));
     local_alpha.resize(std::size_t(l.alpha_count));
@@ -216,7 +217,7 @@ void JointSpaceEquations::inverse_transposed(const std::vector<double>& q, const
     const int np = model::JointTree::parent_coordinates(l), nc = model::JointTree::child_coordinates(l);
     const int* parent = tree_.parent_index(l);
     const int* child = tree_.child_index(l);
-    const auto& wanted = gradient ? wanted_[index] : std::vector<std::pair<int, int>>();
+    const auto& wanted = gradient ? wanted_[index] : kNoParameters;
     const int directions = np + nc + int(wanted.size());
     local_q.resize(std::size_t(np + nc));
     local_alpha.resize(std::size_t(l.alpha_count));
