@@ -138,7 +138,8 @@ TEST(DamagedFiles, RefusesChunksSwappedInTheirIndex) {
   const auto [second, second_size] = chunk_address(path, "/state/q", 2);
   ASSERT_EQ(first_size, second_size);
   std::string bytes = file_bytes(path);
-  const std::size_t at_first = unique_address_position(bytes, first), at_second = unique_address_position(bytes, second);
+  const std::size_t at_first = unique_address_position(bytes, first);
+  const std::size_t at_second = unique_address_position(bytes, second);
   ASSERT_NE(at_first, std::string::npos);
   ASSERT_NE(at_second, std::string::npos);
   std::memcpy(&bytes[at_first], &second, 8);

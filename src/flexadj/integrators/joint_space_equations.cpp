@@ -1,7 +1,6 @@
 #include "flexadj/integrators/joint_space_equations.hpp"
 
 #include <Sacado_No_Kokkos.hpp>
-#include <Teuchos_LAPACK.hpp>
 
 #include <algorithm>
 #include <string>
@@ -62,7 +61,7 @@ JointSpaceEquations::JointSpaceEquations(assembly::Assembler& assembler, const m
       saddle_state_(assembler.make_state()) {
   for (auto* v : {&zero_n_, &weighted_, &w1_, &w2_, &a_, &b_, &w_, &c_, &mw_, &column_, &f_, &v_})
     v->assign(std::size_t(n_), 0.0);
-  for (auto* v : {&s_, &hb_, &k_work_, &k_work2_}) v->assign(std::size_t(k_), 0.0);
+  for (auto* v : {&s_, &k_work_, &k_work2_}) v->assign(std::size_t(k_), 0.0);
   adjoint_parts_.assign(4 * std::size_t(n_), 0.0);
   wanted_.resize(tree.links().size());
   // A first assembly fixes the matrix values' layout before the solver reads the structure.
@@ -142,7 +141,8 @@ void JointSpaceEquations::directional_gradient(const std::vector<double>& alpha,
     local_parameters.resize(std::size_t(l.parameter_count));
     for (int start = 0; start < directions; start += kChunk) {
       const int length = std::min(kChunk, directions - start);
-      for (int j = 0; j < np + nc; ++j) local_q[std::size_t(j)] = Outer(length, j < np ? q_s[std::size_t(parent[j])] : Second(0.0));
+      for (int j = 0; j < np + nc; ++j)
+        local_q[std::size_t(j)] = Outer(length, j < np ? q_s[std::size_t(parent[j])] : Second(0.0));
       for (int j = 0; j < l.alpha_count; ++j)
         local_alpha[std::size_t(j)] = Outer(length, alpha_s[std::size_t(l.first_alpha + j)]);
       for (int j = 0; j < l.parameter_count; ++j)
@@ -250,10 +250,10 @@ void JointSpaceEquations::times_jacobian(const Point& e, const std::vector<doubl
   directional_values(e.alpha, x.data(), nullptr, out.data(), nullptr);
 }
 
-void JointSpaceEquations::jacobian_transpose_times(const Point& e, const std::vector<double>& x,
+void JointSpaceEquations::jacobian_transpose_times(const std::vector<double>& alpha, const std::vector<double>& x,
                                                    std::vector<double>& out) {
   std::fill(out.begin(), out.end(), 0.0);
-  directional_gradient(e.alpha, nullptr, nullptr, x.data(), nullptr, nullptr, nullptr, out.data(), nullptr);
+  directional_gradient(alpha, nullptr, nullptr, x.data(), nullptr, nullptr, nullptr, out.data(), nullptr);
 }
 
 void JointSpaceEquations::mass_solve(const Point& e, std::vector<double>& x) {
@@ -305,8 +305,7 @@ void JointSpaceEquations::joint_state(const assembly::State& s, double t, std::v
                                       std::vector<double>& p_hat) {
   tree_.joint_coordinates(s.q.data(), tree_.parameters().data(), alpha.data());
   forces_.momentum(s, t, column_);
-  std::fill(p_hat.begin(), p_hat.end(), 0.0);
-  directional_gradient(alpha, nullptr, nullptr, column_.data(), nullptr, nullptr, nullptr, p_hat.data(), nullptr);
+  jacobian_transpose_times(alpha, column_, p_hat);
 }
 
 void JointSpaceEquations::rate_transposed(const Point& e, const std::vector<double>& mu, const std::vector<double>& nu,
@@ -329,11 +328,10 @@ void JointSpaceEquations::rate_transposed(const Point& e, const std::vector<doub
   directional_gradient(e.alpha, e.beta.data(), nu.data(), a_.data(), b_.data(), e.force.data(), e.momentum.data(),
                        alpha_bar.data(), &gradient, weight);
   // s = M_hat^-1 (mu + F_hat_beta^T nu), F_hat_beta^T nu = H^T b + g''[., nu]^T P.
-  jacobian_transpose_times(e, b_, hb_);
   std::fill(k_work_.begin(), k_work_.end(), 0.0);
-  directional_gradient(e.alpha, nu.data(), nullptr, nullptr, e.momentum.data(), nullptr, nullptr, k_work_.data(),
+  directional_gradient(e.alpha, nu.data(), nullptr, b_.data(), e.momentum.data(), nullptr, nullptr, k_work_.data(),
                        nullptr);
-  for (int j = 0; j < k_; ++j) s_[std::size_t(j)] = mu[std::size_t(j)] + hb_[std::size_t(j)] + k_work_[std::size_t(j)];
+  for (int j = 0; j < k_; ++j) s_[std::size_t(j)] = mu[std::size_t(j)] + k_work_[std::size_t(j)];
   mass_solve(e, s_);
   // alpha_bar -= d(s . M_hat beta)/dalpha = d/dalpha [g'[s] . M(g) g'[beta]].
   momentum_products(e, s_);
@@ -356,7 +354,7 @@ void JointSpaceEquations::absolute_state_transposed(const Point& e, const std::v
   const std::vector<double>&q = e.state.q, &v = e.state.v;
   // v = H beta, M_hat beta = p_hat: s = M_hat^-1 H^T v_bar; alpha_bar = d/dalpha [q_bar . g + v_bar . g'[beta]
   // - g'[s] . M(g) g'[beta]].
-  jacobian_transpose_times(e, v_bar, s_);
+  jacobian_transpose_times(e.alpha, v_bar, s_);
   mass_solve(e, s_);
   momentum_products(e, s_);
   for (int i = 0; i < n_; ++i) {

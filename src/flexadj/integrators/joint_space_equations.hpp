@@ -94,9 +94,10 @@ class JointSpaceEquations {
   // The wanted joint parameters of `gradient` by link: (index into the link's parameters, index into
   // gradient.parameters).
   void wanted_parameters(const assembly::LocalGradient& gradient);
-  // H x, H^T x and M_hat^-1 x (in place) at e.
+  // H x at e, H(alpha)^T x, and M_hat^-1 x (in place) at e.
   void times_jacobian(const Point& e, const std::vector<double>& x, std::vector<double>& out);
-  void jacobian_transpose_times(const Point& e, const std::vector<double>& x, std::vector<double>& out);
+  void jacobian_transpose_times(const std::vector<double>& alpha, const std::vector<double>& x,
+                                std::vector<double>& out);
   void mass_solve(const Point& e, std::vector<double>& x);
   // w_ = H s, c_ = P_q^T w_ and mw_ = M w_ at e: the pieces of d(s . M_hat beta)/dalpha.
   void momentum_products(const Point& e, const std::vector<double>& s);
@@ -112,7 +113,7 @@ class JointSpaceEquations {
   assembly::State saddle_state_;
   std::vector<double> factorized_q_;
   bool factorized_ = false;
-  std::vector<double> zero_n_, weighted_, w1_, w2_, a_, b_, s_, w_, c_, mw_, hb_, column_, k_work_, k_work2_, f_, v_,
+  std::vector<double> zero_n_, weighted_, w1_, w2_, a_, b_, s_, w_, c_, mw_, column_, k_work_, k_work2_, f_, v_,
       adjoint_parts_;
 };
 

@@ -46,7 +46,8 @@ void hyperslab(std::ostream& os, const std::string& indent, const std::string& f
     count.push_back(components);
   }
   if (flavour == XdmfFlavour::xdmf3) {
-    os << indent << "<DataItem Dimensions=\"" << join(count) << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">"
+    os << indent << "<DataItem Dimensions=\"" << join(count)
+       << "\" NumberType=\"Float\" Precision=\"8\" Format=\"HDF\">"
        << escape(file) << ':' << escape(dataset) << '|' << join(start) << ':' << join(stride) << ':' << join(count)
        << ':' << join(dims) << "</DataItem>\n";
     return;
@@ -61,10 +62,10 @@ void hyperslab(std::ostream& os, const std::string& indent, const std::string& f
 }
 
 // A DataItem (`format`: its type and format attributes, `content`: its data); for XDMF 2 inside a HyperSlab that
-// selects all of it. Used for topologies: ParaView's XDMFReader (vtkXdmfHeavyData) tries to cache a grid whose topology's first
-// DataItem holds text, and then needs text right inside the geometry's first DataItem too; ours is a HyperSlab
-// (step k of the positions), so it reported "Cannot find DataItem element in geometry xml, no caching possible"
-// for every grid. Without text there the reader skips the cache (useless here: the points move every step).
+// selects all of it. Used for topologies: ParaView's XDMFReader (vtkXdmfHeavyData) tries to cache a grid whose
+// topology's first DataItem holds text, and then needs text right inside the geometry's first DataItem too; ours
+// is a HyperSlab (step k of the positions), so it reported "Cannot find DataItem element in geometry xml, no
+// caching possible" for every grid. Without text there the reader skips the cache (useless here: the points move every step).
 void whole(std::ostream& os, const std::string& indent, const std::vector<long long>& dims, const std::string& format,
            const std::string& content, XdmfFlavour flavour) {
   if (flavour == XdmfFlavour::xdmf3) {  // the Xdmf3 readers cache nothing and take no HyperSlab (hyperslab())
