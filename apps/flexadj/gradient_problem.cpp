@@ -442,7 +442,8 @@ Evaluation GradientProblem::adjoint() {
                                                    design_.parameters(), options, &spacetime_statistics_);
   } else {
     gradient = adjoint::discrete_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
-                                                  design_.parameters(), {sweep_files.get(), resumed_sweep_, progress_});
+                                                  design_.parameters(),
+                                                  {sweep_files.get(), resumed_sweep_, progress_, {}});
   }
   e.objective = gradient.objective;
   e.gradient = design_.gradient(gradient);

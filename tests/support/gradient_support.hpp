@@ -24,11 +24,12 @@ struct Evaluation {
 };
 
 // Runs the forward problem of `problem` and, if asked, the discrete adjoint (or, with bdf_order > 0, the
-// continuous adjoint with BDF of that order, on adjoint_steps steps of its own if > 0).
+// continuous adjoint with BDF of that order, on adjoint_steps steps of its own if > 0). `sweep`: the discrete
+// adjoint's options (an observer of its steps, SweepOptions::after_step).
 inline Evaluation evaluate(const problem::Problem& problem, const objectives::Objective& objective,
                            RCP<const Comm> comm, bool with_gradient,
                            const std::vector<double>* initial_velocity_shift = nullptr, int bdf_order = 0,
-                           long long adjoint_steps = 0) {
+                           long long adjoint_steps = 0, const adjoint::SweepOptions& sweep = {}) {
   const model::Model& model = *problem.model;
   assembly::Assembler assembler(model, comm, assembly::partition_from_name(problem.integrator.partition));
   linalg::LinearSolverOptions options;
@@ -54,7 +55,7 @@ inline Evaluation evaluate(const problem::Problem& problem, const objectives::Ob
                                                       model::ParameterSpace(model), {bdf_order, adjoint_steps});
   else
     e.gradient = adjoint::discrete_adjoint_gradient(assembler, integrator, trajectory, objective,
-                                                    model::ParameterSpace(model));
+                                                    model::ParameterSpace(model), sweep);
   e.value = e.gradient.objective;
   return e;
 }

@@ -111,6 +111,7 @@ Gradient discrete_adjoint_gradient(assembly::Assembler& assembler, integrators::
       implicit_final_step(assembler, integrator, trajectory, objective, *end, state, dJ_dq, dJ_dv, scratch, local);
     else
       integrator.adjoint_step(trajectory, step, state, dJ_dq, dJ_dv, local);
+    if (options.after_step) options.after_step(step, integrator);
     if (free_final_time) {
       // dJ/dt_1 = sum_n mu_n . dE_n/dh_n / N + the explicit time dependence of J.
       if (step > 0)

@@ -3,6 +3,8 @@
 // respect to every component parameter, every control value and the given initial coordinates and velocities, at
 // the cost of one backward sweep. This file holds only the backward loop and the gradient's accumulation; each
 // integrator's own adjoint step (TimeIntegrator::adjoint_step) sits beside its forward step.
+#include <functional>
+
 #include "flexadj/adjoint/gradient.hpp"
 #include "flexadj/integrators/time_integrator.hpp"
 #include "flexadj/storage/trajectory.hpp"
@@ -17,6 +19,9 @@ struct SweepOptions {
   SweepCheckpoints* restart = nullptr;
   bool resume = false;
   bool progress = false;  // a progress line on rank 0 (core/progress.hpp)
+  // If set, called after the adjoint step of each step n = N, ..., 0, e.g. to read the step's adjoint variables
+  // (TimeIntegrator::save_adjoint_variables) in convergence studies. Not called for steps a resumed sweep skips.
+  std::function<void(std::size_t n, const integrators::TimeIntegrator& integrator)> after_step;
 };
 
 // The trajectory must hold every step of the last forward run of `integrator`. Collective.
