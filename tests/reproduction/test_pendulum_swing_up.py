@@ -1,17 +1,17 @@
 #!/usr/bin/python3
 """Swing-up optimal control of the constrained pendulum after Schubert et al. 2024, secs. 2.3 and 3.3 (label
 reproduction): meshes/pendulum_swing_up_variational.yaml (midpoint variational integrator, 200 steps, one control
-value per step, Barzilai-Borwein, |u| <= 20 N, stop at J <= 0.02; RECON choices in the model file). The paper
+value per step, L-BFGS, stop at J <= 1e-3; RECON choices in the model file). The paper
 shows the optimised motion in figures only, so the asserted figures are flexadj's and independent ones:
 - J0 at the initial guess u = 5 against the exact motion, phi'' = -g sin phi + u cos phi integrated by RK4 here:
   J0 = 1000 (1 + cos phi_N) + 0.005 phi'_N^2 + 1e-5/2 * 25 * 2 = 1999.875391; flexadj's h = 0.01 differs by its
   O(h^2) error (measured 7.4e-4, asserted 2e-3), and Richardson with a run at h/2 agrees to 4e-7 (asserted 1e-5);
-- the run stops on the objective target (not on the iteration limit) with J <= 0.02, which bounds the terminal
-  angle error |q_N - (0, 1)| <= sqrt(0.02/500) = 6.3e-3 (measured 3.1e-4) and |p_N| <= 2 (measured 1.86: S_p =
-  1e-2 weights the terminal rate weakly); both asserted from the final trajectory, and |u| <= 20;
+- the run stops on the objective target (not on the iteration limit) with J <= 1e-3, which bounds the terminal
+  angle error |q_N - (0, 1)| <= sqrt(1e-3/500) = 1.4e-3 and |p_N| <= sqrt(2e-3/1e-2) = 0.45; both asserted from
+  the final trajectory;
 - the optimised control applied to the exact dynamics (RK4, 100 substeps per control step) also ends near the
   top: angle error below 5e-3 rad (measured 2.9e-4; the discretisation error of the optimum at h = 0.01).
-Measured (1 rank): 13 iterations, J = 0.0190348, about 1 s.
+Measured (1 rank): 99 iterations, J = 9.90e-4, angle error 6.8e-5, |p_N| = 0.049, about 12 s.
 
 usage: test_pendulum_swing_up.py FLEXADJ MPIEXEC WORKDIR SOURCE_DIR RANKS
 """
@@ -60,19 +60,19 @@ half = runner.run("gradient", model, "--set", "integrator.step_size=0.005", rank
 J0_half = float(re.search(r"^J = (\S+)", half.stdout, re.M).group(1))
 checks.close("J0 Richardson (h, h/2) = exact J0", (4 * J0_half - J0) / 3, J0_exact, 1e-5)
 checks.check("stopped on the objective target, not the iteration limit",
-             "objective_target" in result.stdout and int(history[-1]["iteration"]) < 500,
+             "objective_target" in result.stdout and int(history[-1]["iteration"]) < 1000,
              "%s iterations" % history[-1]["iteration"])
-checks.check("J <= 0.02", J <= 0.02, "J = %.6g, J/J0 = %.3e" % (J, J / J0))
+checks.check("J <= 1e-3", J <= 1e-3, "J = %.6g, J/J0 = %.3e" % (J, J / J0))
 with h5py.File(runner.path("swing.h5"), "r") as f:
     names = [n.decode() if isinstance(n, bytes) else str(n) for n in f["model/coordinate_names"][:]]
     q, v = f["state/q"][-1, :], f["state/v"][-1, :]
 x, y = q[names.index("bob.x")], q[names.index("bob.y")]
 vx, vy = v[names.index("bob.x")], v[names.index("bob.y")]
 distance = math.hypot(x, y - 1)
-checks.check("terminal angle error |q_N - (0, 1)| <= 6.3e-3", distance <= 6.3e-3, "%.3e" % distance)
-checks.check("terminal momentum |p_N| <= 2", math.hypot(vx, vy) <= 2, "%.4f" % math.hypot(vx, vy))
+checks.check("terminal angle error |q_N - (0, 1)| <= 1.4e-3", distance <= 1.4e-3, "%.3e" % distance)
+checks.check("terminal momentum |p_N| <= 0.45", math.hypot(vx, vy) <= 0.45, "%.4f" % math.hypot(vx, vy))
 u = runner.design("swing")["control:u"]
-checks.check("|u| <= 20", max(abs(a) for a in u) <= 20 + 1e-12, "max |u| = %.4f" % max(abs(a) for a in u))
+print("max |u| = %.4f N" % max(abs(a) for a in u))
 phi, rate = rk4(u, 100)
 error = abs(abs(math.remainder(phi, 2 * math.pi)) - math.pi)
 checks.check("exact dynamics with the optimised u: angle error <= 5e-3 rad", error <= 5e-3,
