@@ -3,7 +3,7 @@
 # results/optimization/<case>_* (history CSV/HDF5, design values, trajectory, PNG plots) and prints the
 # figures of the results table. CI runs shortened versions (tests/reproduction).
 # usage: scripts/reproduce.sh [-np N] [identification] [crane] [double_pendulum] [double_pendulum_hamiltonian]
-#        [stabilization] [triple_pendulum] [beam_swing_up]
+#        [stabilization] [stabilization_joint] [triple_pendulum] [beam_swing_up]
 #        (default: all, 1 rank)
 set -euo pipefail
 ROOT="$(cd "$(dirname "$0")/.." && pwd)"
@@ -62,6 +62,23 @@ for case in "${CASES[@]}"; do
       $RUN optimize "$ROOT/meshes/double_pendulum_cart_stabilization.yaml" -o "$OUT/stabilization" --max-iterations 1500
       $PY -c "import h5py; f = h5py.File('$OUT/stabilization.h5', 'r'); print('max |x_cart| = %.2f mm' % (1e3 * abs(f['state/q'][:, 0]).max()))"
       $PY "$ROOT/scripts/plot_optimization.py" "$OUT/stabilization" --title "cart stabilisation"
+      ;;
+    stabilization_joint)
+      # The same on the paper's joint-coordinate formulation (docs/results.md), by continuation in the horizon:
+      # stage k minimises J over [0, T_k] (T_k = 0.5, 1, 1.5 s; 150 iterations each) from stage k - 1's controls,
+      # then over [0, 2] s until J changes by less than 1e-6 (relative) in one iteration.
+      M="$OUT/stabilization_joint.yaml"
+      sed -e 's/^  spectral_radius: 0.9$/  type: hamiltonian\n  coordinates: joint/' "$ROOT/meshes/double_pendulum_cart_stabilization.yaml" > "$M"
+      START=()
+      for T in 0.5 1.0 1.5 2.0; do
+        STOP=(--max-iterations 150 -q); [ "$T" = 2.0 ] && STOP=(--max-iterations 3000 --set optimization.objective_tolerance=1e-6)
+        $RUN optimize "$M" -o "$OUT/stabilization_joint_$T" --set integrator.end_time=$T "${START[@]}" "${STOP[@]}" \
+          --no-trajectory
+        START=(--set "optimization.start_from=$OUT/stabilization_joint_${T}_design.yaml")
+      done
+      $RUN simulate "$M" "${START[@]}" -o "$OUT/stabilization_joint.h5" --no-xdmf -q
+      tail -n 1 "$OUT/stabilization_joint_2.0_history.csv"
+      $PY -c "import h5py; f = h5py.File('$OUT/stabilization_joint.h5', 'r'); print('max |x_cart| = %.2f mm' % (1e3 * abs(f['state/q'][:, 0]).max()))"
       ;;
     triple_pendulum)
       # Nachbagauer et al. 2015, sec. 5.3: swing-up from F = 0 (the paper: J ~ 1.5 after 353 iterations).
