@@ -70,7 +70,10 @@ TEST(Meshes, EveryModelFileReadsAndRuns) {
                                       "manipulator.yaml",
                                       // two sleighs on knife edges (non-holonomic): their gradient in
                                       // test_knife_edge_adjoint.cpp, the sleigh's closed form in test_knife_edge.cpp
-                                      "knife_edge.yaml"};
+                                      "knife_edge.yaml",
+                                      // the constrained pendulum's swing-up on the variational integrator
+                                      // (Schubert et al. 2024): reproduction_pendulum_swing_up
+                                      "pendulum_swing_up_variational.yaml"};
   std::set<std::string> found;
   for (const auto& entry : std::filesystem::directory_iterator(kMeshes))
     if (entry.path().extension() == ".yaml") found.insert(entry.path().filename().string());
