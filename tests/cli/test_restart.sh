@@ -12,6 +12,7 @@ MPIRUN="mpirun --oversubscribe -np 2"
 # The pendulum on a cart over 3000 steps (about 1 s at np 1).
 cp "$HERE/data/pendulum_cart.yaml" cart.yaml
 DISK=(--checkpoints 10 --disk-checkpoints 30 --checkpoint-folder files)
+EARLY_SWEEP="adjoint_2[0-9][0-9][0-9].h5"  # a restart file of the sweep's first third (steps 2000 .. 2999)
 
 # run_killed LAUNCHER SECONDS ARGS...: runs flexadj in a process group of its own and kills the whole group with
 # SIGKILL after SECONDS (mpirun and its ranks alike: the session of setsid, as the ranks have process groups of
@@ -79,11 +80,24 @@ pass_if "killed during the forward run: no adjoint file yet" test -z "$(ls files
 expect "restart resumes the forward run" 0 "resuming the forward run at step" -- gradient cart.yaml "${DISK[@]}" \
   -o restarted.csv --restart
 pass_if "forward run resumed: the same gradient byte for byte" cmp -s memory.csv restarted.csv
-# A kill during the backward sweep: the restart continues the sweep from its last restart file.
-kill_when "" "adjoint_*.h5" gradient cart.yaml "${DISK[@]}" -o restarted.csv -q
+# A kill during the backward sweep: the restart continues the sweep from its last restart file. (The kill comes when
+# the sweep passes below step 3000, its first third: a kill at its very end would find a completed sweep.)
+kill_when "" "$EARLY_SWEEP" gradient cart.yaml "${DISK[@]}" -o restarted.csv -q
 expect "restart resumes the backward sweep" 0 "resuming the backward sweep below step" -- gradient cart.yaml \
   "${DISK[@]}" -o restarted.csv --restart
 pass_if "sweep resumed: the same gradient byte for byte" cmp -s memory.csv restarted.csv
+# A kill while a completed run removes its files (the last step's first): what is left, the states of steps 0 .. k,
+# resumes the forward run at step k.
+kill_when "" "$EARLY_SWEEP" gradient cart.yaml "${DISK[@]}" -o restarted.csv -q
+rm -f files/adjoint_*.h5
+kept=0
+for file in files/checkpoint_*.h5; do
+  n=${file#files/checkpoint_}; n=${n%.h5}
+  if [ "$n" -gt 1500 ]; then rm -f "$file"; elif [ "$n" -gt "$kept" ]; then kept=$n; fi
+done
+expect "killed while removing its files: the restart resumes the forward run" 0 \
+  "resuming the forward run at step $kept" -- gradient cart.yaml "${DISK[@]}" -o restarted.csv --restart
+pass_if "files partly removed: the same gradient byte for byte" cmp -s memory.csv restarted.csv
 # Kills at random moments, repeated during the restarts.
 for seed in 11 23 37 41; do
   pass_if "np 1, random kills (seed $seed), restarted to the same gradient" until_complete "" memory.csv $seed
@@ -91,7 +105,7 @@ done
 
 # np 2: the same, ranks and mpirun killed together.
 pass_if "np 2 uninterrupted in memory" $MPIRUN "$FLEXADJ" gradient cart.yaml -o memory_np2.csv -q
-kill_when "$MPIRUN" "adjoint_*.h5" gradient cart.yaml "${DISK[@]}" -o restarted.csv -q
+kill_when "$MPIRUN" "$EARLY_SWEEP" gradient cart.yaml "${DISK[@]}" -o restarted.csv -q
 pass_if "np 2 restart resumes the sweep" bash -c "$MPIRUN '$FLEXADJ' gradient cart.yaml ${DISK[*]} \
   -o restarted.csv --restart | grep -q 'resuming the backward sweep'"
 pass_if "np 2 sweep resumed: the same gradient byte for byte" cmp -s memory_np2.csv restarted.csv
@@ -100,7 +114,7 @@ for seed in 5 17; do
 done
 
 # Files that are not this run's are refused, never used.
-kill_when "" "adjoint_*.h5" gradient cart.yaml "${DISK[@]}" -o restarted.csv -q
+kill_when "" "$EARLY_SWEEP" gradient cart.yaml "${DISK[@]}" -o restarted.csv -q
 cp cart.yaml original.yaml
 sed 's/stiffness: 20/stiffness: 21/' original.yaml > cart.yaml
 expect "another run's files (the model file changed) are refused" 2 "belongs to another run" -- gradient cart.yaml \

@@ -129,11 +129,12 @@ void CheckpointedTrajectory::read_disk(std::size_t step, assembly::State& state,
 }
 
 void CheckpointedTrajectory::remove_disk_files() {
-  // Rank 0 removes what the ranks wrote together; the others only forget the list.
+  // Rank 0 removes what the ranks wrote together; the others only forget the list. The last step first: a run
+  // killed while it removes them leaves the files of steps 0 .. k, from which --restart resumes the forward run.
   if (assembler_.comm()->getRank() == 0)
-    for (std::size_t step : disk_steps_) {
+    for (auto step = disk_steps_.rbegin(); step != disk_steps_.rend(); ++step) {
       std::error_code ignored;
-      std::filesystem::remove(disk_.path(static_cast<long long>(step)), ignored);
+      std::filesystem::remove(disk_.path(static_cast<long long>(*step)), ignored);
     }
   disk_steps_.clear();
 }
