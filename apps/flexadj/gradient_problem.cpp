@@ -228,6 +228,11 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
                          "type state_space or joint coordinates) over a trajectory in memory only so far: use --adjoint discrete or "
                          "continuous and --trajectory memory (got --adjoint " + settings.mode +
                          ", --trajectory " + settings.storage + ")");
+  if ((implicit_end || free_end) && problem_.integrator.scheme == "variational" && problem_.integrator.joint_coordinates)
+    throw InputError(problem_.model->source_file, implicit_end ? "integrator.end_condition" : "design_variables",
+                     std::string(implicit_end ? "an implicit" : "a free") +
+                         " final time is not differentiated with the null-space variational integrator "
+                         "(integrator.coordinates: joint) yet; use coordinates absolute (the RATTLE form)");
   // Error-controlled steps: the discrete adjoint holds the chosen steps fixed (docs/adjoint.md), the continuous
   // adjoint takes its own constant steps over the interpolated forward states; the trajectory kinds that plan by
   // the step count, and the spacetime adjoint on the steps of the file, need fixed steps.

@@ -73,7 +73,10 @@ TEST(Meshes, EveryModelFileReadsAndRuns) {
                                       "knife_edge.yaml",
                                       // the constrained pendulum's swing-up on the variational integrator
                                       // (Schubert et al. 2024): reproduction_pendulum_swing_up
-                                      "pendulum_swing_up_variational.yaml"};
+                                      "pendulum_swing_up_variational.yaml",
+                                      // the same on the null-space variational integrator: its J and gradient
+                                      // equal the RATTLE form's (verification_null_space_variational)
+                                      "pendulum_swing_up_null_space.yaml"};
   std::set<std::string> found;
   for (const auto& entry : std::filesystem::directory_iterator(kMeshes))
     if (entry.path().extension() == ".yaml") found.insert(entry.path().filename().string());

@@ -13,7 +13,8 @@ class EndCondition;  // end_condition.hpp
 struct IntegratorSettings {
   std::string scheme = "generalized_alpha";  // generalized_alpha (Chung-Hulbert) | hht (alpha_m = 0) | variational
                                              // | state_space | hamiltonian
-  // hamiltonian only: the joint-space equations (joint_hamiltonian.hpp) instead of absolute coordinates.
+  // hamiltonian and variational only: joint coordinates instead of absolute ones (joint_hamiltonian.hpp: the
+  // joint-space equations; null_space_variational.hpp: the null-space form with nodal reparametrization).
   bool joint_coordinates = false;
   double start_time = 0.0;
   double end_time = 1.0;

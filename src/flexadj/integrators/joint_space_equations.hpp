@@ -76,7 +76,8 @@ class JointSpaceEquations {
                               std::vector<double>& q_bar, std::vector<double>& v_bar,
                               assembly::LocalGradient& gradient);
 
- private:
+  // The kinematic products of g (also the null-space matrix H and nodal reparametrization of the null-space
+  // variational integrator, null_space_variational.hpp).
   // alpha_grad += d/d(alpha) S and gradient += weight d/dp S (the wanted joint parameters; gradient may be nullptr) of
   //   S = c0 . g(alpha) + c1 . g'(alpha)[y] + c2 . g'(alpha)[z] + c12 . g''(alpha)[y, z]   (nullptr c: 0),
   // by the reverse of g's pass over the tree.
@@ -86,6 +87,12 @@ class JointSpaceEquations {
   // g'(alpha)[y] and g''(alpha)[y, z] (either output may be nullptr).
   void directional_values(const std::vector<double>& alpha, const double* y, const double* z, double* first,
                           double* second);
+  // H x at e and H(alpha)^T x.
+  void times_jacobian(const Point& e, const std::vector<double>& x, std::vector<double>& out);
+  void jacobian_transpose_times(const std::vector<double>& alpha, const std::vector<double>& x,
+                                std::vector<double>& out);
+
+ private:
   // G_q(q) v with G = g^-1 (out: k values), and q_bar += G_q^T a_bar, gradient += a_bar . dG/dp (gradient may be
   // nullptr).
   void inverse_tangent(const std::vector<double>& q, const std::vector<double>& v, std::vector<double>& out);
@@ -94,10 +101,7 @@ class JointSpaceEquations {
   // The wanted joint parameters of `gradient` by link: (index into the link's parameters, index into
   // gradient.parameters).
   void wanted_parameters(const assembly::LocalGradient& gradient);
-  // H x at e, H(alpha)^T x, and M_hat^-1 x (in place) at e.
-  void times_jacobian(const Point& e, const std::vector<double>& x, std::vector<double>& out);
-  void jacobian_transpose_times(const std::vector<double>& alpha, const std::vector<double>& x,
-                                std::vector<double>& out);
+  // M_hat^-1 x (in place) at e.
   void mass_solve(const Point& e, std::vector<double>& x);
   // w_ = H s, c_ = P_q^T w_ and mw_ = M w_ at e: the pieces of d(s . M_hat beta)/dalpha.
   void momentum_products(const Point& e, const std::vector<double>& s);

@@ -13,6 +13,7 @@
 #include "flexadj/integrators/generalized_alpha.hpp"
 #include "flexadj/integrators/hamiltonian.hpp"
 #include "flexadj/integrators/joint_hamiltonian.hpp"
+#include "flexadj/integrators/null_space_variational.hpp"
 #include "flexadj/integrators/state_space.hpp"
 #include "flexadj/integrators/variational.hpp"
 
@@ -296,6 +297,8 @@ void TimeIntegrator::throw_newton_failure(long long step_index, double t, const 
 std::unique_ptr<TimeIntegrator> make_time_integrator(assembly::Assembler& assembler,
                                                      const integrators::IntegratorSettings& settings,
                                                      const linalg::LinearSolverOptions& solver_options) {
+  if (settings.scheme == "variational" && settings.joint_coordinates)
+    return std::make_unique<NullSpaceVariational>(assembler, settings, solver_options);
   if (settings.scheme == "variational") return std::make_unique<Variational>(assembler, settings, solver_options);
   if (settings.scheme == "state_space") return std::make_unique<StateSpace>(assembler, settings, solver_options);
   if (settings.scheme == "hamiltonian" && settings.joint_coordinates)

@@ -39,14 +39,15 @@ void Reader::read_integrator(const Value& v) {
   auto& s = problem_.integrator;
   if (v.has("type"))
     s.scheme = v.at("type").choice({"generalized_alpha", "hht", "variational", "state_space", "hamiltonian"});
-  // coordinates: absolute (the default, integrators/hamiltonian.hpp) | joint (integrators/joint_hamiltonian.hpp), of
-  // the constrained Hamiltonian equations.
+  // coordinates: absolute (the default: integrators/hamiltonian.hpp, variational.hpp with multipliers) | joint (the
+  // joint-space equations, integrators/joint_hamiltonian.hpp; the null-space form with nodal reparametrization,
+  // integrators/null_space_variational.hpp).
   s.joint_coordinates = false;
   if (v.has("coordinates")) {
     const Value coordinates = v.at("coordinates");
-    if (s.scheme != "hamiltonian")
-      coordinates.fail("only type hamiltonian takes coordinates (absolute or joint); remove it from the integrator "
-                       "section or choose type hamiltonian");
+    if (s.scheme != "hamiltonian" && s.scheme != "variational")
+      coordinates.fail("only types hamiltonian and variational take coordinates (absolute or joint); remove it from "
+                       "the integrator section or choose one of these types");
     s.joint_coordinates = coordinates.choice({"absolute", "joint"}) == "joint";
   }
   s.start_time = v.at("start_time").number_or(0.0);

@@ -1,0 +1,200 @@
+#include "flexadj/integrators/null_space_variational.hpp"
+
+#include <Teuchos_LAPACK.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <sstream>
+#include <stdexcept>
+
+#include "flexadj/assembly/system_vector.hpp"
+#include "flexadj/core/error.hpp"
+#include "flexadj/storage/trajectory.hpp"
+
+namespace flexadj::integrators {
+
+namespace {
+const model::JacobianCoefficients kMassOnly{0.0, 0.0, 1.0};
+}  // namespace
+
+NullSpaceVariational::NullSpaceVariational(assembly::Assembler& assembler,
+                                           const integrators::IntegratorSettings& settings,
+                                           const linalg::LinearSolverOptions& solver_options)
+    : CarriedStateIntegrator(assembler, settings, solver_options), momenta_(assembler) {
+  tree_ = make_joint_tree(assembler, "integrator.coordinates");
+  equations_ = std::make_unique<JointSpaceEquations>(assembler, *tree_);
+  const auto k = std::size_t(tree_->size()), n = std::size_t(tree_->coordinate_count());
+  for (Step* s : {&forward_, &recomputed_}) {
+    s->start = equations_->make_point();
+    s->end = equations_->make_point();
+    s->minus.assign(n, 0.0);
+    s->plus.assign(n, 0.0);
+    s->jacobian.assign(k * k, 0.0);
+    s->pivots.assign(k, 0);
+  }
+  for (auto* v : {&zero_n_, &column_, &product_, &first_bar_, &second_bar_}) v->assign(n, 0.0);
+  zero_m_.assign(assembler.dofs().owned_multipliers().size(), 0.0);
+  for (auto* v : {&residual_, &unit_, &row_, &end_alpha_bar_, &end_p_bar_, &start_alpha_bar_, &lambda_})
+    v->assign(k, 0.0);
+}
+
+std::string NullSpaceVariational::description() const {
+  return "midpoint variational integrator, discrete null-space method with nodal reparametrization in " +
+         std::to_string(tree_->size()) + " joint coordinates (Betsch and Leyendecker 2006; Schubert et al. 2024, " +
+         "sec. 3), no multipliers, no numerical damping";
+}
+
+void NullSpaceVariational::initialize(assembly::State& state, double t0) {
+  current_step_ = 0;
+  tree_->refresh(assembler_.model());
+  project_initial_state(state, t0);
+  solve_consistent_accelerations(state, t0);
+}
+
+void NullSpaceVariational::discrete_momenta(Step& s, double t, double h) {
+  tree_->positions(s.end.alpha.data(), tree_->parameters().data(), s.end.state.q.data());
+  // With p_n = 0 and no impulse the coordinate rows of the step's residual are -h minus (variational_assembly.hpp).
+  momenta_.assemble_step(s.start.state.q, zero_n_, s.end.state.q, zero_m_, t, h, false, &s.plus);
+  const assembly::ConstSystemVectorView r(assembler_.residual(), s.minus.size());
+  for (std::size_t i = 0; i < s.minus.size(); ++i) s.minus[i] = -r.coordinates()[i] / h;
+}
+
+void NullSpaceVariational::factorize_jacobian(Step& s, double t, double h) {
+  const int k = tree_->size();
+  // Row i of H_n^T minus_q H_{n+1} is (H_{n+1}^T minus_q^T H_n e_i)^T.
+  for (int i = 0; i < k; ++i) {
+    std::fill(unit_.begin(), unit_.end(), 0.0);
+    unit_[std::size_t(i)] = 1.0;
+    equations_->directional_values(s.start.alpha, unit_.data(), nullptr, column_.data(), nullptr);
+    std::fill(first_bar_.begin(), first_bar_.end(), 0.0);
+    std::fill(product_.begin(), product_.end(), 0.0);
+    momenta_.add_discrete_momenta_transposed(s.start.state.q, s.end.state.q, t, h, column_, zero_n_, first_bar_,
+                                             product_);
+    equations_->jacobian_transpose_times(s.end.alpha, product_, row_);
+    for (int j = 0; j < k; ++j) s.jacobian[std::size_t(i + j * k)] = row_[std::size_t(j)];
+  }
+  int info = 0;
+  Teuchos::LAPACK<int, double>().GETRF(k, k, s.jacobian.data(), k, s.pivots.data(), &info);
+  if (info != 0)
+    throw SolverError("null-space variational step at t = " + std::to_string(t) + " s: the step's Jacobian " +
+                      "H^T d(minus)/dq H is singular (a singular configuration of the joints, or a step too large)");
+}
+
+void NullSpaceVariational::advance(const assembly::State& state, double t, double h, long long step_index,
+                                   bool factorize_last, Step& s) {
+  const auto k = std::size_t(tree_->size());
+  s.start.t = t;
+  equations_->joint_state(state, t, s.start.alpha, s.start.p_hat);
+  equations_->evaluate(s.start);  // q_n = g(alpha_n) and beta_n for the predictor
+  s.end.t = t + h;
+  for (std::size_t j = 0; j < k; ++j) s.end.alpha[j] = s.start.alpha[j] + h * s.start.beta[j];
+  const Teuchos::LAPACK<int, double> lapack;
+  double increment = 0.0;
+  for (int iteration = 1; iteration <= settings_.max_newton_iterations; ++iteration) {
+    discrete_momenta(s, t, h);
+    // E = p_hat_n + H(alpha_n)^T minus (Schubert et al. 2024, eq. (25a)).
+    equations_->jacobian_transpose_times(s.start.alpha, s.minus, residual_);
+    for (std::size_t j = 0; j < k; ++j) residual_[j] = -(residual_[j] + s.start.p_hat[j]);
+    // Simplified Newton: the Jacobian of the predictor for all iterations (it changes by O(h) over the step).
+    if (iteration == 1) factorize_jacobian(s, t, h);
+    int info = 0;
+    lapack.GETRS('N', int(k), 1, s.jacobian.data(), int(k), s.pivots.data(), residual_.data(), int(k), &info);
+    increment = 0.0;
+    double size = 0.0;
+    for (std::size_t j = 0; j < k; ++j) {
+      s.end.alpha[j] += residual_[j];
+      increment = std::max(increment, std::abs(residual_[j]));
+      size = std::max(size, std::abs(s.end.alpha[j]));
+      if (!std::isfinite(residual_[j])) increment = std::numeric_limits<double>::infinity();
+    }
+    s.statistics.newton_iterations = iteration;
+    s.statistics.increment = increment;
+    if (!std::isfinite(increment)) break;
+    if (increment <= settings_.newton_tolerance * (1.0 + size)) {
+      // p_hat_{n+1} = H(alpha_{n+1})^T plus (eq. (25b)) at the converged alpha_{n+1}, then q, v = H beta.
+      discrete_momenta(s, t, h);
+      equations_->jacobian_transpose_times(s.end.alpha, s.plus, s.end.p_hat);
+      if (factorize_last) factorize_jacobian(s, t, h);
+      equations_->evaluate(s.end);
+      return;
+    }
+  }
+  std::ostringstream message;
+  message << "Newton iteration of the null-space variational integrator failed at step " << step_index
+          << ", t = " << t + h << " s: last increment " << increment
+          << " of the joint coordinates. Try a smaller integrator.step_size or more integrator.max_newton_iterations.";
+  throw SolverError(message.str());
+}
+
+StepStatistics NullSpaceVariational::step(assembly::State& state, double t, double h, long long step_index) {
+  current_step_ = step_index;
+  advance(state, t, h, step_index, false, forward_);
+  state.q = forward_.end.state.q;
+  state.v = forward_.end.state.v;
+  solve_consistent_accelerations(state, t + h);
+  return forward_.statistics;
+}
+
+// ---- the discrete adjoint ------------------------------------------------------------------------------------
+
+void NullSpaceVariational::begin_adjoint(storage::Trajectory& trajectory) {
+  tree_->refresh(assembler_.model());
+  assembler_.assemble(trajectory.step(0), trajectory.step_times()[0], assembly::ConstraintLevel::Acceleration, 1.0,
+                      &kMassOnly);
+  begin_adjoint_solver();
+  begin_carried_adjoint();
+}
+
+void NullSpaceVariational::recompute_step(const assembly::State& previous, double t, double h) {
+  advance(previous, t, h, current_step_, true, recomputed_);
+}
+
+// On entry (q_bar_, v_bar_) = dJ/d(q_{n+1}, v_{n+1}); on exit the carry holds dJ/d(q_n, v_n) through this step.
+void NullSpaceVariational::transpose_step(double t, double t_next, assembly::LocalGradient& gradient) {
+  const auto k = std::size_t(tree_->size());
+  const double h = t_next - t;
+  Step& s = recomputed_;
+  const std::vector<double>&q_n = s.start.state.q, &q_next = s.end.state.q;
+  // (alpha_{n+1}, p_hat_{n+1}) -> (q_{n+1}, v_{n+1}).
+  equations_->absolute_state_transposed(s.end, q_bar_, v_bar_, end_alpha_bar_, end_p_bar_, gradient);
+  // p_hat_{n+1} = H_{n+1}^T plus(q_n, g(alpha_{n+1})): with y = H_{n+1} p_bar, first_bar_ = plus_{q_n}^T y and
+  // alpha_bar += d/d(alpha_{n+1}) [plus . g'[p_bar] + (plus_{q_{n+1}}^T y) . g].
+  equations_->directional_values(s.end.alpha, end_p_bar_.data(), nullptr, column_.data(), nullptr);
+  std::fill(first_bar_.begin(), first_bar_.end(), 0.0);
+  std::fill(second_bar_.begin(), second_bar_.end(), 0.0);
+  momenta_.add_discrete_momenta_transposed(q_n, q_next, t, h, zero_n_, column_, first_bar_, second_bar_);
+  momenta_.add_discrete_momenta_parameter_gradient(q_n, q_next, t, h, zero_n_, column_, gradient);
+  equations_->directional_gradient(s.end.alpha, end_p_bar_.data(), nullptr, second_bar_.data(), s.plus.data(),
+                                   nullptr, nullptr, end_alpha_bar_.data(), &gradient);
+  // The adjoint of the step's equation E: (dE/d alpha_{n+1})^T lambda = -alpha_bar (Schubert et al. 2024, sec. 3.2).
+  for (std::size_t j = 0; j < k; ++j) lambda_[j] = -end_alpha_bar_[j];
+  int info = 0;
+  Teuchos::LAPACK<int, double>().GETRS('T', int(k), 1, s.jacobian.data(), int(k), s.pivots.data(), lambda_.data(),
+                                       int(k), &info);
+  // E = p_hat_n + H_n^T minus(g(alpha_n), g(alpha_{n+1})): with y = H_n lambda, minus_{q_n}^T y joins first_bar_;
+  // g(alpha_{n+1}) contributes its parameter terms only (alpha_{n+1} is eliminated by lambda).
+  equations_->directional_values(s.start.alpha, lambda_.data(), nullptr, column_.data(), nullptr);
+  std::fill(second_bar_.begin(), second_bar_.end(), 0.0);
+  momenta_.add_discrete_momenta_transposed(q_n, q_next, t, h, column_, zero_n_, first_bar_, second_bar_);
+  momenta_.add_discrete_momenta_parameter_gradient(q_n, q_next, t, h, column_, zero_n_, gradient);
+  equations_->directional_gradient(s.end.alpha, nullptr, nullptr, second_bar_.data(), nullptr, nullptr, nullptr,
+                                   nullptr, &gradient);
+  // alpha_n through q_n = g(alpha_n) (both equations) and through H_n (E): d/d(alpha_n) [first_bar_ . g +
+  // minus . g'[lambda]]; p_hat_n enters E with the identity.
+  std::fill(start_alpha_bar_.begin(), start_alpha_bar_.end(), 0.0);
+  equations_->directional_gradient(s.start.alpha, lambda_.data(), nullptr, first_bar_.data(), s.minus.data(), nullptr,
+                                   nullptr, start_alpha_bar_.data(), &gradient);
+  // (q_n, v_n) -> (alpha_n, p_hat_n).
+  std::fill(carry_q_.begin(), carry_q_.end(), 0.0);
+  std::fill(carry_v_.begin(), carry_v_.end(), 0.0);
+  equations_->joint_state_transposed(previous_, t, s.start.alpha, start_alpha_bar_, lambda_, carry_q_, carry_v_,
+                                     gradient);
+}
+
+double NullSpaceVariational::step_size_sensitivity(storage::Trajectory&, std::size_t) {
+  throw std::logic_error("NullSpaceVariational::step_size_sensitivity: an implicit or free final time is refused "
+                         "with the null-space variational integrator");
+}
+
+}  // namespace flexadj::integrators

@@ -1,0 +1,82 @@
+#pragma once
+// The midpoint variational integrator with the discrete null-space method and nodal reparametrization (Betsch and
+// Leyendecker 2006, Int. J. Numer. Meth. Eng. 67, 499-552; Schubert et al. 2024, sec. 3.1, eq. (25)) for open-loop
+// models: `integrator: {type: variational, coordinates: joint}`. With the joint coordinates of the tree
+// (model/joint_tree.hpp: q = g(alpha), H = dg/dalpha),
+//   null-space matrix         P(q_n) = H(alpha_n)                     (C_q H = 0: its columns span T_q M)
+//   nodal reparametrization   q_{n+1} = F_d(q_n, v_{n+1}) = g(alpha_n + v_{n+1}),  C(F_d(q_n, v)) = 0 for every v,
+// and the discrete Lagrangian, forces and momenta of the RATTLE form (variational.hpp: L_d = h T(q_m, (q_{n+1} -
+// q_n)/h), f_d^- = f_d^+ = h/2 f(q_m, v_m)), one step solves the k = n - m equations
+//   P(q_n)^T [p_n + minus(q_n, F_d(q_n, v_{n+1}))] = 0                 (Newton on v_{n+1}, a dense k x k Jacobian)
+//   p_hat_{n+1} = H(alpha_{n+1})^T plus(q_n, q_{n+1})
+// in position-momentum form with the projected momentum p_hat = H^T T_v: the constraint forces, which the null-space
+// projection eliminates, need no multipliers. As P^T r = 0 if and only if r = C_q^T Lambda, the configurations are
+// those of the RATTLE form (to the Newton tolerance), and so are the velocities v_{n+1} = H beta, H^T M H beta =
+// p_hat_{n+1} (RATTLE's step 3); the two forms differ in their unknowns (k instead of n + m) and conditioning.
+//
+// The discrete adjoint (transpose_step) is the transpose of that step, with adjoint variables of the minimal
+// dimension k (Schubert et al. 2024, sec. 3.2: the null-space projection of the adjoint equations): for the step's
+// equation E = p_hat_n + H_n^T minus and momentum D = H_{n+1}^T plus, with (alpha_bar, p_bar) the adjoint of
+// (alpha_{n+1}, p_hat_{n+1}),
+//   (dE/d alpha_{n+1})^T lambda = -(alpha_bar + (dD/d alpha_{n+1})^T p_bar),   dE/d alpha_{n+1} = H_n^T minus_q H_{n+1}
+//   alpha_bar_n = (dD/d alpha_n)^T p_bar + (dE/d alpha_n)^T lambda,   p_bar_n = lambda,
+// and the maps between (q, v) and (alpha, p_hat) on both sides (JointSpaceEquations). lambda (k values) is the
+// paper's adjoint variable of the null-space discrete Euler-Lagrange equations. The carried adjoint is dJ/d(q_n, v_n)
+// (CarriedStateIntegrator), so checkpoints, restarts and the spacetime adjoint work unchanged.
+//
+// Cost per step: the k x k Jacobian once (simplified Newton; k tree passes and element sweeps, its rows by
+// transposed products, and an O(k^3) dense LU), one element sweep and one tree pass per iteration: for the small
+// trees of the paper's examples, not for long chains (the joint-space Hamiltonian form is O(n)); serial: one rank.
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "flexadj/integrators/carried_state_adjoint.hpp"
+#include "flexadj/integrators/joint_space_equations.hpp"
+#include "flexadj/integrators/variational_assembly.hpp"
+#include "flexadj/model/joint_tree.hpp"
+
+namespace flexadj::integrators {
+
+class NullSpaceVariational final : public CarriedStateIntegrator {
+ public:
+  // InputError for more than one rank or a model that is not an open-loop tree (model/joint_tree.hpp).
+  NullSpaceVariational(assembly::Assembler& assembler, const integrators::IntegratorSettings& settings,
+                       const linalg::LinearSolverOptions& solver_options);
+
+  void initialize(assembly::State& state, double t0) override;
+  StepStatistics step(assembly::State& state, double t, double h, long long step_index) override;
+  std::string description() const override;
+
+  void begin_adjoint(storage::Trajectory& trajectory) override;
+  // Not available: an implicit or free final time is refused with this integrator by the problem checks.
+  double step_size_sensitivity(storage::Trajectory& trajectory, std::size_t n) override;
+
+ private:
+  struct Step {
+    JointSpaceEquations::Point start, end;  // (alpha_n, p_hat_n) and (alpha_{n+1}, p_hat_{n+1}) with q, v
+    std::vector<double> minus, plus;        // at (q_n, q_{n+1})
+    std::vector<double> jacobian;           // dE/d alpha_{n+1}, column-major k x k, LU-factorized
+    std::vector<int> pivots;
+    StepStatistics statistics;
+  };
+  // Step n from the absolute state (q_n, v_n) at t: simplified Newton on alpha_{n+1}; the Jacobian is factorized
+  // again at the converged alpha_{n+1} if factorize_last (the adjoint's). SolverError if Newton fails.
+  void advance(const assembly::State& state, double t, double h, long long step_index, bool factorize_last, Step& s);
+  // s.minus and s.plus at (s.start.state.q, s.end.state.q); s.end.state.q = g(s.end.alpha) first.
+  void discrete_momenta(Step& s, double t, double h);
+  // s.jacobian = H(alpha_n)^T d(minus)/dq_{n+1} H(alpha_{n+1}), row by row (transposed products), LU-factorized.
+  void factorize_jacobian(Step& s, double t, double h);
+  void recompute_step(const assembly::State& previous, double t, double h) override;
+  void transpose_step(double t, double t_next, assembly::LocalGradient& gradient) override;
+
+  std::unique_ptr<model::JointTree> tree_;
+  std::unique_ptr<JointSpaceEquations> equations_;
+  VariationalAssembly momenta_;
+  Step forward_, recomputed_;
+  // Work: n-vectors (zero, products) and k-vectors (residual, increment, unit vector, adjoints).
+  std::vector<double> zero_n_, zero_m_, column_, product_, first_bar_, second_bar_;
+  std::vector<double> residual_, unit_, row_, end_alpha_bar_, end_p_bar_, start_alpha_bar_, lambda_;
+};
+
+}  // namespace flexadj::integrators
