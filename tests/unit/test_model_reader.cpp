@@ -574,7 +574,9 @@ TEST(ModelReaderErrors, Values) {
   expect_error(replaced(kSpatial, "spectral_radius: 0.5", "type: hamiltonian, coordinates: minimal"),
                "integrator.coordinates", "expected one of: absolute, joint; got 'minimal'");
   expect_error(replaced(kSpatial, "spectral_radius: 0.5", "coordinates: absolute"), "integrator.coordinates",
-               "only type hamiltonian takes coordinates");
+               "only types hamiltonian and variational take coordinates");
+  EXPECT_TRUE(read(replaced(kSpatial, "spectral_radius: 0.5", "type: variational, coordinates: joint"))
+                  .integrator.joint_coordinates);
   expect_error(replaced(kPlanar, "    damping: 1\n", "    damping: -1\n"), "forces[0].damping",
                "expected a number >= 0, got -1");
   expect_error(replaced(kPlanar, "    position: [0, 0]", "    position: [0, 0, 0]"), "bodies[0].position",

@@ -2,9 +2,10 @@
 // variational integrator (RATTLE form) and of its discrete adjoint against a fine reference, for the constrained
 // Cartesian pendulum (sec. 3.3): positions q, constraint multipliers lambda and the adjoint variables, at fixed
 // control u = 1; then the gradient of the same objective w.r.t. u against central differences and a Taylor test.
-// The minimal-coordinate pendulum of sec. 2.3 (one angle, no constraint) is not expressible with this integrator:
-// flexadj's bodies have absolute coordinates only (BodyKind: point masses, rigid bodies, ANCF nodes), and joint
-// coordinates exist only for the Hamiltonian integrator (integrators/joint_hamiltonian.hpp). It is skipped.
+// The same study on the null-space form with nodal reparametrization (sec. 3.1/3.2, Fig. 4;
+// integrators/null_space_variational.hpp): q and the one adjoint variable per step of the minimal-dimension adjoint.
+// The minimal-coordinate pendulum of sec. 2.3 (the midpoint rule in the angle) is not expressible: flexadj's
+// discrete Lagrangian takes the midpoint in the bodies' absolute coordinates. It is skipped.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <vector>
 
 #include "adjoint_checks.hpp"
+#include "flexadj/integrators/null_space_variational.hpp"
 #include "gradient_support.hpp"
 #include "models.hpp"
 #include "simulation_support.hpp"
@@ -168,6 +170,55 @@ TEST(VariationalOrders, ConstrainedPendulumPositionsMultipliersAndAdjointAreSeco
   for (std::size_t i = 1; i < steps.size(); ++i)
     for (int c = 0; c < Count; ++c)
       EXPECT_GE(std::log2(errors[i - 1][c] / errors[i][c]), 1.8) << names[c] << " from h = T/" << steps[i - 1];
+}
+
+// Fig. 4 of the paper: the null-space form (one unknown and one adjoint variable per step). q at t_k and the adjoint
+// variable lambda_k of step k's equation (the momentum balance at t_{k-1}), errors as above; and dJ/du, which must
+// also equal the RATTLE form's (the same configurations), and lambda at t = 0 the projection of RATTLE's a1.
+TEST(VariationalOrders, NullSpacePendulumPositionsAndMinimalAdjointAreSecondOrder) {
+  const long long coarse = 32, reference_steps = 4096;
+  struct Run {
+    std::vector<std::vector<double>> q, lambda;  // lambda[k - 1]: step k's adjoint, at t_{k-1}
+    double dJ_du = 0.0;
+  };
+  const auto run_null_space = [](long long steps) {
+    auto problem = swing_pendulum(steps);
+    problem.integrator.joint_coordinates = true;
+    Run r;
+    r.q = run(problem, self()).q;
+    r.lambda.resize(steps);
+    adjoint::SweepOptions sweep;
+    sweep.after_step = [&](std::size_t k, const integrators::TimeIntegrator& integrator) {
+      if (k == 0) return;
+      r.lambda[k - 1] = dynamic_cast<const integrators::NullSpaceVariational&>(integrator).step_adjoint();
+    };
+    r.dJ_du = evaluate(problem, swing_up_objective(), self(), true, nullptr, 0, 0, sweep).gradient.controls.at("u").at(0);
+    return r;
+  };
+  const Run ref = run_null_space(reference_steps);
+  const long long ref_stride = reference_steps / coarse;
+  ASSERT_EQ(ref.lambda[0].size(), 1u) << "one adjoint variable per step (n - m = 2 - 1)";
+  std::vector<std::array<double, 3>> errors;
+  for (long long n : {32, 64, 128, 256}) {
+    const Run r = run_null_space(n);
+    const long long s = n / coarse;
+    errors.push_back({max_error(r.q, s, ref.q, ref_stride, 0, coarse),
+                      max_error(r.lambda, s, ref.lambda, ref_stride, 0, coarse - 1), std::abs(r.dJ_du - ref.dJ_du)});
+    std::printf("null-space h = T/%lld: |q error| %.3e  |lambda error| %.3e  |dJ/du error| %.3e\n", n, errors.back()[0],
+                errors.back()[1], errors.back()[2]);
+  }
+  std::printf("null-space reference h = T/%lld: lambda(0) = %.6f, dJ/du = %.6f\n", reference_steps, ref.lambda[0][0],
+              ref.dJ_du);
+  for (std::size_t i = 1; i < errors.size(); ++i)
+    for (int c = 0; c < 3; ++c)
+      EXPECT_GE(std::log2(errors[i - 1][c] / errors[i][c]), 1.8) << "quantity " << c << " at refinement " << i;
+  // The same discrete J as the RATTLE form, and the minimal adjoint its adjoint's null-space projection
+  // (Schubert et al. 2024, sec. 3.2): lambda = P(q)^T a1 with P^T = [-y, x] at t = 0.
+  const PendulumRun rattle = run_pendulum(reference_steps);
+  EXPECT_NEAR(ref.dJ_du, rattle.dJ_du, 1e-9 * std::abs(ref.dJ_du)) << "the RATTLE form's";
+  const double projected = -rattle.q[0][1] * rattle.a1[0][0] + rattle.q[0][0] * rattle.a1[0][1];
+  std::printf("lambda(0) = %.12f, P(q_0)^T a1(0) of the RATTLE form = %.12f\n", ref.lambda[0][0], projected);
+  EXPECT_NEAR(ref.lambda[0][0], projected, 1e-9 * std::abs(projected));
 }
 
 // dJ/du of the objective above (control value u = 1) against a central difference of the discrete J, and the

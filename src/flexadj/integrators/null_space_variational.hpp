@@ -49,6 +49,9 @@ class NullSpaceVariational final : public CarriedStateIntegrator {
   std::string description() const override;
 
   void begin_adjoint(storage::Trajectory& trajectory) override;
+  // The adjoint variable of the equation E of the step last transposed (adjoint_step(n): step n's E, the momentum
+  // balance at t_{n-1}), k values: the paper's minimal-dimension adjoint (sec. 3.3, Fig. 4).
+  const std::vector<double>& step_adjoint() const { return lambda_; }
   // Not available: an implicit or free final time is refused with this integrator by the problem checks.
   double step_size_sensitivity(storage::Trajectory& trajectory, std::size_t n) override;
 
