@@ -35,6 +35,10 @@ NullSpaceVariational::NullSpaceVariational(assembly::Assembler& assembler,
   }
   for (auto* v : {&zero_n_, &column_, &product_, &first_bar_, &second_bar_}) v->assign(n, 0.0);
   zero_m_.assign(assembler.dofs().owned_multipliers().size(), 0.0);
+  start_columns_.assign(n * k, 0.0);
+  end_columns_.assign(n * k, 0.0);
+  column_vector_ = Teuchos::rcp(new Vector(assembler.system_map()));
+  product_vector_ = Teuchos::rcp(new Vector(assembler.system_map()));
   for (auto* v : {&residual_, &unit_, &row_, &end_alpha_bar_, &end_p_bar_, &start_alpha_bar_, &lambda_})
     v->assign(k, 0.0);
 }
@@ -61,21 +65,33 @@ void NullSpaceVariational::discrete_momenta(Step& s, double t, double h) {
 }
 
 void NullSpaceVariational::factorize_jacobian(Step& s, double t, double h) {
-  const int k = tree_->size();
-  // Row i of H_n^T minus_q H_{n+1} is (H_{n+1}^T minus_q^T H_n e_i)^T.
-  for (int i = 0; i < k; ++i) {
+  const auto k = std::size_t(tree_->size()), n = s.minus.size();
+  // The columns of H(alpha_n) and H(alpha_{n+1}) (one pass over the tree each).
+  for (std::size_t j = 0; j < k; ++j) {
     std::fill(unit_.begin(), unit_.end(), 0.0);
-    unit_[std::size_t(i)] = 1.0;
-    equations_->directional_values(s.start.alpha, unit_.data(), nullptr, column_.data(), nullptr);
-    std::fill(first_bar_.begin(), first_bar_.end(), 0.0);
-    std::fill(product_.begin(), product_.end(), 0.0);
-    momenta_.add_discrete_momenta_transposed(s.start.state.q, s.end.state.q, t, h, column_, zero_n_, first_bar_,
-                                             product_);
-    equations_->jacobian_transpose_times(s.end.alpha, product_, row_);
-    for (int j = 0; j < k; ++j) s.jacobian[std::size_t(i + j * k)] = row_[std::size_t(j)];
+    unit_[j] = 1.0;
+    equations_->directional_values(s.start.alpha, unit_.data(), nullptr, &start_columns_[j * n], nullptr);
+    equations_->directional_values(s.end.alpha, unit_.data(), nullptr, &end_columns_[j * n], nullptr);
+  }
+  // The step's matrix, whose coordinate block is -h d(minus)/dq_{n+1} (variational_assembly.hpp; forward
+  // orientation: adjoint_step() recomputes with the assembler untransposed), times the columns of H(alpha_{n+1}).
+  momenta_.assemble_step(s.start.state.q, zero_n_, s.end.state.q, zero_m_, t, h, true, nullptr);
+  for (std::size_t j = 0; j < k; ++j) {
+    {
+      assembly::SystemVectorView x(*column_vector_, n);
+      for (std::size_t i = 0; i < n; ++i) x.coordinates()[i] = end_columns_[j * n + i];
+      for (std::size_t i = 0; i < x.multiplier_count(); ++i) x.multipliers()[i] = 0.0;
+    }
+    assembler_.matrix()->apply(*column_vector_, *product_vector_);
+    const assembly::ConstSystemVectorView y(*product_vector_, n);
+    for (std::size_t i = 0; i < k; ++i) {
+      double sum = 0.0;
+      for (std::size_t c = 0; c < n; ++c) sum += start_columns_[i * n + c] * y.coordinates()[c];
+      s.jacobian[i + j * k] = -sum / h;
+    }
   }
   int info = 0;
-  Teuchos::LAPACK<int, double>().GETRF(k, k, s.jacobian.data(), k, s.pivots.data(), &info);
+  Teuchos::LAPACK<int, double>().GETRF(int(k), int(k), s.jacobian.data(), int(k), s.pivots.data(), &info);
   if (info != 0)
     throw SolverError("null-space variational step at t = " + std::to_string(t) + " s: the step's Jacobian " +
                       "H^T d(minus)/dq H is singular (a singular configuration of the joints, or a step too large)");

@@ -24,9 +24,10 @@
 // paper's adjoint variable of the null-space discrete Euler-Lagrange equations. The carried adjoint is dJ/d(q_n, v_n)
 // (CarriedStateIntegrator), so checkpoints, restarts and the spacetime adjoint work unchanged.
 //
-// Cost per step: the k x k Jacobian once (simplified Newton; k tree passes and element sweeps, its rows by
-// transposed products, and an O(k^3) dense LU), one element sweep and one tree pass per iteration: for the small
-// trees of the paper's examples, not for long chains (the joint-space Hamiltonian form is O(n)); serial: one rank.
+// Cost per step: the k x k Jacobian once (simplified Newton; one element sweep with the sparse matrix, 2k passes
+// over the tree for the columns of H_n and H_{n+1}, k sparse products, O(n k^2) dot products and an O(k^3) dense LU),
+// one element sweep and one tree pass per iteration: for the small trees of the paper's examples, not for long
+// chains (the joint-space Hamiltonian form is O(n)); serial: one rank.
 #include <memory>
 #include <string>
 #include <vector>
@@ -68,7 +69,8 @@ class NullSpaceVariational final : public CarriedStateIntegrator {
   void advance(const assembly::State& state, double t, double h, long long step_index, bool factorize_last, Step& s);
   // s.minus and s.plus at (s.start.state.q, s.end.state.q); s.end.state.q = g(s.end.alpha) first.
   void discrete_momenta(Step& s, double t, double h);
-  // s.jacobian = H(alpha_n)^T d(minus)/dq_{n+1} H(alpha_{n+1}), row by row (transposed products), LU-factorized.
+  // s.jacobian = H(alpha_n)^T d(minus)/dq_{n+1} H(alpha_{n+1}) from the step's sparse matrix and the columns of
+  // both H, LU-factorized.
   void factorize_jacobian(Step& s, double t, double h);
   void recompute_step(const assembly::State& previous, double t, double h) override;
   void transpose_step(double t, double t_next, assembly::LocalGradient& gradient) override;
@@ -80,6 +82,9 @@ class NullSpaceVariational final : public CarriedStateIntegrator {
   // Work: n-vectors (zero, products) and k-vectors (residual, increment, unit vector, adjoints).
   std::vector<double> zero_n_, zero_m_, column_, product_, first_bar_, second_bar_;
   std::vector<double> residual_, unit_, row_, end_alpha_bar_, end_p_bar_, start_alpha_bar_, lambda_;
+  // The columns of H(alpha_n) and H(alpha_{n+1}) (n x k, column-major) and system vectors for the matrix products.
+  std::vector<double> start_columns_, end_columns_;
+  Teuchos::RCP<Vector> column_vector_, product_vector_;
 };
 
 }  // namespace flexadj::integrators
