@@ -5,6 +5,7 @@ on the planar rigid chain of benchmarks/planar_chain.yaml, one rank.
 
     scripts/benchmark_joint_coordinates.py [--flexadj PROGRAM] [--counts 10,20,50,100] [--json FILE]
                                            [--repeats 3] [--target-seconds 4] [--no-continuous]
+                                           [--variational | --only-variational]
     scripts/benchmark_joint_coordinates.py --table-from FILE.json [--markdown]
 
 Row kinds, each `flexadj gradient benchmarks/planar_chain.yaml` with h = 1e-4 s, gradient for all component
@@ -14,6 +15,11 @@ parameters, trajectory in memory:
     joint_continuous   the same forward run, --adjoint continuous (Maciag et al.'s joint-coordinate adjoint ODE)
     absolute           integrator {type: hamiltonian, coordinates: absolute} (projection, index 2), discrete adjoint
     generalized_alpha  integrator {type: generalized_alpha, spectral_radius: 0.9} (index 3), discrete adjoint
+    null_space         (--variational) integrator {type: variational, coordinates: joint}: the midpoint variational
+                       integrator in the null-space form with nodal reparametrization (Schubert et al. 2024, sec. 3),
+                       its discrete adjoint (k adjoint variables per step)
+    rattle             (--variational) integrator {type: variational}: the same scheme in the RATTLE form
+                       (multipliers), its discrete adjoint
 
 Cost per step is marginal: (T(2 S) - T(S)) / S for the forward and the adjoint times that flexadj prints on its
 `timing` line, so the one-off parts (initial projection, set-up, the adjoint's initial terms) drop out. Each of
@@ -23,8 +29,8 @@ row from one probe run of 20 steps so that a run of S steps takes about --target
 most 20 000).
 
 Unknowns: k joint coordinates (one revolute joint per link: k = N) for the joint rows, n + m (coordinates +
-multipliers, as flexadj reports them) for the others. Ratios joint/index-3 and joint/absolute are of the gradient
-cost per step (forward + adjoint) of the same N.
+multipliers, as flexadj reports them) for the others. Ratios joint/index-3 and joint/absolute (and null-space/RATTLE)
+are of the gradient cost per step (forward + adjoint) of the same N.
 
 Prints a table (--markdown: the README's form) and writes JSON (default results/joint_coordinates_np1.json). Use a
 copy of the program (--flexadj, default $FLEXADJ or build/apps/flexadj) if the build tree may change during the
@@ -51,8 +57,15 @@ KINDS = {
     "generalized_alpha": (["--set", "integrator.type=generalized_alpha", "--set", "integrator.spectral_radius=0.9"],
                           []),
 }
+VARIATIONAL = {
+    "null_space": (["--set", "integrator.type=variational", "--set", "integrator.coordinates=joint"], []),
+    "rattle": (["--set", "integrator.type=variational", "--set", "integrator.coordinates=absolute"], []),
+}
+KINDS.update(VARIATIONAL)
 LABEL = {"joint": "joint (discrete adj.)", "joint_continuous": "joint (continuous adj.)",
-         "absolute": "absolute, index 2", "generalized_alpha": "gen.-α, index 3"}
+         "absolute": "absolute, index 2", "generalized_alpha": "gen.-α, index 3",
+         "null_space": "variational, null-space", "rattle": "variational, RATTLE"}
+MINIMAL = ("joint", "joint_continuous", "null_space")  # rows whose unknowns are the k joint coordinates
 TIMING = re.compile(r"^timing\s+forward ([0-9.eE+-]+) s, adjoint ([0-9.eE+-]+) s", re.M)
 MODEL_LINE = re.compile(r"(\d+) coordinate\(s\), (\d+) multiplier\(s\)")
 OBJECTIVE = re.compile(r"^J = (\S+)", re.M)
@@ -109,7 +122,7 @@ def measure(program, counts, kinds, repeats, target, workdir, log):
                 f, a, nm, _ = run_once(program, kind, links, 20, workdir)
                 r["steps"] = min(20000, max(10, math.ceil(target / ((f + a) / 20))))
                 r["coordinates_and_multipliers"] = nm
-                r["unknowns"] = links if kind.startswith("joint") else nm
+                r["unknowns"] = links if kind in MINIMAL else nm
             except RunError as e:
                 r["error"] = str(e)
                 log(f"N {links} {kind}: probe FAILED: {e}")
@@ -159,9 +172,11 @@ def derived(rows):
             d["adjoint_over_forward"] = r["adjoint_seconds_per_step"] / r["forward_seconds_per_step"]
         out.append(d)
     for d in out:
-        if not d["kind"].startswith("joint") or "error" in d:
+        if d["kind"] not in MINIMAL or "error" in d:
             continue
-        for other, key in (("generalized_alpha", "over_index3"), ("absolute", "over_absolute")):
+        others = (("rattle", "over_rattle"),) if d["kind"] == "null_space" else (
+            ("generalized_alpha", "over_index3"), ("absolute", "over_absolute"))
+        for other, key in others:
             o = by.get((d["links"], other))
             if o and "error" not in o:
                 d["gradient_" + key] = d["gradient_seconds_per_step"] / (
@@ -175,19 +190,20 @@ def fmt(x):
 
 def table(data, markdown):
     head = ["N", "formulation", "unknowns", "S", "fwd µs/step", "gradient µs/step", "adj/fwd",
-            "joint/index-3 (gradient)", "joint/absolute (gradient)"]
+            "joint/index-3 (gradient)", "joint/absolute (gradient)", "null-space/RATTLE (gradient)"]
     lines = []
     for d in derived(data["runs"]):
         unknowns = ("" if d.get("unknowns") is None else
-                    f"k = {d['unknowns']}" if d["kind"].startswith("joint") else f"n+m = {d['unknowns']}")
+                    f"k = {d['unknowns']}" if d["kind"] in MINIMAL else f"n+m = {d['unknowns']}")
         if "error" in d:
             lines.append([str(d["links"]), LABEL[d["kind"]], unknowns, "", "failed: " + d["error"].splitlines()[-1],
-                          "", "", "", ""])
+                          "", "", "", "", ""])
             continue
         ratio = lambda k: f"{d[k]:.3g}" if k in d else ""
         lines.append([str(d["links"]), LABEL[d["kind"]], unknowns, str(d["steps"]),
                       fmt(1e6 * d["forward_seconds_per_step"]), fmt(1e6 * d["gradient_seconds_per_step"]),
-                      f"{d['adjoint_over_forward']:.2f}", ratio("gradient_over_index3"), ratio("gradient_over_absolute")])
+                      f"{d['adjoint_over_forward']:.2f}", ratio("gradient_over_index3"), ratio("gradient_over_absolute"),
+                      ratio("gradient_over_rattle")])
     info = data.get("info", {})
     loads = [x for k in ("load_average_start", "load_average_end") for x in info.get(k, [])[:1]] or [0.0]
     note = (f"Per step: marginal (T(2S) - T(S))/S, each T the minimum of {data.get('repeats', '?')} runs, h = 1e-4 s, "
@@ -214,6 +230,10 @@ def main():
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--target-seconds", type=float, default=4.0)
     parser.add_argument("--no-continuous", action="store_true", help="leave out the joint_continuous rows")
+    parser.add_argument("--variational", action="store_true",
+                        help="add the variational integrator's rows (null-space form and RATTLE form)")
+    parser.add_argument("--only-variational", action="store_true",
+                        help="only the variational integrator's rows (null-space form and RATTLE form)")
     parser.add_argument("--table-from", metavar="FILE.json", help="print the table of an earlier run and stop")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown (the README's form)")
     parser.add_argument("--note", help="a remark kept in the JSON's info (e.g. which build the program copy is)")
@@ -225,7 +245,9 @@ def main():
     if not os.access(a.flexadj, os.X_OK):
         sys.exit(f"benchmark_joint_coordinates: {a.flexadj} is not an executable flexadj (option --flexadj)")
     counts = [int(c) for c in a.counts.split(",") if c]
-    kinds = [k for k in KINDS if not (a.no_continuous and k == "joint_continuous")]
+    kinds = [k for k in KINDS if not (a.no_continuous and k == "joint_continuous")
+             and (k in VARIATIONAL) <= (a.variational or a.only_variational)
+             and (k in VARIATIONAL or not a.only_variational)]
     log = lambda msg: print(msg, file=sys.stderr, flush=True)
     info = machine_info(a.flexadj)
     if a.note:
