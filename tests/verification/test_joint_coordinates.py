@@ -28,29 +28,13 @@ usage: test_joint_coordinates.py FLEXADJ MPIEXEC WORKDIR SOURCE_DIR
 import math
 import os
 import re
-import subprocess
 import sys
 
-flexadj, mpiexec, work, source = sys.argv[1:5]
-os.makedirs(work, exist_ok=True)
-os.environ.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-os.chdir(work)
-failures = []
+from cli_checks import CliChecks
 
-
-def check(label, ok, detail=""):
-    print("%s %s %s" % ("ok  " if ok else "FAIL", label, detail))
-    if not ok:
-        failures.append(label)
-
-
-def run(*args, expect=0, ranks=1):
-    command = ([mpiexec, "-n", str(ranks), "--oversubscribe"] if ranks > 1 else []) + [flexadj] + list(args)
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != expect:
-        print(result.stdout[-3000:], result.stderr[-3000:])
-    check("exit %d: %s" % (expect, " ".join(args[:2])), result.returncode == expect, "(got %d)" % result.returncode)
-    return result.stdout + result.stderr
+checks = CliChecks(sys.argv)
+source = checks.source
+check, run = checks.check, checks.run
 
 
 def gradient(model, *sets):
@@ -195,5 +179,4 @@ with open("loop.yaml", "w") as f:
 out = run("simulate", "loop.yaml", "--set", "integrator.coordinates=joint", "-o", "loop.h5", expect=2)
 check("a closed loop refused naming the joint", "joints.rope" in out and "tree" in out)
 
-print("%d failure(s)" % len(failures))
-sys.exit(1 if failures else 0)
+checks.finish()

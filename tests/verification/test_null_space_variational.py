@@ -21,31 +21,15 @@ usage: test_null_space_variational.py FLEXADJ MPIEXEC WORKDIR SOURCE_DIR
 """
 import os
 import re
-import subprocess
 import sys
 
-flexadj, mpiexec, work, source = sys.argv[1:5]
-os.makedirs(work, exist_ok=True)
-os.environ.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
-os.chdir(work)
-failures = []
+from cli_checks import CliChecks
+
+checks = CliChecks(sys.argv)
+source = checks.source
+check, run = checks.check, checks.run
 NULL_SPACE = ["--set", "integrator.type=variational", "--set", "integrator.coordinates=joint"]
 RATTLE = ["--set", "integrator.type=variational", "--set", "integrator.coordinates=absolute"]
-
-
-def check(label, ok, detail=""):
-    print("%s %s %s" % ("ok  " if ok else "FAIL", label, detail))
-    if not ok:
-        failures.append(label)
-
-
-def run(*args, expect=0, ranks=1):
-    command = ([mpiexec, "-n", str(ranks), "--oversubscribe"] if ranks > 1 else []) + [flexadj] + list(args)
-    result = subprocess.run(command, capture_output=True, text=True)
-    if result.returncode != expect:
-        print(result.stdout[-3000:], result.stderr[-3000:])
-    check("exit %d: %s" % (expect, " ".join(args[:2])), result.returncode == expect, "(got %d)" % result.returncode)
-    return result.stdout + result.stderr
 
 
 def gradient(model, *options):
@@ -124,5 +108,4 @@ out = run("simulate", torsional, "--set", "integrator.type=generalized_alpha", "
 check("coordinates with generalized_alpha refused naming integrator.coordinates",
       "integrator.coordinates" in out and "hamiltonian and variational" in out)
 
-print("%d failure(s)" % len(failures))
-sys.exit(1 if failures else 0)
+checks.finish()
