@@ -121,7 +121,8 @@ void check_disk_tier(const std::string& scheme, long long steps) {
     EXPECT_GE(two_level.statistics.disk_reads, schedule.disk_reads);
     EXPECT_LE(two_level.statistics.disk_reads, schedule.disk_reads + 1);
   }
-  // The files are removed with the trajectory.
+  // The files are removed with the trajectory (by rank 0, the last step first: wait for it).
+  world()->barrier();
   EXPECT_FALSE(std::filesystem::exists("checkpointed_trajectory_test/checkpoint_0.h5"));
 }
 
