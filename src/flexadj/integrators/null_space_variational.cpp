@@ -33,13 +33,13 @@ NullSpaceVariational::NullSpaceVariational(assembly::Assembler& assembler,
     s->jacobian.assign(k * k, 0.0);
     s->pivots.assign(k, 0);
   }
-  for (auto* v : {&zero_n_, &column_, &product_, &first_bar_, &second_bar_}) v->assign(n, 0.0);
+  for (auto* v : {&zero_n_, &column_, &first_bar_, &second_bar_}) v->assign(n, 0.0);
   zero_m_.assign(assembler.dofs().owned_multipliers().size(), 0.0);
   start_columns_.assign(n * k, 0.0);
   end_columns_.assign(n * k, 0.0);
   column_vector_ = Teuchos::rcp(new Vector(assembler.system_map()));
   product_vector_ = Teuchos::rcp(new Vector(assembler.system_map()));
-  for (auto* v : {&residual_, &unit_, &row_, &end_alpha_bar_, &end_p_bar_, &start_alpha_bar_, &lambda_})
+  for (auto* v : {&residual_, &unit_, &end_alpha_bar_, &end_p_bar_, &start_alpha_bar_, &lambda_})
     v->assign(k, 0.0);
 }
 

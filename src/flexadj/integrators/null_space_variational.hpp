@@ -80,8 +80,8 @@ class NullSpaceVariational final : public CarriedStateIntegrator {
   VariationalAssembly momenta_;
   Step forward_, recomputed_;
   // Work: n-vectors (zero, products) and k-vectors (residual, increment, unit vector, adjoints).
-  std::vector<double> zero_n_, zero_m_, column_, product_, first_bar_, second_bar_;
-  std::vector<double> residual_, unit_, row_, end_alpha_bar_, end_p_bar_, start_alpha_bar_, lambda_;
+  std::vector<double> zero_n_, zero_m_, column_, first_bar_, second_bar_;
+  std::vector<double> residual_, unit_, end_alpha_bar_, end_p_bar_, start_alpha_bar_, lambda_;
   // The columns of H(alpha_n) and H(alpha_{n+1}) (n x k, column-major) and system vectors for the matrix products.
   std::vector<double> start_columns_, end_columns_;
   Teuchos::RCP<Vector> column_vector_, product_vector_;
