@@ -87,8 +87,7 @@ class JointSpaceEquations {
   // g'(alpha)[y] and g''(alpha)[y, z] (either output may be nullptr).
   void directional_values(const std::vector<double>& alpha, const double* y, const double* z, double* first,
                           double* second);
-  // H x at e and H(alpha)^T x.
-  void times_jacobian(const Point& e, const std::vector<double>& x, std::vector<double>& out);
+  // H(alpha)^T x.
   void jacobian_transpose_times(const std::vector<double>& alpha, const std::vector<double>& x,
                                 std::vector<double>& out);
 
@@ -101,7 +100,8 @@ class JointSpaceEquations {
   // The wanted joint parameters of `gradient` by link: (index into the link's parameters, index into
   // gradient.parameters).
   void wanted_parameters(const assembly::LocalGradient& gradient);
-  // M_hat^-1 x (in place) at e.
+  // H x and M_hat^-1 x (in place) at e.
+  void times_jacobian(const Point& e, const std::vector<double>& x, std::vector<double>& out);
   void mass_solve(const Point& e, std::vector<double>& x);
   // w_ = H s, c_ = P_q^T w_ and mw_ = M w_ at e: the pieces of d(s . M_hat beta)/dalpha.
   void momentum_products(const Point& e, const std::vector<double>& s);

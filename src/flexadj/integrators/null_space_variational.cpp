@@ -64,13 +64,14 @@ void NullSpaceVariational::discrete_momenta(Step& s, double t, double h) {
   for (std::size_t i = 0; i < s.minus.size(); ++i) s.minus[i] = -r.coordinates()[i] / h;
 }
 
-void NullSpaceVariational::factorize_jacobian(Step& s, double t, double h) {
+void NullSpaceVariational::factorize_jacobian(Step& s, double t, double h, bool new_start) {
   const auto k = std::size_t(tree_->size()), n = s.minus.size();
-  // The columns of H(alpha_n) and H(alpha_{n+1}) (one pass over the tree each).
+  // The columns of H(alpha_{n+1}), and of H(alpha_n) once per step (one pass over the tree each).
   for (std::size_t j = 0; j < k; ++j) {
     std::fill(unit_.begin(), unit_.end(), 0.0);
     unit_[j] = 1.0;
-    equations_->directional_values(s.start.alpha, unit_.data(), nullptr, &start_columns_[j * n], nullptr);
+    if (new_start)
+      equations_->directional_values(s.start.alpha, unit_.data(), nullptr, &start_columns_[j * n], nullptr);
     equations_->directional_values(s.end.alpha, unit_.data(), nullptr, &end_columns_[j * n], nullptr);
   }
   // The step's matrix, whose coordinate block is -h d(minus)/dq_{n+1} (variational_assembly.hpp; forward
@@ -113,7 +114,7 @@ void NullSpaceVariational::advance(const assembly::State& state, double t, doubl
     equations_->jacobian_transpose_times(s.start.alpha, s.minus, residual_);
     for (std::size_t j = 0; j < k; ++j) residual_[j] = -(residual_[j] + s.start.p_hat[j]);
     // Simplified Newton: the Jacobian of the predictor for all iterations (it changes by O(h) over the step).
-    if (iteration == 1) factorize_jacobian(s, t, h);
+    if (iteration == 1) factorize_jacobian(s, t, h, true);
     int info = 0;
     lapack.GETRS('N', int(k), 1, s.jacobian.data(), int(k), s.pivots.data(), residual_.data(), int(k), &info);
     increment = 0.0;
@@ -131,7 +132,7 @@ void NullSpaceVariational::advance(const assembly::State& state, double t, doubl
       // p_hat_{n+1} = H(alpha_{n+1})^T plus (eq. (25b)) at the converged alpha_{n+1}, then q, v = H beta.
       discrete_momenta(s, t, h);
       equations_->jacobian_transpose_times(s.end.alpha, s.plus, s.end.p_hat);
-      if (factorize_last) factorize_jacobian(s, t, h);
+      if (factorize_last) factorize_jacobian(s, t, h, false);
       equations_->evaluate(s.end);
       return;
     }

@@ -70,8 +70,8 @@ class NullSpaceVariational final : public CarriedStateIntegrator {
   // s.minus and s.plus at (s.start.state.q, s.end.state.q); s.end.state.q = g(s.end.alpha) first.
   void discrete_momenta(Step& s, double t, double h);
   // s.jacobian = H(alpha_n)^T d(minus)/dq_{n+1} H(alpha_{n+1}) from the step's sparse matrix and the columns of
-  // both H, LU-factorized.
-  void factorize_jacobian(Step& s, double t, double h);
+  // both H (those of H(alpha_n) kept from the step's first call unless new_start), LU-factorized.
+  void factorize_jacobian(Step& s, double t, double h, bool new_start);
   void recompute_step(const assembly::State& previous, double t, double h) override;
   void transpose_step(double t, double t_next, assembly::LocalGradient& gradient) override;
 
