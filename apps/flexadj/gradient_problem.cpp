@@ -233,6 +233,12 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
                      std::string(implicit_end ? "an implicit" : "a free") +
                          " final time is not differentiated with the null-space variational integrator "
                          "(integrator.coordinates: joint) yet; use coordinates absolute (the RATTLE form)");
+  if (implicit_end || free_end)
+    for (const auto& element : problem_.model->force_elements())
+      if (element->trapezoidal_in_time())
+        throw InputError(problem_.model->source_file, implicit_end ? "integrator.end_condition" : "design_variables",
+                         std::string(implicit_end ? "an implicit" : "a free") + " final time is not differentiated "
+                         "with the dual-quaternion beam ('" + element->name() + "') yet");
   // Error-controlled steps: the discrete adjoint holds the chosen steps fixed (docs/adjoint.md), the continuous
   // adjoint takes its own constant steps over the interpolated forward states; the trajectory kinds that plan by
   // the step count, and the spacetime adjoint on the steps of the file, need fixed steps.

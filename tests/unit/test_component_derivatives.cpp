@@ -20,6 +20,7 @@
 #include <vector>
 
 #include "flexadj/constraints/constraints.hpp"
+#include "flexadj/elements/beam_builder.hpp"
 #include "flexadj/elements/elements.hpp"
 #include "flexadj/functions/control_signal.hpp"
 #include "flexadj/functions/expression.hpp"
@@ -917,12 +918,58 @@ InertiaCase ancf_case(BodyKind node) {
           }};
 }
 
+// Dual-quaternion beam with damping and weight: a straight reference of length 0.6 along x, the state the reference
+// perturbed by 0.05 in the ambient coordinates (off the unit conditions: the element is an ambient Lagrangian).
+InertiaCase dual_quaternion_beam_case() {
+  auto reference = [] {
+    Vector q;
+    for (int k = 0; k < 2; ++k) {
+      const auto c = fe::dual_quaternion_coordinates({0.1 + 0.6 * k, 0.2, -0.1}, {1.0, 0.0, 0.0, 0.0});
+      q.insert(q.end(), c.begin(), c.end());
+    }
+    return q;
+  };
+  const BodyKind node = BodyKind::DualQuaternionNode;
+  return {"dual_quaternion_beam",
+          {node, node},
+          [reference] {
+            fe::BeamSectionData section;
+            section.youngs_modulus = 2.1e3;
+            section.shear_modulus = 8.0e2;
+            section.density = 100.0;
+            section.area = 0.1;
+            section.I2 = 0.008;
+            section.I3 = 0.012;
+            section.J = 0.016;
+            section.shear_viscosity = 0.3;
+            section.bulk_viscosity = 0.05;
+            section.rotary = {section.I2 + section.I3, section.I2, section.I3};
+            const Vector q = reference();
+            return fe::make_dual_quaternion_beam("beam", {0, 1}, section, fe::dual_quaternion_beam_reference(q.data()),
+                                                 {0.4, -9.81, -1.3});
+          },
+          [reference] {
+            State s;
+            s.q = reference();
+            std::mt19937 rng(seed_of("dual quaternion beam state"));
+            std::uniform_real_distribution<double> u(-1.0, 1.0);
+            for (double& x : s.q) x += 0.05 * u(rng);
+            for (std::size_t i = 0; i < s.q.size(); ++i) {
+              s.v.push_back(u(rng));
+              s.a.push_back(u(rng));
+            }
+            s.t = 0.6;
+            return s;
+          }};
+}
+
 std::vector<InertiaCase> inertia_cases() {
   std::vector<InertiaCase> cases;
   for (BodyKind kind : {P2, PR, P3, SR}) cases.push_back(body_case(kind));
   cases.push_back(beam_case());
   for (BodyKind node : {BodyKind::AncfPlanarNode, BodyKind::AncfCableNode, BodyKind::AncfFullNode})
     cases.push_back(ancf_case(node));
+  cases.push_back(dual_quaternion_beam_case());
   return cases;
 }
 

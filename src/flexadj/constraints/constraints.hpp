@@ -16,6 +16,8 @@ using Quaternion = std::array<double, 4>;
 
 // (e.e - 1)/2 = 0 for the Euler parameters of a spatial rigid body.
 std::unique_ptr<model::Constraint> make_unit_quaternion(const std::string& body_name, int body);
+// q_r.q_r = 1 and q_r.q_d = 0 of a dual-quaternion beam node.
+std::unique_ptr<model::Constraint> make_unit_dual_quaternion(const std::string& body_name, int body);
 
 enum class JointKind { Spherical, Revolute, Prismatic, Fixed };
 

@@ -16,6 +16,7 @@ bool is_planar(BodyKind kind) {
 
 template <class S> std::array<S, 4> orientation(BodyKind kind, const S* q) {
   if (kind == BodyKind::SpatialRigid) return {q[3], q[4], q[5], q[6]};
+  if (kind == BodyKind::DualQuaternionNode) return {q[0], q[1], q[2], q[3]};
   return {S(1.0), S(0.0), S(0.0), S(0.0)};
 }
 
@@ -26,6 +27,19 @@ class UnitQuaternion final : public model::ConstraintAD<UnitQuaternion, 7, 1> {
   const char* type() const override { return "unit_quaternion"; }
   template <class S, class P> void evaluate(const S* q, const S&, const P*, S* c) const {
     c[0] = 0.5 * (q[3] * q[3] + q[4] * q[4] + q[5] * q[5] + q[6] * q[6] - 1.0);
+  }
+};
+
+// The unit conditions of a dual quaternion (q_r, q_d), Schubert et al. 2024, eqs. (31a)-(31b) (halved):
+// (q_r.q_r - 1)/2 = 0 and q_r.q_d = 0.
+class UnitDualQuaternion final : public model::ConstraintAD<UnitDualQuaternion, 8, 2> {
+ public:
+  UnitDualQuaternion(const std::string& body_name, int body)
+      : ConstraintAD(body_name + ".unit_dual_quaternion", {body}, {BodyKind::DualQuaternionNode}, 2) {}
+  const char* type() const override { return "unit_dual_quaternion"; }
+  template <class S, class P> void evaluate(const S* q, const S&, const P*, S* c) const {
+    c[0] = 0.5 * (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] - 1.0);
+    c[1] = q[0] * q[4] + q[1] * q[5] + q[2] * q[6] + q[3] * q[7];
   }
 };
 
@@ -214,6 +228,10 @@ int joint_equation_count(JointKind kind, BodyKind a, BodyKind b) {
 
 std::unique_ptr<model::Constraint> make_unit_quaternion(const std::string& body_name, int body) {
   return std::make_unique<UnitQuaternion>(body_name, body);
+}
+
+std::unique_ptr<model::Constraint> make_unit_dual_quaternion(const std::string& body_name, int body) {
+  return std::make_unique<UnitDualQuaternion>(body_name, body);
 }
 std::unique_ptr<model::Constraint> make_joint(const std::string& name, JointKind kind, std::array<int, 2> bodies,
                                               std::array<BodyKind, 2> kinds, const JointGeometry& geometry) {

@@ -131,17 +131,29 @@ BeamNodes polyline_beam(const std::vector<Point>& points, const Point& axis3) {
   return nodes;
 }
 
+std::array<double, 8> dual_quaternion_coordinates(const Point& x, const std::array<double, 4>& e) {
+  const std::array<double, 4> d = model::quaternion_product(std::array<double, 4>{0.0, x[0], x[1], x[2]}, e);
+  return {e[0], e[1], e[2], e[3], 0.5 * d[0], 0.5 * d[1], 0.5 * d[2], 0.5 * d[3]};
+}
+
 std::vector<int> add_beam(model::Model& model, const std::string& name, const BeamNodes& nodes,
-                          const BeamSectionData& section) {
+                          const BeamSectionData& section, BeamFormulation formulation) {
+  const bool dual_quaternion = formulation == BeamFormulation::DualQuaternion;
   std::vector<int> indices;
   for (std::size_t k = 0; k < nodes.positions.size(); ++k) {
     model::Body node;
     node.name = name + ".node" + std::to_string(nodes.labels.empty() ? static_cast<long long>(k) : nodes.labels[k]);
-    node.kind = BodyKind::SpatialRigid;
-    node.initial_coordinates = {nodes.positions[k][0], nodes.positions[k][1], nodes.positions[k][2],
-                                nodes.orientations[k][0], nodes.orientations[k][1], nodes.orientations[k][2],
-                                nodes.orientations[k][3]};
-    node.initial_velocities.assign(7, 0.0);
+    if (dual_quaternion) {
+      node.kind = BodyKind::DualQuaternionNode;
+      const auto q = dual_quaternion_coordinates(nodes.positions[k], nodes.orientations[k]);
+      node.initial_coordinates.assign(q.begin(), q.end());
+    } else {
+      node.kind = BodyKind::SpatialRigid;
+      node.initial_coordinates = {nodes.positions[k][0], nodes.positions[k][1], nodes.positions[k][2],
+                                  nodes.orientations[k][0], nodes.orientations[k][1], nodes.orientations[k][2],
+                                  nodes.orientations[k][3]};
+    }
+    node.initial_velocities.assign(node.initial_coordinates.size(), 0.0);
     indices.push_back(model.add_node(node));
   }
   std::vector<std::array<int, 2>> elements = nodes.elements;
@@ -151,6 +163,17 @@ std::vector<int> add_beam(model::Model& model, const std::string& name, const Be
   model.add_body_alias(name + ".end", indices[elements.back()[1]]);
   for (std::size_t k = 0; k < elements.size(); ++k) {
     const int a = indices[elements[k][0]], b = indices[elements[k][1]];
+    const std::string element_name = name + ".element" + std::to_string(k + 1);
+    if (dual_quaternion) {
+      std::array<double, 16> q;
+      for (int i = 0; i < 8; ++i) {
+        q[i] = model.body(a).initial_coordinates[i];
+        q[8 + i] = model.body(b).initial_coordinates[i];
+      }
+      model.add_force_element(
+          make_dual_quaternion_beam(element_name, {a, b}, section, dual_quaternion_beam_reference(q.data()), model.gravity));
+      continue;
+    }
     std::array<double, 14> q;
     for (int i = 0; i < 7; ++i) {
       q[i] = model.body(a).initial_coordinates[i];

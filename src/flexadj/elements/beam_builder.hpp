@@ -36,7 +36,14 @@ BeamNodes mesh_beam(const std::vector<Point>& points, const std::vector<std::arr
 // Adds nodes "<name>.node<k>" (k = 0..n, or the labels; aliases "<name>.start" for the first node of the first
 // element and "<name>.end" for the second node of the last) and elements "<name>.element<k>" (k = 1..m) between
 // consecutive nodes or as listed; returns the node indices.
+// formulation: the geometrically exact element (SpatialRigid nodes) or the dual-quaternion element of Schubert et al.
+// 2024 (DualQuaternionNode nodes, q_r the section's Euler parameters, q_d = x q_r/2).
+enum class BeamFormulation { GeometricallyExact, DualQuaternion };
 std::vector<int> add_beam(model::Model& model, const std::string& name, const BeamNodes& nodes,
-                          const BeamSectionData& section);
+                          const BeamSectionData& section,
+                          BeamFormulation formulation = BeamFormulation::GeometricallyExact);
+
+// The coordinates (q_r, q_d) of a dual-quaternion node at position x with Euler parameters e.
+std::array<double, 8> dual_quaternion_coordinates(const Point& x, const std::array<double, 4>& e);
 
 }  // namespace flexadj::elements

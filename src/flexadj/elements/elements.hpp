@@ -88,6 +88,19 @@ std::unique_ptr<model::ForceElement> make_geometrically_exact_beam_plain_ad(cons
                                                                             const BeamReference& reference,
                                                                             const Point& gravity);
 
+// Dual-quaternion beam element (Schubert et al. 2024, sec. 4) between two DualQuaternionNode nodes; see
+// dual_quaternion_beam.cpp. Its reference: the length and the strain measures conj(q_b) (q_B - q_A)/length at the two
+// nodes in the stress-free configuration (8 values each).
+struct DualQuaternionBeamReference {
+  double length = 0.0;
+  std::array<double, 16> strains{};
+};
+DualQuaternionBeamReference dual_quaternion_beam_reference(const double* q);
+std::unique_ptr<model::ForceElement> make_dual_quaternion_beam(const std::string& name, std::array<int, 2> nodes,
+                                                               const BeamSectionData& section,
+                                                               const DualQuaternionBeamReference& reference,
+                                                               const Point& gravity);
+
 // ANCF elements between two ANCF nodes (model::is_ancf_node); see ancf_cable.cpp and ancf_beam.cpp.
 struct AncfElementData {
   BeamSectionData section;      // E, rho, A, I3 (bending in the plane / of the cable); G, I2, J, shear factors (full)

@@ -297,6 +297,14 @@ void TimeIntegrator::throw_newton_failure(long long step_index, double t, const 
 std::unique_ptr<TimeIntegrator> make_time_integrator(assembly::Assembler& assembler,
                                                      const integrators::IntegratorSettings& settings,
                                                      const linalg::LinearSolverOptions& solver_options) {
+  // The dual-quaternion beam's discrete Lagrangian is trapezoidal in time: the RATTLE form's steps only.
+  for (const auto& element : assembler.model().force_elements())
+    if (element->trapezoidal_in_time() && (settings.scheme != "variational" || settings.joint_coordinates))
+      throw InputError(assembler.model().source_file, "integrator",
+                       "'" + element->name() + "' (a beam of formulation dual_quaternion) is discretised in time by "
+                       "its own trapezoidal discrete Lagrangian (Schubert et al. 2024, sec. 4.3): it needs integrator "
+                       "type variational with coordinates absolute, got type " + settings.scheme +
+                       (settings.joint_coordinates ? " with coordinates joint" : ""));
   if (settings.scheme == "variational" && settings.joint_coordinates)
     return std::make_unique<NullSpaceVariational>(assembler, settings, solver_options);
   if (settings.scheme == "variational") return std::make_unique<Variational>(assembler, settings, solver_options);

@@ -29,6 +29,9 @@ Variational::Variational(assembly::Assembler& assembler, const integrators::Inte
 }
 
 std::string Variational::description() const {
+  for (const auto& element : assembler_.model().force_elements())
+    if (element->trapezoidal_in_time())
+      return "variational integrator (RATTLE; midpoint rule, trapezoidal rule for the dual-quaternion beam)";
   return "midpoint variational integrator (RATTLE, no numerical damping)";
 }
 

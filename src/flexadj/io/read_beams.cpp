@@ -60,8 +60,13 @@ void Reader::read_beams(const Value& list) {
 }
 
 void Reader::read_beam(const Value& v) {
-  v.expect_map({"name", "section", "elements", "line", "arc", "points", "points_file", "gmsh", "section_axis_3"});
+  v.expect_map(
+      {"name", "formulation", "section", "elements", "line", "arc", "points", "points_file", "gmsh", "section_axis_3"});
   const std::string name = v.at("name").name();
+  const auto formulation = v.has("formulation") && v.at("formulation").choice({"geometrically_exact", "dual_quaternion"}) ==
+                                                       "dual_quaternion"
+                               ? elements::BeamFormulation::DualQuaternion
+                               : elements::BeamFormulation::GeometricallyExact;
   check_body_name(v.at("name"), name + ".node0");
   if (beam_nodes_.count(name)) v.at("name").fail("duplicate beam name '" + name + "'");
   const Value section_value = v.at("section");
@@ -120,7 +125,7 @@ void Reader::read_beam(const Value& v) {
   const std::size_t element_count = nodes.elements.empty() ? nodes.positions.size() - 1 : nodes.elements.size();
   for (std::size_t k = 0; k < element_count; ++k)
     claim_component_name(v.at("name"), name + ".element" + std::to_string(k + 1));
-  const auto indices = elements::add_beam(model_, name, nodes, section);
+  const auto indices = elements::add_beam(model_, name, nodes, section, formulation);
   for (std::size_t k = 0; k < indices.size(); ++k) body_index_.emplace(model_.body(indices[k]).name, indices[k]);
   for (const char* end : {".start", ".end"}) body_index_.emplace(name + end, model_.find_body(name + end));
   beam_nodes_[name] = static_cast<int>(indices.size());

@@ -64,7 +64,10 @@ std::array<int, 2> Reader::body_pair(const Value& v) const {
 }
 
 Point Reader::centre_of_mass(int body) const {
-  const auto& q = model_.body(body).initial_coordinates;
+  const auto& b = model_.body(body);
+  if (b.kind == model::BodyKind::DualQuaternionNode)
+    return model::point_position(b.kind, b.initial_coordinates.data(), Point{0.0, 0.0, 0.0});
+  const auto& q = b.initial_coordinates;
   return {q[0], q[1], dimension_ == 3 ? q[2] : 0.0};
 }
 

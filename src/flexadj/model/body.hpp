@@ -12,6 +12,10 @@
 //   AncfCableNode  (x, y, z, rs_x, rs_y, rs_z)  node of the ANCF cable: position r and slope r_s
 //   AncfFullNode   (x, y, z, r_x, r_y, r_z)     node of the fully parameterised ANCF beam: position and the
 //                                               three position gradients (12 coordinates)
+//   DualQuaternionNode (r0..r3, d0..d3)    node of the dual-quaternion beam: q = q_r + eps q_d with q_r the Euler
+//                                           parameters of the section and q_d = x q_r / 2 (x the position as a pure
+//                                           quaternion); q_r.q_r = 1 and q_r.q_d = 0 enforced by a
+//                                           UnitDualQuaternion constraint (Schubert et al. 2024, eqs. (31a)-(31b))
 // ANCF nodes have no rotation coordinates (identity frame): forces act at the node position r; moments act
 // on the gradients (add_generalized_force). Their inertia is carried by the ANCF elements.
 #include <array>
@@ -21,7 +25,7 @@
 namespace flexadj::model {
 
 enum class BodyKind { Ground, PointMass2D, PointMass3D, PlanarRigid, SpatialRigid, AncfPlanarNode, AncfCableNode,
-                      AncfFullNode };
+                      AncfFullNode, DualQuaternionNode };
 
 constexpr int coordinate_count(BodyKind kind) {
   switch (kind) {
@@ -33,6 +37,7 @@ constexpr int coordinate_count(BodyKind kind) {
     case BodyKind::AncfPlanarNode: return 4;
     case BodyKind::AncfCableNode: return 6;
     case BodyKind::AncfFullNode: return 12;
+    case BodyKind::DualQuaternionNode: return 8;
   }
   return 0;
 }
@@ -42,7 +47,7 @@ constexpr int translation_count(BodyKind kind) {
                                                                                                                : 3;
 }
 constexpr bool has_orientation(BodyKind kind) {
-  return kind == BodyKind::PlanarRigid || kind == BodyKind::SpatialRigid;
+  return kind == BodyKind::PlanarRigid || kind == BodyKind::SpatialRigid || kind == BodyKind::DualQuaternionNode;
 }
 constexpr bool is_ancf_node(BodyKind kind) {
   return kind == BodyKind::AncfPlanarNode || kind == BodyKind::AncfCableNode || kind == BodyKind::AncfFullNode;
@@ -108,12 +113,28 @@ template <class S> std::array<S, 4> quaternion_product(const std::array<S, 4>& a
 }
 template <class S> std::array<S, 4> quaternion_conjugate(const std::array<S, 4>& a) { return {a[0], -a[1], -a[2], -a[3]}; }
 
+// Position x = 2 vec(q_d conj(q_r)) of a unit dual quaternion (q_r, q_d) (Schubert et al. 2024, sec. 4.2).
+template <class S> Vec3<S> dual_quaternion_position(const S* q) {
+  const std::array<S, 4> x = quaternion_product(std::array<S, 4>{q[4], q[5], q[6], q[7]},
+                                                quaternion_conjugate(std::array<S, 4>{q[0], q[1], q[2], q[3]}));
+  return {2.0 * x[1], 2.0 * x[2], 2.0 * x[3]};
+}
+// Its rate 2 vec(dq_d conj(q_r) + q_d conj(dq_r)).
+template <class S> Vec3<S> dual_quaternion_velocity(const S* q, const S* v) {
+  const std::array<S, 4> a = quaternion_product(std::array<S, 4>{v[4], v[5], v[6], v[7]},
+                                                quaternion_conjugate(std::array<S, 4>{q[0], q[1], q[2], q[3]}));
+  const std::array<S, 4> b = quaternion_product(std::array<S, 4>{q[4], q[5], q[6], q[7]},
+                                                quaternion_conjugate(std::array<S, 4>{v[0], v[1], v[2], v[3]}));
+  return {2.0 * (a[1] + b[1]), 2.0 * (a[2] + b[2]), 2.0 * (a[3] + b[3])};
+}
+
 // ---- body kinematics ---------------------------------------------------------------------------
 // Rotation of the body frame (identity for points and ground).
 template <class S> std::array<S, 9> body_rotation(BodyKind kind, const S* q) {
   using std::cos;
   using std::sin;
   if (kind == BodyKind::SpatialRigid) return rotation_from_euler_parameters(q + 3);
+  if (kind == BodyKind::DualQuaternionNode) return rotation_from_euler_parameters(q);
   if (kind == BodyKind::PlanarRigid) {
     const S c = cos(q[2]), s = sin(q[2]);
     return {c, -s, S(0.0), s, c, S(0.0), S(0.0), S(0.0), S(1.0)};
@@ -138,6 +159,11 @@ template <class S, class P> Vec3<S> point_position(BodyKind kind, const S* q, co
       const auto rs = multiply(body_rotation(kind, q), s);
       return {q[0] + rs[0], q[1] + rs[1], q[2] + rs[2]};
     }
+    case BodyKind::DualQuaternionNode: {
+      const auto rs = multiply(body_rotation(kind, q), s);
+      const Vec3<S> x = dual_quaternion_position(q);
+      return {x[0] + rs[0], x[1] + rs[1], x[2] + rs[2]};
+    }
   }
   return {S(0.0), S(0.0), S(0.0)};
 }
@@ -146,6 +172,7 @@ template <class S, class P> Vec3<S> point_position(BodyKind kind, const S* q, co
 template <class S> Vec3<S> angular_velocity(BodyKind kind, const S* q, const S* v) {
   if (kind == BodyKind::PlanarRigid) return {S(0.0), S(0.0), v[2]};
   if (kind == BodyKind::SpatialRigid) return multiply(body_rotation(kind, q), body_angular_velocity(q + 3, v + 3));
+  if (kind == BodyKind::DualQuaternionNode) return multiply(body_rotation(kind, q), body_angular_velocity(q, v));
   return {S(0.0), S(0.0), S(0.0)};
 }
 
@@ -163,6 +190,12 @@ template <class S, class P> Vec3<S> point_velocity(BodyKind kind, const S* q, co
       const auto arm = multiply(body_rotation(kind, q), s);
       const auto w = cross(angular_velocity(kind, q, v), arm);
       return {v[0] + w[0], v[1] + w[1], kind == BodyKind::SpatialRigid ? v[2] + w[2] : S(0.0)};
+    }
+    case BodyKind::DualQuaternionNode: {
+      const auto arm = multiply(body_rotation(kind, q), s);
+      const auto w = cross(angular_velocity(kind, q, v), arm);
+      const Vec3<S> x_dot = dual_quaternion_velocity(q, v);
+      return {x_dot[0] + w[0], x_dot[1] + w[1], x_dot[2] + w[2]};
     }
   }
   return {S(0.0), S(0.0), S(0.0)};
@@ -227,6 +260,23 @@ template <class S, class P, class F> void add_generalized_force(BodyKind kind, c
       const auto Qe = euler_parameter_map_transposed(q + 3, moment_body);
       for (int i = 0; i < 3; ++i) Q[i] += force[i];
       for (int i = 0; i < 4; ++i) Q[3 + i] += 2.0 * Qe[i];
+      return;
+    }
+    case BodyKind::DualQuaternionNode: {
+      // Virtual work F . dx + m . dtheta with dx = 2 vec(dq_d conj(q_r) + q_d conj(dq_r)) and the global
+      // dtheta = 2 vec(dq_r conj(q_r)), m = moment + (R s) x F: Q_d = 2 F q_r, Q_r = 2 (m q_r - F q_d) with F and m
+      // as pure quaternions (<a, b conj(c)> = <a c, b> for quaternions).
+      const Vec3<S> arm = multiply(body_rotation(kind, q), s);
+      const Vec3<S> force_s = lift<S>(force);
+      const Vec3<S> m = add(lift<S>(moment), cross(arm, force_s));
+      const std::array<S, 4> qr{q[0], q[1], q[2], q[3]}, qd{q[4], q[5], q[6], q[7]};
+      const std::array<S, 4> f_hat{S(0.0), force_s[0], force_s[1], force_s[2]}, m_hat{S(0.0), m[0], m[1], m[2]};
+      const std::array<S, 4> on_d = quaternion_product(f_hat, qr), m_r = quaternion_product(m_hat, qr),
+                             f_d = quaternion_product(f_hat, qd);
+      for (int i = 0; i < 4; ++i) {
+        Q[i] += 2.0 * (m_r[i] - f_d[i]);
+        Q[4 + i] += 2.0 * on_d[i];
+      }
       return;
     }
   }

@@ -130,6 +130,10 @@ class ForceElement : public Component {
   virtual bool conservative() const { return true; }
   // True for applied loads, which a static solve scales by its load factor.
   virtual bool applied_load() const { return false; }
+  // True if discrete_momenta() is not the midpoint rule above but the element's own discrete Lagrangian, trapezoidal
+  // in time (the dual-quaternion beam): then h is a step, never the flag h = 1 of the force sums of other integrators,
+  // which refuse the element.
+  virtual bool trapezoidal_in_time() const { return false; }
   // True if the residual depends on t explicitly (a load given as a function of time or by a control signal).
   virtual bool time_dependent() const { return false; }
   // Stress resultants for output (beams: normal and shear forces, torsion and bending moments in the section

@@ -25,7 +25,8 @@ const std::vector<std::string>& coordinate_suffixes(BodyKind kind) {
   static const std::vector<std::string> none, point2{"x", "y"}, point3{"x", "y", "z"}, planar{"x", "y", "theta"},
       spatial{"x", "y", "z", "e0", "e1", "e2", "e3"}, ancf_planar{"x", "y", "rx_x", "rx_y"},
       ancf_cable{"x", "y", "z", "rs_x", "rs_y", "rs_z"},
-      ancf_full{"x", "y", "z", "rx_x", "rx_y", "rx_z", "ry_x", "ry_y", "ry_z", "rz_x", "rz_y", "rz_z"};
+      ancf_full{"x", "y", "z", "rx_x", "rx_y", "rx_z", "ry_x", "ry_y", "ry_z", "rz_x", "rz_y", "rz_z"},
+      dual_quaternion{"r0", "r1", "r2", "r3", "d0", "d1", "d2", "d3"};
   switch (kind) {
     case BodyKind::Ground: return none;
     case BodyKind::PointMass2D: return point2;
@@ -35,6 +36,7 @@ const std::vector<std::string>& coordinate_suffixes(BodyKind kind) {
     case BodyKind::AncfPlanarNode: return ancf_planar;
     case BodyKind::AncfCableNode: return ancf_cable;
     case BodyKind::AncfFullNode: return ancf_full;
+    case BodyKind::DualQuaternionNode: return dual_quaternion;
   }
   return none;
 }

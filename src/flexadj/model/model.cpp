@@ -17,6 +17,7 @@ const char* to_string(BodyKind kind) {
     case BodyKind::AncfPlanarNode: return "ancf_node (planar)";
     case BodyKind::AncfCableNode: return "ancf_node (cable)";
     case BodyKind::AncfFullNode: return "ancf_node (full)";
+    case BodyKind::DualQuaternionNode: return "beam_node (dual quaternion)";
   }
   return "?";
 }
@@ -32,13 +33,15 @@ int Model::add_body(const Body& body) {
 }
 
 int Model::add_node(const Body& node) {
-  if (node.kind != BodyKind::SpatialRigid && !is_ancf_node(node.kind))
-    throw std::invalid_argument("a node must be of kind SpatialRigid or an ANCF node kind");
+  if (node.kind != BodyKind::SpatialRigid && node.kind != BodyKind::DualQuaternionNode && !is_ancf_node(node.kind))
+    throw std::invalid_argument("a node must be of kind SpatialRigid, DualQuaternionNode or an ANCF node kind");
   const int index = static_cast<int>(bodies_.size());
   bodies_.push_back(node);
   body_offsets_.push_back(coordinate_count_);
   coordinate_count_ += model::coordinate_count(node.kind);
   if (node.kind == BodyKind::SpatialRigid) add_constraint(constraints::make_unit_quaternion(node.name, index));
+  if (node.kind == BodyKind::DualQuaternionNode)
+    add_constraint(constraints::make_unit_dual_quaternion(node.name, index));
   return index;
 }
 
@@ -145,8 +148,10 @@ constraints::JointGeometry Model::joint_geometry(constraints::JointKind kind, in
   };
   g.rest_angle = angle(body_b) - angle(body_a);
   auto quaternion = [&](int body) -> std::array<double, 4> {
-    if (body == kGround || bodies_[body].kind != BodyKind::SpatialRigid) return {1.0, 0.0, 0.0, 0.0};
+    if (body == kGround) return {1.0, 0.0, 0.0, 0.0};
     const auto& q = bodies_[body].initial_coordinates;
+    if (bodies_[body].kind == BodyKind::DualQuaternionNode) return {q[0], q[1], q[2], q[3]};
+    if (bodies_[body].kind != BodyKind::SpatialRigid) return {1.0, 0.0, 0.0, 0.0};
     return {q[3], q[4], q[5], q[6]};
   };
   g.rest_rotation = quaternion_product(quaternion_conjugate(quaternion(body_a)), quaternion(body_b));

@@ -1,0 +1,430 @@
+// The dual-quaternion beam of Schubert et al. 2024, sec. 4 (Simo's rod on SE(3) in unit dual quaternions,
+// discretised as in Leitz, Sato Martin de Almagro and Leyendecker 2021): one element per space interval [a, a+1]
+// between two DualQuaternionNode nodes q = (q_r, q_d), eight ambient coordinates each.
+//
+// Ambient Lagrangian density (Schubert et al. 2024, eq. (32); RECON, the equation is lost from the text: rebuilt from
+// M~ and C~ as the text defines them), with conj(q) dq/dt = (omega, v)/2 and conj(q) dq/ds = (K, Gamma + e1)/2 in
+// the section frame on the unit conditions:
+//   L = 2 M~(conj(q) q_t, conj(q) q_t) - 2 C~(conj(q) q_s - k0, conj(q) q_s - k0) - U_ext(q),
+//   M~ = diag(alpha1, rho J1, rho J2, rho J3 | alpha2, rho A, rho A, rho A),
+//   C~ = diag(alpha3, G J, E I2, E I3 | alpha4, E A, k2 G A, k3 G A),
+// k0 the value of conj(q) q_s in the stress-free reference. alpha1 = rho (J1 + J2 + J3)/3 and alpha2 = rho A (they
+// only weigh the scalar parts, zero on the unit conditions; non-zero keeps the ambient mass matrix regular),
+// alpha3 = alpha4 = 0 (the text: any alpha gives the same continuous dynamics). U_ext: weight rho A g.
+//
+// Trapezoidal rule in space and time (sec. 4.3): q_s = (q_{a+1} - q_a)/ds on the space edges, q_t = (q^{n+1} -
+// q^n)/dt on the time edges, the density at each corner of the rectangle with weight dt ds/4. In space this is the
+// element Lagrangian L_e(q, v) = ds/2 sum over the two nodes; in time L_d = dt/2 (L_e(q^n, v) + L_e(q^{n+1}, v)),
+// whose D1 and D2 discrete_momenta() returns in place of the midpoint rule of ForceElementAD.
+//
+// Kelvin-Voigt damping (sec. 4.3; RECON, the force's equation is lost): the virtual work -4 (D~ k_t) . dk per length,
+// k = conj(q) q_s, D~ = diag(0, eta (I2 + I3), chi I2, chi I3 | 0, chi A, eta A, eta A), chi = zeta (3 - E/G)^2 +
+// eta (E/G)^2/3, with the strain rate at a corner (k^{n+1} - k^n)/dt of its space edge, on the four corners.
+//
+// Every derivative below is written out (the products are bilinear); AD only differentiates these expressions once
+// for the Newton matrix and the adjoint's products. Other integrators see the semi-discrete equations of L_e.
+#include <cassert>
+#include <cmath>
+
+#include "flexadj/elements/elements.hpp"
+#include "flexadj/model/component_ad.hpp"
+
+namespace flexadj::elements {
+namespace {
+
+constexpr int kNode = 8, kCoordinates = 16;
+
+// conj(a) b of quaternions (scalar first).
+template <class A, class B, class S> void conjugate_times(const A* a, const B* b, S* out) {
+  out[0] = a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+  out[1] = a[0] * b[1] - b[0] * a[1] - (a[2] * b[3] - a[3] * b[2]);
+  out[2] = a[0] * b[2] - b[0] * a[2] - (a[3] * b[1] - a[1] * b[3]);
+  out[3] = a[0] * b[3] - b[0] * a[3] - (a[1] * b[2] - a[2] * b[1]);
+}
+// out += a b.
+template <class A, class B, class S> void add_product(const A* a, const B* b, S* out) {
+  out[0] += a[0] * b[0] - a[1] * b[1] - a[2] * b[2] - a[3] * b[3];
+  out[1] += a[0] * b[1] + b[0] * a[1] + (a[2] * b[3] - a[3] * b[2]);
+  out[2] += a[0] * b[2] + b[0] * a[2] + (a[3] * b[1] - a[1] * b[3]);
+  out[3] += a[0] * b[3] + b[0] * a[3] + (a[1] * b[2] - a[2] * b[1]);
+}
+// out += a conj(b).
+template <class A, class B, class S> void add_times_conjugate(const A* a, const B* b, S* out) {
+  out[0] += a[0] * b[0] + a[1] * b[1] + a[2] * b[2] + a[3] * b[3];
+  out[1] += -a[0] * b[1] + b[0] * a[1] - (a[2] * b[3] - a[3] * b[2]);
+  out[2] += -a[0] * b[2] + b[0] * a[2] - (a[3] * b[1] - a[1] * b[3]);
+  out[3] += -a[0] * b[3] + b[0] * a[3] - (a[1] * b[2] - a[2] * b[1]);
+}
+
+// Dual quaternions as 8 values (real part, dual part): conj(a) b = conj(a_r) b_r + eps (conj(a_r) b_d + conj(a_d) b_r).
+template <class S> std::array<S, kNode> dual_conjugate_times(const S* a, const S* b) {
+  std::array<S, kNode> out;
+  conjugate_times(a, b, out.data());
+  conjugate_times(a, b + 4, out.data() + 4);
+  std::array<S, 4> second;
+  conjugate_times(a + 4, b, second.data());
+  for (int i = 0; i < 4; ++i) out[4 + i] += second[i];
+  return out;
+}
+// The gradients of y . conj(a) b: out += d/db = (a_r y_r + a_d y_d, a_r y_d) (with respect to b) ...
+template <class S, class Y> void add_gradient_in_second(const S* a, const Y* y, S* out) {
+  add_product(a, y, out);
+  add_product(a + 4, y + 4, out);
+  add_product(a, y + 4, out + 4);
+}
+// ... and out += d/da = (b_r conj(y_r) + b_d conj(y_d), b_r conj(y_d)) (with respect to a).
+template <class S, class Y> void add_gradient_in_first(const S* b, const Y* y, S* out) {
+  add_times_conjugate(b, y, out);
+  add_times_conjugate(b + 4, y + 4, out);
+  add_times_conjugate(b, y + 4, out + 4);
+}
+
+template <class T> double scalar_value(const T& x) { return Sacado::ScalarValue<T>::eval(x); }
+
+class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam, kCoordinates, /*FixedLength=*/true> {
+ public:
+  enum : int {
+    kE, kG, kRho, kArea, kI2, kI3, kJ, kShear2, kShear3, kEta, kZeta, kRotary1, kRotary2, kRotary3, kLength,
+    kGravity, kParameterCount = kGravity + 3
+  };
+  static_assert(kParameterCount <= model::kMaxComponentParameters, "too many beam parameters");
+
+  DualQuaternionBeam(const std::string& name, std::array<int, 2> nodes, const BeamSectionData& section,
+                     const DualQuaternionBeamReference& reference, const Point& gravity)
+      : ForceElementAD(name, {nodes[0], nodes[1]}, {BodyKind::DualQuaternionNode, BodyKind::DualQuaternionNode}),
+        reference_strains_(reference.strains) {
+    add_parameter("youngs_modulus", section.youngs_modulus);
+    add_parameter("shear_modulus", section.shear_modulus);
+    add_parameter("density", section.density);
+    add_parameter("area", section.area);
+    add_parameter("I2", section.I2);
+    add_parameter("I3", section.I3);
+    add_parameter("J", section.J);
+    add_parameter("shear_factor_2", section.shear_factor_2);
+    add_parameter("shear_factor_3", section.shear_factor_3);
+    add_parameter("shear_viscosity", section.shear_viscosity);
+    add_parameter("bulk_viscosity", section.bulk_viscosity);
+    add_parameter("rotary_1", section.rotary[0]);
+    add_parameter("rotary_2", section.rotary[1]);
+    add_parameter("rotary_3", section.rotary[2]);
+    add_parameter("length", reference.length);
+    add_vector_parameter("gravity", gravity);
+    assert(static_cast<int>(parameters().size()) == kParameterCount);
+  }
+  const char* type() const override { return "dual_quaternion_beam"; }
+  bool conservative() const override { return parameters()[kEta] == 0.0 && parameters()[kZeta] == 0.0; }
+  bool trapezoidal_in_time() const override { return true; }
+
+  // ---- the element Lagrangian L_e(q, v) = T - V - U and its derivatives -----------------------------------------
+  template <class P> std::array<P, kNode> mass_weights(const P* p) const {
+    const P rho = p[kRho], mass = rho * p[kArea];
+    return {rho * (p[kRotary1] + p[kRotary2] + p[kRotary3]) / 3.0, rho * p[kRotary1], rho * p[kRotary2],
+            rho * p[kRotary3], mass, mass, mass, mass};
+  }
+  template <class P> std::array<P, kNode> stiffness_weights(const P* p) const {
+    const P E = p[kE], G = p[kG], A = p[kArea];
+    return {P(0.0), G * p[kJ], E * p[kI2], E * p[kI3], P(0.0), E * A, p[kShear2] * G * A, p[kShear3] * G * A};
+  }
+  template <class P> std::array<P, kNode> damping_weights(const P* p) const {
+    const P ratio = p[kE] / p[kG];
+    const P chi = p[kZeta] * (3.0 - ratio) * (3.0 - ratio) + p[kEta] * ratio * ratio / 3.0;
+    const P A = p[kArea], I2 = p[kI2], I3 = p[kI3];
+    return {P(0.0), p[kEta] * (I2 + I3), chi * I2, chi * I3, P(0.0), chi * A, p[kEta] * A, p[kEta] * A};
+  }
+  bool damped() const { return parameters()[kEta] != 0.0 || parameters()[kZeta] != 0.0; }
+
+  // T = ds/2 sum_b 2 w_b . M~ w_b = ds sum_b w_b . M~ w_b, w_b = conj(q_b) v_b.
+  template <class S, class P> S kinetic(const S* q, const S* v, const P* p) const {
+    const auto weights = mass_weights(p);
+    S energy = 0.0;
+    for (int b = 0; b < 2; ++b) {
+      const auto w = dual_conjugate_times(q + kNode * b, v + kNode * b);
+      for (int i = 0; i < kNode; ++i) energy += weights[i] * w[i] * w[i];
+    }
+    return p[kLength] * energy;
+  }
+  // out_q += T_q, out_v += T_v (either may be null).
+  template <class S, class P> void add_kinetic_gradient(const S* q, const S* v, const P* p, S* out_q, S* out_v) const {
+    const auto weights = mass_weights(p);
+    for (int b = 0; b < 2; ++b) {
+      const S *qb = q + kNode * b, *vb = v + kNode * b;
+      const auto w = dual_conjugate_times(qb, vb);
+      std::array<S, kNode> y;
+      for (int i = 0; i < kNode; ++i) y[i] = 2.0 * p[kLength] * weights[i] * w[i];
+      if (out_q) add_gradient_in_first(vb, y.data(), out_q + kNode * b);
+      if (out_v) add_gradient_in_second(qb, y.data(), out_v + kNode * b);
+    }
+  }
+  // out += d/dt T_v along (q_dot, v_dot) = (v, a): 2 ds (grad2(v_b, M~ w_b) + grad2(q_b, M~ w_dot_b)).
+  template <class S, class P> void add_kinetic_momentum_rate(const S* q, const S* v, const S* a, const P* p,
+                                                             S* out) const {
+    const auto weights = mass_weights(p);
+    for (int b = 0; b < 2; ++b) {
+      const S *qb = q + kNode * b, *vb = v + kNode * b, *ab = a + kNode * b;
+      const auto w = dual_conjugate_times(qb, vb);
+      const auto w_vv = dual_conjugate_times(vb, vb);
+      const auto w_qa = dual_conjugate_times(qb, ab);
+      std::array<S, kNode> y, y_dot;
+      for (int i = 0; i < kNode; ++i) {
+        y[i] = 2.0 * p[kLength] * weights[i] * w[i];
+        y_dot[i] = 2.0 * p[kLength] * weights[i] * (w_vv[i] + w_qa[i]);
+      }
+      add_gradient_in_second(vb, y.data(), out + kNode * b);
+      add_gradient_in_second(qb, y_dot.data(), out + kNode * b);
+    }
+  }
+
+  // The strain measures k_b = conj(q_b) (q_B - q_A)/ds at the two nodes (corners) b = A, B.
+  template <class S, class P> std::array<S, 2 * kNode> strains(const S* q, const P* p) const {
+    std::array<S, kNode> slope;
+    for (int i = 0; i < kNode; ++i) slope[i] = (q[kNode + i] - q[i]) / p[kLength];
+    std::array<S, 2 * kNode> k;
+    for (int b = 0; b < 2; ++b) {
+      const auto kb = dual_conjugate_times(q + kNode * b, slope.data());
+      for (int i = 0; i < kNode; ++i) k[kNode * b + i] = kb[i];
+    }
+    return k;
+  }
+  // out += sum_b (dk_b/dq)^T y_b.
+  template <class S, class P, class Y> void add_strain_gradient(const S* q, const P* p, const Y* y, S* out) const {
+    std::array<S, kNode> slope, on_slope;
+    for (int i = 0; i < kNode; ++i) {
+      slope[i] = (q[kNode + i] - q[i]) / p[kLength];
+      on_slope[i] = 0.0;
+    }
+    for (int b = 0; b < 2; ++b) {
+      add_gradient_in_first(slope.data(), y + kNode * b, out + kNode * b);
+      add_gradient_in_second(q + kNode * b, y + kNode * b, on_slope.data());
+    }
+    for (int i = 0; i < kNode; ++i) {
+      out[kNode + i] += on_slope[i] / p[kLength];
+      out[i] -= on_slope[i] / p[kLength];
+    }
+  }
+  // V + U = ds sum_b (k_b - k0_b) . C~ (k_b - k0_b) - ds/2 rho A g . (x_A + x_B).
+  template <class S, class P> S potential(const S* q, const P* p) const {
+    const auto C = stiffness_weights(p);
+    const auto k = strains(q, p);
+    S energy = 0.0;
+    for (int b = 0; b < 2; ++b)
+      for (int i = 0; i < kNode; ++i) {
+        const S e = k[kNode * b + i] - reference_strains_[kNode * b + i];
+        energy += C[i] * e * e;
+      }
+    energy *= p[kLength];
+    const P node_weight = 0.5 * p[kRho] * p[kArea] * p[kLength];
+    for (int b = 0; b < 2; ++b) {
+      const auto x = model::dual_quaternion_position(q + kNode * b);
+      for (int i = 0; i < 3; ++i) energy -= node_weight * p[kGravity + i] * x[i];
+    }
+    return energy;
+  }
+  // out += (V + U)_q.
+  template <class S, class P> void add_potential_gradient(const S* q, const P* p, S* out) const {
+    const auto C = stiffness_weights(p);
+    const auto k = strains(q, p);
+    std::array<S, 2 * kNode> y;
+    for (int j = 0; j < 2 * kNode; ++j) y[j] = 2.0 * p[kLength] * C[j % kNode] * (k[j] - reference_strains_[j]);
+    add_strain_gradient(q, p, y.data(), out);
+    // U = -F . x_b per node with F = ds/2 rho A g: U_{q_r} = 2 F q_d, U_{q_d} = -2 F q_r (F a pure quaternion).
+    const P node_weight = 0.5 * p[kRho] * p[kArea] * p[kLength];
+    const std::array<P, 4> F{P(0.0), node_weight * p[kGravity], node_weight * p[kGravity + 1],
+                             node_weight * p[kGravity + 2]};
+    for (int b = 0; b < 2; ++b) {
+      std::array<S, 4> on_r{}, on_d{};
+      for (int i = 0; i < 4; ++i) on_r[i] = on_d[i] = 0.0;
+      add_product(F.data(), q + kNode * b + 4, on_r.data());
+      add_product(F.data(), q + kNode * b, on_d.data());
+      for (int i = 0; i < 4; ++i) {
+        out[kNode * b + i] += 2.0 * on_r[i];
+        out[kNode * b + 4 + i] -= 2.0 * on_d[i];
+      }
+    }
+  }
+  // out += (dk/dq)^T (scale D~ k_dot) with the strain rate k_dot: the damping force is -out.
+  template <class S, class P> void add_damping(const S* q, const std::array<S, 2 * kNode>& rate, const P* p,
+                                               const S& scale, S* out) const {
+    const auto D = damping_weights(p);
+    std::array<S, 2 * kNode> y;
+    for (int j = 0; j < 2 * kNode; ++j) y[j] = scale * D[j % kNode] * rate[j];
+    add_strain_gradient(q, p, y.data(), out);
+  }
+
+  // ---- the semi-discrete equations (other integrators, the initial accelerations) ------------------------------
+  // r = d/dt T_v - T_q + (V + U)_q + 2 ds (dk/dq)^T D~ k_dot.
+  template <class S, class P> void evaluate(const S* q, const S* v, const S* a, const P* p, double t, S* r) const {
+    add_kinetic_momentum_rate(q, v, a, p, r);
+    std::array<S, kCoordinates> kinetic_q;
+    for (auto& x : kinetic_q) x = 0.0;
+    add_kinetic_gradient(q, v, p, kinetic_q.data(), static_cast<S*>(nullptr));
+    for (int i = 0; i < kCoordinates; ++i) r[i] -= kinetic_q[i];
+    applied(q, v, p, t, r);
+  }
+  template <class S, class P> void applied(const S* q, const S* v, const P* p, double, S* r) const {
+    add_potential_gradient(q, p, r);
+    if (!damped()) return;
+    // k_dot = conj(v_b) slope + conj(q_b) slope_dot: the strain gradient contracted with v.
+    std::array<S, 2 * kNode> rate;
+    std::array<S, kNode> slope, slope_rate;
+    for (int i = 0; i < kNode; ++i) {
+      slope[i] = (q[kNode + i] - q[i]) / p[kLength];
+      slope_rate[i] = (v[kNode + i] - v[i]) / p[kLength];
+    }
+    for (int b = 0; b < 2; ++b) {
+      const auto first = dual_conjugate_times(v + kNode * b, slope.data());
+      const auto second = dual_conjugate_times(q + kNode * b, slope_rate.data());
+      for (int i = 0; i < kNode; ++i) rate[kNode * b + i] = first[i] + second[i];
+    }
+    add_damping(q, rate, p, S(2.0 * p[kLength]), r);
+  }
+
+  // ---- the trapezoidal discrete Lagrangian in time -------------------------------------------------------------
+  // q^n = q_mid - h/2 v_mid, q^{n+1} = q_mid + h/2 v_mid, v = v_mid, L_q = T_q - (V + U)_q:
+  //   minus = D1 L_d + f^- = h/2 L_q(q^n, v) - (T_v(q^n, v) + T_v(q^{n+1}, v))/2 + f^-,
+  //   plus  = D2 L_d + f^+ = h/2 L_q(q^{n+1}, v) + (T_v(q^n, v) + T_v(q^{n+1}, v))/2 + f^+,
+  // f^-/f^+ the damping forces on the corners at t_n / t_{n+1}. h = 0: plus = T_v(q, v).
+  template <class S, class P> void trapezoidal_momenta(const S* q_mid, const S* v_mid, const P* p, double h, S* minus,
+                                                       S* plus) const {
+    std::array<S, kCoordinates> q0, q1, lq0, lq1, lv;
+    for (int i = 0; i < kCoordinates; ++i) {
+      q0[i] = q_mid[i] - 0.5 * h * v_mid[i];
+      q1[i] = q_mid[i] + 0.5 * h * v_mid[i];
+      lq0[i] = lq1[i] = lv[i] = 0.0;
+    }
+    add_kinetic_gradient(q0.data(), v_mid, p, h != 0.0 ? lq0.data() : nullptr, lv.data());
+    add_kinetic_gradient(q1.data(), v_mid, p, h != 0.0 ? lq1.data() : nullptr, lv.data());
+    for (int i = 0; i < kCoordinates; ++i) {
+      minus[i] = -0.5 * lv[i];
+      plus[i] = 0.5 * lv[i];
+    }
+    if (h == 0.0) return;
+    std::array<S, kCoordinates> vq0, vq1;
+    for (int i = 0; i < kCoordinates; ++i) vq0[i] = vq1[i] = 0.0;
+    add_potential_gradient(q0.data(), p, vq0.data());
+    add_potential_gradient(q1.data(), p, vq1.data());
+    if (damped()) {
+      const auto k0 = strains(q0.data(), p), k1 = strains(q1.data(), p);
+      std::array<S, 2 * kNode> rate;
+      for (int j = 0; j < 2 * kNode; ++j) rate[j] = (k1[j] - k0[j]) / h;
+      // f^-/+ = -h ds (dk/dq)^T D~ k_dot at q^n / q^{n+1}: added to (V + U)_q, which enters with -h/2 ... times 2.
+      add_damping(q0.data(), rate, p, S(2.0 * p[kLength]), vq0.data());
+      add_damping(q1.data(), rate, p, S(2.0 * p[kLength]), vq1.data());
+    }
+    for (int i = 0; i < kCoordinates; ++i) {
+      minus[i] += 0.5 * h * (lq0[i] - vq0[i]);
+      plus[i] += 0.5 * h * (lq1[i] - vq1[i]);
+    }
+  }
+
+  void discrete_momenta(const double* q_mid, const double* v_mid, double, double h, double* minus, double* plus,
+                        double* jacobian) const override {
+    if (!jacobian) {
+      trapezoidal_momenta<double, double>(q_mid, v_mid, parameters().data(), h, minus, plus);
+      return;
+    }
+    // Slot j carries d/dq^{n+1}_j: 1/2 in q_mid_j and 1/h in v_mid_j.
+    using Fad = Sacado::Fad::SFad<double, kCoordinates>;
+    std::array<Fad, kCoordinates> q, v, m, pl;
+    for (int i = 0; i < kCoordinates; ++i) {
+      q[i] = Fad(kCoordinates, i, q_mid[i]);
+      q[i].fastAccessDx(i) = 0.5;
+      v[i] = Fad(kCoordinates, i, v_mid[i]);
+      v[i].fastAccessDx(i) = 1.0 / h;
+    }
+    trapezoidal_momenta<Fad, double>(q.data(), v.data(), parameters().data(), h, m.data(), pl.data());
+    for (int i = 0; i < kCoordinates; ++i) {
+      minus[i] = m[i].val();
+      plus[i] = pl[i].val();
+      for (int j = 0; j < kCoordinates; ++j) jacobian[i * kCoordinates + j] = m[i].fastAccessDx(j);
+    }
+  }
+
+  void add_discrete_momenta_transposed_products(const double* q_mid, const double* v_mid, double, double h,
+                                                const double* mu_minus, const double* mu_plus, double* out_q,
+                                                double* out_v) const override {
+    using Fad = Sacado::Fad::SFad<double, 2 * kCoordinates>;
+    std::array<Fad, kCoordinates> q, v, m, pl;
+    for (int i = 0; i < kCoordinates; ++i) {
+      q[i] = Fad(2 * kCoordinates, i, q_mid[i]);
+      v[i] = Fad(2 * kCoordinates, kCoordinates + i, v_mid[i]);
+    }
+    trapezoidal_momenta<Fad, double>(q.data(), v.data(), parameters().data(), h, m.data(), pl.data());
+    Fad pairing = 0.0;
+    for (int i = 0; i < kCoordinates; ++i) pairing += mu_minus[i] * m[i] + mu_plus[i] * pl[i];
+    if (!pairing.hasFastAccess()) return;
+    for (int j = 0; j < kCoordinates; ++j) {
+      out_q[j] += pairing.fastAccessDx(j);
+      out_v[j] += pairing.fastAccessDx(kCoordinates + j);
+    }
+  }
+
+  void add_discrete_momenta_parameter_gradient(const double* q_mid, const double* v_mid, double, double h,
+                                               const double* mu_minus, const double* mu_plus,
+                                               double* gradient) const override {
+    using Fad = Sacado::Fad::SFad<double, kParameterCount>;
+    std::array<Fad, kCoordinates> q, v, m, pl;
+    std::array<Fad, kParameterCount> p;
+    for (int i = 0; i < kCoordinates; ++i) {
+      q[i] = q_mid[i];
+      v[i] = v_mid[i];
+    }
+    for (int k = 0; k < kParameterCount; ++k) p[k] = Fad(kParameterCount, k, parameters()[k]);
+    trapezoidal_momenta<Fad, Fad>(q.data(), v.data(), p.data(), h, m.data(), pl.data());
+    Fad pairing = 0.0;
+    for (int i = 0; i < kCoordinates; ++i) pairing += mu_minus[i] * m[i] + mu_plus[i] * pl[i];
+    if (!pairing.hasFastAccess()) return;
+    for (int k = 0; k < kParameterCount; ++k) gradient[k] += pairing.fastAccessDx(k);
+  }
+
+  double potential_energy(const double* q, double) const override {
+    return potential<double, double>(q, parameters().data());
+  }
+
+  // Normal and shear forces, torsion and bending moments in the section frame, the mean of the two corners: the
+  // physical strains are 2 (k - k0), the resultants C 2 (k - k0).
+  int resultant_count() const override { return 6; }
+  void resultants(const double* q, const double*, double* out) const override {
+    const auto C = stiffness_weights(parameters().data());
+    const auto k = strains(q, parameters().data());
+    for (int i = 0; i < 3; ++i) {
+      double force = 0.0, moment = 0.0;
+      for (int b = 0; b < 2; ++b) {
+        force += C[5 + i] * (k[kNode * b + 5 + i] - reference_strains_[kNode * b + 5 + i]);
+        moment += C[1 + i] * (k[kNode * b + 1 + i] - reference_strains_[kNode * b + 1 + i]);
+      }
+      out[i] = force;  // 2 (.)/2: twice the strain, the mean of two corners
+      out[3 + i] = moment;
+    }
+  }
+  void section_point(const double* q, double* x) const override {
+    const auto a = model::dual_quaternion_position(q), b = model::dual_quaternion_position(q + kNode);
+    for (int i = 0; i < 3; ++i) x[i] = 0.5 * (a[i] + b[i]);
+  }
+
+ private:
+  std::array<double, 2 * kNode> reference_strains_;
+};
+
+}  // namespace
+
+DualQuaternionBeamReference dual_quaternion_beam_reference(const double* q) {
+  DualQuaternionBeamReference reference;
+  const auto a = model::dual_quaternion_position(q), b = model::dual_quaternion_position(q + kNode);
+  reference.length = std::sqrt(model::dot(model::subtract(b, a), model::subtract(b, a)));
+  std::array<double, kNode> slope;
+  for (int i = 0; i < kNode; ++i) slope[i] = (q[kNode + i] - q[i]) / reference.length;
+  for (int node = 0; node < 2; ++node) {
+    const auto k = dual_conjugate_times(q + kNode * node, slope.data());
+    for (int i = 0; i < kNode; ++i) reference.strains[kNode * node + i] = k[i];
+  }
+  return reference;
+}
+
+std::unique_ptr<model::ForceElement> make_dual_quaternion_beam(const std::string& name, std::array<int, 2> nodes,
+                                                               const BeamSectionData& section,
+                                                               const DualQuaternionBeamReference& reference,
+                                                               const Point& gravity) {
+  return std::make_unique<DualQuaternionBeam>(name, nodes, section, reference, gravity);
+}
+
+}  // namespace flexadj::elements
