@@ -13,7 +13,11 @@
 namespace flexadj::objectives {
 namespace {
 
-constexpr int kMaxBodyCoordinates = 7;
+// The most coordinates of a body kind (model/body.hpp: a full ANCF node has 12, a dual-quaternion node 8).
+constexpr int kMaxBodyCoordinates = 12;
+static_assert(model::coordinate_count(model::BodyKind::AncfFullNode) == kMaxBodyCoordinates &&
+                  model::coordinate_count(model::BodyKind::DualQuaternionNode) <= kMaxBodyCoordinates,
+              "a sensor's body must fit the term's AD type");
 constexpr int kMaxInputs = 2 * kMaxBodyCoordinates;  // a sensor's body: q and v
 using TermFad = Sacado::Fad::SFad<double, kMaxInputs>;
 using ControlFad = Sacado::Fad::SFad<double, 1>;
