@@ -76,7 +76,12 @@ TEST(Meshes, EveryModelFileReadsAndRuns) {
                                       "pendulum_swing_up_variational.yaml",
                                       // the same on the null-space variational integrator: its J and gradient
                                       // equal the RATTLE form's (verification_null_space_variational)
-                                      "pendulum_swing_up_null_space.yaml"};
+                                      "pendulum_swing_up_null_space.yaml",
+                                      // the dual-quaternion beam (Schubert et al. 2024, sec. 4):
+                                      // test_dual_quaternion_beam_dynamics.cpp (free flight, cantilever) and
+                                      // verification_dual_quaternion_beam_adjoint (the swing-up's gradients)
+                                      "flying_spaghetti_dual_quaternion.yaml", "dual_quaternion_cantilever.yaml",
+                                      "beam_swing_up_dual_quaternion.yaml"};
   std::set<std::string> found;
   for (const auto& entry : std::filesystem::directory_iterator(kMeshes))
     if (entry.path().extension() == ".yaml") found.insert(entry.path().filename().string());
