@@ -5,6 +5,12 @@
 //
 //   flexadj_benchmark_beams [--counts 100,1000,10000] [--steps 10] [--solver auto|direct|iterative]
 //                           [--no-adjoint] [--json results/beams_np1.json]
+//                           [--formulation geometrically_exact|dual_quaternion]
+// --formulation dual_quaternion: the dual-quaternion beam (Schubert et al. 2024) with the variational integrator (the
+// only one it runs with) on the very flexible beam's section (docs/results.md, sec. 4.6), elements of 0.1 and h = 1e-4,
+// whose trapezoidal rule in time needs omega h < 2 (the steel section's thickness-shear mode would need h < 2e-6);
+// --formulation geometrically_exact_variational runs the geometrically exact beam on the same model and integrator
+// for comparison. Per space-time cell: the forward and adjoint time per step and element.
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -30,8 +36,28 @@ struct Row {
   std::string solver;
 };
 
-std::string cantilever(int elements, int steps) {
+std::string cantilever(int elements, int steps, const std::string& formulation) {
   std::ostringstream yaml;
+  if (formulation != "geometrically_exact") {
+    yaml << "dimension: 3\n"
+            "gravity: [0, -9.81, 0]\n"
+            "integrator: {type: variational, end_time: "
+         << 1e-4 * steps
+         << ", step_size: 1.0e-4}\n"
+            "beams:\n"
+            "  - name: beam\n"
+            "    formulation: "
+         << (formulation == "dual_quaternion" ? "dual_quaternion" : "geometrically_exact")
+         << "\n"
+            "    section: {E: 5.0e7, nu: 0.35, rho: 1000, A: 0.0025, I2: 5.208333333e-7, I3: 5.208333333e-7,\n"
+            "              shear_viscosity: 0.1, bulk_viscosity: 0.01}\n"
+            "    elements: "
+         << elements << "\n    line: {start: [0, 0, 0], end: [" << 0.1 * elements
+         << ", 0, 0]}\n"
+            "joints:\n"
+            "  - {type: fixed, bodies: [ground, beam.start], point: [0, 0, 0]}\n";
+    return yaml.str();
+  }
   yaml << "dimension: 3\n"
           "gravity: [0, -9.81, 0]\n"
           "integrator: {end_time: "
@@ -60,7 +86,7 @@ int main(int argc, char** argv) {
   std::vector<int> counts{100, 1000, 10000};
   int steps = 10;
   bool with_adjoint = true;
-  std::string json_path, solver = "auto";
+  std::string json_path, solver = "auto", formulation = "geometrically_exact";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--counts" && i + 1 < argc) {
@@ -71,6 +97,16 @@ int main(int argc, char** argv) {
     else if (a == "--solver" && i + 1 < argc) solver = argv[++i];
     else if (a == "--json" && i + 1 < argc) json_path = argv[++i];
     else if (a == "--no-adjoint") with_adjoint = false;
+    else if (a == "--formulation" && i + 1 < argc) {
+      formulation = argv[++i];
+      if (formulation != "geometrically_exact" && formulation != "dual_quaternion" &&
+          formulation != "geometrically_exact_variational") {
+        if (root)
+          std::fprintf(stderr, "--formulation: expected geometrically_exact, geometrically_exact_variational or "
+                               "dual_quaternion, got '%s'\n", formulation.c_str());
+        return 2;
+      }
+    }
     else {
       if (root) std::fprintf(stderr, "unknown argument '%s'\n", a.c_str());
       return 2;
@@ -82,12 +118,13 @@ int main(int argc, char** argv) {
       Row row;
       row.elements = elements;
       auto start = Clock::now();
-      auto problem = io::read_problem_string(cantilever(elements, steps), "beam_scale.yaml");
+      auto problem = io::read_problem_string(cantilever(elements, steps, formulation), "beam_scale.yaml");
       auto& model = *problem.model;
       assembly::Assembler assembler(model, comm);
       linalg::LinearSolverOptions options;
       options.kind = solver;
-      integrators::GeneralizedAlpha integrator(assembler, problem.integrator, options);
+      const auto integrator_owner = integrators::make_time_integrator(assembler, problem.integrator, options);
+      integrators::TimeIntegrator& integrator = *integrator_owner;
       assembly::State state = assembler.make_state();
       assembler.scatter_global(model.initial_coordinates(), model.initial_velocities(), state);
       row.unknowns = model.coordinate_count() + model.multiplier_count();
@@ -117,16 +154,22 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (!root) return 0;
-  std::printf("geometrically exact beam, cantilever under gravity, %d rank(s)\n", comm->getSize());
-  std::printf("%9s %10s %6s %9s %14s %14s %14s  %s\n", "elements", "unknowns", "steps", "setup s", "forward s/step",
-              "adjoint s/step", "fwd us/elem/st", "linear solver");
+  std::printf("%s beam, cantilever under gravity, %d rank(s)\n",
+              formulation == "dual_quaternion"                  ? "dual-quaternion (variational integrator)"
+              : formulation == "geometrically_exact_variational" ? "geometrically exact (variational integrator)"
+                                                                 : "geometrically exact",
+              comm->getSize());
+  std::printf("%9s %10s %6s %9s %14s %14s %14s %14s %8s  %s\n", "elements", "unknowns", "steps", "setup s",
+              "forward s/step", "adjoint s/step", "fwd us/elem/st", "adj us/elem/st", "adj/fwd", "linear solver");
   for (const Row& r : rows)
-    std::printf("%9d %10lld %6lld %9.3f %14.5f %14.5f %14.2f  %s\n", r.elements, r.unknowns, r.steps, r.setup,
-                r.forward / double(r.steps), r.adjoint / double(r.steps),
-                1e6 * r.forward / double(r.steps) / double(r.elements), r.solver.c_str());
+    std::printf("%9d %10lld %6lld %9.3f %14.5f %14.5f %14.2f %14.2f %8.2f  %s\n", r.elements, r.unknowns, r.steps,
+                r.setup, r.forward / double(r.steps), r.adjoint / double(r.steps),
+                1e6 * r.forward / double(r.steps) / double(r.elements),
+                1e6 * r.adjoint / double(r.steps) / double(r.elements), r.adjoint / r.forward, r.solver.c_str());
   if (!json_path.empty()) {
     std::ofstream out(json_path);
-    out << "{\n  \"benchmark\": \"beam_scale\",\n  \"ranks\": " << comm->getSize() << ",\n  \"runs\": [\n";
+    out << "{\n  \"benchmark\": \"beam_scale\",\n  \"formulation\": \"" << formulation << "\",\n  \"ranks\": "
+        << comm->getSize() << ",\n  \"runs\": [\n";
     for (std::size_t k = 0; k < rows.size(); ++k) {
       const Row& r = rows[k];
       out << "    {\"elements\": " << r.elements << ", \"unknowns\": " << r.unknowns << ", \"steps\": " << r.steps
