@@ -869,6 +869,21 @@ InertiaCase beam_case() {
           }};
 }
 
+// The reference coordinates moved by up to 0.05 each, with random velocities and accelerations, at t = 0.6.
+State perturbed_reference(const Vector& reference, unsigned seed) {
+  State s;
+  s.q = reference;
+  std::mt19937 rng(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (double& x : s.q) x += 0.05 * u(rng);
+  for (std::size_t i = 0; i < s.q.size(); ++i) {
+    s.v.push_back(u(rng));
+    s.a.push_back(u(rng));
+  }
+  s.t = 0.6;
+  return s;
+}
+
 // ANCF element (planar, cable or full) with damping and weight on a straight reference of length 0.7 along x;
 // the state is the reference perturbed by 0.05.
 InertiaCase ancf_case(BodyKind node) {
@@ -903,19 +918,7 @@ InertiaCase ancf_case(BodyKind node) {
             if (node == BodyKind::AncfFullNode) return fe::make_ancf_full_beam("ancf", {0, 1}, data, gravity);
             return fe::make_ancf_gradient_deficient("ancf", dimension, {0, 1}, data, gravity);
           },
-          [reference, name] {
-            State s;
-            s.q = reference();
-            std::mt19937 rng(seed_of(name));
-            std::uniform_real_distribution<double> u(-1.0, 1.0);
-            for (double& x : s.q) x += 0.05 * u(rng);
-            for (std::size_t i = 0; i < s.q.size(); ++i) {
-              s.v.push_back(u(rng));
-              s.a.push_back(u(rng));
-            }
-            s.t = 0.6;
-            return s;
-          }};
+          [reference, name] { return perturbed_reference(reference(), seed_of(name)); }};
 }
 
 // Dual-quaternion beam with damping and weight: a straight reference of length 0.6 along x, the state the reference
@@ -948,19 +951,7 @@ InertiaCase dual_quaternion_beam_case() {
             return fe::make_dual_quaternion_beam("beam", {0, 1}, section, fe::dual_quaternion_beam_reference(q.data()),
                                                  {0.4, -9.81, -1.3});
           },
-          [reference] {
-            State s;
-            s.q = reference();
-            std::mt19937 rng(seed_of("dual quaternion beam state"));
-            std::uniform_real_distribution<double> u(-1.0, 1.0);
-            for (double& x : s.q) x += 0.05 * u(rng);
-            for (std::size_t i = 0; i < s.q.size(); ++i) {
-              s.v.push_back(u(rng));
-              s.a.push_back(u(rng));
-            }
-            s.t = 0.6;
-            return s;
-          }};
+          [reference] { return perturbed_reference(reference(), seed_of("dual quaternion beam state")); }};
 }
 
 std::vector<InertiaCase> inertia_cases() {

@@ -93,20 +93,7 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
                      const DualQuaternionBeamReference& reference, const Point& gravity)
       : ForceElementAD(name, {nodes[0], nodes[1]}, {BodyKind::DualQuaternionNode, BodyKind::DualQuaternionNode}),
         reference_strains_(reference.strains) {
-    add_parameter("youngs_modulus", section.youngs_modulus);
-    add_parameter("shear_modulus", section.shear_modulus);
-    add_parameter("density", section.density);
-    add_parameter("area", section.area);
-    add_parameter("I2", section.I2);
-    add_parameter("I3", section.I3);
-    add_parameter("J", section.J);
-    add_parameter("shear_factor_2", section.shear_factor_2);
-    add_parameter("shear_factor_3", section.shear_factor_3);
-    add_parameter("shear_viscosity", section.shear_viscosity);
-    add_parameter("bulk_viscosity", section.bulk_viscosity);
-    add_parameter("rotary_1", section.rotary[0]);
-    add_parameter("rotary_2", section.rotary[1]);
-    add_parameter("rotary_3", section.rotary[2]);
+    for (const auto& [parameter, value] : section_parameters(section)) add_parameter(parameter, value);
     add_parameter("length", reference.length);
     add_vector_parameter("gravity", gravity);
     assert(static_cast<int>(parameters().size()) == kParameterCount);

@@ -3,6 +3,8 @@
 #include <array>
 #include <memory>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "flexadj/functions/control_signal.hpp"
 #include "flexadj/functions/expression.hpp"
@@ -67,6 +69,15 @@ struct BeamSectionData {
   double shear_viscosity = 0.0, bulk_viscosity = 0.0;  // eta, zeta of Kelvin-Voigt damping
   std::array<double, 3> rotary{};                  // area moments of the rotary inertia (default I2 + I3, I2, I3)
 };
+// The section data as the element parameters of both beam elements, in their order: youngs_modulus, shear_modulus,
+// density, area, I2, I3, J, shear_factor_2, shear_factor_3, shear_viscosity, bulk_viscosity, rotary_1 .. rotary_3.
+inline std::vector<std::pair<std::string, double>> section_parameters(const BeamSectionData& s) {
+  return {{"youngs_modulus", s.youngs_modulus}, {"shear_modulus", s.shear_modulus}, {"density", s.density},
+          {"area", s.area}, {"I2", s.I2}, {"I3", s.I3}, {"J", s.J}, {"shear_factor_2", s.shear_factor_2},
+          {"shear_factor_3", s.shear_factor_3}, {"shear_viscosity", s.shear_viscosity},
+          {"bulk_viscosity", s.bulk_viscosity}, {"rotary_1", s.rotary[0]}, {"rotary_2", s.rotary[1]},
+          {"rotary_3", s.rotary[2]}};
+}
 // Reference length and strains of the stress-free configuration.
 struct BeamReference {
   double length = 0.0;
