@@ -65,7 +65,9 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const integra
 
   joint_of_constraint_.assign(model.constraints().size(), -1);
   for (std::size_t i = 0; i < model.constraints().size(); ++i) {
-    if (std::string(model.constraints()[i]->type()) == "unit_quaternion") continue;
+    // The unit conditions of Euler parameters and dual quaternions are not joints.
+    const std::string type = model.constraints()[i]->type();
+    if (type == "unit_quaternion" || type == "unit_dual_quaternion") continue;
     joint_of_constraint_[i] = static_cast<int>(joints_.size());
     joints_.push_back(static_cast<int>(i));
     // The joint is drawn at its point on the first body: parameter point_a (two-body joints) or point.
