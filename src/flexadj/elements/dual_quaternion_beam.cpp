@@ -206,19 +206,26 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
     }
     return energy;
   }
-  // out += (V + U)_q.
-  template <class S, class P> void add_potential_gradient(const S* q, const P* p, S* out) const {
+  // out += (V + U)_q + 2 ds (dk/dq)^T D~ k_dot, given the strains k = strains(q) and the strain rate k_dot (null: no
+  // damping): the elastic and the damping stresses contracted with dk/dq in one pass.
+  template <class S, class P>
+  void add_internal_forces(const S* q, const std::array<S, 2 * kNode>& k, const std::array<S, 2 * kNode>* rate,
+                           const P* p, S* out) const {
     const auto C = stiffness_weights(p);
-    const auto k = strains(q, p);
     std::array<S, 2 * kNode> y;
-    for (int j = 0; j < 2 * kNode; ++j) y[j] = 2.0 * p[kLength] * C[j % kNode] * (k[j] - reference_strains_[j]);
+    for (int j = 0; j < 2 * kNode; ++j) y[j] = C[j % kNode] * (k[j] - reference_strains_[j]);
+    if (rate) {
+      const auto D = damping_weights(p);
+      for (int j = 0; j < 2 * kNode; ++j) y[j] += D[j % kNode] * (*rate)[j];
+    }
+    for (auto& x : y) x *= 2.0 * p[kLength];
     add_strain_gradient(q, p, y.data(), out);
     // U = -F . x_b per node with F = ds/2 rho A g: U_{q_r} = 2 F q_d, U_{q_d} = -2 F q_r (F a pure quaternion).
     const P node_weight = 0.5 * p[kRho] * p[kArea] * p[kLength];
     const std::array<P, 4> F{P(0.0), node_weight * p[kGravity], node_weight * p[kGravity + 1],
                              node_weight * p[kGravity + 2]};
     for (int b = 0; b < 2; ++b) {
-      std::array<S, 4> on_r{}, on_d{};
+      std::array<S, 4> on_r, on_d;
       for (int i = 0; i < 4; ++i) on_r[i] = on_d[i] = 0.0;
       add_product(F.data(), q + kNode * b + 4, on_r.data());
       add_product(F.data(), q + kNode * b, on_d.data());
@@ -227,14 +234,6 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
         out[kNode * b + 4 + i] -= 2.0 * on_d[i];
       }
     }
-  }
-  // out += (dk/dq)^T (scale D~ k_dot) with the strain rate k_dot: the damping force is -out.
-  template <class S, class P> void add_damping(const S* q, const std::array<S, 2 * kNode>& rate, const P* p,
-                                               const S& scale, S* out) const {
-    const auto D = damping_weights(p);
-    std::array<S, 2 * kNode> y;
-    for (int j = 0; j < 2 * kNode; ++j) y[j] = scale * D[j % kNode] * rate[j];
-    add_strain_gradient(q, p, y.data(), out);
   }
 
   // ---- the semi-discrete equations (other integrators, the initial accelerations) ------------------------------
@@ -248,8 +247,11 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
     applied(q, v, p, t, r);
   }
   template <class S, class P> void applied(const S* q, const S* v, const P* p, double, S* r) const {
-    add_potential_gradient(q, p, r);
-    if (!damped()) return;
+    const auto k = strains(q, p);
+    if (!damped()) {
+      add_internal_forces(q, k, static_cast<const std::array<S, 2 * kNode>*>(nullptr), p, r);
+      return;
+    }
     // k_dot = conj(v_b) slope + conj(q_b) slope_dot: the strain gradient contracted with v.
     std::array<S, 2 * kNode> rate;
     std::array<S, kNode> slope, slope_rate;
@@ -262,7 +264,7 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
       const auto second = dual_conjugate_times(q + kNode * b, slope_rate.data());
       for (int i = 0; i < kNode; ++i) rate[kNode * b + i] = first[i] + second[i];
     }
-    add_damping(q, rate, p, S(2.0 * p[kLength]), r);
+    add_internal_forces(q, k, &rate, p, r);
   }
 
   // ---- the trapezoidal discrete Lagrangian in time -------------------------------------------------------------
@@ -287,16 +289,15 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
     if (h == 0.0) return;
     std::array<S, kCoordinates> vq0, vq1;
     for (int i = 0; i < kCoordinates; ++i) vq0[i] = vq1[i] = 0.0;
-    add_potential_gradient(q0.data(), p, vq0.data());
-    add_potential_gradient(q1.data(), p, vq1.data());
-    if (damped()) {
-      const auto k0 = strains(q0.data(), p), k1 = strains(q1.data(), p);
-      std::array<S, 2 * kNode> rate;
+    // f^-/+ = -h ds (dk/dq)^T D~ k_dot at q^n / q^{n+1}, k_dot = (k^{n+1} - k^n)/h: with (V + U)_q, which enters
+    // with -h/2, as 2 ds (dk/dq)^T D~ k_dot.
+    const auto k0 = strains(q0.data(), p), k1 = strains(q1.data(), p);
+    std::array<S, 2 * kNode> rate;
+    if (damped())
       for (int j = 0; j < 2 * kNode; ++j) rate[j] = (k1[j] - k0[j]) / h;
-      // f^-/+ = -h ds (dk/dq)^T D~ k_dot at q^n / q^{n+1}: added to (V + U)_q, which enters with -h/2 ... times 2.
-      add_damping(q0.data(), rate, p, S(2.0 * p[kLength]), vq0.data());
-      add_damping(q1.data(), rate, p, S(2.0 * p[kLength]), vq1.data());
-    }
+    const std::array<S, 2 * kNode>* damping_rate = damped() ? &rate : nullptr;
+    add_internal_forces(q0.data(), k0, damping_rate, p, vq0.data());
+    add_internal_forces(q1.data(), k1, damping_rate, p, vq1.data());
     for (int i = 0; i < kCoordinates; ++i) {
       minus[i] += 0.5 * h * (lq0[i] - vq0[i]);
       plus[i] += 0.5 * h * (lq1[i] - vq1[i]);
