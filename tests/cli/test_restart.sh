@@ -163,7 +163,11 @@ optimize_until_complete() {
   done
   echo "     seed $1: $kills kill(s)"
   echo $kills >> kills.txt
-  [ $code -eq 0 ] && cmp -s whole_design.yaml killed_design.yaml
+  if [ $code -eq 0 ] && cmp -s whole_design.yaml killed_design.yaml; then return 0; fi
+  # What a failure looks like (it has been seen under load only, not reproduced): the last run's output and designs.
+  echo "     last exit code $code; its output:"; sed 's/^/       /' run.txt | tail -20
+  diff whole_design.yaml killed_design.yaml | head -10 | sed 's/^/       /'
+  return 1
 }
 for method in gradient lbfgs trust_region; do
   sed -i "s/method: [a-z_]*,/method: $method,/" opt.yaml
