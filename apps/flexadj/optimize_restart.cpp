@@ -81,11 +81,20 @@ RestartWriter::RestartWriter(std::string path, std::string method, std::string r
 
 void RestartWriter::write(const optimization::RestartState& s) {
   // The evaluations first: the main file that names them is renamed into place only after they are written.
+  // A rewrite goes to a temporary and is renamed into place: truncating the side file in place would leave, to a
+  // kill in between, a main file naming evaluations that are gone (the next --restart refused as damaged).
   if (!started_ || s.evaluations.size() < written_) {
     evaluations_.close();
-    evaluations_.open(side_file(path_), std::ios::trunc);
-    evaluations_ << "flexadj-optimize-evaluations 1\nrun " << run_ << '\n';
-    written_ = 0;
+    const std::string side = side_file(path_), side_temporary = side + ".tmp";
+    {
+      std::ofstream out(side_temporary, std::ios::trunc);
+      out << "flexadj-optimize-evaluations 1\nrun " << run_ << '\n';
+      for (const auto& e : s.evaluations) put(out, e);
+      if (!out) throw InputError(side, "", "writing the restart file's evaluations failed");
+    }
+    fs::rename(side_temporary, side);
+    written_ = s.evaluations.size();
+    evaluations_.open(side, std::ios::app);
     started_ = true;
   }
   for (; written_ < s.evaluations.size(); ++written_) put(evaluations_, s.evaluations[written_]);

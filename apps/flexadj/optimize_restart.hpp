@@ -17,9 +17,9 @@ class RestartWriter {
  public:
   // `run`: GradientProblem::run_identity() of the run (model file, all values, time grid, ranks).
   RestartWriter(std::string path, std::string method, std::string run);
-  // The state after an iterate. The first call rewrites the side file from all of s.evaluations (after a
-  // --restart it may hold evaluations of the killed run past the last complete state); later calls append the new
-  // ones. InputError (the file) if a file cannot be written.
+  // The state after an iterate. The first call replaces the side file (temporary, then rename) by all of
+  // s.evaluations (after a --restart it may hold evaluations of the killed run past the last complete state); later
+  // calls append the new ones. InputError (the file) if a file cannot be written.
   void write(const optimization::RestartState& s);
 
  private:
