@@ -200,6 +200,11 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
     throw InputError(problem_.model->source_file, "integrator.type",
                      "the continuous adjoint (--adjoint continuous) is not available with the variational "
                      "integrator; use the discrete adjoint (the default)");
+  // The parameter partials of a momentum sensor are added by the discrete and the spacetime sweep.
+  if (settings.mode == "continuous" && objectives::Objective(problem_.objective_terms).depends_on_parameters())
+    throw InputError(problem_.model->source_file, "objective",
+                     "a momentum sensor (quantity: momentum or angular_momentum) is differentiated by the discrete "
+                     "and the spacetime adjoint, not by --adjoint continuous");
   // The continuous adjoints' DAEs have position-level constraints only.
   if (settings.mode == "continuous")
     for (const auto& constraint : problem_.model->constraints())
@@ -514,7 +519,8 @@ std::string GradientProblem::describe_objective() const {
     std::string x;
     if (term.sensor_body >= 0) {
       const char* axis[] = {"x", "y", "z"};
-      const char* quantity[] = {"position", "velocity", "angular_velocity", "direction"};
+      const char* quantity[] = {"position",  "velocity", "angular_velocity",
+                                "direction", "momentum", "angular_momentum"};
       x = problem_.model->body(term.sensor_body).name + "." + quantity[static_cast<int>(term.quantity)] + "_" +
           axis[term.sensor_component];
     } else {

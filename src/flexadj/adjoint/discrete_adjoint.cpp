@@ -106,7 +106,8 @@ Gradient discrete_adjoint_gradient(assembly::Assembler& assembler, integrators::
     objective_parts[step] = objective.local_step_value(assembler, times, step, state);
     std::fill(dJ_dq.begin(), dJ_dq.end(), 0.0);
     std::fill(dJ_dv.begin(), dJ_dv.end(), 0.0);
-    objective.add_partials(assembler, times, step, state, dJ_dq, dJ_dv);
+    objective.add_partials(assembler, times, step, state, dJ_dq, dJ_dv, objectives::Objective::Partials::Discrete,
+                           &local);
     if (end && step + 1 == times.size())
       implicit_final_step(assembler, integrator, trajectory, objective, *end, state, dJ_dq, dJ_dv, scratch, local);
     else

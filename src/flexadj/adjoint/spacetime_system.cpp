@@ -202,7 +202,9 @@ void SpacetimeSystem::sweep(Sweep kind, const double* in, double* out, assembly:
       if (partials) {
         dq_.assign(zero_q_.size(), 0.0);
         dv_.assign(zero_v_.size(), 0.0);
-        objective_.add_partials(*assembler_, times, n, state, dq_, dv_);
+        // The explicit parameter partials (momentum sensors) once, in the gradient pass.
+        objective_.add_partials(*assembler_, times, n, state, dq_, dv_, objectives::Objective::Partials::Discrete,
+                                kind == Sweep::Gradient ? &gradient : nullptr);
         if (kind == Sweep::RightHandSide)
           objective_parts_[n] = objective_.local_step_value(*assembler_, times, n, state);
       }
@@ -228,7 +230,8 @@ void SpacetimeSystem::sweep(Sweep kind, const double* in, double* out, assembly:
       const assembly::State& state = states_.step(0);
       dq_.assign(zero_q_.size(), 0.0);
       dv_.assign(zero_v_.size(), 0.0);
-      objective_.add_partials(*assembler_, times, 0, state, dq_, dv_);
+      objective_.add_partials(*assembler_, times, 0, state, dq_, dv_, objectives::Objective::Partials::Discrete,
+                              &gradient);
       objective_parts_[0] = objective_.local_step_value(*assembler_, times, 0, state);
       integrator_->adjoint_step(states_, 0, state, dq_, dv_, gradient);
       ++steps_taken_;

@@ -2,6 +2,7 @@
 #include "flexadj/io/design_values.hpp"
 #include "flexadj/io/problem_reader.hpp"
 #include "flexadj/io/reader.hpp"
+#include "flexadj/objectives/term_kernels.hpp"
 
 namespace flexadj::io::reader {
 
@@ -79,19 +80,24 @@ void Reader::read_measured_quantity(const Value& v, objectives::ObjectiveTerm& t
 }
 
 // sensor: {body, point (global at t = 0; default the centre of mass), component: x | y | z} with quantity
-// position | velocity | angular_velocity | direction; for direction, `direction` (global at t = 0) instead
-// of `point`.
+// position | velocity | angular_velocity | direction | momentum | angular_momentum; for direction, `direction`
+// (global at t = 0) instead of `point`; the momenta are of the whole body (no point).
 void Reader::read_sensor(const Value& v, const Value& quantity, objectives::ObjectiveTerm& term) const {
   using Term = objectives::ObjectiveTerm;
   v.expect_map({"body", "point", "direction", "component"});
   term.sensor_body = body_ref(v.at("body"), false);
-  const std::string q =
-      quantity.given() ? quantity.choice({"position", "velocity", "angular_velocity", "direction"}) : "position";
+  const std::string q = quantity.given() ? quantity.choice({"position", "velocity", "angular_velocity", "direction",
+                                                            "momentum", "angular_momentum"})
+                                         : "position";
   term.quantity = q == "velocity"           ? Term::Quantity::Velocity
                   : q == "angular_velocity" ? Term::Quantity::AngularVelocity
                   : q == "direction"        ? Term::Quantity::Direction
+                  : q == "momentum"         ? Term::Quantity::Momentum
+                  : q == "angular_momentum" ? Term::Quantity::AngularMomentum
                                             : Term::Quantity::Position;
-  if (term.quantity == Term::Quantity::Direction) {
+  if (term.on_momentum()) {
+    read_momentum_sensor(v, quantity, term);
+  } else if (term.quantity == Term::Quantity::Direction) {
     if (v.has("point")) v.at("point").fail("a direction sensor takes 'direction', not 'point'");
     if (!v.has("direction")) v.fail("a direction sensor needs 'direction': a body-fixed direction, global at t = 0");
     term.sensor_point = model_.to_body_vector(term.sensor_body, unit_vector(v.at("direction"), dimension_));
@@ -101,11 +107,37 @@ void Reader::read_sensor(const Value& v, const Value& quantity, objectives::Obje
       term.sensor_point = model_.to_body_point(term.sensor_body, point_or_centre(v.at("point"), term.sensor_body));
   }
   const Value component = v.at("component");
-  const std::string axis = dimension_ == 2 && term.quantity == Term::Quantity::AngularVelocity
+  const bool rotational =
+      term.quantity == Term::Quantity::AngularVelocity || term.quantity == Term::Quantity::AngularMomentum;
+  const std::string axis = dimension_ == 2 && rotational
                                ? component.choice({"z"})
                                : dimension_ == 2 ? component.choice({"x", "y"})
                                                  : component.choice({"x", "y", "z"});
   term.sensor_component = axis == "x" ? 0 : axis == "y" ? 1 : 2;
+}
+
+// A momentum sensor reads the body's mass and inertia from its inertia element (elements::BodyInertia), so the body
+// must have one: rigid bodies and point masses, not the nodes of beams (their inertia is the elements').
+void Reader::read_momentum_sensor(const Value& v, const Value& quantity, objectives::ObjectiveTerm& term) const {
+  for (const char* key : {"point", "direction"})
+    if (v.has(key)) v.at(key).fail("a momentum sensor is of the whole body (about its centre of mass): no '" +
+                                   std::string(key) + "'");
+  const model::Body& body = model_.body(term.sensor_body);
+  const auto& elements = model_.force_elements();
+  for (std::size_t e = 0; e < elements.size() && term.inertia_element < 0; ++e)
+    if (std::string(elements[e]->type()) == "body" && elements[e]->bodies().size() == 1 &&
+        elements[e]->bodies()[0] == term.sensor_body)
+      term.inertia_element = static_cast<int>(e);
+  if (term.inertia_element < 0)
+    v.at("body").fail("'" + body.name + "' (" + model::to_string(body.kind) +
+                      ") has no mass of its own (a beam node: its inertia is the elements'); momentum sensors take "
+                      "rigid bodies and point masses");
+  if (term.quantity == objectives::ObjectiveTerm::Quantity::AngularMomentum && !model::has_orientation(body.kind))
+    quantity.fail("a point mass has no angular momentum about its centre; use quantity: momentum");
+  const auto& names = elements[term.inertia_element]->parameter_names();
+  for (int k = 0; k < objectives::kernels::kInertiaInputs; ++k)
+    if (static_cast<int>(names.size()) <= k || names[k] != objectives::kernels::kInertiaParameterNames[k])
+      throw std::logic_error("read_momentum_sensor: the body element's parameters are not in the expected order");
 }
 
 // "<body>.<coordinate>" -> global coordinate id.

@@ -18,7 +18,7 @@ constexpr int kMaxBodyCoordinates = 12;
 static_assert(model::coordinate_count(model::BodyKind::AncfFullNode) == kMaxBodyCoordinates &&
                   model::coordinate_count(model::BodyKind::DualQuaternionNode) <= kMaxBodyCoordinates,
               "a sensor's body must fit the term's AD type");
-constexpr int kMaxInputs = 2 * kMaxBodyCoordinates;  // a sensor's body: q and v
+constexpr int kMaxInputs = 2 * kMaxBodyCoordinates + kernels::kInertiaInputs;  // a sensor's body: q, v (, inertia)
 using TermFad = Sacado::Fad::SFad<double, kMaxInputs>;
 using ControlFad = Sacado::Fad::SFad<double, 1>;
 
@@ -45,6 +45,7 @@ struct TermInputs {
   std::array<double, kMaxInputs> values{};
   std::array<int, kMaxInputs> owned{};       // local index of the input's coordinate, -1 on another rank
   std::array<bool, kMaxInputs> velocity{};   // the input is a velocity (its partial goes to dJ/dv)
+  int first_parameter = kMaxInputs;           // inputs from here on are the inertia parameters of a momentum sensor
 };
 
 // The term's inputs on this rank; false if this rank has no part in it. A sensor's body and a coordinate belong to
@@ -59,6 +60,7 @@ bool gather_inputs(const assembly::Assembler& assembler, const ObjectiveTerm& te
     in.body_kind = assembler.model().body(term.sensor_body).kind;
     const int nb = model::coordinate_count(in.body_kind);
     in.count = 2 * nb;
+    in.first_parameter = kMaxInputs;
     for (int k = 0; k < nb; ++k) {
       in.values[k] = state.q[first + k];
       in.values[nb + k] = state.v[first + k];
@@ -66,10 +68,21 @@ bool gather_inputs(const assembly::Assembler& assembler, const ObjectiveTerm& te
       in.velocity[k] = false;
       in.velocity[nb + k] = true;
     }
+    if (term.on_momentum()) {  // the current mass and inertia (design variables change them)
+      const auto& parameters = assembler.model().force_elements()[term.inertia_element]->parameters();
+      in.first_parameter = in.count;
+      for (int k = 0; k < kernels::kInertiaInputs; ++k) {
+        in.values[in.count + k] = parameters[k];
+        in.owned[in.count + k] = -1;
+        in.velocity[in.count + k] = false;
+      }
+      in.count += kernels::kInertiaInputs;
+    }
     return true;
   }
   const long long coordinates[2] = {term.coordinate, term.relative_to};
   in.count = term.relative_to < 0 ? 1 : 2;
+  in.first_parameter = kMaxInputs;
   for (int k = 0; k < in.count; ++k) {
     const int i = owned_index(assembler, coordinates[k]);
     in.owned[k] = i;
@@ -149,7 +162,7 @@ double Objective::total(const assembly::Assembler& assembler, const std::vector<
 
 void Objective::add_partials(const assembly::Assembler& assembler, const std::vector<double>& times, std::size_t n,
                              const assembly::State& state, std::vector<double>& dq, std::vector<double>& dv,
-                             Partials partials) const {
+                             Partials partials, assembly::LocalGradient* gradient) const {
   const std::size_t last = times.size() - 1;
   const bool with_terminal = partials == Partials::Terminal || (partials == Partials::Discrete && n == last);
   const double integral_weight =
@@ -166,7 +179,18 @@ void Objective::add_partials(const assembly::Assembler& assembler, const std::ve
     if (with_terminal) j += kernels::terminal(term, x);
     for (int k = 0; k < inputs.count; ++k)
       if (inputs.owned[k] >= 0) (inputs.velocity[k] ? dv : dq)[inputs.owned[k]] += j.dx(k);
+    // dJ/d(mass, inertia) of a momentum sensor, where the design wants them (the body's rank only).
+    const int offset = gradient && term.on_momentum() ? gradient->force_offsets[term.inertia_element] : -1;
+    if (offset < 0) continue;
+    const model::ParameterMask mask = gradient->force_masks[term.inertia_element];
+    for (int k = 0; k < kernels::kInertiaInputs; ++k)
+      if (mask & (model::ParameterMask(1) << k))
+        gradient->parameters[offset + k] += j.dx(inputs.first_parameter + k);
   }
+}
+
+bool Objective::depends_on_parameters() const {
+  return std::any_of(terms_.begin(), terms_.end(), [](const ObjectiveTerm& t) { return t.on_momentum(); });
 }
 
 void Objective::add_control_gradient(const model::Model& model, const std::vector<double>& times,

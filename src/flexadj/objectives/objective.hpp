@@ -52,10 +52,14 @@ class Objective {
   //   Integrand: h_q, h_v of the integral terms, J = int h dt + S (no quadrature weight, no terminal terms);
   //   Terminal:  S_q, S_v of the terminal terms (at whichever step is given).
   enum class Partials { Discrete, Integrand, Terminal };
-  // dq += the q-derivative, dv += the v-derivative on the owned coordinates.
+  // dq += the q-derivative, dv += the v-derivative on the owned coordinates; with a gradient, also its
+  // parameters += the partials in the model parameters (momentum sensors: mass and inertia), where wanted.
   void add_partials(const assembly::Assembler& assembler, const std::vector<double>& times, std::size_t n,
                     const assembly::State& state, std::vector<double>& dq, std::vector<double>& dv,
-                    Partials partials = Partials::Discrete) const;
+                    Partials partials = Partials::Discrete, assembly::LocalGradient* gradient = nullptr) const;
+  // Some term depends on model parameters explicitly (a momentum sensor): a gradient path must pass its
+  // LocalGradient to add_partials.
+  bool depends_on_parameters() const;
 
  private:
   std::vector<ObjectiveTerm> terms_;

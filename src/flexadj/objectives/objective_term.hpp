@@ -21,8 +21,10 @@ struct ObjectiveTerm {
     FinalTime      // weight * t_N: the final time (implicit, integrator.end_condition, or free)
   };
   // Coordinates: Position (q) or Velocity (dq/dt). Sensors: Position / Velocity of the body point, the
-  // AngularVelocity (global axes), or the Direction: the body-fixed unit vector in global axes.
-  enum class Quantity { Position, Velocity, AngularVelocity, Direction };
+  // AngularVelocity (global axes), the Direction: the body-fixed unit vector in global axes, or the body's
+  // Momentum m v_c and AngularMomentum about its centre of mass, R J Omega (global axes): the end momentum of
+  // Schubert et al. 2024, eq. (10e), with its dependence on the mass parameters.
+  enum class Quantity { Position, Velocity, AngularVelocity, Direction, Momentum, AngularMomentum };
   Kind kind = Kind::FinalValue;
   Quantity quantity = Quantity::Position;
   long long coordinate = 0;  // global coordinate id
@@ -32,6 +34,10 @@ struct ObjectiveTerm {
   int sensor_body = -1;
   std::array<double, 3> sensor_point{0.0, 0.0, 0.0};
   int sensor_component = 0;
+  // Momentum sensors: the force element carrying the body's mass and inertia (BodyInertia), whose parameters
+  // "mass", "inertia_xx" ... "inertia_yz" the quantity reads.
+  int inertia_element = -1;
+  bool on_momentum() const { return quantity == Quantity::Momentum || quantity == Quantity::AngularMomentum; }
   double weight = 1.0;
   double target = 0.0;
   functions::Expression reference;

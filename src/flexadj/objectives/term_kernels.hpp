@@ -11,15 +11,38 @@
 
 namespace flexadj::objectives::kernels {
 
+// The inertia parameters a momentum sensor reads after the body's q and v, in BodyInertia's order.
+constexpr int kInertiaInputs = 7;  // mass, then the inertia tensor xx, yy, zz, xy, xz, yz about the centre of mass
+inline const char* const kInertiaParameterNames[kInertiaInputs] = {"mass",       "inertia_xx", "inertia_yy",
+                                                                   "inertia_zz", "inertia_xy", "inertia_xz",
+                                                                   "inertia_yz"};
+
 // x from the term's inputs: for a coordinate term one input (q_i or v_i), for a relative term two (its coordinate
-// and the one it is relative to), for a sensor the body's q (first nb inputs) and v (next nb).
+// and the one it is relative to), for a sensor the body's q (first nb inputs) and v (next nb), for a momentum
+// sensor then the kInertiaInputs parameters.
 template <class S>
 S measured_quantity(const ObjectiveTerm& term, model::BodyKind body_kind, const S* inputs) {
   if (term.sensor_body < 0) return term.relative_to < 0 ? inputs[0] : inputs[0] - inputs[1];
   const S* q = inputs;
   const S* v = inputs + model::coordinate_count(body_kind);
+  const S* inertia = v + model::coordinate_count(body_kind);
   model::Vec3<S> x;
   switch (term.quantity) {
+    case ObjectiveTerm::Quantity::Momentum: {  // m v_c (the body's coordinates are those of its centre of mass)
+      const model::Vec3<S> vc = model::point_velocity(body_kind, q, v, model::Vec3<double>{0.0, 0.0, 0.0});
+      x = {inertia[0] * vc[0], inertia[0] * vc[1], inertia[0] * vc[2]};
+      break;
+    }
+    case ObjectiveTerm::Quantity::AngularMomentum: {  // R J Omega (body-frame J and Omega = R^T omega)
+      const auto R = model::body_rotation(body_kind, q);
+      const model::Vec3<S> omega = model::multiply_transposed(R, model::angular_velocity(body_kind, q, v));
+      const S* J = inertia + 1;
+      const model::Vec3<S> L{J[0] * omega[0] + J[3] * omega[1] + J[4] * omega[2],
+                             J[3] * omega[0] + J[1] * omega[1] + J[5] * omega[2],
+                             J[4] * omega[0] + J[5] * omega[1] + J[2] * omega[2]};
+      x = model::multiply(R, L);
+      break;
+    }
     case ObjectiveTerm::Quantity::Position: x = model::point_position(body_kind, q, term.sensor_point); break;
     case ObjectiveTerm::Quantity::Velocity: x = model::point_velocity(body_kind, q, v, term.sensor_point); break;
     case ObjectiveTerm::Quantity::AngularVelocity: x = model::angular_velocity(body_kind, q, v); break;
