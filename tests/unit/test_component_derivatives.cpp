@@ -1067,6 +1067,23 @@ void expect_discrete_momenta_jacobian(const std::string& name, const fm::ForceEl
                        1e-6, minus_plain, 1e-7));
   EXPECT_TRUE(agree(name + ": minus with and without jacobian", minus_plain, minus, 1, 1e-14, "plain", "with J"));
   EXPECT_TRUE(agree(name + ": plus with and without jacobian", plus_plain, plus, 1, 1e-14, "plain", "with J"));
+  // The transposed products at one end of the step against the full ones: d/dq_n = 1/2 d/dq_mid - 1/h d/dv_mid,
+  // d/dq_{n+1} with + 1/h (the full products are checked against differences by the adjoint tests).
+  Vector mu_minus(n), mu_plus(n), out_q(n, 0.0), out_v(n, 0.0);
+  for (std::size_t i = 0; i < n; ++i) {
+    mu_minus[i] = std::sin(1.0 + 3.0 * i);
+    mu_plus[i] = std::cos(2.0 + 5.0 * i);
+  }
+  element.add_discrete_momenta_transposed_products(q_mid.data(), v_mid.data(), s.t, h, mu_minus.data(), mu_plus.data(),
+                                                   out_q.data(), out_v.data());
+  for (const bool second : {false, true}) {
+    Vector end(n, 0.0), expected(n);
+    element.add_discrete_momenta_transposed_product_at_end(q_mid.data(), v_mid.data(), s.t, h, mu_minus.data(),
+                                                           mu_plus.data(), second, end.data());
+    for (std::size_t i = 0; i < n; ++i) expected[i] = 0.5 * out_q[i] + (second ? 1.0 : -1.0) * out_v[i] / h;
+    EXPECT_TRUE(agree(name + (second ? ": products at q_{n+1}" : ": products at q_n"), expected, end, 1, 1e-12,
+                      "from both", "one end"));
+  }
   // Without inertia minus = plus = (h/2) f = -(h/2) r(q_mid, v_mid, 0).
   if (element.kinetic_energy(q_mid.data(), v_mid.data()) != 0.0) return;
   Vector r(n);

@@ -185,6 +185,15 @@ TEST(DualQuaternionBeam, JacobianAndAdjointProductsMatchCentralDifferences) {
     EXPECT_NEAR(out_q[j], dq[j][0], 1e-6 * scale) << "d/dq_mid, coordinate " << j;
     EXPECT_NEAR(out_v[j], dv[j][0], 1e-6 * scale) << "d/dv_mid, coordinate " << j;
   }
+  // The products at one end of the step: d/dq_n = 1/2 d/dq_mid - 1/h d/dv_mid, d/dq_{n+1} with + 1/h.
+  for (const bool second : {false, true}) {
+    Vector end(n, 0.0);
+    element->add_discrete_momenta_transposed_product_at_end(s.q_mid.data(), s.v_mid.data(), 0.0, h, mu_minus.data(),
+                                                            mu_plus.data(), second, end.data());
+    for (int j = 0; j < n; ++j)
+      EXPECT_NEAR(end[j], 0.5 * out_q[j] + (second ? 1.0 : -1.0) * out_v[j] / h, 1e-13 * scale / h)
+          << (second ? "d/dq_{n+1}" : "d/dq_n") << ", coordinate " << j;
+  }
 
   const int np = static_cast<int>(element->parameters().size());
   Vector gradient(np, 0.0);

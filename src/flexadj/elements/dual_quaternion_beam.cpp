@@ -346,6 +346,26 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
     }
   }
 
+  void add_discrete_momenta_transposed_product_at_end(const double* q_mid, const double* v_mid, double, double h,
+                                                      const double* mu_minus, const double* mu_plus, bool second,
+                                                      double* out) const override {
+    // Slot j carries d/dq_end_j: 1/2 in q_mid_j and -+1/h in v_mid_j.
+    using Fad = Sacado::Fad::SFad<double, kCoordinates>;
+    std::array<Fad, kCoordinates> q, v, m, pl;
+    const double v_seed = (second ? 1.0 : -1.0) / h;
+    for (int i = 0; i < kCoordinates; ++i) {
+      q[i] = Fad(kCoordinates, i, q_mid[i]);
+      q[i].fastAccessDx(i) = 0.5;
+      v[i] = Fad(kCoordinates, i, v_mid[i]);
+      v[i].fastAccessDx(i) = v_seed;
+    }
+    trapezoidal_momenta<Fad, double>(q.data(), v.data(), parameters().data(), h, m.data(), pl.data());
+    Fad pairing = 0.0;
+    for (int i = 0; i < kCoordinates; ++i) pairing += mu_minus[i] * m[i] + mu_plus[i] * pl[i];
+    if (!pairing.hasFastAccess()) return;
+    for (int j = 0; j < kCoordinates; ++j) out[j] += pairing.fastAccessDx(j);
+  }
+
   void add_discrete_momenta_parameter_gradient(const double* q_mid, const double* v_mid, double, double h,
                                                const double* mu_minus, const double* mu_plus,
                                                double* gradient) const override {

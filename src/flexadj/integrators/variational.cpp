@@ -268,7 +268,7 @@ void Variational::adjoint_step(storage::Trajectory& trajectory, std::size_t step
     assembly_.add_discrete_momenta_transposed(w.current.q, w.current.v, t, 0.0, w.zero_n, w.b1, w.g_q, w.g_v);
     adjoint_solve(w.impulse_rhs, 1.0, w.scratch, w.impulse);
     for (std::size_t i = 0; i < n; ++i) w.minus_a3[i] = -w.b3[i];
-    assembly_.add_discrete_momenta_transposed(w.current.q, w.next_q, t, h_next, w.b1, w.minus_a3, w.g_q, w.scratch);
+    assembly_.add_discrete_momenta_transposed_at_end(w.current.q, w.next_q, t, h_next, w.b1, w.minus_a3, false, w.g_q);
     w.multipliers.lambda = w.impulse;
     assembler_.adjoint_products(w.multipliers, t, w.b1, {}, true, w.y_k, w.y_d, w.y_m);
     for (std::size_t i = 0; i < n; ++i) {
@@ -306,8 +306,8 @@ void Variational::adjoint_step(storage::Trajectory& trajectory, std::size_t step
     w.minus_a3[i] = -w.a3[i];
   }
   assembler_.add_constraint_level_transposed(w.current, t, ConstraintLevel::Velocity, w.a4, w.rhs_q, w.scratch);
-  assembly_.add_discrete_momenta_transposed(w.previous.q, w.current.q, t_previous, h, w.zero_n, w.minus_a3, w.scratch,
-                                            w.rhs_q);
+  assembly_.add_discrete_momenta_transposed_at_end(w.previous.q, w.current.q, t_previous, h, w.zero_n, w.minus_a3,
+                                                   true, w.rhs_q);
 
   // [-h d(minus)/dq_k, C_q(q_{k-1})^T; C_q(q_k), 0]^T z = [-rhs_q; 0]: a1 = -h z_q (row scale -h), a2 = z_c.
   assembly_.assemble_step(w.previous.q, w.momentum_previous, w.current.q, w.zero_m, t_previous, h, true, nullptr);

@@ -189,6 +189,32 @@ void VariationalAssembly::add_discrete_momenta_transposed(const std::vector<doub
   transposed_sums(first, second, h, h, t + 0.5 * h, mu_minus, mu_plus, out_first, out_second);
 }
 
+void VariationalAssembly::add_discrete_momenta_transposed_at_end(const std::vector<double>& first,
+                                                                  const std::vector<double>& second, double t,
+                                                                  double h, const std::vector<double>& mu_minus,
+                                                                  const std::vector<double>& mu_plus, bool at_second,
+                                                                  std::vector<double>& out) {
+  assembly::Assembler& a = assembler_;
+  a.ghosted_work_->putScalar(0.0);
+  {
+    auto sum = a.ghosted_work_->getDataNonConst(0);
+    visit_discrete_momenta(first, second, h, mu_minus, mu_plus,
+                           [&](const assembly::Assembler::LocalComponent& c, const double* local_minus,
+                               const double* local_plus) {
+                             const int n = static_cast<int>(c.rows.size());
+                             for (int i = 0; i < n; ++i) a.out_q_local_[i] = 0.0;
+                             a.model_.force_elements()[c.index]->add_discrete_momenta_transposed_product_at_end(
+                                 q_mid_.data(), v_mid_.data(), t + 0.5 * h, h, local_minus, local_plus, at_second,
+                                 a.out_q_local_.data());
+                             for (int i = 0; i < n; ++i) sum[c.state_entries[i]] += a.out_q_local_[i];
+                           });
+  }
+  a.owned_work_->putScalar(0.0);
+  a.owned_work_->doExport(*a.ghosted_work_, *a.coordinate_export_, Tpetra::ADD);
+  const auto owned_sum = a.owned_work_->getData(0);
+  for (std::size_t i = 0; i < out.size(); ++i) out[i] += owned_sum[i];
+}
+
 void VariationalAssembly::add_force_transposed(const std::vector<double>& q, const std::vector<double>& v, double t,
                                                const std::vector<double>& mu, std::vector<double>& out_q,
                                                std::vector<double>& out_v) {

@@ -52,6 +52,12 @@ class VariationalAssembly {
                                        double h, const std::vector<double>& mu_minus,
                                        const std::vector<double>& mu_plus, std::vector<double>& out_first,
                                        std::vector<double>& out_second);
+  // out += the same products with respect to one end of the step only, q_{n+1} (at_second) or q_n: half the
+  // derivative directions (ForceElement::add_discrete_momenta_transposed_product_at_end). h > 0. Collective.
+  void add_discrete_momenta_transposed_at_end(const std::vector<double>& first, const std::vector<double>& second,
+                                              double t, double h, const std::vector<double>& mu_minus,
+                                              const std::vector<double>& mu_plus, bool at_second,
+                                              std::vector<double>& out);
   // gradient.parameters[offset + k] += mu_minus . d(minus)/dp_k + mu_plus . d(plus)/dp_k, controls as in
   // Assembler::add_parameter_gradient (h > 0 only: loads act through minus and plus). Collective.
   void add_discrete_momenta_parameter_gradient(const std::vector<double>& first, const std::vector<double>& second,

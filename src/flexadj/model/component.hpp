@@ -120,6 +120,13 @@ class ForceElement : public Component {
   virtual void add_discrete_momenta_transposed_products(const double* q_mid, const double* v_mid, double t_mid,
                                                         double h, const double* mu_minus, const double* mu_plus,
                                                         double* out_q, double* out_v) const = 0;
+  // The same with respect to one end of a step (h > 0) only: out += d(mu_minus . minus + mu_plus . plus)/dq_end with
+  // q_end = q_n (second = false; d/dq_n = 1/2 d/dq_mid - 1/h d/dv_mid) or q_{n+1} (second = true; + 1/h): n
+  // derivative directions instead of 2n, for the sweep's products that use one end of the step.
+  virtual void add_discrete_momenta_transposed_product_at_end(const double* q_mid, const double* v_mid, double t_mid,
+                                                              double h, const double* mu_minus,
+                                                              const double* mu_plus, bool second,
+                                                              double* out) const = 0;
   // gradient[k] += mu_minus . d(minus)/dp_k + mu_plus . d(plus)/dp_k.
   virtual void add_discrete_momenta_parameter_gradient(const double* q_mid, const double* v_mid, double t_mid,
                                                        double h, const double* mu_minus, const double* mu_plus,

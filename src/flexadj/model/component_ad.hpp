@@ -140,6 +140,25 @@ class ForceElementAD : public ForceElement {
     }
   }
 
+  // Slot j carries d/dq_end_j: 1/2 in q_mid_j and -+1/h in v_mid_j (the seeding of discrete_momenta_as).
+  void add_discrete_momenta_transposed_product_at_end(const double* q_mid, const double* v_mid, double t_mid, double h,
+                                                      const double* mu_minus, const double* mu_plus, bool second,
+                                                      double* out) const override {
+    const int n = coordinate_count();
+    const double v_seed = (second ? 1.0 : -1.0) / h;
+    std::array<Fad, MaxCoordinates> q, v;
+    for (int i = 0; i < n; ++i) {
+      q[i] = Fad(n, i, q_mid[i]);
+      q[i].fastAccessDx(i) = 0.5;
+      v[i] = Fad(n, i, v_mid[i]);
+      v[i].fastAccessDx(i) = v_seed;
+    }
+    const Fad pairing =
+        momenta_pairing<Fad, double>(q.data(), v.data(), parameters().data(), t_mid, h, mu_minus, mu_plus, Fad(n, 0.0));
+    if (!pairing.hasFastAccess()) return;
+    for (int j = 0; j < n; ++j) out[j] += pairing.fastAccessDx(j);
+  }
+
   void add_discrete_momenta_parameter_gradient(const double* q_mid, const double* v_mid, double t_mid, double h,
                                                const double* mu_minus, const double* mu_plus,
                                                double* gradient) const override {
