@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <stdexcept>
 
 #include "flexadj/functions/control_signal.hpp"
 #include "flexadj/model/model.hpp"
@@ -69,6 +70,8 @@ bool gather_inputs(const assembly::Assembler& assembler, const ObjectiveTerm& te
       in.velocity[nb + k] = true;
     }
     if (term.on_momentum()) {  // the current mass and inertia (design variables change them)
+      if (term.inertia_element < 0)
+        throw std::logic_error("objective: a momentum sensor without its body's inertia element (inertia_element)");
       const auto& parameters = assembler.model().force_elements()[term.inertia_element]->parameters();
       in.first_parameter = in.count;
       for (int k = 0; k < kernels::kInertiaInputs; ++k) {
