@@ -117,4 +117,13 @@ YAML
 expect "a good spatial knife edge" 0 "summary" -- simulate skate3.yaml --no-output
 expect "spatial knife edge along its plane's normal" 2 "skate3.yaml: joints[0].direction: is parallel to the plane_normal" -- \
   simulate skate3.yaml --no-output --set "joints[0].direction=[0, 0, 2]"
+# A model that is not a map, for every command (flexadj check adds an override of its own).
+printf "" > empty.yaml
+echo "[1, 2]" > list.yaml
+for command in simulate gradient check optimize; do
+  expect "$command: an empty model file" 2 "empty.yaml: the model is empty" -- $command empty.yaml
+  expect "$command: a model that is a list" 2 "list.yaml: expected a map of model settings" -- $command list.yaml
+done
+expect "--set on a model that is a list" 2 "list.yaml: expected a map of model settings" -- \
+  simulate list.yaml --set dimension=2
 finish

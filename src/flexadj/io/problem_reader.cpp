@@ -62,9 +62,9 @@ problem::Problem read(const std::string& text, Context context, const std::vecto
   }
   problem::Problem problem;
   try {
-    if (!overrides.empty() && !root.IsMap())
-      throw InputError(context.file, "", "cannot apply command-line overrides: the model is not a map");
-    for (const std::string& o : overrides) apply_override(context, root, o);
+    // A model that is not a map (empty, a list, a word) takes no override: the reader says what it is instead.
+    if (root.IsMap())
+      for (const std::string& o : overrides) apply_override(context, root, o);
     Reader(context, problem).read(Value(context, root, ""));
   } catch (const YAML::Exception& e) {
     // Not expected: the accessors check types before converting.
