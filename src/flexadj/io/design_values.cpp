@@ -61,16 +61,17 @@ void apply_design_values(model::Model& model, const std::string& path) {
     one.set_values(model, x);
   }
   // An inertia tensor is valid or not as a whole: checked once all its entries are set.
-  for (const auto& [body, first_entry] : changed_inertia)
-    for (const auto& element : model.force_elements()) {
-      if (element->name() != body || std::string(element->type()) != "body") continue;
-      const auto& names = element->parameter_names();
-      const auto xx = std::find(names.begin(), names.end(), "inertia_xx") - names.begin();
-      std::array<double, 6> inertia;
-      for (int i = 0; i < 6; ++i) inertia[i] = element->parameters()[xx + i];  // xx, yy, zz, xy, xz, yz
-      const std::string error = reader::inertia_error(element->kinds()[0], inertia);
-      if (!error.empty()) first_entry.fail(error + " (with this file's values)");
-    }
+  for (const auto& [body, first_entry] : changed_inertia) {
+    const int e = model.inertia_element(model.find_body(body));
+    if (e < 0) continue;
+    const auto& element = model.force_elements()[e];
+    const auto& names = element->parameter_names();
+    const auto xx = std::find(names.begin(), names.end(), "inertia_xx") - names.begin();
+    std::array<double, 6> inertia;
+    for (int i = 0; i < 6; ++i) inertia[i] = element->parameters()[xx + i];  // xx, yy, zz, xy, xz, yz
+    const std::string error = reader::inertia_error(element->kinds()[0], inertia);
+    if (!error.empty()) first_entry.fail(error + " (with this file's values)");
+  }
 }
 
 void write_design_values(const std::string& path, const std::vector<std::string>& names,

@@ -124,10 +124,7 @@ void Reader::read_momentum_sensor(const Value& v, const Value& quantity, objecti
                                    std::string(key) + "'");
   const model::Body& body = model_.body(term.sensor_body);
   const auto& elements = model_.force_elements();
-  for (std::size_t e = 0; e < elements.size() && term.inertia_element < 0; ++e)
-    if (std::string(elements[e]->type()) == "body" && elements[e]->bodies().size() == 1 &&
-        elements[e]->bodies()[0] == term.sensor_body)
-      term.inertia_element = static_cast<int>(e);
+  term.inertia_element = model_.inertia_element(term.sensor_body);
   if (term.inertia_element < 0)
     v.at("body").fail("'" + body.name + "' (" + model::to_string(body.kind) +
                       ") has no mass of its own (a beam node: its inertia is the elements'); momentum sensors take "

@@ -66,6 +66,15 @@ int Model::find_body(const std::string& name) const {
   return alias == aliases_.end() ? -2 : alias->second;
 }
 
+int Model::inertia_element(int index) const {
+  for (std::size_t e = 0; e < force_elements_.size(); ++e) {
+    const auto& element = *force_elements_[e];
+    if (std::string(element.type()) == "body" && element.bodies().size() == 1 && element.bodies()[0] == index)
+      return static_cast<int>(e);
+  }
+  return -1;
+}
+
 std::shared_ptr<const functions::ControlSignal> Model::find_control(const std::string& name) const {
   auto it = controls_.find(name);
   return it == controls_.end() ? nullptr : it->second;

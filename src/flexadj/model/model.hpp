@@ -48,6 +48,9 @@ class Model {
   }
   BodyKind body_kind(int index) const { return index == kGround ? BodyKind::Ground : bodies_.at(index).kind; }
   int find_body(const std::string& name) const;  // kGround for "ground", -2 if unknown
+  // The force element carrying body `index`'s own mass and inertia (type "body"), -1 for a node (beams, ANCF): its
+  // inertia is its elements'.
+  int inertia_element(int index) const;
   const std::vector<std::unique_ptr<ForceElement>>& force_elements() const { return force_elements_; }
   const std::vector<std::unique_ptr<Constraint>>& constraints() const { return constraints_; }
   std::shared_ptr<const functions::ControlSignal> find_control(const std::string& name) const;
