@@ -304,6 +304,27 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
     }
   }
 
+  // mu_minus . minus + mu_plus . plus of the trapezoidal momenta, in the scalar type of the seeded inputs.
+  template <class S, class P>
+  S pairing_of(const S* q_mid, const S* v_mid, const P* p, double h, const double* mu_minus,
+               const double* mu_plus) const {
+    std::array<S, kCoordinates> minus, plus;
+    trapezoidal_momenta<S, P>(q_mid, v_mid, p, h, minus.data(), plus.data());
+    S pairing = 0.0;
+    for (int i = 0; i < kCoordinates; ++i) pairing += mu_minus[i] * minus[i] + mu_plus[i] * plus[i];
+    return pairing;
+  }
+  // Derivatives in one end of the step: slot j carries d/dq_end_j, 1/2 in q_mid_j and v_seed (+-1/h) in v_mid_j.
+  using EndFad = Sacado::Fad::SFad<double, kCoordinates>;
+  static void seed_end(const double* q_mid, const double* v_mid, double v_seed, EndFad* q, EndFad* v) {
+    for (int i = 0; i < kCoordinates; ++i) {
+      q[i] = EndFad(kCoordinates, i, q_mid[i]);
+      q[i].fastAccessDx(i) = 0.5;
+      v[i] = EndFad(kCoordinates, i, v_mid[i]);
+      v[i].fastAccessDx(i) = v_seed;
+    }
+  }
+
   void discrete_momenta(const double* q_mid, const double* v_mid, double, double h, double* minus, double* plus,
                         double* jacobian) const override {
     if (!jacobian) {
@@ -311,15 +332,9 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
       return;
     }
     // Slot j carries d/dq^{n+1}_j: 1/2 in q_mid_j and 1/h in v_mid_j.
-    using Fad = Sacado::Fad::SFad<double, kCoordinates>;
-    std::array<Fad, kCoordinates> q, v, m, pl;
-    for (int i = 0; i < kCoordinates; ++i) {
-      q[i] = Fad(kCoordinates, i, q_mid[i]);
-      q[i].fastAccessDx(i) = 0.5;
-      v[i] = Fad(kCoordinates, i, v_mid[i]);
-      v[i].fastAccessDx(i) = 1.0 / h;
-    }
-    trapezoidal_momenta<Fad, double>(q.data(), v.data(), parameters().data(), h, m.data(), pl.data());
+    std::array<EndFad, kCoordinates> q, v, m, pl;
+    seed_end(q_mid, v_mid, 1.0 / h, q.data(), v.data());
+    trapezoidal_momenta<EndFad, double>(q.data(), v.data(), parameters().data(), h, m.data(), pl.data());
     for (int i = 0; i < kCoordinates; ++i) {
       minus[i] = m[i].val();
       plus[i] = pl[i].val();
@@ -331,14 +346,12 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
                                                 const double* mu_minus, const double* mu_plus, double* out_q,
                                                 double* out_v) const override {
     using Fad = Sacado::Fad::SFad<double, 2 * kCoordinates>;
-    std::array<Fad, kCoordinates> q, v, m, pl;
+    std::array<Fad, kCoordinates> q, v;
     for (int i = 0; i < kCoordinates; ++i) {
       q[i] = Fad(2 * kCoordinates, i, q_mid[i]);
       v[i] = Fad(2 * kCoordinates, kCoordinates + i, v_mid[i]);
     }
-    trapezoidal_momenta<Fad, double>(q.data(), v.data(), parameters().data(), h, m.data(), pl.data());
-    Fad pairing = 0.0;
-    for (int i = 0; i < kCoordinates; ++i) pairing += mu_minus[i] * m[i] + mu_plus[i] * pl[i];
+    const Fad pairing = pairing_of<Fad, double>(q.data(), v.data(), parameters().data(), h, mu_minus, mu_plus);
     if (!pairing.hasFastAccess()) return;
     for (int j = 0; j < kCoordinates; ++j) {
       out_q[j] += pairing.fastAccessDx(j);
@@ -349,19 +362,10 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
   void add_discrete_momenta_transposed_product_at_end(const double* q_mid, const double* v_mid, double, double h,
                                                       const double* mu_minus, const double* mu_plus, bool second,
                                                       double* out) const override {
-    // Slot j carries d/dq_end_j: 1/2 in q_mid_j and -+1/h in v_mid_j.
-    using Fad = Sacado::Fad::SFad<double, kCoordinates>;
-    std::array<Fad, kCoordinates> q, v, m, pl;
-    const double v_seed = (second ? 1.0 : -1.0) / h;
-    for (int i = 0; i < kCoordinates; ++i) {
-      q[i] = Fad(kCoordinates, i, q_mid[i]);
-      q[i].fastAccessDx(i) = 0.5;
-      v[i] = Fad(kCoordinates, i, v_mid[i]);
-      v[i].fastAccessDx(i) = v_seed;
-    }
-    trapezoidal_momenta<Fad, double>(q.data(), v.data(), parameters().data(), h, m.data(), pl.data());
-    Fad pairing = 0.0;
-    for (int i = 0; i < kCoordinates; ++i) pairing += mu_minus[i] * m[i] + mu_plus[i] * pl[i];
+    std::array<EndFad, kCoordinates> q, v;
+    seed_end(q_mid, v_mid, (second ? 1.0 : -1.0) / h, q.data(), v.data());
+    const EndFad pairing =
+        pairing_of<EndFad, double>(q.data(), v.data(), parameters().data(), h, mu_minus, mu_plus);
     if (!pairing.hasFastAccess()) return;
     for (int j = 0; j < kCoordinates; ++j) out[j] += pairing.fastAccessDx(j);
   }
@@ -370,16 +374,14 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
                                                const double* mu_minus, const double* mu_plus,
                                                double* gradient) const override {
     using Fad = Sacado::Fad::SFad<double, kParameterCount>;
-    std::array<Fad, kCoordinates> q, v, m, pl;
+    std::array<Fad, kCoordinates> q, v;
     std::array<Fad, kParameterCount> p;
     for (int i = 0; i < kCoordinates; ++i) {
       q[i] = q_mid[i];
       v[i] = v_mid[i];
     }
     for (int k = 0; k < kParameterCount; ++k) p[k] = Fad(kParameterCount, k, parameters()[k]);
-    trapezoidal_momenta<Fad, Fad>(q.data(), v.data(), p.data(), h, m.data(), pl.data());
-    Fad pairing = 0.0;
-    for (int i = 0; i < kCoordinates; ++i) pairing += mu_minus[i] * m[i] + mu_plus[i] * pl[i];
+    const Fad pairing = pairing_of<Fad, Fad>(q.data(), v.data(), p.data(), h, mu_minus, mu_plus);
     if (!pairing.hasFastAccess()) return;
     for (int k = 0; k < kParameterCount; ++k) gradient[k] += pairing.fastAccessDx(k);
   }
