@@ -5,12 +5,14 @@
 //
 //   flexadj_benchmark_beams [--counts 100,1000,10000] [--steps 10] [--solver auto|direct|iterative]
 //                           [--no-adjoint] [--json results/beams_np1.json]
-//                           [--formulation geometrically_exact|dual_quaternion]
+//                           [--formulation geometrically_exact|dual_quaternion] [--parameters all|none]
 // --formulation dual_quaternion: the dual-quaternion beam (Schubert et al. 2024) with the variational integrator (the
 // only one it runs with) on the very flexible beam's section (docs/results.md, sec. 4.6), elements of 0.1 and h = 1e-4,
 // whose trapezoidal rule in time needs omega h < 2 (the steel section's thickness-shear mode would need h < 2e-6);
 // --formulation geometrically_exact_variational runs the geometrically exact beam on the same model and integrator
 // for comparison. Per space-time cell: the forward and adjoint time per step and element.
+// --parameters: the gradient in every parameter of every element (all, the default) or in none of them (none: the
+// sweep's state adjoint alone, the cost of a design of controls or initial states).
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -86,7 +88,7 @@ int main(int argc, char** argv) {
   std::vector<int> counts{100, 1000, 10000};
   int steps = 10;
   bool with_adjoint = true;
-  std::string json_path, solver = "auto", formulation = "geometrically_exact";
+  std::string json_path, solver = "auto", formulation = "geometrically_exact", parameters = "all";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--counts" && i + 1 < argc) {
@@ -97,6 +99,13 @@ int main(int argc, char** argv) {
     else if (a == "--solver" && i + 1 < argc) solver = argv[++i];
     else if (a == "--json" && i + 1 < argc) json_path = argv[++i];
     else if (a == "--no-adjoint") with_adjoint = false;
+    else if (a == "--parameters" && i + 1 < argc) {
+      parameters = argv[++i];
+      if (parameters != "all" && parameters != "none") {
+        if (root) std::fprintf(stderr, "--parameters: expected all or none, got '%s'\n", parameters.c_str());
+        return 2;
+      }
+    }
     else if (a == "--formulation" && i + 1 < argc) {
       formulation = argv[++i];
       if (formulation != "geometrically_exact" && formulation != "dual_quaternion" &&
@@ -141,9 +150,10 @@ int main(int argc, char** argv) {
         tip.kind = objectives::ObjectiveTerm::Kind::FinalSquare;
         tip.coordinate = model.body_offset(model.find_body("beam.end")) + 1;
         objective.add(tip);
+        model::ParameterSpace design(model);
+        if (parameters == "none") design.want_gradients_of({});
         start = Clock::now();
-        const auto gradient = adjoint::discrete_adjoint_gradient(assembler, integrator, trajectory, objective,
-                                                                 model::ParameterSpace(model));
+        const auto gradient = adjoint::discrete_adjoint_gradient(assembler, integrator, trajectory, objective, design);
         row.adjoint = seconds_since(start);
       }
       rows.push_back(row);
@@ -154,11 +164,11 @@ int main(int argc, char** argv) {
     return 1;
   }
   if (!root) return 0;
-  std::printf("%s beam, cantilever under gravity, %d rank(s)\n",
+  std::printf("%s beam, cantilever under gravity, %d rank(s), gradient in %s element parameters\n",
               formulation == "dual_quaternion"                  ? "dual-quaternion (variational integrator)"
               : formulation == "geometrically_exact_variational" ? "geometrically exact (variational integrator)"
                                                                  : "geometrically exact",
-              comm->getSize());
+              comm->getSize(), parameters == "all" ? "all" : "no");
   std::printf("%9s %10s %6s %9s %14s %14s %14s %14s %8s  %s\n", "elements", "unknowns", "steps", "setup s",
               "forward s/step", "adjoint s/step", "fwd us/elem/st", "adj us/elem/st", "adj/fwd", "linear solver");
   for (const Row& r : rows)
@@ -169,7 +179,7 @@ int main(int argc, char** argv) {
   if (!json_path.empty()) {
     std::ofstream out(json_path);
     out << "{\n  \"benchmark\": \"beam_scale\",\n  \"formulation\": \"" << formulation << "\",\n  \"ranks\": "
-        << comm->getSize() << ",\n  \"runs\": [\n";
+        << comm->getSize() << ",\n  \"element_parameters\": \"" << parameters << "\",\n  \"runs\": [\n";
     for (std::size_t k = 0; k < rows.size(); ++k) {
       const Row& r = rows[k];
       out << "    {\"elements\": " << r.elements << ", \"unknowns\": " << r.unknowns << ", \"steps\": " << r.steps
