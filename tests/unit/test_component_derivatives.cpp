@@ -1035,7 +1035,7 @@ TEST_P(InertiaKernels, DiscreteMomentaAtZeroStepAreTheLegendreTransform) {
   element->residual_jacobian(s.q.data(), s.v.data(), s.a.data(), s.t, {0.0, 0.0, 1.0}, r.data(), M.data());
   for (std::size_t i = 0; i < n; ++i)
     for (std::size_t j = 0; j < n; ++j) Mv[i] += M[i * n + j] * s.v[j];
-  element->discrete_momenta(s.q.data(), s.v.data(), s.t, 0.0, minus.data(), plus.data(), nullptr);
+  element->discrete_momenta(s.q.data(), s.v.data(), s.t, 0.0, minus.data(), plus.data(), nullptr, nullptr);
   EXPECT_TRUE(agree(c.name + ": plus(h = 0) vs M v", Mv, plus, 1, 1e-13, "M v", "plus"));
   for (double& x : minus) x = -x;
   EXPECT_TRUE(agree(c.name + ": -minus(h = 0) vs M v", Mv, minus, 1, 1e-13, "M v", "-minus"));
@@ -1053,18 +1053,22 @@ void expect_discrete_momenta_jacobian(const std::string& name, const fm::ForceEl
       v_mid[i] = (next[i] - s.q[i]) / h;
     }
   };
-  const VectorFunction minus_of = [&](const Vector& next) {
+  auto momenta_of = [&](const Vector& next, bool want_plus) {
     Vector q_mid(n), v_mid(n), minus(n), plus(n);
     midpoint(next, q_mid, v_mid);
-    element.discrete_momenta(q_mid.data(), v_mid.data(), s.t, h, minus.data(), plus.data(), nullptr);
-    return minus;
+    element.discrete_momenta(q_mid.data(), v_mid.data(), s.t, h, minus.data(), plus.data(), nullptr, nullptr);
+    return want_plus ? plus : minus;
   };
-  Vector q_mid(n), v_mid(n), minus(n), plus(n), J(n * n), minus_plain(n), plus_plain(n);
+  const VectorFunction minus_of = [&](const Vector& next) { return momenta_of(next, false); };
+  const VectorFunction plus_of = [&](const Vector& next) { return momenta_of(next, true); };
+  Vector q_mid(n), v_mid(n), minus(n), plus(n), J(n * n), J_plus(n * n), minus_plain(n), plus_plain(n);
   midpoint(q_next, q_mid, v_mid);
-  element.discrete_momenta(q_mid.data(), v_mid.data(), s.t, h, minus.data(), plus.data(), J.data());
-  element.discrete_momenta(q_mid.data(), v_mid.data(), s.t, h, minus_plain.data(), plus_plain.data(), nullptr);
+  element.discrete_momenta(q_mid.data(), v_mid.data(), s.t, h, minus.data(), plus.data(), J.data(), J_plus.data());
+  element.discrete_momenta(q_mid.data(), v_mid.data(), s.t, h, minus_plain.data(), plus_plain.data(), nullptr, nullptr);
   EXPECT_TRUE(fd_agree(name + ": discrete_momenta jacobian", central_difference_jacobian(minus_of, q_next, 1e-6), J, n,
                        1e-6, minus_plain, 1e-7));
+  EXPECT_TRUE(fd_agree(name + ": discrete_momenta plus jacobian", central_difference_jacobian(plus_of, q_next, 1e-6),
+                       J_plus, n, 1e-6, plus_plain, 1e-7));
   EXPECT_TRUE(agree(name + ": minus with and without jacobian", minus_plain, minus, 1, 1e-14, "plain", "with J"));
   EXPECT_TRUE(agree(name + ": plus with and without jacobian", plus_plain, plus, 1, 1e-14, "plain", "with J"));
   // The transposed products at one end of the step against the full ones: d/dq_n = 1/2 d/dq_mid - 1/h d/dv_mid,
@@ -1083,6 +1087,15 @@ void expect_discrete_momenta_jacobian(const std::string& name, const fm::ForceEl
     for (std::size_t i = 0; i < n; ++i) expected[i] = 0.5 * out_q[i] + (second ? 1.0 : -1.0) * out_v[i] / h;
     EXPECT_TRUE(agree(name + (second ? ": products at q_{n+1}" : ": products at q_n"), expected, end, 1, 1e-12,
                       "from both", "one end"));
+  }
+  // h = 0, at the state (q, v): the derivative in q alone equals the q part of the full products.
+  {
+    Vector full_q(n, 0.0), full_v(n, 0.0), alone(n, 0.0);
+    element.add_discrete_momenta_transposed_products(s.q.data(), s.v.data(), s.t, 0.0, mu_minus.data(),
+                                                     mu_plus.data(), full_q.data(), full_v.data());
+    element.add_discrete_momenta_transposed_product_at_end(s.q.data(), s.v.data(), s.t, 0.0, mu_minus.data(),
+                                                           mu_plus.data(), false, alone.data());
+    EXPECT_TRUE(agree(name + ": h = 0 product in q", full_q, alone, 1, 1e-12, "from both", "q alone"));
   }
   // Without inertia minus = plus = (h/2) f = -(h/2) r(q_mid, v_mid, 0).
   if (element.kinetic_energy(q_mid.data(), v_mid.data()) != 0.0) return;

@@ -119,7 +119,7 @@ TEST(DualQuaternionBeam, DiscreteMomentaAreTheDerivativesOfTheTrapezoidalDiscret
   const auto d1 = central_jacobian([&](const Vector& x) { return Vector{discrete_lagrangian(x, q1)}; }, q0, 1e-6);
   const auto d2 = central_jacobian([&](const Vector& x) { return Vector{discrete_lagrangian(q0, x)}; }, q1, 1e-6);
   Vector minus(n), plus(n);
-  element->discrete_momenta(s.q_mid.data(), s.v_mid.data(), 0.0, h, minus.data(), plus.data(), nullptr);
+  element->discrete_momenta(s.q_mid.data(), s.v_mid.data(), 0.0, h, minus.data(), plus.data(), nullptr, nullptr);
   const double scale = std::max(max_abs(minus), max_abs(plus));
   EXPECT_GT(scale, 1e-2) << "the check would be vacuous";
   for (int i = 0; i < n; ++i) {
@@ -143,7 +143,7 @@ TEST(DualQuaternionBeam, JacobianAndAdjointProductsMatchCentralDifferences) {
   }
   auto momenta = [&](const fm::ForceElement& e, const Vector& q_mid, const Vector& v_mid) {
     Vector minus(n), plus(n);
-    e.discrete_momenta(q_mid.data(), v_mid.data(), 0.0, h, minus.data(), plus.data(), nullptr);
+    e.discrete_momenta(q_mid.data(), v_mid.data(), 0.0, h, minus.data(), plus.data(), nullptr, nullptr);
     return std::pair{minus, plus};
   };
   // d(minus)/dq_{n+1} with q_n fixed.
@@ -151,22 +151,30 @@ TEST(DualQuaternionBeam, JacobianAndAdjointProductsMatchCentralDifferences) {
   for (int i = 0; i < n; ++i) q0[i] = s.q_mid[i] - 0.5 * h * s.v_mid[i];
   Vector q1(n);
   for (int i = 0; i < n; ++i) q1[i] = s.q_mid[i] + 0.5 * h * s.v_mid[i];
-  const auto columns = central_jacobian(
-      [&](const Vector& next) {
-        Vector q_mid(n), v_mid(n);
-        for (int i = 0; i < n; ++i) {
-          q_mid[i] = 0.5 * (q0[i] + next[i]);
-          v_mid[i] = (next[i] - q0[i]) / h;
-        }
-        return momenta(*element, q_mid, v_mid).first;
-      },
-      q1, 1e-6);
-  Vector minus(n), plus(n), J(n * n);
-  element->discrete_momenta(s.q_mid.data(), s.v_mid.data(), 0.0, h, minus.data(), plus.data(), J.data());
+  auto momenta_at = [&](const Vector& next) {
+    Vector q_mid(n), v_mid(n);
+    for (int i = 0; i < n; ++i) {
+      q_mid[i] = 0.5 * (q0[i] + next[i]);
+      v_mid[i] = (next[i] - q0[i]) / h;
+    }
+    return momenta(*element, q_mid, v_mid);
+  };
+  const auto columns = central_jacobian([&](const Vector& next) { return momenta_at(next).first; }, q1, 1e-6);
+  const auto plus_columns = central_jacobian([&](const Vector& next) { return momenta_at(next).second; }, q1, 1e-6);
+  Vector minus(n), plus(n), J(n * n), J_plus(n * n);
+  element->discrete_momenta(s.q_mid.data(), s.v_mid.data(), 0.0, h, minus.data(), plus.data(), J.data(),
+                            J_plus.data());
   double j_scale = 0.0;
   for (double x : J) j_scale = std::max(j_scale, std::abs(x));
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j) EXPECT_NEAR(J[i * n + j], columns[j][i], 1e-6 * j_scale) << "J(" << i << ", " << j << ")";
+  // d(plus)/dq_{n+1} from the same pass (the adjoint sweep's product at q_{n+1}).
+  double plus_scale = 0.0;
+  for (double x : J_plus) plus_scale = std::max(plus_scale, std::abs(x));
+  EXPECT_GT(plus_scale, 1e-2);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j)
+      EXPECT_NEAR(J_plus[i * n + j], plus_columns[j][i], 1e-6 * plus_scale) << "J_plus(" << i << ", " << j << ")";
 
   auto pairing = [&](const fm::ForceElement& e, const Vector& q_mid, const Vector& v_mid) {
     const auto [m, p] = momenta(e, q_mid, v_mid);
@@ -193,6 +201,16 @@ TEST(DualQuaternionBeam, JacobianAndAdjointProductsMatchCentralDifferences) {
     for (int j = 0; j < n; ++j)
       EXPECT_NEAR(end[j], 0.5 * out_q[j] + (second ? 1.0 : -1.0) * out_v[j] / h, 1e-13 * scale / h)
           << (second ? "d/dq_{n+1}" : "d/dq_n") << ", coordinate " << j;
+  }
+  // h = 0 at the state (q, v) = (q_mid, v_mid): the derivative in q alone, the q part of the full products.
+  {
+    Vector full_q(n, 0.0), full_v(n, 0.0), alone(n, 0.0);
+    element->add_discrete_momenta_transposed_products(s.q_mid.data(), s.v_mid.data(), 0.0, 0.0, mu_minus.data(),
+                                                      mu_plus.data(), full_q.data(), full_v.data());
+    element->add_discrete_momenta_transposed_product_at_end(s.q_mid.data(), s.v_mid.data(), 0.0, 0.0, mu_minus.data(),
+                                                            mu_plus.data(), false, alone.data());
+    EXPECT_GT(max_abs(full_q), 1e-3);
+    for (int j = 0; j < n; ++j) EXPECT_NEAR(alone[j], full_q[j], 1e-13 * max_abs(full_q)) << "h = 0, coordinate " << j;
   }
 
   const int np = static_cast<int>(element->parameters().size());

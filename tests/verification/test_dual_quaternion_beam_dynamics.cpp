@@ -29,7 +29,7 @@ Momenta dual_quaternion_momenta(const model::Model& model, const std::vector<dou
   for (const auto& element : model.force_elements()) {
     const auto ql = local_coordinates(model, *element, q), vl = local_coordinates(model, *element, v);
     std::vector<double> minus(ql.size()), plus(ql.size());
-    element->discrete_momenta(ql.data(), vl.data(), 0.0, 0.0, minus.data(), plus.data(), nullptr);
+    element->discrete_momenta(ql.data(), vl.data(), 0.0, 0.0, minus.data(), plus.data(), nullptr, nullptr);
     std::size_t local = 0;
     for (std::size_t k = 0; k < element->bodies().size(); ++k) {
       if (element->bodies()[k] == model::kGround) continue;

@@ -314,31 +314,35 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
     for (int i = 0; i < kCoordinates; ++i) pairing += mu_minus[i] * minus[i] + mu_plus[i] * plus[i];
     return pairing;
   }
-  // Derivatives in one end of the step: slot j carries d/dq_end_j, 1/2 in q_mid_j and v_seed (+-1/h) in v_mid_j.
+  // Derivatives in one end of the step: slot j carries d/dq_end_j, 1/2 in q_mid_j and +-1/h in v_mid_j (h = 0: the
+  // derivative in q of the state (q, v): 1 in q_j, 0 in v_j).
   using EndFad = Sacado::Fad::SFad<double, kCoordinates>;
-  static void seed_end(const double* q_mid, const double* v_mid, double v_seed, EndFad* q, EndFad* v) {
+  static void seed_end(const double* q_mid, const double* v_mid, double h, bool second, EndFad* q, EndFad* v) {
+    const double q_seed = h > 0.0 ? 0.5 : 1.0, v_seed = h > 0.0 ? (second ? 1.0 : -1.0) / h : 0.0;
     for (int i = 0; i < kCoordinates; ++i) {
       q[i] = EndFad(kCoordinates, i, q_mid[i]);
-      q[i].fastAccessDx(i) = 0.5;
+      q[i].fastAccessDx(i) = q_seed;
       v[i] = EndFad(kCoordinates, i, v_mid[i]);
       v[i].fastAccessDx(i) = v_seed;
     }
   }
 
   void discrete_momenta(const double* q_mid, const double* v_mid, double, double h, double* minus, double* plus,
-                        double* jacobian) const override {
+                        double* jacobian, double* plus_jacobian) const override {
     if (!jacobian) {
       trapezoidal_momenta<double, double>(q_mid, v_mid, parameters().data(), h, minus, plus);
       return;
     }
     // Slot j carries d/dq^{n+1}_j: 1/2 in q_mid_j and 1/h in v_mid_j.
     std::array<EndFad, kCoordinates> q, v, m, pl;
-    seed_end(q_mid, v_mid, 1.0 / h, q.data(), v.data());
+    seed_end(q_mid, v_mid, h, true, q.data(), v.data());
     trapezoidal_momenta<EndFad, double>(q.data(), v.data(), parameters().data(), h, m.data(), pl.data());
     for (int i = 0; i < kCoordinates; ++i) {
       minus[i] = m[i].val();
       plus[i] = pl[i].val();
       for (int j = 0; j < kCoordinates; ++j) jacobian[i * kCoordinates + j] = m[i].fastAccessDx(j);
+      if (plus_jacobian)
+        for (int j = 0; j < kCoordinates; ++j) plus_jacobian[i * kCoordinates + j] = pl[i].fastAccessDx(j);
     }
   }
 
@@ -363,7 +367,7 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
                                                       const double* mu_minus, const double* mu_plus, bool second,
                                                       double* out) const override {
     std::array<EndFad, kCoordinates> q, v;
-    seed_end(q_mid, v_mid, (second ? 1.0 : -1.0) / h, q.data(), v.data());
+    seed_end(q_mid, v_mid, h, second, q.data(), v.data());
     const EndFad pairing =
         pairing_of<EndFad, double>(q.data(), v.data(), parameters().data(), h, mu_minus, mu_plus);
     if (!pairing.hasFastAccess()) return;

@@ -298,7 +298,7 @@ void Variational::adjoint_step(storage::Trajectory& trajectory, std::size_t step
 
   // dE3/dq_k^T a3 + dE4/dq_k^T a4 + g_q: the right-hand side of the Newton step's transposed system.
   w.rhs_q = w.g_q;
-  assembly_.add_discrete_momenta_transposed(w.current.q, w.current.v, t, 0.0, w.zero_n, w.a3, w.rhs_q, w.scratch);
+  assembly_.add_discrete_momenta_transposed_at_end(w.current.q, w.current.v, t, 0.0, w.zero_n, w.a3, false, w.rhs_q);
   w.multipliers.lambda = w.nu;
   assembler_.adjoint_products(w.multipliers, t, w.a3, {}, true, w.y_k, w.y_d, w.y_m);
   for (std::size_t i = 0; i < n; ++i) {
@@ -306,11 +306,11 @@ void Variational::adjoint_step(storage::Trajectory& trajectory, std::size_t step
     w.minus_a3[i] = -w.a3[i];
   }
   assembler_.add_constraint_level_transposed(w.current, t, ConstraintLevel::Velocity, w.a4, w.rhs_q, w.scratch);
-  assembly_.add_discrete_momenta_transposed_at_end(w.previous.q, w.current.q, t_previous, h, w.zero_n, w.minus_a3,
-                                                   true, w.rhs_q);
 
-  // [-h d(minus)/dq_k, C_q(q_{k-1})^T; C_q(q_k), 0]^T z = [-rhs_q; 0]: a1 = -h z_q (row scale -h), a2 = z_c.
-  assembly_.assemble_step(w.previous.q, w.momentum_previous, w.current.q, w.zero_m, t_previous, h, true, nullptr);
+  // [-h d(minus)/dq_k, C_q(q_{k-1})^T; C_q(q_k), 0]^T z = [-rhs_q; 0]: a1 = -h z_q (row scale -h), a2 = z_c. The
+  // same element derivatives add the last term of rhs_q, (d plus/dq_k)^T (-a3).
+  assembly_.assemble_step(w.previous.q, w.momentum_previous, w.current.q, w.zero_m, t_previous, h, true, nullptr,
+                          &w.minus_a3, &w.rhs_q);
   update_adjoint_solver();
   adjoint_solve(w.rhs_q, -1.0, w.z, w.a2);
   for (std::size_t i = 0; i < n; ++i) w.a1[i] = -h * w.z[i];

@@ -20,6 +20,7 @@ VariationalAssembly::VariationalAssembly(assembly::Assembler& assembler) : assem
   v_mid_.resize(n);
   minus_.resize(n);
   plus_.resize(n);
+  plus_jacobian_.resize(n * n);
   mu_plus_local_.resize(n);
   control_mu_.resize(n);
   zero_acceleration_.resize(n);
@@ -31,20 +32,29 @@ VariationalAssembly::VariationalAssembly(assembly::Assembler& assembler) : assem
 void VariationalAssembly::assemble_step(const std::vector<double>& previous_q,
                                           const std::vector<double>& previous_momentum,
                                           const std::vector<double>& next_q, const std::vector<double>& scaled_impulse,
-                                          double t, double h, bool with_matrix, std::vector<double>* momentum) {
+                                          double t, double h, bool with_matrix, std::vector<double>* momentum,
+                                          const std::vector<double>* plus_multiplier,
+                                          std::vector<double>* plus_product) {
   assembly::Assembler& a = assembler_;
+  const bool with_product = with_matrix && plus_multiplier && plus_product;
+  if (with_product) import_multipliers(*plus_multiplier, *plus_multiplier);
   // Ghosted columns: q = q_{n+1}, v = q_n.
   a.import_columns(next_q.data(), previous_q.data(), nullptr);
   a.ghosted_residual_->putScalar(0.0);
-  if (momentum) a.ghosted_work_->putScalar(0.0);
+  if (momentum || with_product) a.ghosted_work_->putScalar(0.0);
   if (with_matrix) {
     a.matrix_->beginAssembly();
     a.matrix_->setAllToScalar(0.0);
   }
   {
     auto residual = a.ghosted_residual_->getDataNonConst(0);
-    Teuchos::ArrayRCP<double> momentum_sum;
+    Teuchos::ArrayRCP<double> momentum_sum, product_sum;
+    Teuchos::ArrayRCP<const double> ghosted_mu;
     if (momentum) momentum_sum = a.ghosted_work_->getDataNonConst(0);
+    if (with_product) {
+      product_sum = a.ghosted_work_->getDataNonConst(1);
+      ghosted_mu = ghosted_momentum_mu_->getData(1);
+    }
     const assembly::Assembler::GhostedViews views = a.ghosted_views();
     // The owned coordinates are the first rows of the ghosted system map.
     for (std::size_t i = 0; i < previous_momentum.size(); ++i) residual[i] -= h * previous_momentum[i];
@@ -57,11 +67,17 @@ void VariationalAssembly::assemble_step(const std::vector<double>& previous_q,
         v_mid_[i] = (a.q_[i] - a.v_[i]) / h;
       }
       element.discrete_momenta(q_mid_.data(), v_mid_.data(), t + 0.5 * h, h, minus_.data(), plus_.data(),
-                               with_matrix ? a.jacobian_.data() : nullptr);
+                               with_matrix ? a.jacobian_.data() : nullptr,
+                               with_product ? plus_jacobian_.data() : nullptr);
       for (int i = 0; i < n; ++i) residual[c.rows[i]] -= h * minus_[i];
       if (momentum)
         for (int i = 0; i < n; ++i) momentum_sum[c.state_entries[i]] += plus_[i];
       if (!with_matrix) continue;
+      if (with_product)
+        for (int i = 0; i < n; ++i) {
+          const double mu = ghosted_mu[c.state_entries[i]];
+          for (int j = 0; j < n; ++j) product_sum[c.state_entries[j]] += plus_jacobian_[i * n + j] * mu;
+        }
       for (int i = 0; i < n; ++i) {
         for (int j = 0; j < n; ++j) a.row_[j] = -h * (a.transposed_ ? a.jacobian_[j * n + i] : a.jacobian_[i * n + j]);
         a.matrix_->sumIntoLocalValues(c.rows[i], Teuchos::ArrayView<const LocalOrdinal>(c.columns.data(), n),
@@ -98,7 +114,18 @@ void VariationalAssembly::assemble_step(const std::vector<double>& previous_q,
   a.residual_->putScalar(0.0);
   a.residual_->doExport(*a.ghosted_residual_, *a.residual_export_, Tpetra::ADD);
   if (with_matrix) a.matrix_->endAssembly();
-  if (momentum) a.export_first_work_column(*momentum);
+  if (!momentum && !with_product) return;
+  // Column 0: p_hat, column 1: the product at q_{n+1}.
+  a.owned_work_->putScalar(0.0);
+  a.owned_work_->doExport(*a.ghosted_work_, *a.coordinate_export_, Tpetra::ADD);
+  if (momentum) {
+    const auto sum = a.owned_work_->getData(0);
+    for (std::size_t i = 0; i < momentum->size(); ++i) (*momentum)[i] = sum[i];
+  }
+  if (with_product) {
+    const auto sum = a.owned_work_->getData(1);
+    for (std::size_t i = 0; i < plus_product->size(); ++i) (*plus_product)[i] += sum[i];
+  }
 }
 
 void VariationalAssembly::midpoint_force(const std::vector<double>& previous_q, const std::vector<double>& next_q,
@@ -118,7 +145,7 @@ void VariationalAssembly::midpoint_force(const std::vector<double>& previous_q, 
       }
       // With the factor 1 in place of h: (minus + plus)/2 = (T_q + f)/2.
       a.model_.force_elements()[c.index]->discrete_momenta(q_mid_.data(), v_mid_.data(), t + 0.5 * h, 1.0,
-                                                         minus_.data(), plus_.data(), nullptr);
+                                                         minus_.data(), plus_.data(), nullptr, nullptr);
       for (int i = 0; i < n; ++i) sum[c.state_entries[i]] += 0.5 * (minus_[i] + plus_[i]);
     }
   }
@@ -143,12 +170,24 @@ void VariationalAssembly::state_sum(const assembly::State& state, double t, doub
     for (const auto& c : a.forces_) {
       a.load(c, views);
       a.model_.force_elements()[c.index]->discrete_momenta(a.q_.data(), a.v_.data(), t, h, minus_.data(), plus_.data(),
-                                                         nullptr);
+                                                         nullptr, nullptr);
       for (std::size_t i = 0; i < c.state_entries.size(); ++i)
         sum[c.state_entries[i]] += h > 0.0 ? minus_[i] + plus_[i] : plus_[i];
     }
   }
   a.export_first_work_column(out);
+}
+
+void VariationalAssembly::import_multipliers(const std::vector<double>& mu_minus, const std::vector<double>& mu_plus) {
+  {
+    auto minus_column = owned_momentum_mu_->getDataNonConst(0);
+    auto plus_column = owned_momentum_mu_->getDataNonConst(1);
+    for (std::size_t i = 0; i < assembler_.dofs_.owned_coordinates().size(); ++i) {
+      minus_column[i] = mu_minus[i];
+      plus_column[i] = mu_plus[i];
+    }
+  }
+  ghosted_momentum_mu_->doImport(*owned_momentum_mu_, *assembler_.coordinate_import_, Tpetra::INSERT);
 }
 
 template <class Visit>
@@ -157,15 +196,7 @@ void VariationalAssembly::visit_discrete_momenta(const std::vector<double>& firs
                                        const Visit& visit) {
   assembly::Assembler& a = assembler_;
   a.import_columns(first.data(), second.data(), nullptr);
-  {
-    auto minus_column = owned_momentum_mu_->getDataNonConst(0);
-    auto plus_column = owned_momentum_mu_->getDataNonConst(1);
-    for (std::size_t i = 0; i < a.dofs_.owned_coordinates().size(); ++i) {
-      minus_column[i] = mu_minus[i];
-      plus_column[i] = mu_plus[i];
-    }
-  }
-  ghosted_momentum_mu_->doImport(*owned_momentum_mu_, *a.coordinate_import_, Tpetra::INSERT);
+  import_multipliers(mu_minus, mu_plus);
   const auto ghosted_minus = ghosted_momentum_mu_->getData(0), ghosted_plus = ghosted_momentum_mu_->getData(1);
   const assembly::Assembler::GhostedViews views = a.ghosted_views();
   for (const auto& c : a.forces_) {

@@ -19,10 +19,12 @@ class VariationalAssembly {
   // multipliers, Lambda the constraint impulse). With the assembler's transposed() the matrix is its transpose
   // (same graph). The row scale -h makes the coordinate block M + O(h^2) and y of the size of generalized-alpha's
   // beta h^2 lambda. With momentum, also p_hat = sum_e plus_e (owned coordinates). The matrix is filled if
-  // with_matrix. Collective.
+  // with_matrix; then, given plus_multiplier mu (owned coordinates), also *plus_product += (d sum_e plus_e/dq_{n+1})^T
+  // mu from the same element derivatives (the discrete adjoint's product at q_{n+1}). Collective.
   void assemble_step(const std::vector<double>& previous_q, const std::vector<double>& previous_momentum,
                      const std::vector<double>& next_q, const std::vector<double>& scaled_impulse, double t, double h,
-                     bool with_matrix, std::vector<double>* momentum);
+                     bool with_matrix, std::vector<double>* momentum,
+                     const std::vector<double>* plus_multiplier = nullptr, std::vector<double>* plus_product = nullptr);
   // sum_e (T_q + f)/2 at the midpoint of the step q_n = previous_q -> q_{n+1} = next_q from t (owned coordinates):
   // the factor of h in minus and plus, (minus + plus)/(2h), evaluated with h = 1 in the factor so that T_v cancels
   // at its own scale, not at h's (the step-size derivative of the discrete adjoint). Collective.
@@ -53,7 +55,8 @@ class VariationalAssembly {
                                        const std::vector<double>& mu_plus, std::vector<double>& out_first,
                                        std::vector<double>& out_second);
   // out += the same products with respect to one end of the step only, q_{n+1} (at_second) or q_n: half the
-  // derivative directions (ForceElement::add_discrete_momenta_transposed_product_at_end). h > 0. Collective.
+  // derivative directions (ForceElement::add_discrete_momenta_transposed_product_at_end). h = 0: (first, second) =
+  // (q, v), out += (dT_v/dq)^T (mu_plus - mu_minus) alone (at_second false). Collective.
   void add_discrete_momenta_transposed_at_end(const std::vector<double>& first, const std::vector<double>& second,
                                               double t, double h, const std::vector<double>& mu_minus,
                                               const std::vector<double>& mu_plus, bool at_second,
@@ -67,6 +70,8 @@ class VariationalAssembly {
  private:
   // Imports mu_minus, mu_plus and the columns (first, second); calls visit(element, local mu_minus, local mu_plus)
   // with q_mid_, v_mid_ set for each force element.
+  // mu_minus, mu_plus into the two columns of ghosted_momentum_mu_.
+  void import_multipliers(const std::vector<double>& mu_minus, const std::vector<double>& mu_plus);
   template <class Visit>
   void visit_discrete_momenta(const std::vector<double>& first, const std::vector<double>& second, double h,
                               const std::vector<double>& mu_minus, const std::vector<double>& mu_plus,
@@ -86,7 +91,7 @@ class VariationalAssembly {
 
   assembly::Assembler& assembler_;
   // Work arrays sized for the largest component: no allocation in the time loop.
-  std::vector<double> q_mid_, v_mid_, minus_, plus_, previous_jacobian_, mu_plus_local_, control_mu_,
+  std::vector<double> q_mid_, v_mid_, minus_, plus_, plus_jacobian_, previous_jacobian_, mu_plus_local_, control_mu_,
       zero_acceleration_;
   RCP<MultiVector> owned_momentum_mu_, ghosted_momentum_mu_;  // mu_minus, mu_plus of the discrete momenta
 };

@@ -112,9 +112,10 @@ class ForceElement : public Component {
   //   minus = (h/2)(T_q + f) - T_v = D1 L_d + f_d^-,   plus = (h/2)(T_q + f) + T_v = D2 L_d + f_d^+
   // for L_d = h T(q_mid, v_mid), f_d^- = f_d^+ = (h/2) f (Marsden and West 2001, sec. 3.2; Schubert et al. 2024,
   // eqs. (6)-(7)). With h = 0, plus = T_v(q, v), the continuous Legendre transform. jacobian (nullable, n x n
-  // row-major) = d(minus)/dq_{n+1} = 1/2 d(minus)/dq_mid + 1/h d(minus)/dv_mid.
+  // row-major) = d(minus)/dq_{n+1} = 1/2 d(minus)/dq_mid + 1/h d(minus)/dv_mid; plus_jacobian (nullable, read only
+  // with jacobian) = d(plus)/dq_{n+1} from the same derivative pass (the adjoint sweep's product at q_{n+1}).
   virtual void discrete_momenta(const double* q_mid, const double* v_mid, double t_mid, double h, double* minus,
-                                double* plus, double* jacobian) const = 0;
+                                double* plus, double* jacobian, double* plus_jacobian) const = 0;
   // Adjoint pieces of the discrete momenta (same arguments; the discrete adjoint, Schubert et al. 2024, eqs. (10)-(13)):
   // out_q += (d minus/dq_mid)^T mu_minus + (d plus/dq_mid)^T mu_plus, out_v the same with v_mid.
   virtual void add_discrete_momenta_transposed_products(const double* q_mid, const double* v_mid, double t_mid,
@@ -122,7 +123,8 @@ class ForceElement : public Component {
                                                         double* out_q, double* out_v) const = 0;
   // The same with respect to one end of a step (h > 0) only: out += d(mu_minus . minus + mu_plus . plus)/dq_end with
   // q_end = q_n (second = false; d/dq_n = 1/2 d/dq_mid - 1/h d/dv_mid) or q_{n+1} (second = true; + 1/h): n
-  // derivative directions instead of 2n, for the sweep's products that use one end of the step.
+  // derivative directions instead of 2n, for the sweep's products that use one end of the step. With h = 0 (q_mid,
+  // v_mid the state q, v; second = false) the derivative in q alone: out += d(mu_plus . T_v - mu_minus . T_v)/dq.
   virtual void add_discrete_momenta_transposed_product_at_end(const double* q_mid, const double* v_mid, double t_mid,
                                                               double h, const double* mu_minus,
                                                               const double* mu_plus, bool second,

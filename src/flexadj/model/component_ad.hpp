@@ -112,11 +112,11 @@ class ForceElementAD : public ForceElement {
   }
 
   void discrete_momenta(const double* q_mid, const double* v_mid, double t_mid, double h, double* minus, double* plus,
-                        double* jacobian) const override {
+                        double* jacobian, double* plus_jacobian) const override {
     if (jacobian)
-      discrete_momenta_as<Fad>(q_mid, v_mid, t_mid, h, minus, plus, jacobian);
+      discrete_momenta_as<Fad>(q_mid, v_mid, t_mid, h, minus, plus, jacobian, plus_jacobian);
     else
-      discrete_momenta_as<double>(q_mid, v_mid, t_mid, h, minus, plus, nullptr);
+      discrete_momenta_as<double>(q_mid, v_mid, t_mid, h, minus, plus, nullptr, nullptr);
   }
 
   // The gradient of the scalar mu_minus . minus + mu_plus . plus over the 2n slots (q_mid, v_mid) (the StateFad of
@@ -140,16 +140,17 @@ class ForceElementAD : public ForceElement {
     }
   }
 
-  // Slot j carries d/dq_end_j: 1/2 in q_mid_j and -+1/h in v_mid_j (the seeding of discrete_momenta_as).
+  // Slot j carries d/dq_end_j: 1/2 in q_mid_j and -+1/h in v_mid_j (the seeding of discrete_momenta_as); h = 0: 1 in
+  // q_j, 0 in v_j.
   void add_discrete_momenta_transposed_product_at_end(const double* q_mid, const double* v_mid, double t_mid, double h,
                                                       const double* mu_minus, const double* mu_plus, bool second,
                                                       double* out) const override {
     const int n = coordinate_count();
-    const double v_seed = (second ? 1.0 : -1.0) / h;
+    const double q_seed = h > 0.0 ? 0.5 : 1.0, v_seed = h > 0.0 ? (second ? 1.0 : -1.0) / h : 0.0;
     std::array<Fad, MaxCoordinates> q, v;
     for (int i = 0; i < n; ++i) {
       q[i] = Fad(n, i, q_mid[i]);
-      q[i].fastAccessDx(i) = 0.5;
+      q[i].fastAccessDx(i) = q_seed;
       v[i] = Fad(n, i, v_mid[i]);
       v[i].fastAccessDx(i) = v_seed;
     }
@@ -345,7 +346,7 @@ class ForceElementAD : public ForceElement {
   // v_mid_j (as residual_jacobian seeds c.q and c.v). T_q and T_v come from an inner Fad over the 2n slots (q, v).
   template <class Outer>
   void discrete_momenta_as(const double* q_mid, const double* v_mid, double t_mid, double h, double* minus,
-                           double* plus, double* jacobian) const {
+                           double* plus, double* jacobian, double* plus_jacobian) const {
     constexpr bool with_jacobian = !std::is_same_v<Outer, double>;
     const int n = coordinate_count();
     std::array<Outer, MaxCoordinates> q{}, v{}, applied{}, kinetic_q{}, kinetic_v{};
@@ -381,9 +382,12 @@ class ForceElementAD : public ForceElement {
       const Outer forces = 0.5 * h * (kinetic_q[i] - applied[i]);
       const Outer left = forces - kinetic_v[i];
       if constexpr (with_jacobian) {
+        const Outer right = forces + kinetic_v[i];
         minus[i] = left.val();
-        plus[i] = (forces + kinetic_v[i]).val();
+        plus[i] = right.val();
         for (int j = 0; j < n; ++j) jacobian[i * n + j] = left.dx(j);
+        if (plus_jacobian)
+          for (int j = 0; j < n; ++j) plus_jacobian[i * n + j] = right.dx(j);
       } else {
         minus[i] = left;
         plus[i] = forces + kinetic_v[i];
