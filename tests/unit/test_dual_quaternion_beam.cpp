@@ -231,6 +231,42 @@ TEST(DualQuaternionBeam, JacobianAndAdjointProductsMatchCentralDifferences) {
 
 // The strain energy is zero in the reference and unchanged by a rigid motion of the element (objectivity), and the
 // weight's potential is rho A ds/2 g . (x_A + x_B).
+// The mass matrix alone (coefficients {0, 0, c_a}, a path of its own in the element) is c_a dr/da: against central
+// differences of the residual in a (linear in a), and against the general path, J(1, 0, c_a) - J(1, 0, 0).
+TEST(DualQuaternionBeam, MassMatrixIsTheAccelerationDerivativeOfTheResidual) {
+  const auto element = make_element(true);
+  const Pair s = perturbed_state(7);
+  Vector a(n);
+  for (int i = 0; i < n; ++i) a[i] = std::sin(1.0 + 2.0 * i);
+  const double c_a = 2.5;
+  Vector r(n), J(n * n), r_plain(n);
+  element->residual_jacobian(s.q_mid.data(), s.v_mid.data(), a.data(), 0.0, fm::JacobianCoefficients{0.0, 0.0, c_a},
+                             r.data(), J.data());
+  element->residual(s.q_mid.data(), s.v_mid.data(), a.data(), 0.0, r_plain.data());
+  for (int i = 0; i < n; ++i) EXPECT_NEAR(r[i], r_plain[i], 1e-13 * max_abs(r_plain)) << "r, coordinate " << i;
+
+  const auto columns = central_jacobian(
+      [&](const Vector& x) {
+        Vector out(n);
+        element->residual(s.q_mid.data(), s.v_mid.data(), x.data(), 0.0, out.data());
+        return out;
+      },
+      a, 1e-3);
+  Vector with_a(n * n), without_a(n * n), scratch(n);
+  element->residual_jacobian(s.q_mid.data(), s.v_mid.data(), a.data(), 0.0, fm::JacobianCoefficients{1.0, 0.0, c_a},
+                             scratch.data(), with_a.data());
+  element->residual_jacobian(s.q_mid.data(), s.v_mid.data(), a.data(), 0.0, fm::JacobianCoefficients{1.0, 0.0, 0.0},
+                             scratch.data(), without_a.data());
+  const double scale = max_abs(J);
+  EXPECT_GT(scale, 1e-2);
+  for (int i = 0; i < n; ++i)
+    for (int j = 0; j < n; ++j) {
+      EXPECT_NEAR(J[i * n + j], c_a * columns[j][i], 1e-8 * scale) << "differences, M(" << i << ", " << j << ")";
+      EXPECT_NEAR(J[i * n + j], with_a[i * n + j] - without_a[i * n + j], 1e-11 * max_abs(with_a))
+          << "general path, M(" << i << ", " << j << ")";
+    }
+}
+
 TEST(DualQuaternionBeam, StrainEnergyIsObjectiveAndZeroInTheReference) {
   const auto element = make_element(false, {0.0, 0.0, 0.0});
   const Vector reference = reference_coordinates();

@@ -267,6 +267,29 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
     add_internal_forces(q, k, &rate, p, r);
   }
 
+  // The mass matrix alone (coefficients {0, 0, c_a}: the velocity system of the variational integrator, the
+  // consistent accelerations): dr/da = d(T_v)/dv = M(q), from the kinetic gradient in 16 directions, not from the
+  // whole semi-discrete residual, whose internal forces are most of its cost (docs/results.md, the cost per cell).
+  void residual_jacobian(const double* q, const double* v, const double* a, double t,
+                         const model::JacobianCoefficients& c, double* r, double* J) const override {
+    if (c.q != 0.0 || c.v != 0.0) {
+      ForceElementAD::residual_jacobian(q, v, a, t, c, r, J);
+      return;
+    }
+    residual(q, v, a, t, r);
+    std::array<EndFad, kCoordinates> qf, vf, momentum;
+    for (int i = 0; i < kCoordinates; ++i) {
+      qf[i] = q[i];
+      vf[i] = EndFad(kCoordinates, i, v[i]);
+      vf[i].fastAccessDx(i) = c.a;
+      momentum[i] = 0.0;
+    }
+    add_kinetic_gradient<EndFad, double>(qf.data(), vf.data(), parameters().data(), nullptr, momentum.data());
+    for (int i = 0; i < kCoordinates; ++i)
+      for (int j = 0; j < kCoordinates; ++j)
+        J[i * kCoordinates + j] = momentum[i].hasFastAccess() ? momentum[i].fastAccessDx(j) : 0.0;
+  }
+
   // ---- the trapezoidal discrete Lagrangian in time -------------------------------------------------------------
   // q^n = q_mid - h/2 v_mid, q^{n+1} = q_mid + h/2 v_mid, v = v_mid, L_q = T_q - (V + U)_q:
   //   minus = D1 L_d + f^- = h/2 L_q(q^n, v) - (T_v(q^n, v) + T_v(q^{n+1}, v))/2 + f^-,
