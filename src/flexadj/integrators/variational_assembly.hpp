@@ -68,10 +68,10 @@ class VariationalAssembly {
                                                const std::vector<double>& mu_plus, assembly::LocalGradient& gradient);
 
  private:
-  // Imports mu_minus, mu_plus and the columns (first, second); calls visit(element, local mu_minus, local mu_plus)
-  // with q_mid_, v_mid_ set for each force element.
   // mu_minus, mu_plus into the two columns of ghosted_momentum_mu_.
   void import_multipliers(const std::vector<double>& mu_minus, const std::vector<double>& mu_plus);
+  // Imports mu_minus, mu_plus and the columns (first, second); calls visit(element, local mu_minus, local mu_plus)
+  // with q_mid_, v_mid_ set for each force element.
   template <class Visit>
   void visit_discrete_momenta(const std::vector<double>& first, const std::vector<double>& second, double h,
                               const std::vector<double>& mu_minus, const std::vector<double>& mu_plus,
