@@ -147,6 +147,7 @@ optimization::Settings settings_of(const GradientProblem& problem, const Optimiz
   s.step_fraction = m.step_fraction;
   s.armijo = m.line_search == "armijo";
   s.lbfgs_memory = m.lbfgs_memory;
+  s.nonmonotone_memory = m.nonmonotone_memory;
   s.metric = design_metric(problem);
   if (!m.bounds.empty()) {
     const int n = problem.design().size();
@@ -254,8 +255,9 @@ std::string optimize_help() {
          "                            PREFIX_history.csv  one row per iteration (written as it runs)\n"
          "                            PREFIX_history.h5   /history/*, /design/{names,values,lower,upper},\n"
          "                                                /controls/<name>/{times,values}\n"
-         "                            PREFIX_design.yaml  the design values of the last iterate; read back with\n"
-         "                                                --set optimization.start_from=PREFIX_design.yaml\n"
+         "                            PREFIX_design.yaml  the design values of the last iterate (at the end: of\n"
+         "                                                the result, for barzilai_borwein the iterate of lowest J);\n"
+         "                                                read back with --set optimization.start_from=PREFIX_design.yaml\n"
          "                            PREFIX_restart.txt  state for --restart (exact, rewritten every iteration)\n"
          "                            PREFIX.h5, PREFIX.xmf the trajectory of the final design (ParaView; PREFIX.xmf2\n"
          "                                                for its XDMF Reader)\n"
@@ -339,6 +341,10 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
     throw InputError(m.source_file, "optimization", e.what());
   }
 
+  // A non-monotone run that left its best iterate returns that one: the design file holds it.
+  if (root && result.best_iteration != result.iterations)
+    write_design(design_yaml, problem, result.x,
+                 comment + ", iteration " + std::to_string(result.best_iteration) + " (the lowest J)");
   // The final design's trajectory (the forward run is served from the cache if it was the last one).
   function.value(result.x);
   if (options.trajectory) problem.write_trajectory(options.prefix + ".h5", problem.problem().output.xdmf);

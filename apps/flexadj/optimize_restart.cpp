@@ -105,7 +105,7 @@ void RestartWriter::write(const optimization::RestartState& s) {
   {
     std::ofstream out(temporary);
     if (!out) throw InputError(path_, "", "cannot write the restart file");
-    out << "flexadj-optimize-restart 3\nrun " << run_ << "\nmethod " << method_ << "\niteration " << s.iteration
+    out << "flexadj-optimize-restart 4\nrun " << run_ << "\nmethod " << method_ << "\niteration " << s.iteration
         << "\nscalars";
     put(out, s.initial_gradient_norm);
     put(out, s.previous_objective);
@@ -117,6 +117,10 @@ void RestartWriter::write(const optimization::RestartState& s) {
     put(out, s.previous_x);
     out << "\nprevious_gradient";
     put(out, s.previous_gradient);
+    out << "\nbest " << s.best_iteration;
+    put(out, s.best_objective);
+    out << "\nbest_x";
+    put(out, s.best_x);
     out << "\nhistory " << s.history.size() << '\n';
     for (const auto& h : s.history) {
       out << h.iteration << ' ' << h.forward_runs << ' ' << h.adjoint_runs;
@@ -142,8 +146,8 @@ optimization::RestartState read_restart(const std::string& path, const std::stri
   optimization::RestartState s;
   in >> word >> version;
   // Version 2 adds the evaluations of ROL's methods (optimization::RestartState), version 3 moves them to the side
-  // file; version 1 files have none.
-  if (word != "flexadj-optimize-restart" || version < 1 || version > 3)
+  // file; version 1 files have none. Version 4 adds the best iterate.
+  if (word != "flexadj-optimize-restart" || version < 1 || version > 4)
     parse.fail("not a flexadj optimize restart file");
   if (version >= 2) {  // the run it belongs to: a restart must compute the same J as the run it continues
     in >> word >> std::ws;
@@ -169,6 +173,14 @@ optimization::RestartState read_restart(const std::string& path, const std::stri
                std::to_string(size));
   s.previous_x = parse.vector("previous_x");
   s.previous_gradient = parse.vector("previous_gradient");
+  if (version >= 4) {
+    parse.expect("best");
+    in >> s.best_iteration;
+    s.best_objective = parse.number();
+    s.best_x = parse.vector("best_x");
+    if (!in || (!s.best_x.empty() && static_cast<int>(s.best_x.size()) != size))
+      parse.fail("damaged restart file (the best iterate)");
+  }
   std::size_t rows = 0;
   in >> word >> rows;
   if (!in || rows > 100000000) parse.fail("damaged restart file (the history's length)");

@@ -59,6 +59,8 @@ model "  max_iterations: -1" > negative.yaml
 expect "negative iteration count" 2 "negative.yaml" "optimization.max_iterations" "expected an integer >= 0" -- optimize negative.yaml
 model "  step_fraction: 0" > zero_fraction.yaml
 expect "zero step fraction" 2 "zero_fraction.yaml" "optimization.step_fraction" "positive" -- optimize zero_fraction.yaml
+model "  nonmonotone_memory: 0" > zero_memory.yaml
+expect "non-monotone memory of 0" 2 "zero_memory.yaml" "optimization.nonmonotone_memory" "expected an integer >= 1" -- optimize zero_memory.yaml
 model "  start_from: missing.yaml" > missing_start.yaml
 expect "missing start_from file" 2 "missing_start.yaml" "optimization.start_from" "cannot be opened" -- optimize missing_start.yaml
 printf 'design_values:\n  "spring.stifness": 2\n' > bad_values.yaml

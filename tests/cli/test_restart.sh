@@ -169,7 +169,7 @@ optimize_until_complete() {
   diff whole_design.yaml killed_design.yaml | head -10 | sed 's/^/       /'
   return 1
 }
-for method in gradient lbfgs trust_region; do
+for method in gradient barzilai_borwein lbfgs trust_region; do
   sed -i "s/method: [a-z_]*,/method: $method,/" opt.yaml
   pass_if "optimize ($method) uninterrupted" "$FLEXADJ" "${OPT[@]}" -o whole
   rm -f kills.txt

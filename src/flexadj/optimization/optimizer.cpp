@@ -21,8 +21,7 @@ constexpr double kInfinity = std::numeric_limits<double>::infinity();
 constexpr double kArmijoSlope = 1e-4;  // sufficient-decrease constant of the Armijo rule
 constexpr int kMaxHalvings = 40;
 constexpr int kMaxDoublings = 10;
-constexpr double kStallStep = 1e-15;
-constexpr std::size_t kNonmonotoneMemory = 10;    // relative step below which an iteration made no progress
+constexpr double kStallStep = 1e-15;  // relative step below which an iteration made no progress
 
 bool bounded(const Settings& s) { return !s.lower.empty(); }
 
@@ -125,6 +124,11 @@ class Monitor {
     if (!repeat) state_.objective_before = state_.previous_objective;
     state_.x = x;
     state_.previous_objective = J;
+    if (std::isfinite(J) && (state_.best_x.empty() || J < state_.best_objective)) {
+      state_.best_x = x;
+      state_.best_objective = J;
+      state_.best_iteration = state_.iteration;
+    }
     if (!repeat) {
       state_.history.push_back(it);
       if (observer_) observer_(it, x, state_);
@@ -389,10 +393,11 @@ void run_barzilai_borwein(Function& f, std::vector<double>& x, const Settings& s
       alpha = sy > 0.0 ? sws / sy : state.previous_step_length;
     }
     // Non-monotone safeguard of Raydan (1997) / Grippo et al. (1986): accept the BB step if J falls below
-    // the largest of the last kNonmonotoneMemory values (plus the Armijo term), else halve it. Plain BB
+    // the largest of the last nonmonotone_memory values (plus the Armijo term), else halve it. Plain BB
     // steps diverge on the strongly nonlinear control problems here.
     double reference = J;
-    const std::size_t first = state.history.size() > kNonmonotoneMemory ? state.history.size() - kNonmonotoneMemory : 0;
+    const std::size_t memory = static_cast<std::size_t>(s.nonmonotone_memory);
+    const std::size_t first = state.history.size() > memory ? state.history.size() - memory : 0;
     for (std::size_t k = first; k < state.history.size(); ++k) reference = std::max(reference, state.history[k].objective);
     trial_point(s, x, g, alpha, trial);
     double J_trial = f.value(trial);
@@ -426,6 +431,7 @@ void check_settings(const Settings& s, std::size_t size) {
   for (std::size_t i = 0; i < s.lower.size(); ++i)
     if (!(s.lower[i] <= s.upper[i])) throw std::invalid_argument("lower bound above upper bound");
   if (!s.metric.empty() && s.metric.size() != size) throw std::invalid_argument("metric must have one weight per scalar");
+  if (s.nonmonotone_memory < 1) throw std::invalid_argument("nonmonotone_memory must be at least 1");
 }
 
 Result minimize(Function& f, const std::vector<double>& x0, const Settings& s, const Observer& observer,
@@ -440,12 +446,23 @@ Result minimize(Function& f, const std::vector<double>& x0, const Settings& s, c
   if (s.method == "gradient") run_gradient(f, x, s, monitor);
   else if (s.method == "barzilai_borwein") run_barzilai_borwein(f, x, s, monitor);
   else run_rol(f, x, s, monitor);
+  const RestartState& state = monitor.state();
   Result result;
-  result.x = monitor.state().x;
-  result.objective = monitor.state().previous_objective;
   result.iterations = monitor.iteration();
+  result.last_objective = state.previous_objective;
   result.stop_reason = monitor.stop_reason().empty() ? "the method stopped" : monitor.stop_reason();
   result.converged = monitor.converged();
+  const bool best_is_last = state.best_x.empty() || state.best_iteration == state.iteration;
+  result.x = best_is_last ? state.x : state.best_x;
+  result.objective = best_is_last ? state.previous_objective : state.best_objective;
+  result.best_iteration = best_is_last ? state.iteration : state.best_iteration;
+  if (!best_is_last) {  // a non-monotone run left its best iterate: return that one (not a stationary point)
+    std::ostringstream why;
+    why << "; returned iteration " << state.best_iteration << ", the lowest J, not the last (J = "
+        << state.previous_objective << ")";
+    result.stop_reason += why.str();
+    result.converged = false;
+  }
   result.history = monitor.state().history;
   return result;
 }

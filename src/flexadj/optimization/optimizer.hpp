@@ -38,6 +38,9 @@ struct Settings {
   double step_fraction = 0.05;       // epsilon of eqs. (56)/(57)
   bool armijo = true;                // gradient method: backtracking line search on the eq. (56)/(57) step
   int lbfgs_memory = 10;
+  // Barzilai-Borwein: a step is accepted when J falls below the largest of the last this many values (Raydan
+  // 1997's M; 1 is a monotone Armijo search).
+  int nonmonotone_memory = 10;
   std::vector<double> lower, upper;  // empty: unbounded; else one entry per scalar (+-infinity allowed)
   // Gradient and Barzilai-Borwein methods: the metric of eq. (57), one positive weight per scalar (the
   // quadrature weight of a control value, 1 for a parameter); empty: all 1. The step is -kappa g_i / w_i.
@@ -75,12 +78,19 @@ struct RestartState {
   std::vector<double> previous_x, previous_gradient;  // Barzilai-Borwein: x_(k-1), g_(k-1)
   double previous_step_length = 0.0;                  // Barzilai-Borwein: alpha_(k-1)
   std::vector<Iteration> history;
+  // The accepted iterate of lowest J so far (a non-monotone method may leave it); empty: not known yet.
+  int best_iteration = -1;
+  double best_objective = std::numeric_limits<double>::quiet_NaN();
+  std::vector<double> best_x;
   std::vector<RecordedEvaluation> evaluations;  // ROL's methods: every evaluation so far, in order
 };
 
+// x is the accepted iterate of lowest J, which is the last one for all methods but Barzilai-Borwein.
 struct Result {
   std::vector<double> x;
   double objective = 0.0;
+  int best_iteration = 0;  // the iteration x comes from
+  double last_objective = 0.0;  // J at the last iterate
   int iterations = 0;
   std::string stop_reason;
   bool converged = false;  // a tolerance or the target was met (not the iteration limit)

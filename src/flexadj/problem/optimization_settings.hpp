@@ -24,6 +24,7 @@ struct OptimizationSettings {
   double step_fraction = 0.05;         // gradient and Barzilai-Borwein methods: epsilon of the first step
   std::string line_search = "armijo";  // gradient method: armijo | none
   int lbfgs_memory = 10;
+  int nonmonotone_memory = 10;  // Barzilai-Borwein: J values the non-monotone safeguard compares with
   std::vector<DesignBound> bounds;
   std::string start_from;  // design-values file applied to the model (path as resolved by the reader)
 };
