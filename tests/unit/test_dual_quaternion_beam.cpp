@@ -9,6 +9,7 @@
 #include <cmath>
 #include <functional>
 #include <random>
+#include <string>
 #include <vector>
 
 #include "flexadj/elements/beam_builder.hpp"
@@ -227,6 +228,51 @@ TEST(DualQuaternionBeam, JacobianAndAdjointProductsMatchCentralDifferences) {
     const double fd = (up - down) / (2 * step);
     EXPECT_NEAR(gradient[k], fd, 1e-6 * (std::abs(fd) + 1.0)) << element->parameter_names()[k];
   }
+}
+
+// The parameter gradient of the momenta's pairing (the weights' coefficients in doubles, the length in one AD
+// direction) against central differences of the pairing in every parameter: with and without damping (the damping
+// parameters' derivatives do not vanish with them), within a step and at h = 0 (the momentum T_v alone).
+TEST(DualQuaternionBeam, ParameterGradientMatchesCentralDifferences) {
+  std::mt19937 rng(17);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Vector mu_minus(n), mu_plus(n);
+  for (int i = 0; i < n; ++i) {
+    mu_minus[i] = u(rng);
+    mu_plus[i] = u(rng);
+  }
+  const Pair s = perturbed_state(23);
+  for (const bool damped : {true, false})
+    for (const double h : {0.05, 0.0}) {
+      SCOPED_TRACE(std::string(damped ? "damped" : "undamped") + ", h = " + std::to_string(h));
+      const auto element = make_element(damped);
+      auto pairing = [&](const fm::ForceElement& e) {
+        Vector minus(n), plus(n);
+        e.discrete_momenta(s.q_mid.data(), s.v_mid.data(), 0.0, h, minus.data(), plus.data(), nullptr, nullptr);
+        double sum = 0.0;
+        for (int i = 0; i < n; ++i) sum += mu_minus[i] * minus[i] + mu_plus[i] * plus[i];
+        return sum;
+      };
+      const int np = static_cast<int>(element->parameters().size());
+      Vector gradient(np, 0.0);
+      element->add_discrete_momenta_parameter_gradient(s.q_mid.data(), s.v_mid.data(), 0.0, h, mu_minus.data(),
+                                                       mu_plus.data(), gradient.data());
+      int nonzero = 0;
+      for (int k = 0; k < np; ++k) {
+        const double value = element->parameters()[k], step = 1e-6 * std::max(1.0, std::abs(value));
+        auto copy = make_element(damped);
+        copy->set_parameter(k, value + step);
+        const double up = pairing(*copy);
+        copy->set_parameter(k, value - step);
+        const double down = pairing(*copy);
+        const double fd = (up - down) / (2 * step);
+        if (std::abs(fd) > 1e-8) ++nonzero;
+        EXPECT_NEAR(gradient[k], fd, 1e-6 * (std::abs(fd) + 1.0)) << element->parameter_names()[k];
+      }
+      // Within a step every parameter acts (eta and zeta also where they are zero); at h = 0 only rho, A, the three
+      // rotary inertias and the length (T_v).
+      EXPECT_EQ(nonzero, h > 0.0 ? 18 : 6);
+    }
 }
 
 // The strain energy is zero in the reference and unchanged by a rigid motion of the element (objectivity), and the

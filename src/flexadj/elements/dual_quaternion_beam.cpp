@@ -25,6 +25,7 @@
 // for the Newton matrix and the adjoint's products. Other integrators see the semi-discrete equations of L_e.
 #include <cassert>
 #include <cmath>
+#include <type_traits>
 
 #include "flexadj/elements/elements.hpp"
 #include "flexadj/model/component_ad.hpp"
@@ -248,7 +249,8 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
   }
   template <class S, class P> void applied(const S* q, const S* v, const P* p, double, S* r) const {
     const auto k = strains(q, p);
-    if (!damped()) {
+    // Without damping the damping forces vanish, not their derivatives in eta and zeta (P an AD type).
+    if (!damped() && std::is_same_v<P, double>) {
       add_internal_forces(q, k, static_cast<const std::array<S, 2 * kNode>*>(nullptr), p, r);
       return;
     }
@@ -397,20 +399,113 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
     for (int j = 0; j < kCoordinates; ++j) out[j] += pairing.fastAccessDx(j);
   }
 
+  // The parameter gradient of mu_minus . minus + mu_plus . plus. At a fixed length the pairing is linear in the
+  // weights M~, C~, D~ and the nodes' weight force F = ds/2 rho A g: their coefficients come from one pass in doubles
+  // (the transposed kinetic and strain products are the bilinear products with the multipliers), the parameters'
+  // part from the small weight functions in forward AD, the length's derivative from one forward-AD direction
+  // through the momenta. (The whole momenta in 18 directions cost about a quarter of the adjoint step.)
   void add_discrete_momenta_parameter_gradient(const double* q_mid, const double* v_mid, double, double h,
                                                const double* mu_minus, const double* mu_plus,
                                                double* gradient) const override {
+    const double* p = parameters().data();
+    const double length = p[kLength];
+    const WeightCoefficients c = weight_coefficients(q_mid, v_mid, h, mu_minus, mu_plus);
     using Fad = Sacado::Fad::SFad<double, kParameterCount>;
-    std::array<Fad, kCoordinates> q, v;
-    std::array<Fad, kParameterCount> p;
+    std::array<Fad, kParameterCount> pf;
+    for (int k = 0; k < kParameterCount; ++k) pf[k] = k == kLength ? Fad(p[k]) : Fad(kParameterCount, k, p[k]);
+    const auto mass = mass_weights(pf.data()), stiffness = stiffness_weights(pf.data()),
+               damping = damping_weights(pf.data());
+    Fad weights = 0.0;
+    for (int i = 0; i < kNode; ++i)
+      weights += c.mass[i] * mass[i] + c.stiffness[i] * stiffness[i] + c.damping[i] * damping[i];
+    const Fad node_weight = 0.5 * pf[kRho] * pf[kArea] * length;
+    for (int m = 0; m < 3; ++m) weights += c.force[m] * node_weight * pf[kGravity + m];
+    if (weights.hasFastAccess())
+      for (int k = 0; k < kParameterCount; ++k) gradient[k] += weights.fastAccessDx(k);
+
+    using LengthFad = Sacado::Fad::SFad<double, 1>;
+    std::array<LengthFad, kCoordinates> q, v;
+    std::array<LengthFad, kParameterCount> pl;
     for (int i = 0; i < kCoordinates; ++i) {
       q[i] = q_mid[i];
       v[i] = v_mid[i];
     }
-    for (int k = 0; k < kParameterCount; ++k) p[k] = Fad(kParameterCount, k, parameters()[k]);
-    const Fad pairing = pairing_of<Fad, Fad>(q.data(), v.data(), p.data(), h, mu_minus, mu_plus);
-    if (!pairing.hasFastAccess()) return;
-    for (int k = 0; k < kParameterCount; ++k) gradient[k] += pairing.fastAccessDx(k);
+    for (int k = 0; k < kParameterCount; ++k) pl[k] = p[k];
+    pl[kLength] = LengthFad(1, 0, length);
+    const LengthFad pairing = pairing_of<LengthFad, LengthFad>(q.data(), v.data(), pl.data(), h, mu_minus, mu_plus);
+    if (pairing.hasFastAccess()) gradient[kLength] += pairing.fastAccessDx(0);
+  }
+
+  // d(pairing)/d(weight) at fixed length, for the trapezoidal momenta above: lv = T_v(q^n) + T_v(q^{n+1}) enters
+  // with z_v = (mu_plus - mu_minus)/2, T_q(q^n) - (V + U)_q(q^n) with z_0 = h/2 mu_minus, at q^{n+1} with z_1 = h/2
+  // mu_plus. A product linear in its first (second) factor contracted with z is the product with z in that factor:
+  // z . d/da (y . conj(a) b) = y . conj(z) b, z . (dk/dq)^T y = y . dk[z].
+  struct WeightCoefficients {
+    std::array<double, kNode> mass{}, stiffness{}, damping{};
+    std::array<double, 3> force{};
+  };
+  WeightCoefficients weight_coefficients(const double* q_mid, const double* v_mid, double h, const double* mu_minus,
+                                         const double* mu_plus) const {
+    const double length = parameters()[kLength];
+    WeightCoefficients c;
+    std::array<double, kCoordinates> q[2], z[2], z_v;
+    for (int i = 0; i < kCoordinates; ++i) {
+      q[0][i] = q_mid[i] - 0.5 * h * v_mid[i];
+      q[1][i] = q_mid[i] + 0.5 * h * v_mid[i];
+      z[0][i] = 0.5 * h * mu_minus[i];
+      z[1][i] = 0.5 * h * mu_plus[i];
+      z_v[i] = 0.5 * (mu_plus[i] - mu_minus[i]);
+    }
+    // Kinetic: y_i = 2 ds M~_i w_i, w = conj(q_b) v_b; T_v = grad2(q_b, y), T_q = grad1(v_b, y) (h > 0 only).
+    for (int a = 0; a < 2; ++a)
+      for (int b = 0; b < 2; ++b) {
+        const double *qb = q[a].data() + kNode * b, *vb = v_mid + kNode * b;
+        const auto w = dual_conjugate_times(qb, vb);
+        auto on_y = dual_conjugate_times(qb, z_v.data() + kNode * b);
+        if (h != 0.0) {
+          const auto on_q = dual_conjugate_times(z[a].data() + kNode * b, vb);
+          for (int i = 0; i < kNode; ++i) on_y[i] += on_q[i];
+        }
+        for (int i = 0; i < kNode; ++i) c.mass[i] += 2.0 * length * w[i] * on_y[i];
+      }
+    if (h == 0.0) return c;
+    // Internal forces, with -z: y_j = 2 ds (C~ (k_j - k0_j) + D~ k_dot_j); the weight force 2 F q_d, -2 F q_r.
+    const auto k0 = strains(q[0].data(), parameters().data()), k1 = strains(q[1].data(), parameters().data());
+    for (int a = 0; a < 2; ++a) {
+      const auto& k = a == 0 ? k0 : k1;
+      const auto dk = strain_change(q[a].data(), z[a].data(), length);
+      for (int j = 0; j < 2 * kNode; ++j) {
+        c.stiffness[j % kNode] -= 2.0 * length * (k[j] - reference_strains_[j]) * dk[j];
+        c.damping[j % kNode] -= 2.0 * length * (k1[j] - k0[j]) / h * dk[j];
+      }
+      for (int m = 0; m < 3; ++m) {
+        std::array<double, 4> e{0.0, 0.0, 0.0, 0.0};
+        e[1 + m] = 1.0;
+        for (int b = 0; b < 2; ++b) {
+          const double *qb = q[a].data() + kNode * b, *zb = z[a].data() + kNode * b;
+          std::array<double, 4> on_r{0.0, 0.0, 0.0, 0.0}, on_d{0.0, 0.0, 0.0, 0.0};
+          add_product(e.data(), qb + 4, on_r.data());
+          add_product(e.data(), qb, on_d.data());
+          for (int i = 0; i < 4; ++i) c.force[m] -= 2.0 * zb[i] * on_r[i] - 2.0 * zb[4 + i] * on_d[i];
+        }
+      }
+    }
+    return c;
+  }
+  // dk[z] = conj(z_b) slope + conj(q_b) (z_B - z_A)/ds: the strains' derivative at q along z (they are bilinear).
+  static std::array<double, 2 * kNode> strain_change(const double* q, const double* z, double length) {
+    std::array<double, kNode> slope, slope_change;
+    for (int i = 0; i < kNode; ++i) {
+      slope[i] = (q[kNode + i] - q[i]) / length;
+      slope_change[i] = (z[kNode + i] - z[i]) / length;
+    }
+    std::array<double, 2 * kNode> dk;
+    for (int b = 0; b < 2; ++b) {
+      const auto first = dual_conjugate_times(z + kNode * b, slope.data());
+      const auto second = dual_conjugate_times(q + kNode * b, slope_change.data());
+      for (int i = 0; i < kNode; ++i) dk[kNode * b + i] = first[i] + second[i];
+    }
+    return dk;
   }
 
   double potential_energy(const double* q, double) const override {
