@@ -119,7 +119,7 @@ void Variational::begin_adjoint(storage::Trajectory& trajectory) {
   velocity_system_.q = trajectory.step(last).q;
   assembler_.assemble(velocity_system_, trajectory.step_times()[last], assembly::ConstraintLevel::Velocity, 1.0,
                       &mass_only);
-  begin_adjoint_solver();
+  begin_adjoint_solver(kAdjointMatrixKinds);
   AdjointSweep& w = sweep_;
   w.current = w.previous = w.multipliers = assembler_.make_state();
   for (auto* v : {&w.next_q, &w.momentum_current, &w.momentum_previous, &w.momentum_hat, &w.impulse_rhs, &w.nu_rhs,
@@ -258,7 +258,10 @@ void Variational::adjoint_step(storage::Trajectory& trajectory, std::size_t step
   const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
   velocity_system_.q = w.current.q;
   assembler_.assemble(velocity_system_, t, ConstraintLevel::Velocity, 1.0, &mass_only);
-  update_adjoint_solver();
+  // Step k's matrices are close to step k + 1's: their pivot orders serve (see fresh_adjoint_pivots_at()).
+  const linalg::Pivots pivots = fresh_adjoint_pivots_at(step) ? linalg::Pivots::Fresh : linalg::Pivots::Reuse;
+  use_adjoint_solver(kVelocitySystem);
+  update_adjoint_solver(pivots);
 
   // Step k + 1's dependence on x_k: E1 through T_v(q_k, v_k), minus and -C_q(q_k)^T Lambda_{k+1}, E3 through plus.
   w.multipliers.q = w.current.q;
@@ -311,7 +314,8 @@ void Variational::adjoint_step(storage::Trajectory& trajectory, std::size_t step
   // same element derivatives add the last term of rhs_q, (d plus/dq_k)^T (-a3).
   assembly_.assemble_step(w.previous.q, w.momentum_previous, w.current.q, w.zero_m, t_previous, h, true, nullptr,
                           &w.minus_a3, &w.rhs_q);
-  update_adjoint_solver();
+  use_adjoint_solver(kStepMatrix);
+  update_adjoint_solver(pivots);
   adjoint_solve(w.rhs_q, -1.0, w.z, w.a2);
   for (std::size_t i = 0; i < n; ++i) w.a1[i] = -h * w.z[i];
 

@@ -62,6 +62,10 @@ class Variational final : public TimeIntegrator {
   void impulse_right_hand_side(const std::vector<double>& previous_q, const std::vector<double>& previous_momentum,
                                const std::vector<double>& q, double t_previous, double h);
 
+  // The adjoint sweep factorizes two kinds of matrices per step, each with its own solver, so that each reuses its
+  // own pivot order from step to step (TimeIntegrator::fresh_adjoint_pivots_at).
+  enum AdjointMatrix : int { kVelocitySystem = 0, kStepMatrix = 1, kAdjointMatrixKinds = 2 };
+
   VariationalAssembly assembly_;
   std::vector<double> previous_q_, previous_v_, mean_acceleration_, momentum_, impulse_, impulse_velocity_;
   assembly::State velocity_system_;  // q_{n+1} with v = a = lambda = 0: the system of step 3
