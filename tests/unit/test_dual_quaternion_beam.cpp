@@ -212,6 +212,21 @@ TEST(DualQuaternionBeam, JacobianAndAdjointProductsMatchCentralDifferences) {
                                                             mu_plus.data(), false, alone.data());
     EXPECT_GT(max_abs(full_q), 1e-3);
     for (int j = 0; j < n; ++j) EXPECT_NEAR(alone[j], full_q[j], 1e-13 * max_abs(full_q)) << "h = 0, coordinate " << j;
+    // Both against central differences of the pairing with the momentum T_v at h = 0 (written out, not AD).
+    auto pairing_at_rest = [&](const Vector& q, const Vector& v) {
+      Vector minus(n), plus(n);
+      element->discrete_momenta(q.data(), v.data(), 0.0, 0.0, minus.data(), plus.data(), nullptr, nullptr);
+      double sum = 0.0;
+      for (int i = 0; i < n; ++i) sum += mu_minus[i] * minus[i] + mu_plus[i] * plus[i];
+      return Vector{sum};
+    };
+    const auto dq0 = central_jacobian([&](const Vector& x) { return pairing_at_rest(x, s.v_mid); }, s.q_mid, 1e-6);
+    const auto dv0 = central_jacobian([&](const Vector& x) { return pairing_at_rest(s.q_mid, x); }, s.v_mid, 1e-6);
+    const double scale0 = std::max(max_abs(full_q), max_abs(full_v));
+    for (int j = 0; j < n; ++j) {
+      EXPECT_NEAR(full_q[j], dq0[j][0], 1e-7 * scale0) << "h = 0, d/dq, coordinate " << j;
+      EXPECT_NEAR(full_v[j], dv0[j][0], 1e-7 * scale0) << "h = 0, d/dv, coordinate " << j;
+    }
   }
 
   const int np = static_cast<int>(element->parameters().size());

@@ -371,9 +371,36 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
     }
   }
 
+  // h = 0: minus = -T_v(q, v), plus = T_v(q, v), and the pairing z . T_v with z = mu_plus - mu_minus is
+  // 2 ds sum_b y_b . conj(q_b) z_b, y_b = M~ conj(q_b) v_b: its derivatives are the bilinear products, written out
+  // (the sweep needs both at every step).
+  void add_kinetic_momentum_transposed(const double* q, const double* v, const double* mu_minus,
+                                       const double* mu_plus, double* out_q, double* out_v) const {
+    const auto weights = mass_weights(parameters().data());
+    const double twice_length = 2.0 * parameters()[kLength];
+    std::array<double, kNode> z;
+    for (int b = 0; b < 2; ++b) {
+      const double *qb = q + kNode * b, *vb = v + kNode * b;
+      for (int i = 0; i < kNode; ++i) z[i] = mu_plus[kNode * b + i] - mu_minus[kNode * b + i];
+      const auto w = dual_conjugate_times(qb, vb), on_z = dual_conjugate_times(qb, z.data());
+      std::array<double, kNode> y, u;
+      for (int i = 0; i < kNode; ++i) {
+        y[i] = twice_length * weights[i] * w[i];
+        u[i] = twice_length * weights[i] * on_z[i];
+      }
+      add_gradient_in_first(vb, u.data(), out_q + kNode * b);
+      add_gradient_in_first(z.data(), y.data(), out_q + kNode * b);
+      if (out_v) add_gradient_in_second(qb, u.data(), out_v + kNode * b);
+    }
+  }
+
   void add_discrete_momenta_transposed_products(const double* q_mid, const double* v_mid, double, double h,
                                                 const double* mu_minus, const double* mu_plus, double* out_q,
                                                 double* out_v) const override {
+    if (h == 0.0) {
+      add_kinetic_momentum_transposed(q_mid, v_mid, mu_minus, mu_plus, out_q, out_v);
+      return;
+    }
     using Fad = Sacado::Fad::SFad<double, 2 * kCoordinates>;
     std::array<Fad, kCoordinates> q, v;
     for (int i = 0; i < kCoordinates; ++i) {
@@ -391,6 +418,10 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
   void add_discrete_momenta_transposed_product_at_end(const double* q_mid, const double* v_mid, double, double h,
                                                       const double* mu_minus, const double* mu_plus, bool second,
                                                       double* out) const override {
+    if (h == 0.0) {
+      add_kinetic_momentum_transposed(q_mid, v_mid, mu_minus, mu_plus, out, nullptr);
+      return;
+    }
     std::array<EndFad, kCoordinates> q, v;
     seed_end(q_mid, v_mid, h, second, q.data(), v.data());
     const EndFad pairing =
