@@ -100,7 +100,7 @@ std::unique_ptr<model::ForceElement> make_geometrically_exact_beam_plain_ad(cons
                                                                             const Point& gravity);
 
 // Dual-quaternion beam element (Schubert et al. 2024, sec. 4) between two DualQuaternionNode nodes; see
-// dual_quaternion_beam.cpp. Its reference: the length and the strain measures conj(q_b) (q_B - q_A)/length at the two
+// dual_quaternion_beam.cpp and dual_quaternion_lagrangian.hpp. Its reference: the length and the strain measures conj(q_b) (q_B - q_A)/length at the two
 // nodes in the stress-free configuration (8 values each).
 struct DualQuaternionBeamReference {
   double length = 0.0;
