@@ -117,7 +117,7 @@ void Hamiltonian::momentum_system_adjoint(const assembly::State& state, double t
   // With mu = -[rho; kappa]: q_bar += mu . dE/dq for E = [T_v(q, v) + C_q^T sigma - p; C_q v + C_t].
   for (std::size_t i = 0; i < n; ++i) mu_q_[i] = -p_bar[i];
   for (double& value : kappa_) value = -value;
-  forces_.add_discrete_momenta_transposed(state.q, state.v, t, 0.0, zero_n_, mu_q_, q_bar, scratch_);
+  forces_.add_discrete_momenta_transposed_at_end(state.q, state.v, t, 0.0, zero_n_, mu_q_, false, q_bar);  // q part
   forces_.add_discrete_momenta_parameter_gradient(state.q, state.v, t, 0.0, zero_n_, mu_q_, gradient);
   assembler_.adjoint_products(state, t, mu_q_, {}, true, y_k_, y_d_, y_m_);  // d(C_q^T sigma)/dq^T mu
   for (std::size_t i = 0; i < n; ++i) q_bar[i] += y_k_[i];
