@@ -256,7 +256,7 @@ std::string optimize_help() {
          "                            PREFIX_history.h5   /history/*, /design/{names,values,lower,upper},\n"
          "                                                /controls/<name>/{times,values}\n"
          "                            PREFIX_design.yaml  the design values of the last iterate (at the end: of\n"
-         "                                                the result, for barzilai_borwein the iterate of lowest J);\n"
+         "                                                the result, the iterate of lowest J);\n"
          "                                                read back with --set optimization.start_from=PREFIX_design.yaml\n"
          "                            PREFIX_restart.txt  state for --restart (exact, rewritten every iteration)\n"
          "                            PREFIX.h5, PREFIX.xmf the trajectory of the final design (ParaView; PREFIX.xmf2\n"

@@ -463,7 +463,7 @@ Result minimize(Function& f, const std::vector<double>& x0, const Settings& s, c
     result.stop_reason += why.str();
     result.converged = false;
   }
-  result.history = monitor.state().history;
+  result.history = state.history;
   return result;
 }
 

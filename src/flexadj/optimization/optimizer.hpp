@@ -85,7 +85,8 @@ struct RestartState {
   std::vector<RecordedEvaluation> evaluations;  // ROL's methods: every evaluation so far, in order
 };
 
-// x is the accepted iterate of lowest J, which is the last one for all methods but Barzilai-Borwein.
+// x is the accepted iterate of lowest J: the last one for the monotone searches (ROL's, the gradient method with
+// its Armijo search); Barzilai-Borwein and the gradient method without line search can leave it.
 struct Result {
   std::vector<double> x;
   double objective = 0.0;
