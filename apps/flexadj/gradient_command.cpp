@@ -153,7 +153,10 @@ void print_header(const GradientOptions& options, const GradientProblem& problem
   const char* at_most = run.end_condition ? " at most (end condition)" : "";
   if (run.scheme == "variational")
     std::printf("  integrator  midpoint variational integrator (%s), h = %g s, %lld steps%s\n",
-                run.joint_coordinates ? "null-space form, joint coordinates" : "RATTLE", run.step_size,
+                run.joint_midpoint        ? "midpoint rule in joint coordinates"
+                : run.joint_coordinates ? "null-space form, joint coordinates"
+                                        : "RATTLE",
+                run.step_size,
                 run.step_count(), at_most);
   else if (run.scheme == "hamiltonian")
     std::printf("  integrator  constrained Hamiltonian equations (%s), h = %g s, %lld steps%s\n",

@@ -236,8 +236,9 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
   if ((implicit_end || free_end) && problem_.integrator.scheme == "variational" && problem_.integrator.joint_coordinates)
     throw InputError(problem_.model->source_file, implicit_end ? "integrator.end_condition" : "design_variables",
                      std::string(implicit_end ? "an implicit" : "a free") +
-                         " final time is not differentiated with the null-space variational integrator "
-                         "(integrator.coordinates: joint) yet; use coordinates absolute (the RATTLE form)");
+                         " final time is not differentiated with the variational integrator in joint coordinates (the "
+                         "null-space form of integrator.coordinates: joint, or joint_midpoint) yet; use coordinates "
+                         "absolute (the RATTLE form)");
   if (implicit_end || free_end)
     for (const auto& element : problem_.model->force_elements())
       if (element->trapezoidal_in_time())

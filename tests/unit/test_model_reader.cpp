@@ -572,11 +572,17 @@ TEST(ModelReaderErrors, Values) {
   EXPECT_TRUE(read(replaced(kSpatial, "spectral_radius: 0.5", "type: hamiltonian, coordinates: joint"))
                   .integrator.joint_coordinates);
   expect_error(replaced(kSpatial, "spectral_radius: 0.5", "type: hamiltonian, coordinates: minimal"),
-               "integrator.coordinates", "expected one of: absolute, joint; got 'minimal'");
+               "integrator.coordinates", "expected one of: absolute, joint, joint_midpoint; got 'minimal'");
+  expect_error(replaced(kSpatial, "spectral_radius: 0.5", "type: hamiltonian, coordinates: joint_midpoint"),
+               "integrator.coordinates", "is a discrete Lagrangian of type variational");
   expect_error(replaced(kSpatial, "spectral_radius: 0.5", "coordinates: absolute"), "integrator.coordinates",
                "only types hamiltonian and variational take coordinates");
   EXPECT_TRUE(read(replaced(kSpatial, "spectral_radius: 0.5", "type: variational, coordinates: joint"))
                   .integrator.joint_coordinates);
+  EXPECT_FALSE(read(replaced(kSpatial, "spectral_radius: 0.5", "type: variational, coordinates: joint"))
+                   .integrator.joint_midpoint);
+  const auto midpoint = read(replaced(kSpatial, "spectral_radius: 0.5", "type: variational, coordinates: joint_midpoint"));
+  EXPECT_TRUE(midpoint.integrator.joint_coordinates && midpoint.integrator.joint_midpoint);
   expect_error(replaced(kPlanar, "    damping: 1\n", "    damping: -1\n"), "forces[0].damping",
                "expected a number >= 0, got -1");
   expect_error(replaced(kPlanar, "    position: [0, 0]", "    position: [0, 0, 0]"), "bodies[0].position",

@@ -16,6 +16,9 @@ struct IntegratorSettings {
   // hamiltonian and variational only: joint coordinates instead of absolute ones (joint_hamiltonian.hpp: the
   // joint-space equations; null_space_variational.hpp: the null-space form with nodal reparametrization).
   bool joint_coordinates = false;
+  // variational with joint coordinates: the midpoint rule in the joint coordinates themselves (coordinates:
+  // joint_midpoint; joint_midpoint_variational.hpp) instead of the null-space form.
+  bool joint_midpoint = false;
   double start_time = 0.0;
   double end_time = 1.0;
   double step_size = 1e-3;

@@ -13,6 +13,7 @@
 #include "flexadj/integrators/generalized_alpha.hpp"
 #include "flexadj/integrators/hamiltonian.hpp"
 #include "flexadj/integrators/joint_hamiltonian.hpp"
+#include "flexadj/integrators/joint_midpoint_variational.hpp"
 #include "flexadj/integrators/null_space_variational.hpp"
 #include "flexadj/integrators/state_space.hpp"
 #include "flexadj/integrators/variational.hpp"
@@ -304,7 +305,11 @@ std::unique_ptr<TimeIntegrator> make_time_integrator(assembly::Assembler& assemb
                        "'" + element->name() + "' (a beam of formulation dual_quaternion) is discretised in time by "
                        "its own trapezoidal discrete Lagrangian (Schubert et al. 2024, sec. 4.3): it needs integrator "
                        "type variational with coordinates absolute, got type " + settings.scheme +
-                       (settings.joint_coordinates ? " with coordinates joint" : ""));
+                       (settings.joint_midpoint      ? " with coordinates joint_midpoint"
+                        : settings.joint_coordinates ? " with coordinates joint"
+                                                     : ""));
+  if (settings.scheme == "variational" && settings.joint_midpoint)
+    return std::make_unique<JointMidpointVariational>(assembler, settings, solver_options);
   if (settings.scheme == "variational" && settings.joint_coordinates)
     return std::make_unique<NullSpaceVariational>(assembler, settings, solver_options);
   if (settings.scheme == "variational") return std::make_unique<Variational>(assembler, settings, solver_options);

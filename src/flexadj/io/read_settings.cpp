@@ -42,13 +42,20 @@ void Reader::read_integrator(const Value& v) {
   // coordinates: absolute (the default: integrators/hamiltonian.hpp, variational.hpp with multipliers) | joint (the
   // joint-space equations, integrators/joint_hamiltonian.hpp; the null-space form with nodal reparametrization,
   // integrators/null_space_variational.hpp).
+  // joint_midpoint (variational only): the midpoint rule in the joint coordinates (joint_midpoint_variational.hpp).
   s.joint_coordinates = false;
+  s.joint_midpoint = false;
   if (v.has("coordinates")) {
     const Value coordinates = v.at("coordinates");
     if (s.scheme != "hamiltonian" && s.scheme != "variational")
       coordinates.fail("only types hamiltonian and variational take coordinates (absolute or joint); remove it from "
                        "the integrator section or choose one of these types");
-    s.joint_coordinates = coordinates.choice({"absolute", "joint"}) == "joint";
+    const std::string choice = coordinates.choice({"absolute", "joint", "joint_midpoint"});
+    if (choice == "joint_midpoint" && s.scheme != "variational")
+      coordinates.fail("joint_midpoint (the midpoint rule in the joint coordinates) is a discrete Lagrangian of type "
+                       "variational; for type " + s.scheme + " choose absolute or joint");
+    s.joint_coordinates = choice != "absolute";
+    s.joint_midpoint = choice == "joint_midpoint";
   }
   s.start_time = v.at("start_time").number_or(0.0);
   const Value end = v.at("end_time");
