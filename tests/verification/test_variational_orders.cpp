@@ -4,8 +4,9 @@
 // control u = 1; then the gradient of the same objective w.r.t. u against central differences and a Taylor test.
 // The same study on the null-space form with nodal reparametrization (sec. 3.1/3.2, Fig. 4;
 // integrators/null_space_variational.hpp): q and the one adjoint variable per step of the minimal-dimension adjoint.
-// The minimal-coordinate pendulum of sec. 2.3 (the midpoint rule in the angle) is not expressible: flexadj's
-// discrete Lagrangian takes the midpoint in the bodies' absolute coordinates. It is skipped.
+// The pendulum in minimal coordinates of sec. 2.3 (the midpoint rule in the angle, Fig. 2) on `coordinates:
+// joint_midpoint` (integrators/joint_midpoint_variational.hpp): its angles, adjoint variables and gradient against
+// the paper's scalar eqs. (16) and (18) written out here, then the orders of q, the adjoint and dJ/du.
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -16,6 +17,7 @@
 #include <vector>
 
 #include "adjoint_checks.hpp"
+#include "flexadj/integrators/joint_midpoint_variational.hpp"
 #include "flexadj/integrators/null_space_variational.hpp"
 #include "gradient_support.hpp"
 #include "models.hpp"
@@ -226,6 +228,202 @@ TEST(VariationalOrders, NullSpacePendulumPositionsAndMinimalAdjointAreSecondOrde
 TEST(VariationalOrders, SwingUpObjectiveGradientMatchesFiniteDifferencesAndTaylor) {
   auto problem = swing_pendulum(200);
   const objectives::Objective objective = swing_up_objective();
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  auto signal = problem.model->controls().at("u");
+  const std::vector<double>& gradient = e.gradient.controls.at("u");
+  EXPECT_TRUE(matches_central_difference("u", gradient[0],
+                                         control_central_difference(problem, objective, world(), *signal, 0, 1e-4),
+                                         e.value, kVariationalAccuracy));
+  std::vector<double> remainders;
+  const auto orders = control_taylor_orders(problem, objective, world(), *signal, gradient, {1.0}, 0.1, &remainders);
+  expect_second_order(orders, remainders);
+}
+
+// ---- sec. 2.3: the pendulum in minimal coordinates --------------------------------------------------------------
+
+// The paper's L = m l^2/2 phi'^2 + m g l cos phi (phi from the downward vertical, RECON as above) depends on
+// m l^2 = 1 and m g l = 9.81 only. A point mass takes no torque, so the pendulum is a rigid body with the same two
+// numbers: mass 2, centre of mass 0.5 from the pivot, Izz = 0.5 (Izz + m l_c^2 = 1, m l_c = 1;
+// meshes/pendulum_swing_up_minimal.yaml); u is the paper's torque on it. Start at rest at phi_0, u held over [0, T].
+constexpr double kMinimalT = 2.0, kInertiaAtPivot = 1.0, kGravityMoment = 9.81;
+
+problem::Problem minimal_pendulum(long long steps, double phi0, double u) {
+  problem::Problem problem;
+  model::Model* m = problem.model.get();
+  m->dimension = 2;
+  m->gravity = {0.0, -9.81, 0.0};
+  problem.integrator.scheme = "variational";
+  problem.integrator.joint_coordinates = true;
+  problem.integrator.joint_midpoint = true;
+  problem.integrator.end_time = kMinimalT;
+  problem.integrator.step_size = kMinimalT / double(steps);
+  problem.integrator.newton_tolerance = 1e-13;
+  model::Body body;
+  body.name = "pendulum";
+  body.kind = BodyKind::PlanarRigid;
+  body.mass = 2.0;
+  body.inertia = {0.0, 0.0, 0.5, 0.0, 0.0, 0.0};
+  body.initial_coordinates = {0.5 * std::sin(phi0), -0.5 * std::cos(phi0), phi0};
+  body.initial_velocities = {0.0, 0.0, 0.0};
+  const int b = m->add_body(body);
+  m->add_constraint(constraints::make_joint("pivot", constraints::JointKind::Revolute, {kGround, b},
+                                            {BodyKind::Ground, BodyKind::PlanarRigid},
+                                            m->joint_geometry(constraints::JointKind::Revolute, kGround, b,
+                                                              {0.0, 0.0, 0.0}, {0.0, 0.0, 1.0})));
+  auto signal = std::make_shared<functions::ControlSignal>("u", std::vector<double>{0.0}, std::vector<double>{u},
+                                                           functions::Interpolation::PiecewiseConstant);
+  m->add_control(signal);
+  elements::LoadData load;
+  load.control = signal;
+  load.control_moment_direction = {0.0, 0.0, 1.0};
+  m->add_force_element(elements::make_load("torque", b, BodyKind::PlanarRigid, load));
+  return problem;
+}
+
+// J = S_q/2 (phi_N - pi)^2 + S_p/2 p_N^2 + R/2 int u^2 dt (S_q = 1e3, S_p = 1e-2, R = 1e-5): phi = theta
+// (coordinate 2) and p_N^2 = |m v_c|^2 = 4 |v_c|^2 (m l_c = 1).
+objectives::Objective minimal_objective() {
+  objectives::Objective objective;
+  ObjectiveTerm angle;
+  angle.kind = ObjectiveTerm::Kind::FinalSquare;
+  angle.coordinate = 2;
+  angle.target = M_PI;
+  angle.weight = 1e3;
+  objective.add(angle);
+  for (long long coordinate : {0, 1}) {
+    ObjectiveTerm momentum;
+    momentum.kind = ObjectiveTerm::Kind::FinalSquare;
+    momentum.quantity = ObjectiveTerm::Quantity::Velocity;
+    momentum.coordinate = coordinate;
+    momentum.weight = 1e-2 * 4.0;
+    objective.add(momentum);
+  }
+  ObjectiveTerm effort;
+  effort.kind = ObjectiveTerm::Kind::ControlEffort;
+  effort.control = "u";
+  effort.weight = 1e-5;
+  objective.add(effort);
+  return objective;
+}
+
+// The paper's scheme for this pendulum, written out (Schubert et al. 2024, sec. 2.3): L_d = h m l^2/2 ((phi_{n+1} -
+// phi_n)/h)^2 + h m g l cos(phi_m), f_d^+- = h u/2, position-momentum form of eq. (16), and the adjoint eq. (18)
+// backwards: for step n with equations E = p_n + D1 L_d + h u/2 = 0 and p_{n+1} = D2 L_d + h u/2,
+//   lambda_n = -(phi_bar_{n+1} + dD2/dphi_{n+1} p_bar_{n+1}) / (dD1/dphi_{n+1}),
+//   phi_bar_n = dD2/dphi_n p_bar_{n+1} + dD1/dphi_n lambda_n,  p_bar_n = lambda_n,  dJ/du += h/2 (lambda_n + p_bar_{n+1}).
+struct ScalarPendulum {
+  std::vector<double> phi, p, lambda;  // lambda[n]: the adjoint of step n + 1's E (at t_n)
+  double J = 0.0, dJ_du = 0.0;
+};
+
+ScalarPendulum paper_pendulum(long long steps, double phi0, double u) {
+  const double h = kMinimalT / double(steps), ml2 = kInertiaAtPivot, mgl = kGravityMoment;
+  const auto d1 = [&](double a, double b) { return -ml2 * (b - a) / h - 0.5 * h * mgl * std::sin(0.5 * (a + b)); };
+  const auto d2 = [&](double a, double b) { return ml2 * (b - a) / h - 0.5 * h * mgl * std::sin(0.5 * (a + b)); };
+  const auto coupling = [&](double a, double b) { return -0.25 * h * mgl * std::cos(0.5 * (a + b)); };
+  ScalarPendulum r;
+  r.phi.assign(std::size_t(steps) + 1, phi0);
+  r.p.assign(std::size_t(steps) + 1, 0.0);
+  r.lambda.assign(std::size_t(steps), 0.0);
+  for (long long n = 0; n < steps; ++n) {
+    const double a = r.phi[n];
+    double b = a;
+    for (int iteration = 0; iteration < 50; ++iteration) {
+      const double e = r.p[n] + d1(a, b) + 0.5 * h * u;
+      const double step = e / (-ml2 / h + coupling(a, b));
+      b -= step;
+      if (std::abs(step) < 1e-15 * (1.0 + std::abs(b))) break;
+    }
+    r.phi[n + 1] = b;
+    r.p[n + 1] = d2(a, b) + 0.5 * h * u;
+  }
+  const double phi_N = r.phi[steps], p_N = r.p[steps];
+  r.J = 0.5e3 * (phi_N - M_PI) * (phi_N - M_PI) + 0.5e-2 * p_N * p_N + 0.5e-5 * kMinimalT * u * u;
+  double phi_bar = 1e3 * (phi_N - M_PI), p_bar = 1e-2 * p_N;
+  r.dJ_du = 1e-5 * kMinimalT * u;
+  for (long long n = steps - 1; n >= 0; --n) {
+    const double a = r.phi[n], b = r.phi[n + 1], c = coupling(a, b);
+    const double lambda = -(phi_bar + (ml2 / h + c) * p_bar) / (-ml2 / h + c);
+    r.dJ_du += 0.5 * h * (lambda + p_bar);
+    phi_bar = (-ml2 / h + c) * p_bar + (ml2 / h + c) * lambda;
+    p_bar = lambda;
+    r.lambda[n] = lambda;
+  }
+  return r;
+}
+
+struct MinimalRun {
+  std::vector<std::vector<double>> q, lambda;  // lambda[k - 1]: step k's adjoint, at t_{k-1}
+  double J = 0.0, dJ_du = 0.0;
+};
+
+MinimalRun run_minimal(long long steps, double phi0, double u) {
+  const auto problem = minimal_pendulum(steps, phi0, u);
+  MinimalRun r;
+  r.q = run(problem, self()).q;
+  r.lambda.resize(steps);
+  adjoint::SweepOptions sweep;
+  sweep.after_step = [&](std::size_t k, const integrators::TimeIntegrator& integrator) {
+    if (k == 0) return;
+    r.lambda[k - 1] = dynamic_cast<const integrators::JointMidpointVariational&>(integrator).step_adjoint();
+  };
+  const Evaluation e = evaluate(problem, minimal_objective(), self(), true, nullptr, 0, 0, sweep);
+  r.J = e.value;
+  r.dJ_du = e.gradient.controls.at("u").at(0);
+  return r;
+}
+
+// flexadj's joint-midpoint integrator and its discrete adjoint are the paper's eqs. (16) and (18) for this L_d:
+// angles, adjoint variables, J and dJ/du to round-off, from the horizontal start (u = 1, the study's) and from a
+// swinging one (u = 3, phi_0 = 2.5).
+TEST(VariationalOrders, MinimalPendulumIsThePapersDiscreteLagrangianAndAdjoint) {
+  for (const auto& [phi0, u] : {std::pair<double, double>{M_PI / 2, 1.0}, {2.5, 3.0}}) {
+    const long long steps = 64;
+    const ScalarPendulum paper = paper_pendulum(steps, phi0, u);
+    const MinimalRun r = run_minimal(steps, phi0, u);
+    double angle = 0.0, adjoint = 0.0, adjoint_size = 0.0;
+    for (long long n = 0; n <= steps; ++n) angle = std::max(angle, std::abs(r.q[n][2] - paper.phi[n]));
+    for (long long n = 0; n < steps; ++n) {
+      ASSERT_EQ(r.lambda[n].size(), 1u) << "one adjoint variable per step";
+      adjoint = std::max(adjoint, std::abs(r.lambda[n][0] - paper.lambda[n]));
+      adjoint_size = std::max(adjoint_size, std::abs(paper.lambda[n]));
+    }
+    std::printf("phi_0 = %.3f, u = %.1f: |phi - paper| %.2e, |lambda - paper| %.2e (max |lambda| %.3e), J %.12g / "
+                "%.12g, dJ/du %.12g / %.12g\n",
+                phi0, u, angle, adjoint, adjoint_size, r.J, paper.J, r.dJ_du, paper.dJ_du);
+    EXPECT_LE(angle, 1e-11);
+    EXPECT_LE(adjoint, 1e-9 * adjoint_size);
+    EXPECT_NEAR(r.J, paper.J, 1e-11 * paper.J);
+    EXPECT_NEAR(r.dJ_du, paper.dJ_du, 1e-9 * std::abs(paper.dJ_du));
+  }
+}
+
+// Fig. 2 of the paper: second order of the angle and of the adjoint variable (and of dJ/du), h = T/32 .. T/256
+// against T/4096, errors in the max norm at the 33 coarse times; the horizontal start and u = 1 of the study.
+TEST(VariationalOrders, MinimalPendulumAnglesAndAdjointAreSecondOrder) {
+  const long long coarse = 32, reference_steps = 4096;
+  const MinimalRun ref = run_minimal(reference_steps, M_PI / 2, 1.0);
+  const long long ref_stride = reference_steps / coarse;
+  std::vector<std::array<double, 3>> errors;
+  for (long long n : {32, 64, 128, 256}) {
+    const MinimalRun r = run_minimal(n, M_PI / 2, 1.0);
+    const long long s = n / coarse;
+    errors.push_back({max_error(r.q, s, ref.q, ref_stride, 0, coarse),
+                      max_error(r.lambda, s, ref.lambda, ref_stride, 0, coarse - 1), std::abs(r.dJ_du - ref.dJ_du)});
+    std::printf("minimal h = T/%lld: |q error| %.3e  |lambda error| %.3e  |dJ/du error| %.3e\n", n, errors.back()[0],
+                errors.back()[1], errors.back()[2]);
+  }
+  std::printf("minimal reference h = T/%lld: lambda(0) = %.9f, dJ/du = %.9f, J = %.9f\n", reference_steps,
+              ref.lambda[0][0], ref.dJ_du, ref.J);
+  for (std::size_t i = 1; i < errors.size(); ++i)
+    for (int c = 0; c < 3; ++c)
+      EXPECT_GE(std::log2(errors[i - 1][c] / errors[i][c]), 1.8) << "quantity " << c << " at refinement " << i;
+}
+
+// dJ/du on the joint-midpoint integrator against a central difference of the discrete J, and the Taylor remainders.
+TEST(VariationalOrders, MinimalPendulumGradientMatchesFiniteDifferencesAndTaylor) {
+  auto problem = minimal_pendulum(200, M_PI / 2, 1.0);
+  const objectives::Objective objective = minimal_objective();
   const Evaluation e = evaluate(problem, objective, world(), true);
   auto signal = problem.model->controls().at("u");
   const std::vector<double>& gradient = e.gradient.controls.at("u");
