@@ -6,7 +6,7 @@
 
 namespace flexadj::model {
 namespace {
-const char* kWhy = "the joint-coordinate formulation (integrator coordinates: joint) ";
+const char* kWhy = "the joint-coordinate formulations (integrator coordinates: joint or joint_midpoint) ";
 }
 
 JointTree::JointTree(const Model& model, const std::vector<int>& local_index) {
