@@ -1,12 +1,6 @@
 #include "flexadj/integrators/null_space_variational.hpp"
 
-#include <Teuchos_LAPACK.hpp>
-
 #include <algorithm>
-#include <cmath>
-#include <limits>
-#include <sstream>
-#include <stdexcept>
 
 #include "flexadj/assembly/system_vector.hpp"
 #include "flexadj/core/error.hpp"
@@ -14,46 +8,23 @@
 
 namespace flexadj::integrators {
 
-namespace {
-const model::JacobianCoefficients kMassOnly{0.0, 0.0, 1.0};
-}  // namespace
-
 NullSpaceVariational::NullSpaceVariational(assembly::Assembler& assembler,
                                            const integrators::IntegratorSettings& settings,
                                            const linalg::LinearSolverOptions& solver_options)
-    : CarriedStateIntegrator(assembler, settings, solver_options), momenta_(assembler) {
-  tree_ = make_joint_tree(assembler, "integrator.coordinates");
-  equations_ = std::make_unique<JointSpaceEquations>(assembler, *tree_);
+    : JointVariational(assembler, settings, solver_options, "null-space variational integrator") {
   const auto k = std::size_t(tree_->size()), n = std::size_t(tree_->coordinate_count());
-  for (Step* s : {&forward_, &recomputed_}) {
-    s->start = equations_->make_point();
-    s->end = equations_->make_point();
-    s->minus.assign(n, 0.0);
-    s->plus.assign(n, 0.0);
-    s->jacobian.assign(k * k, 0.0);
-    s->pivots.assign(k, 0);
-  }
-  for (auto* v : {&zero_n_, &column_, &first_bar_, &second_bar_}) v->assign(n, 0.0);
-  zero_m_.assign(assembler.dofs().owned_multipliers().size(), 0.0);
+  for (auto* v : {&column_, &first_bar_, &second_bar_}) v->assign(n, 0.0);
+  unit_.assign(k, 0.0);
   start_columns_.assign(n * k, 0.0);
   end_columns_.assign(n * k, 0.0);
   column_vector_ = Teuchos::rcp(new Vector(assembler.system_map()));
   product_vector_ = Teuchos::rcp(new Vector(assembler.system_map()));
-  for (auto* v : {&residual_, &unit_, &end_alpha_bar_, &end_p_bar_, &start_alpha_bar_, &lambda_})
-    v->assign(k, 0.0);
 }
 
 std::string NullSpaceVariational::description() const {
   return "midpoint variational integrator, discrete null-space method with nodal reparametrization in " +
          std::to_string(tree_->size()) + " joint coordinates (Betsch and Leyendecker 2006; Schubert et al. 2024, " +
          "sec. 3), no multipliers, no numerical damping";
-}
-
-void NullSpaceVariational::initialize(assembly::State& state, double t0) {
-  current_step_ = 0;
-  tree_->refresh(assembler_.model());
-  project_initial_state(state, t0);
-  solve_consistent_accelerations(state, t0);
 }
 
 void NullSpaceVariational::discrete_momenta(Step& s, double t, double h) {
@@ -64,7 +35,7 @@ void NullSpaceVariational::discrete_momenta(Step& s, double t, double h) {
   for (std::size_t i = 0; i < s.minus.size(); ++i) s.minus[i] = -r.coordinates()[i] / h;
 }
 
-void NullSpaceVariational::factorize_jacobian(Step& s, double t, double h, bool new_start) {
+void NullSpaceVariational::fill_jacobian(Step& s, double t, double h, bool new_start) {
   const auto k = std::size_t(tree_->size()), n = s.minus.size();
   // The columns of H(alpha_{n+1}), and of H(alpha_n) once per step (one pass over the tree each).
   for (std::size_t j = 0; j < k; ++j) {
@@ -91,85 +62,22 @@ void NullSpaceVariational::factorize_jacobian(Step& s, double t, double h, bool 
       s.jacobian[i + j * k] = -sum / h;
     }
   }
-  int info = 0;
-  Teuchos::LAPACK<int, double>().GETRF(int(k), int(k), s.jacobian.data(), int(k), s.pivots.data(), &info);
-  if (info != 0)
-    throw SolverError("null-space variational step at t = " + std::to_string(t) + " s: the step's Jacobian " +
-                      "H^T d(minus)/dq H is singular (a singular configuration of the joints, or a step too large)");
 }
 
-void NullSpaceVariational::advance(const assembly::State& state, double t, double h, long long step_index,
-                                   bool factorize_last, Step& s) {
-  const auto k = std::size_t(tree_->size());
-  s.start.t = t;
-  equations_->joint_state(state, t, s.start.alpha, s.start.p_hat);
-  equations_->evaluate(s.start);  // q_n = g(alpha_n) and beta_n for the predictor
-  s.end.t = t + h;
-  for (std::size_t j = 0; j < k; ++j) s.end.alpha[j] = s.start.alpha[j] + h * s.start.beta[j];
-  const Teuchos::LAPACK<int, double> lapack;
-  double increment = 0.0;
-  for (int iteration = 1; iteration <= settings_.max_newton_iterations; ++iteration) {
-    discrete_momenta(s, t, h);
-    // E = p_hat_n + H(alpha_n)^T minus (Schubert et al. 2024, eq. (25a)).
-    equations_->jacobian_transpose_times(s.start.alpha, s.minus, residual_);
-    for (std::size_t j = 0; j < k; ++j) residual_[j] = -(residual_[j] + s.start.p_hat[j]);
-    // Simplified Newton: the Jacobian of the predictor for all iterations (it changes by O(h) over the step).
-    if (iteration == 1) factorize_jacobian(s, t, h, true);
-    int info = 0;
-    lapack.GETRS('N', int(k), 1, s.jacobian.data(), int(k), s.pivots.data(), residual_.data(), int(k), &info);
-    increment = 0.0;
-    double size = 0.0;
-    for (std::size_t j = 0; j < k; ++j) {
-      s.end.alpha[j] += residual_[j];
-      increment = std::max(increment, std::abs(residual_[j]));
-      size = std::max(size, std::abs(s.end.alpha[j]));
-      if (!std::isfinite(residual_[j])) increment = std::numeric_limits<double>::infinity();
-    }
-    s.statistics.newton_iterations = iteration;
-    s.statistics.increment = increment;
-    if (!std::isfinite(increment)) break;
-    if (increment <= settings_.newton_tolerance * (1.0 + size)) {
-      // p_hat_{n+1} = H(alpha_{n+1})^T plus (eq. (25b)) at the converged alpha_{n+1}, then q, v = H beta.
-      discrete_momenta(s, t, h);
-      equations_->jacobian_transpose_times(s.end.alpha, s.plus, s.end.p_hat);
-      if (factorize_last) factorize_jacobian(s, t, h, false);
-      equations_->evaluate(s.end);
-      return;
-    }
-  }
-  std::ostringstream message;
-  message << "Newton iteration of the null-space variational integrator failed at step " << step_index
-          << ", t = " << t + h << " s: last increment " << increment
-          << " of the joint coordinates. Try a smaller integrator.step_size or more integrator.max_newton_iterations.";
-  throw SolverError(message.str());
+void NullSpaceVariational::momentum_balance(Step& s, double t, double h, std::vector<double>& out) {
+  discrete_momenta(s, t, h);
+  equations_->jacobian_transpose_times(s.start.alpha, s.minus, out);
 }
 
-StepStatistics NullSpaceVariational::step(assembly::State& state, double t, double h, long long step_index) {
-  current_step_ = step_index;
-  advance(state, t, h, step_index, false, forward_);
-  state.q = forward_.end.state.q;
-  state.v = forward_.end.state.v;
-  solve_consistent_accelerations(state, t + h);
-  return forward_.statistics;
+void NullSpaceVariational::end_momentum(Step& s, double t, double h) {
+  discrete_momenta(s, t, h);
+  equations_->jacobian_transpose_times(s.end.alpha, s.plus, s.end.p_hat);
 }
 
 // ---- the discrete adjoint ------------------------------------------------------------------------------------
 
-void NullSpaceVariational::begin_adjoint(storage::Trajectory& trajectory) {
-  tree_->refresh(assembler_.model());
-  assembler_.assemble(trajectory.step(0), trajectory.step_times()[0], assembly::ConstraintLevel::Acceleration, 1.0,
-                      &kMassOnly);
-  begin_adjoint_solver();
-  begin_carried_adjoint();
-}
-
-void NullSpaceVariational::recompute_step(const assembly::State& previous, double t, double h) {
-  advance(previous, t, h, current_step_, true, recomputed_);
-}
-
 // On entry (q_bar_, v_bar_) = dJ/d(q_{n+1}, v_{n+1}); on exit the carry holds dJ/d(q_n, v_n) through this step.
 void NullSpaceVariational::transpose_step(double t, double t_next, assembly::LocalGradient& gradient) {
-  const auto k = std::size_t(tree_->size());
   const double h = t_next - t;
   Step& s = recomputed_;
   const std::vector<double>&q_n = s.start.state.q, &q_next = s.end.state.q;
@@ -185,10 +93,7 @@ void NullSpaceVariational::transpose_step(double t, double t_next, assembly::Loc
   equations_->directional_gradient(s.end.alpha, end_p_bar_.data(), nullptr, second_bar_.data(), s.plus.data(),
                                    nullptr, nullptr, end_alpha_bar_.data(), &gradient);
   // The adjoint of the step's equation E: (dE/d alpha_{n+1})^T lambda = -alpha_bar (Schubert et al. 2024, sec. 3.2).
-  for (std::size_t j = 0; j < k; ++j) lambda_[j] = -end_alpha_bar_[j];
-  int info = 0;
-  Teuchos::LAPACK<int, double>().GETRS('T', int(k), 1, s.jacobian.data(), int(k), s.pivots.data(), lambda_.data(),
-                                       int(k), &info);
+  solve_step_adjoint(end_alpha_bar_);
   // E = p_hat_n + H_n^T minus(g(alpha_n), g(alpha_{n+1})): with y = H_n lambda, minus_{q_n}^T y joins first_bar_;
   // g(alpha_{n+1}) contributes its parameter terms only (alpha_{n+1} is eliminated by lambda).
   equations_->directional_values(s.start.alpha, lambda_.data(), nullptr, column_.data(), nullptr);
@@ -207,11 +112,6 @@ void NullSpaceVariational::transpose_step(double t, double t_next, assembly::Loc
   std::fill(carry_v_.begin(), carry_v_.end(), 0.0);
   equations_->joint_state_transposed(previous_, t, s.start.alpha, start_alpha_bar_, lambda_, carry_q_, carry_v_,
                                      gradient);
-}
-
-double NullSpaceVariational::step_size_sensitivity(storage::Trajectory&, std::size_t) {
-  throw std::logic_error("NullSpaceVariational::step_size_sensitivity: an implicit or free final time is refused "
-                         "with the null-space variational integrator");
 }
 
 }  // namespace flexadj::integrators

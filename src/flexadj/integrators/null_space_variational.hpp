@@ -24,64 +24,39 @@
 // paper's adjoint variable of the null-space discrete Euler-Lagrange equations. The carried adjoint is dJ/d(q_n, v_n)
 // (CarriedStateIntegrator), so checkpoints, restarts and the spacetime adjoint work unchanged.
 //
+// The Newton loop, the Legendre maps and the step's adjoint solve are JointVariational's (joint_variational.hpp).
 // Cost per step: the k x k Jacobian once (simplified Newton; one element sweep with the sparse matrix, 2k passes
 // over the tree for the columns of H_n and H_{n+1}, k sparse products, O(n k^2) dot products and an O(k^3) dense LU),
 // one element sweep and one tree pass per iteration: for the small trees of the paper's examples, not for long
 // chains (the joint-space Hamiltonian form is O(n)); serial: one rank.
-#include <memory>
 #include <string>
 #include <vector>
 
-#include "flexadj/integrators/carried_state_adjoint.hpp"
-#include "flexadj/integrators/joint_space_equations.hpp"
-#include "flexadj/integrators/variational_assembly.hpp"
-#include "flexadj/model/joint_tree.hpp"
+#include "flexadj/integrators/joint_variational.hpp"
 
 namespace flexadj::integrators {
 
-class NullSpaceVariational final : public CarriedStateIntegrator {
+class NullSpaceVariational final : public JointVariational {
  public:
   // InputError for more than one rank or a model that is not an open-loop tree (model/joint_tree.hpp).
   NullSpaceVariational(assembly::Assembler& assembler, const integrators::IntegratorSettings& settings,
                        const linalg::LinearSolverOptions& solver_options);
-
-  void initialize(assembly::State& state, double t0) override;
-  StepStatistics step(assembly::State& state, double t, double h, long long step_index) override;
   std::string description() const override;
 
-  void begin_adjoint(storage::Trajectory& trajectory) override;
-  // The adjoint variable of the equation E of the step last transposed (adjoint_step(n): step n's E, the momentum
-  // balance at t_{n-1}), k values: the paper's minimal-dimension adjoint (sec. 3.3, Fig. 4).
-  const std::vector<double>& step_adjoint() const { return lambda_; }
-  // Not available: an implicit or free final time is refused with this integrator by the problem checks.
-  double step_size_sensitivity(storage::Trajectory& trajectory, std::size_t n) override;
-
  private:
-  struct Step {
-    JointSpaceEquations::Point start, end;  // (alpha_n, p_hat_n) and (alpha_{n+1}, p_hat_{n+1}) with q, v
-    std::vector<double> minus, plus;        // at (q_n, q_{n+1})
-    std::vector<double> jacobian;           // dE/d alpha_{n+1}, column-major k x k, LU-factorized
-    std::vector<int> pivots;
-    StepStatistics statistics;
-  };
-  // Step n from the absolute state (q_n, v_n) at t: simplified Newton on alpha_{n+1}; the Jacobian is factorized
-  // again at the converged alpha_{n+1} if factorize_last (the adjoint's). SolverError if Newton fails.
-  void advance(const assembly::State& state, double t, double h, long long step_index, bool factorize_last, Step& s);
   // s.minus and s.plus at (s.start.state.q, s.end.state.q); s.end.state.q = g(s.end.alpha) first.
   void discrete_momenta(Step& s, double t, double h);
+  // B = H(alpha_n)^T minus (Schubert et al. 2024, eq. (25a)).
+  void momentum_balance(Step& s, double t, double h, std::vector<double>& out) override;
+  // p_hat_{n+1} = H(alpha_{n+1})^T plus (eq. (25b)).
+  void end_momentum(Step& s, double t, double h) override;
   // s.jacobian = H(alpha_n)^T d(minus)/dq_{n+1} H(alpha_{n+1}) from the step's sparse matrix and the columns of
-  // both H (those of H(alpha_n) kept from the step's first call unless new_start), LU-factorized.
-  void factorize_jacobian(Step& s, double t, double h, bool new_start);
-  void recompute_step(const assembly::State& previous, double t, double h) override;
+  // both H (those of H(alpha_n) kept from the step's first call unless new_start).
+  void fill_jacobian(Step& s, double t, double h, bool new_start) override;
   void transpose_step(double t, double t_next, assembly::LocalGradient& gradient) override;
 
-  std::unique_ptr<model::JointTree> tree_;
-  std::unique_ptr<JointSpaceEquations> equations_;
-  VariationalAssembly momenta_;
-  Step forward_, recomputed_;
-  // Work: n-vectors (zero, products) and k-vectors (residual, increment, unit vector, adjoints).
-  std::vector<double> zero_n_, zero_m_, column_, first_bar_, second_bar_;
-  std::vector<double> residual_, unit_, end_alpha_bar_, end_p_bar_, start_alpha_bar_, lambda_;
+  // Work: n-vectors (products) and k-vectors (unit vector).
+  std::vector<double> column_, first_bar_, second_bar_, unit_;
   // The columns of H(alpha_n) and H(alpha_{n+1}) (n x k, column-major) and system vectors for the matrix products.
   std::vector<double> start_columns_, end_columns_;
   Teuchos::RCP<Vector> column_vector_, product_vector_;
