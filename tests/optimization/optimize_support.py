@@ -63,3 +63,20 @@ class Checks:
     def finish(self):
         print("%d failed" % self.failed)
         sys.exit(1 if self.failed else 0)
+
+
+def rk4_pendulum(acceleration, controls, end_time, substeps):
+    """phi'' = acceleration(phi, u) by the classical Runge-Kutta method from rest at phi = 0, one control value per
+    control step of end_time/len(controls), each in `substeps` steps: the exact motion of the pendulum swing-up
+    tests. Returns (phi, phi')."""
+    f = lambda y, u: (y[1], acceleration(y[0], u))  # noqa: E731
+    y, h = (0.0, 0.0), end_time / len(controls) / substeps
+    for u in controls:
+        for _ in range(substeps):
+            k1 = f(y, u)
+            k2 = f((y[0] + h / 2 * k1[0], y[1] + h / 2 * k1[1]), u)
+            k3 = f((y[0] + h / 2 * k2[0], y[1] + h / 2 * k2[1]), u)
+            k4 = f((y[0] + h * k3[0], y[1] + h * k3[1]), u)
+            y = (y[0] + h / 6 * (k1[0] + 2 * k2[0] + 2 * k3[0] + k4[0]),
+                 y[1] + h / 6 * (k1[1] + 2 * k2[1] + 2 * k3[1] + k4[1]))
+    return y

@@ -23,7 +23,7 @@ import sys
 import h5py
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "optimization"))
-from optimize_support import Checks, Runner  # noqa: E402
+from optimize_support import Checks, Runner, rk4_pendulum  # noqa: E402
 
 G, T = 9.81, 2.0
 
@@ -31,17 +31,7 @@ G, T = 9.81, 2.0
 def rk4(controls, substeps):
     """phi'' = -g sin phi + u cos phi (m = l = 1, u a horizontal force), phi from the downward vertical,
     from rest at phi = 0; controls: one value per 0.01 s."""
-    f = lambda y, u: (y[1], -G * math.sin(y[0]) + u * math.cos(y[0]))  # noqa: E731
-    y, h = (0.0, 0.0), T / len(controls) / substeps
-    for u in controls:
-        for _ in range(substeps):
-            k1 = f(y, u)
-            k2 = f((y[0] + h / 2 * k1[0], y[1] + h / 2 * k1[1]), u)
-            k3 = f((y[0] + h / 2 * k2[0], y[1] + h / 2 * k2[1]), u)
-            k4 = f((y[0] + h * k3[0], y[1] + h * k3[1]), u)
-            y = (y[0] + h / 6 * (k1[0] + 2 * k2[0] + 2 * k3[0] + k4[0]),
-                 y[1] + h / 6 * (k1[1] + 2 * k2[1] + 2 * k3[1] + k4[1]))
-    return y
+    return rk4_pendulum(lambda phi, u: -G * math.sin(phi) + u * math.cos(phi), controls, T, substeps)
 
 
 flexadj, mpiexec, work, source, ranks = sys.argv[1:6]

@@ -16,37 +16,18 @@ test_variational_orders.cpp):
 
 usage: test_joint_midpoint_variational.py FLEXADJ MPIEXEC WORKDIR SOURCE_DIR
 """
-import re
 import sys
 
 from cli_checks import CliChecks
 
 checks = CliChecks(sys.argv)
 source = checks.source
-check, run = checks.check, checks.run
+check, run, gradient = checks.check, checks.run, checks.gradient
 MIDPOINT = ["--set", "integrator.type=variational", "--set", "integrator.coordinates=joint_midpoint"]
 RATTLE = ["--set", "integrator.type=variational", "--set", "integrator.coordinates=absolute"]
 
 
-def gradient(model, *options):
-    """J (from the output) and the gradient column of the CSV file."""
-    out = run("gradient", model, "-o", "gradient.csv", *options)
-    value = float(re.search(r"^J = (\S+)", out, re.M).group(1))
-    with open("gradient.csv") as f:
-        rows = [line.strip().split(",") for line in f][1:]
-    return value, [float(row[2]) for row in rows], out
-
-
-torsional = source + "/meshes/torsional_pendulum_state_space.yaml"
-swinging = open(source + "/meshes/double_pendulum_cart_hamiltonian.yaml").read().replace("value: 0}", "value: 2}")
-with open("swinging.yaml", "w") as f:
-    f.write(swinging)
-with open("spatial.yaml", "w") as f:
-    f.write("".join(line for line in open(source + "/meshes/spherical_pendulum_spin.yaml")
-                    if not line.strip().startswith("spectral_radius")))
-SPATIAL = ["--set", "integrator.end_time=0.5",
-           "--set", "design_variables=[box.mass, box.inertia_xz, pivot.point_b_z, pivot.point_a_x, "
-                    "{initial_velocity: box.x}]"]
+torsional, swinging, spatial, SPATIAL = checks.joint_models()
 
 # 1. flexadj check.
 out = run("check", source + "/meshes/pendulum_swing_up_minimal.yaml")
@@ -54,8 +35,8 @@ check("flexadj check passes on meshes/pendulum_swing_up_minimal.yaml (its defaul
 _, _, out = gradient(source + "/meshes/pendulum_swing_up_minimal.yaml")
 check("the joint-midpoint integrator ran", "midpoint rule in joint coordinates" in out)
 for title, model, options in [("the torsional pendulum", torsional, ["--set", "integrator.end_time=2"]),
-                              ("the double pendulum on a cart", "swinging.yaml", ["--set", "integrator.end_time=1"]),
-                              ("the spinning spherical pendulum", "spatial.yaml", SPATIAL)]:
+                              ("the double pendulum on a cart", swinging, ["--set", "integrator.end_time=1"]),
+                              ("the spinning spherical pendulum", spatial, SPATIAL)]:
     out = run("check", model, *(MIDPOINT + options))
     check("flexadj check passes on %s" % title, "check passed" in out)
 

@@ -19,45 +19,20 @@ the command line:
 
 usage: test_null_space_variational.py FLEXADJ MPIEXEC WORKDIR SOURCE_DIR
 """
-import os
-import re
 import sys
 
 from cli_checks import CliChecks
 
 checks = CliChecks(sys.argv)
 source = checks.source
-check, run = checks.check, checks.run
+check, run, gradient = checks.check, checks.run, checks.gradient
 NULL_SPACE = ["--set", "integrator.type=variational", "--set", "integrator.coordinates=joint"]
 RATTLE = ["--set", "integrator.type=variational", "--set", "integrator.coordinates=absolute"]
 
 
-def gradient(model, *options):
-    """J (from the output) and the gradient column of the CSV file."""
-    out = run("gradient", model, "-o", "gradient.csv", *options)
-    value = float(re.search(r"^J = (\S+)", out, re.M).group(1))
-    with open("gradient.csv") as f:
-        rows = [line.strip().split(",") for line in f][1:]
-    return value, [float(row[2]) for row in rows], out
-
-
-def without_spectral_radius(path, name):
-    text = "".join(line for line in open(path) if not line.strip().startswith("spectral_radius"))
-    with open(name, "w") as f:
-        f.write(text)
-    return name
-
-
 # The models of the joint-coordinate tests (tests/verification/test_joint_coordinates.py).
 pendulum = source + "/meshes/pendulum_swing_up_variational.yaml"
-torsional = source + "/meshes/torsional_pendulum_state_space.yaml"
-swinging = open(source + "/meshes/double_pendulum_cart_hamiltonian.yaml").read().replace("value: 0}", "value: 2}")
-with open("swinging.yaml", "w") as f:
-    f.write(swinging)
-spatial = without_spectral_radius(source + "/meshes/spherical_pendulum_spin.yaml", "spatial.yaml")
-SPATIAL = ["--set", "integrator.end_time=0.5",
-           "--set", "design_variables=[box.mass, box.inertia_xz, pivot.point_b_z, pivot.point_a_x, "
-                    "{initial_velocity: box.x}]"]
+torsional, swinging, spatial, SPATIAL = checks.joint_models()
 CHAIN = ["--set", "chain.count=10", "--set", "objective=[{type: final_square, coordinate: link10.x}]",
          "--set", "design_variables=[link3.mass, link7.inertia_zz]", "--set", "integrator.step_size=1e-3",
          "--set", "integrator.end_time=0.1"]
