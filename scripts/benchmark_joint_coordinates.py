@@ -18,6 +18,9 @@ parameters, trajectory in memory:
     null_space         (--variational) integrator {type: variational, coordinates: joint}: the midpoint variational
                        integrator in the null-space form with nodal reparametrization (Schubert et al. 2024, sec. 3),
                        its discrete adjoint (k adjoint variables per step)
+    joint_midpoint     (--variational) integrator {type: variational, coordinates: joint_midpoint}: the midpoint
+                       rule in the joint coordinates (Schubert et al. 2024, sec. 2.3), its discrete adjoint (k adjoint
+                       variables per step)
     rattle             (--variational) integrator {type: variational}: the same scheme in the RATTLE form
                        (multipliers), its discrete adjoint
 
@@ -29,8 +32,8 @@ row from one probe run of 20 steps so that a run of S steps takes about --target
 most 20 000).
 
 Unknowns: k joint coordinates (one revolute joint per link: k = N) for the joint rows, n + m (coordinates +
-multipliers, as flexadj reports them) for the others. Ratios joint/index-3 and joint/absolute (and null-space/RATTLE)
-are of the gradient cost per step (forward + adjoint) of the same N.
+multipliers, as flexadj reports them) for the others. Ratios joint/index-3 and joint/absolute (and of the
+null-space and joint-midpoint rows to RATTLE) are of the gradient cost per step (forward + adjoint) of the same N.
 
 Prints a table (--markdown: the README's form) and writes JSON (default results/joint_coordinates_np1.json). Use a
 copy of the program (--flexadj, default $FLEXADJ or build/apps/flexadj) if the build tree may change during the
@@ -59,13 +62,15 @@ KINDS = {
 }
 VARIATIONAL = {
     "null_space": (["--set", "integrator.type=variational", "--set", "integrator.coordinates=joint"], []),
+    "joint_midpoint": (["--set", "integrator.type=variational", "--set", "integrator.coordinates=joint_midpoint"], []),
     "rattle": (["--set", "integrator.type=variational", "--set", "integrator.coordinates=absolute"], []),
 }
 KINDS.update(VARIATIONAL)
 LABEL = {"joint": "joint (discrete adj.)", "joint_continuous": "joint (continuous adj.)",
          "absolute": "absolute, index 2", "generalized_alpha": "gen.-α, index 3",
-         "null_space": "variational, null-space", "rattle": "variational, RATTLE"}
-MINIMAL = ("joint", "joint_continuous", "null_space")  # rows whose unknowns are the k joint coordinates
+         "null_space": "variational, null-space", "joint_midpoint": "variational, joint midpoint",
+         "rattle": "variational, RATTLE"}
+MINIMAL = ("joint", "joint_continuous", "null_space", "joint_midpoint")  # rows whose unknowns are the k joint coordinates
 TIMING = re.compile(r"^timing\s+forward ([0-9.eE+-]+) s, adjoint ([0-9.eE+-]+) s", re.M)
 MODEL_LINE = re.compile(r"(\d+) coordinate\(s\), (\d+) multiplier\(s\)")
 OBJECTIVE = re.compile(r"^J = (\S+)", re.M)
@@ -174,7 +179,7 @@ def derived(rows):
     for d in out:
         if d["kind"] not in MINIMAL or "error" in d:
             continue
-        others = (("rattle", "over_rattle"),) if d["kind"] == "null_space" else (
+        others = (("rattle", "over_rattle"),) if d["kind"] in ("null_space", "joint_midpoint") else (
             ("generalized_alpha", "over_index3"), ("absolute", "over_absolute"))
         for other, key in others:
             o = by.get((d["links"], other))
@@ -190,7 +195,7 @@ def fmt(x):
 
 def table(data, markdown):
     head = ["N", "formulation", "unknowns", "S", "fwd µs/step", "gradient µs/step", "adj/fwd",
-            "joint/index-3 (gradient)", "joint/absolute (gradient)", "null-space/RATTLE (gradient)"]
+            "joint/index-3 (gradient)", "joint/absolute (gradient)", "variational/RATTLE (gradient)"]
     lines = []
     for d in derived(data["runs"]):
         unknowns = ("" if d.get("unknowns") is None else
@@ -231,9 +236,9 @@ def main():
     parser.add_argument("--target-seconds", type=float, default=4.0)
     parser.add_argument("--no-continuous", action="store_true", help="leave out the joint_continuous rows")
     parser.add_argument("--variational", action="store_true",
-                        help="add the variational integrator's rows (null-space form and RATTLE form)")
+                        help="add the variational integrator's rows (null-space, joint-midpoint and RATTLE forms)")
     parser.add_argument("--only-variational", action="store_true",
-                        help="only the variational integrator's rows (null-space form and RATTLE form)")
+                        help="only the variational integrator's rows (null-space, joint-midpoint and RATTLE forms)")
     parser.add_argument("--table-from", metavar="FILE.json", help="print the table of an earlier run and stop")
     parser.add_argument("--markdown", action="store_true", help="print the table as Markdown (the README's form)")
     parser.add_argument("--note", help="a remark kept in the JSON's info (e.g. which build the program copy is)")

@@ -77,6 +77,10 @@ TEST(Meshes, EveryModelFileReadsAndRuns) {
                                       // the same on the null-space variational integrator: its J and gradient
                                       // equal the RATTLE form's (verification_null_space_variational)
                                       "pendulum_swing_up_null_space.yaml",
+                                      // the pendulum in minimal coordinates (joint_midpoint): the paper's scalar
+                                      // equations in test_variational_orders, its swing-up in
+                                      // reproduction_pendulum_swing_up_minimal
+                                      "pendulum_swing_up_minimal.yaml",
                                       // the dual-quaternion beam (Schubert et al. 2024, sec. 4):
                                       // test_dual_quaternion_beam_dynamics.cpp (free flight, cantilever) and
                                       // verification_dual_quaternion_beam_adjoint (the swing-up's gradients)
