@@ -7,7 +7,9 @@ test_variational_orders.cpp):
 1. `flexadj check` (Taylor test of order 2, central and extrapolated differences of the discrete J) passes on the
    shipped model meshes/pendulum_swing_up_minimal.yaml (200 controls), Held and Seifried's torsional pendulum (a joint
    length, a spring stiffness, a mass), the double pendulum on a cart (401 controls; prismatic and revolute joints)
-   and the spinning spherical pendulum (three Cardan angles; mass, inertia, joint geometry, initial velocity).
+   and the spinning spherical pendulum (three Cardan angles; mass, inertia, joint geometry, initial velocity), all
+   with the exact Newton and adjoint matrix (k <= 4), and the five-axis manipulator (k = 5: Newton's approximate
+   matrix and the adjoint equation by iterative refinement; three masses).
 2. The same motion as the RATTLE form to second order: both are second-order discretisations of the same equations,
    so |J_midpoint - J_RATTLE| shrinks about fourfold per halving of h (asserted >= 3 on the double pendulum).
 3. Checkpoints, an HDF5 trajectory, disk checkpoints with --restart files and the spacetime adjoint give the gradient
@@ -39,6 +41,14 @@ for title, model, options in [("the torsional pendulum", torsional, ["--set", "i
                               ("the spinning spherical pendulum", spatial, SPATIAL)]:
     out = run("check", model, *(MIDPOINT + options))
     check("flexadj check passes on %s" % title, "check passed" in out)
+
+# The five-axis manipulator (k = 5 joint coordinates): Newton with the approximate matrix and the adjoint equation
+# by iterative refinement (joint_midpoint_variational.hpp, beyond kExactJacobianMax = 4).
+with open("manipulator.yaml", "w") as f:
+    f.write("".join(line for line in open(source + "/meshes/manipulator.yaml")
+                    if not line.strip().startswith("spectral_radius")))
+out = run("check", "manipulator.yaml", *(MIDPOINT + ["--set", "integrator.end_time=0.1"]))
+check("flexadj check passes on the manipulator (5 joint coordinates: the refined adjoint solve)", "check passed" in out)
 
 # 2. Second-order agreement with the RATTLE form.
 differences = []

@@ -1,6 +1,10 @@
 #include "flexadj/integrators/joint_midpoint_variational.hpp"
 
+#include <Teuchos_LAPACK.hpp>
+
 #include <algorithm>
+#include <cmath>
+#include <limits>
 
 #include "flexadj/assembly/system_vector.hpp"
 #include "flexadj/core/error.hpp"
@@ -22,6 +26,9 @@ JointMidpointVariational::JointMidpointVariational(assembly::Assembler& assemble
     v->assign(n, 0.0);
   for (auto* v : {&d1_, &unit_, &mid_direction_, &delta_direction_, &grad_mid_, &grad_delta_, &row_})
     v->assign(k, 0.0);
+  mid_columns_.assign(n * k, 0.0);
+  refinement_residual_.assign(k, 0.0);
+  refinement_product_.assign(k, 0.0);
 }
 
 std::string JointMidpointVariational::description() const {
@@ -44,10 +51,7 @@ void JointMidpointVariational::discrete_momenta(Step& s, double t, double h, std
     m.first[i] = values_[i] - 0.5 * values2_[i];
     m.second[i] = values_[i] + 0.5 * values2_[i];
   }
-  // With p_n = 0 and no impulse the coordinate rows of the step's residual are -h minus (variational_assembly.hpp).
-  momenta_.assemble_step(m.first, zero_n_, m.second, zero_m_, t, h, false, &s.plus);
-  const assembly::ConstSystemVectorView r(assembler_.residual(), n);
-  for (std::size_t i = 0; i < n; ++i) s.minus[i] = -r.coordinates()[i] / h;
+  absolute_momenta(m.first, m.second, t, h, s);
   // (D1, D2) = (dPhi/d alpha_n, dPhi/d alpha_{n+1})^T (minus, plus): with Phi's gradients in alpha_m (Delta held)
   // and in Delta (alpha_m held), d/d alpha_n = 1/2 d/d alpha_m - d/d Delta, d/d alpha_{n+1} = 1/2 d/d alpha_m +
   // d/d Delta.
@@ -119,8 +123,22 @@ void JointMidpointVariational::direction_gradient(Step& s, double t, double h, c
   }
 }
 
-void JointMidpointVariational::fill_jacobian(Step& s, double t, double h, bool) {
+void JointMidpointVariational::fill_jacobian(Step& s, double t, double h, bool new_start) {
   const auto k = std::size_t(tree_->size());
+  const Midpoint& m = midpoint(s);
+  if (new_start && !exact_jacobian()) {
+    // Newton's matrix: H(alpha_m)^T d(minus)/dq_{n+1} H(alpha_m) = -M_hat/h + O(1), as the exact one, from one
+    // assembly and k sparse products (the exact one costs k element sweeps); simplified Newton contracts by O(h).
+    const std::size_t n = m.first.size();
+    for (std::size_t j = 0; j < k; ++j) {
+      std::fill(unit_.begin(), unit_.end(), 0.0);
+      unit_[j] = 1.0;
+      equations_->directional_values(m.mid, unit_.data(), nullptr, &mid_columns_[j * n], nullptr);
+    }
+    project_step_matrix(m.first, m.second, t, h, mid_columns_, mid_columns_, s);
+    return;
+  }
+  // The exact dE/d alpha_{n+1}: row i is the gradient in alpha_{n+1} of e_i . (D1 + f^-).
   for (std::size_t i = 0; i < k; ++i) {
     std::fill(unit_.begin(), unit_.end(), 0.0);
     unit_[i] = 1.0;
@@ -128,6 +146,45 @@ void JointMidpointVariational::fill_jacobian(Step& s, double t, double h, bool) 
     direction_gradient(s, t, h, unit_.data(), nullptr, nullptr, row_.data(), nullptr);
     for (std::size_t j = 0; j < k; ++j) s.jacobian[i + j * k] = row_[j];
   }
+}
+
+void JointMidpointVariational::prepare_adjoint(Step& s, double t, double h) {
+  if (exact_jacobian()) factorize_jacobian(s, t, h, false);
+}
+
+void JointMidpointVariational::solve_adjoint_equation(double t, double h) {
+  if (exact_jacobian()) {
+    solve_step_adjoint(end_alpha_bar_);
+    return;
+  }
+  Step& s = recomputed_;
+  const int k = tree_->size();
+  const Teuchos::LAPACK<int, double> lapack;
+  int info = 0;
+  for (int j = 0; j < k; ++j) lambda_[std::size_t(j)] = -end_alpha_bar_[std::size_t(j)];
+  lapack.GETRS('T', k, 1, s.jacobian.data(), k, s.pivots.data(), lambda_.data(), k, &info);
+  double previous = std::numeric_limits<double>::infinity();
+  for (int iteration = 0; iteration < 20; ++iteration) {
+    std::fill(refinement_product_.begin(), refinement_product_.end(), 0.0);
+    direction_gradient(s, t, h, lambda_.data(), nullptr, nullptr, refinement_product_.data(), nullptr);
+    double correction = 0.0, size = 0.0;
+    for (int j = 0; j < k; ++j)
+      refinement_residual_[std::size_t(j)] = -end_alpha_bar_[std::size_t(j)] - refinement_product_[std::size_t(j)];
+    lapack.GETRS('T', k, 1, s.jacobian.data(), k, s.pivots.data(), refinement_residual_.data(), k, &info);
+    for (int j = 0; j < k; ++j) {
+      lambda_[std::size_t(j)] += refinement_residual_[std::size_t(j)];
+      correction = std::max(correction, std::abs(refinement_residual_[std::size_t(j)]));
+      size = std::max(size, std::abs(lambda_[std::size_t(j)]));
+    }
+    if (correction <= 1e-15 * size) return;
+    // Round-off: the corrections stop shrinking at the level of the products' rounding.
+    if (correction > 0.5 * previous && correction <= 1e-12 * size) return;
+    if (!std::isfinite(correction) || (iteration >= 3 && correction > 0.5 * previous)) break;
+    previous = correction;
+  }
+  // The refinement did not contract (a step too large for the approximation): the exact Jacobian.
+  factorize_jacobian(s, t, h, false);
+  solve_step_adjoint(end_alpha_bar_);
 }
 
 void JointMidpointVariational::momentum_balance(Step& s, double t, double h, std::vector<double>& out) {
@@ -151,7 +208,7 @@ void JointMidpointVariational::transpose_step(double t, double t_next, assembly:
   std::fill(start_alpha_bar_.begin(), start_alpha_bar_.end(), 0.0);
   direction_gradient(s, t, h, nullptr, end_p_bar_.data(), start_alpha_bar_.data(), end_alpha_bar_.data(), &gradient);
   // The adjoint of the discrete Euler-Lagrange equation E: (dE/d alpha_{n+1})^T lambda = -alpha_bar_{n+1}.
-  solve_step_adjoint(end_alpha_bar_);
+  solve_adjoint_equation(t, h);
   // E = p_n + D1 L_d^J + f^-: lambda . D1 in alpha_n and the parameters (alpha_{n+1} is eliminated by lambda);
   // p_n enters E with the identity.
   direction_gradient(s, t, h, lambda_.data(), nullptr, start_alpha_bar_.data(), nullptr, &gradient);

@@ -5,7 +5,9 @@
 // q = g(alpha), H = dg/dalpha):
 //   L_d^J(alpha_n, alpha_{n+1}) = h L(g(alpha_m), g'(alpha_m)[beta]),  alpha_m = (alpha_n + alpha_{n+1})/2,
 //   beta = (alpha_{n+1} - alpha_n)/h,   f_d^{J-} = f_d^{J+} = h/2 H(alpha_m)^T f,
-// one step solving  p_n + D1 L_d^J + f_d^{J-} = 0  for alpha_{n+1} and  p_{n+1} = D2 L_d^J + f_d^{J+}  (eq. (16)).
+// one step solving  p_n + D1 L_d^J + f_d^{J-} = 0  for alpha_{n+1} (simplified Newton; beyond a few joint
+// coordinates with H(alpha_m)^T d(minus)/dq_{n+1} H(alpha_m), which differs from the exact Jacobian by O(1) against
+// its -M_hat/h) and p_{n+1} = D2 L_d^J + f_d^{J+}  (eq. (16)).
 // For the pendulum q = l (sin phi, -cos phi) this is the paper's L_d = h m l^2/2 ((phi_{n+1} - phi_n)/h)^2 + h m g l
 // cos((phi_n + phi_{n+1})/2) and f_d = h u_n / 2. The null-space form (null_space_variational.hpp) instead takes
 // the midpoint in the absolute coordinates; both are of second order and agree to O(h^2).
@@ -55,14 +57,28 @@ class JointMidpointVariational final : public JointVariational {
   void momentum_balance(Step& s, double t, double h, std::vector<double>& out) override;
   // p_{n+1} = D2 L_d^J + f_d^{J+}.
   void end_momentum(Step& s, double t, double h) override;
-  // Row i of dE/d alpha_{n+1}: the gradient in alpha_{n+1} of e_i . (D1 + f^-).
+  // Up to this many joint coordinates, Newton and the adjoint use the exact dE/d alpha_{n+1} (k rows, each one
+  // element sweep and a few tree passes); beyond, Newton's matrix is the approximation below, and the adjoint
+  // equation is solved by iterative refinement with it (one transposed product per iteration).
+  static constexpr int kExactJacobianMax = 4;
+  bool exact_jacobian() const { return tree_->size() <= kExactJacobianMax; }
+  // Newton's matrix: the exact dE/d alpha_{n+1} (exact_jacobian()) or H(alpha_m)^T d(minus)/dq_{n+1} H(alpha_m);
+  // !new_start: the exact one (the adjoint's fallback).
   void fill_jacobian(Step& s, double t, double h, bool new_start) override;
+  // The exact Jacobian (exact_jacobian()); else Newton's factorized approximation stays for the refinement.
+  void prepare_adjoint(Step& s, double t, double h) override;
+  // lambda_ with (dE/d alpha_{n+1})^T lambda = -alpha_bar at the recomputed step: the LU solve (exact_jacobian()),
+  // else iterative refinement lambda += A^-T (-alpha_bar - J^T lambda) with Newton's matrix A, J^T lambda the
+  // gradient in alpha_{n+1} of lambda . (D1 + f^-), to round-off; the exact Jacobian if it stalls.
+  void solve_adjoint_equation(double t, double h);
   void transpose_step(double t, double t_next, assembly::LocalGradient& gradient) override;
 
   Midpoint forward_midpoint_, recomputed_midpoint_;
   // Work: n-vectors and k-vectors; no allocation in the time loop.
   std::vector<double> sum_n_, half_difference_n_, mu_first_, mu_second_, out_first_, out_second_, values_, values2_;
   std::vector<double> d1_, unit_, mid_direction_, delta_direction_, grad_mid_, grad_delta_, row_;
+  std::vector<double> mid_columns_;  // H(alpha_m), n x k column-major
+  std::vector<double> refinement_residual_, refinement_product_;
 };
 
 }  // namespace flexadj::integrators

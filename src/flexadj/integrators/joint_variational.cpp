@@ -8,6 +8,7 @@
 #include <sstream>
 #include <stdexcept>
 
+#include "flexadj/assembly/system_vector.hpp"
 #include "flexadj/core/error.hpp"
 #include "flexadj/storage/trajectory.hpp"
 
@@ -34,6 +35,8 @@ JointVariational::JointVariational(assembly::Assembler& assembler, const integra
   zero_n_.assign(n, 0.0);
   zero_m_.assign(assembler.dofs().owned_multipliers().size(), 0.0);
   for (auto* v : {&residual_, &end_alpha_bar_, &end_p_bar_, &start_alpha_bar_, &lambda_}) v->assign(k, 0.0);
+  column_vector_ = Teuchos::rcp(new Vector(assembler.system_map()));
+  product_vector_ = Teuchos::rcp(new Vector(assembler.system_map()));
 }
 
 void JointVariational::initialize(assembly::State& state, double t0) {
@@ -84,7 +87,7 @@ void JointVariational::advance(const assembly::State& state, double t, double h,
     if (increment <= settings_.newton_tolerance * (1.0 + size)) {
       // p_{n+1} at the converged alpha_{n+1}, then q = g(alpha_{n+1}) and v = H beta.
       end_momentum(s, t, h);
-      if (factorize_last) factorize_jacobian(s, t, h, false);
+      if (factorize_last) prepare_adjoint(s, t, h);
       equations_->evaluate(s.end);
       return;
     }
@@ -123,6 +126,35 @@ void JointVariational::solve_step_adjoint(const std::vector<double>& alpha_bar) 
   int info = 0;
   Teuchos::LAPACK<int, double>().GETRS('T', k, 1, recomputed_.jacobian.data(), k, recomputed_.pivots.data(),
                                        lambda_.data(), k, &info);
+}
+
+void JointVariational::absolute_momenta(const std::vector<double>& first, const std::vector<double>& second, double t,
+                                        double h, Step& s) {
+  momenta_.assemble_step(first, zero_n_, second, zero_m_, t, h, false, &s.plus);
+  const assembly::ConstSystemVectorView r(assembler_.residual(), s.minus.size());
+  for (std::size_t i = 0; i < s.minus.size(); ++i) s.minus[i] = -r.coordinates()[i] / h;
+}
+
+void JointVariational::project_step_matrix(const std::vector<double>& first, const std::vector<double>& second,
+                                           double t, double h, const std::vector<double>& left,
+                                           const std::vector<double>& right, Step& s) {
+  const auto k = std::size_t(tree_->size()), n = s.minus.size();
+  // Forward orientation: adjoint_step() recomputes with the assembler untransposed.
+  momenta_.assemble_step(first, zero_n_, second, zero_m_, t, h, true, nullptr);
+  for (std::size_t j = 0; j < k; ++j) {
+    {
+      assembly::SystemVectorView x(*column_vector_, n);
+      for (std::size_t i = 0; i < n; ++i) x.coordinates()[i] = right[j * n + i];
+      for (std::size_t i = 0; i < x.multiplier_count(); ++i) x.multipliers()[i] = 0.0;
+    }
+    assembler_.matrix()->apply(*column_vector_, *product_vector_);
+    const assembly::ConstSystemVectorView y(*product_vector_, n);
+    for (std::size_t i = 0; i < k; ++i) {
+      double sum = 0.0;
+      for (std::size_t c = 0; c < n; ++c) sum += left[i * n + c] * y.coordinates()[c];
+      s.jacobian[i + j * k] = -sum / h;
+    }
+  }
 }
 
 double JointVariational::step_size_sensitivity(storage::Trajectory&, std::size_t) {

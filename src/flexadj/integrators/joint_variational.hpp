@@ -53,12 +53,22 @@ class JointVariational : public CarriedStateIntegrator {
   virtual void fill_jacobian(Step& s, double t, double h, bool new_start) = 0;
   // The step's Jacobian filled and LU-factorized; SolverError if singular.
   void factorize_jacobian(Step& s, double t, double h, bool new_start);
-  // Step n from the absolute state (q_n, v_n) at t: simplified Newton on alpha_{n+1}; the Jacobian is factorized
-  // again at the converged alpha_{n+1} if factorize_last (the adjoint's). SolverError if Newton fails.
+  // What the step's transpose needs at the converged alpha_{n+1}: by default the exact Jacobian, LU-factorized.
+  virtual void prepare_adjoint(Step& s, double t, double h) { factorize_jacobian(s, t, h, false); }
+  // Step n from the absolute state (q_n, v_n) at t: simplified Newton on alpha_{n+1}; prepare_adjoint() at the
+  // converged alpha_{n+1} if factorize_last (a recomputed step). SolverError if Newton fails.
   void advance(const assembly::State& state, double t, double h, long long step_index, bool factorize_last, Step& s);
   void recompute_step(const assembly::State& previous, double t, double h) override;
   // lambda_ = -(dE/d alpha_{n+1})^-T alpha_bar (the recomputed step's Jacobian).
   void solve_step_adjoint(const std::vector<double>& alpha_bar);
+  // s.minus and s.plus of the absolute midpoint rule on the step q_n = first -> q_{n+1} = second
+  // (variational_assembly.hpp: with p_n = 0 and no impulse the coordinate rows of its residual are -h minus).
+  void absolute_momenta(const std::vector<double>& first, const std::vector<double>& second, double t, double h,
+                        Step& s);
+  // s.jacobian = left^T d(minus)/dq_{n+1} right on the step (first, second): one assembly of the step's matrix
+  // (coordinate block -h d(minus)/dq_{n+1}) and k sparse products; left and right n x k, column-major.
+  void project_step_matrix(const std::vector<double>& first, const std::vector<double>& second, double t, double h,
+                           const std::vector<double>& left, const std::vector<double>& right, Step& s);
 
   std::string form_;
   std::unique_ptr<model::JointTree> tree_;
@@ -67,6 +77,7 @@ class JointVariational : public CarriedStateIntegrator {
   Step forward_, recomputed_;
   // Work: n-vectors (zero), multipliers (zero), k-vectors (residual, adjoints); no allocation in the time loop.
   std::vector<double> zero_n_, zero_m_, residual_, end_alpha_bar_, end_p_bar_, start_alpha_bar_, lambda_;
+  Teuchos::RCP<Vector> column_vector_, product_vector_;  // system vectors for the matrix products
 };
 
 }  // namespace flexadj::integrators

@@ -17,8 +17,6 @@ NullSpaceVariational::NullSpaceVariational(assembly::Assembler& assembler,
   unit_.assign(k, 0.0);
   start_columns_.assign(n * k, 0.0);
   end_columns_.assign(n * k, 0.0);
-  column_vector_ = Teuchos::rcp(new Vector(assembler.system_map()));
-  product_vector_ = Teuchos::rcp(new Vector(assembler.system_map()));
 }
 
 std::string NullSpaceVariational::description() const {
@@ -29,10 +27,7 @@ std::string NullSpaceVariational::description() const {
 
 void NullSpaceVariational::discrete_momenta(Step& s, double t, double h) {
   tree_->positions(s.end.alpha.data(), tree_->parameters().data(), s.end.state.q.data());
-  // With p_n = 0 and no impulse the coordinate rows of the step's residual are -h minus (variational_assembly.hpp).
-  momenta_.assemble_step(s.start.state.q, zero_n_, s.end.state.q, zero_m_, t, h, false, &s.plus);
-  const assembly::ConstSystemVectorView r(assembler_.residual(), s.minus.size());
-  for (std::size_t i = 0; i < s.minus.size(); ++i) s.minus[i] = -r.coordinates()[i] / h;
+  absolute_momenta(s.start.state.q, s.end.state.q, t, h, s);
 }
 
 void NullSpaceVariational::fill_jacobian(Step& s, double t, double h, bool new_start) {
@@ -45,23 +40,7 @@ void NullSpaceVariational::fill_jacobian(Step& s, double t, double h, bool new_s
       equations_->directional_values(s.start.alpha, unit_.data(), nullptr, &start_columns_[j * n], nullptr);
     equations_->directional_values(s.end.alpha, unit_.data(), nullptr, &end_columns_[j * n], nullptr);
   }
-  // The step's matrix, whose coordinate block is -h d(minus)/dq_{n+1} (variational_assembly.hpp; forward
-  // orientation: adjoint_step() recomputes with the assembler untransposed), times the columns of H(alpha_{n+1}).
-  momenta_.assemble_step(s.start.state.q, zero_n_, s.end.state.q, zero_m_, t, h, true, nullptr);
-  for (std::size_t j = 0; j < k; ++j) {
-    {
-      assembly::SystemVectorView x(*column_vector_, n);
-      for (std::size_t i = 0; i < n; ++i) x.coordinates()[i] = end_columns_[j * n + i];
-      for (std::size_t i = 0; i < x.multiplier_count(); ++i) x.multipliers()[i] = 0.0;
-    }
-    assembler_.matrix()->apply(*column_vector_, *product_vector_);
-    const assembly::ConstSystemVectorView y(*product_vector_, n);
-    for (std::size_t i = 0; i < k; ++i) {
-      double sum = 0.0;
-      for (std::size_t c = 0; c < n; ++c) sum += start_columns_[i * n + c] * y.coordinates()[c];
-      s.jacobian[i + j * k] = -sum / h;
-    }
-  }
+  project_step_matrix(s.start.state.q, s.end.state.q, t, h, start_columns_, end_columns_, s);
 }
 
 void NullSpaceVariational::momentum_balance(Step& s, double t, double h, std::vector<double>& out) {

@@ -57,9 +57,8 @@ class NullSpaceVariational final : public JointVariational {
 
   // Work: n-vectors (products) and k-vectors (unit vector).
   std::vector<double> column_, first_bar_, second_bar_, unit_;
-  // The columns of H(alpha_n) and H(alpha_{n+1}) (n x k, column-major) and system vectors for the matrix products.
+  // The columns of H(alpha_n) and H(alpha_{n+1}) (n x k, column-major).
   std::vector<double> start_columns_, end_columns_;
-  Teuchos::RCP<Vector> column_vector_, product_vector_;
 };
 
 }  // namespace flexadj::integrators
