@@ -7,12 +7,17 @@
   dJ/dc < 0 there (the bound is active, not just reached);
 * restart: the gradient and Barzilai-Borwein methods stopped after k iterations and restarted repeat the
   uninterrupted run exactly; ROL's L-BFGS restarted from its last iterate reaches the same optimum;
+* the best iterate: Barzilai-Borwein leaving its lowest J (the 4.5 beam swing-up, 10 iterations) returns it in the
+  stop line, the result, the design file and the trajectory;
 * ranks: the overhead crane with bounds, 15 trust-region iterations at 1 and 2 ranks, same history.
 
 usage: test_optimize.py FLEXADJ MPIEXEC WORKDIR MESHES
 """
 import math
+import re
 import sys
+
+import h5py
 
 from optimize_support import Checks, Runner
 
@@ -111,6 +116,55 @@ checks.check("lbfgs: restarted history continues after iteration 3", history[3][
 for name, expected in [("spring.stiffness", runner.design("free_lbfgs")["spring.stiffness"][0]),
                        ("initial_velocity:mass.x", runner.design("free_lbfgs")["initial_velocity:mass.x"][0])]:
     checks.close("lbfgs: restarted run reaches the uninterrupted optimum, " + name, restarted[name][0], expected, 1e-7)
+
+# ---- the best iterate: Barzilai-Borwein with its default non-monotone memory on the fairly rigid beam swing-up of
+# Schubert et al. 2024, sec. 4.5 (docs/results.md; steel in SI units, RECON there; 1000 steps to keep it short):
+# it reaches J/J0 = 1.4e-4 at iteration 7, then accepts steps of thousands of N m (J still below the remembered
+# J0) and leaves that basin. `flexadj optimize` must return iteration 7: stop line, result, design file and trajectory.
+runner.write("beam45.yaml", """title: fairly rigid beam swing-up (after Schubert et al. 2024, sec. 4.5), 1000 steps
+dimension: 3
+gravity: [0, -9.81, 0]
+integrator: {end_time: 1, step_size: 1.0e-3}
+controls:
+  - {name: torque, grid: {start: 0, end: 1, count: 101}, value: 1500}
+beams:
+  - name: beam
+    section: {E: 2.1e11, nu: 0.3, rho: 7850, A: 0.01, I2: 8.333333333e-6, I3: 8.333333333e-6,
+              shear_viscosity: 0.1, bulk_viscosity: 0.01}
+    elements: 10
+    line: {start: [0, 0, 0], end: [0, -1, 0]}
+joints:
+  - {type: revolute, bodies: [ground, beam.start], point: [0, 0, 0], axis: [0, 0, 1]}
+forces:
+  - {type: load, body: beam.start, control: {name: torque, moment_direction: [0, 0, 1]}}
+objective:
+  - {type: final_square, sensor: {body: beam.end, component: x}, target: 0, weight: 1.0e8}
+  - {type: final_square, sensor: {body: beam.end, component: y}, target: 1, weight: 1.0e8}
+  - {type: control_effort, control: torque, weight: 1.0e-2}
+design_variables:
+  - control: torque
+optimization: {method: barzilai_borwein, max_iterations: 10}
+""")
+result = runner.run("optimize", "beam45.yaml", "-o", "best")
+history = runner.history("best")
+values = [float(r["objective"]) for r in history]
+best = min(range(len(values)), key=lambda i: values[i])
+checks.check("best iterate: the run left its lowest J (iteration %d of %d, J %.6g, last J %.6g)"
+             % (best, len(values) - 1, values[best], values[-1]), best < len(values) - 1 and values[-1] > values[best])
+checks.check("best iterate: the stop line names the returned iteration",
+             "returned iteration %d, the lowest J" % best in result.stdout)
+reported = float(re.search(r"^result\s+J = (\S+)", result.stdout, re.M).group(1))
+checks.close("best iterate: the result J is the lowest (relative)", reported / values[best], 1.0, 1e-12)
+with open(runner.path("best_design.yaml")) as f:
+    checks.check("best iterate: the design file is iteration %d's" % best, "iteration %d (the lowest J)" % best in f.readline())
+again = runner.run("gradient", "beam45.yaml", "--set", "optimization.start_from=best_design.yaml")
+J_again = float(re.search(r"^J = (\S+)", again.stdout, re.M).group(1))
+checks.close("best iterate: J of the design file's values (relative)", J_again / values[best], 1.0, 1e-12)
+runner.run("simulate", "beam45.yaml", "--set", "optimization.start_from=best_design.yaml", "-o", "again.h5", "-q")
+with h5py.File(runner.path("best.h5"), "r") as a, h5py.File(runner.path("again.h5"), "r") as b:
+    difference = float(abs(a["state/q"][-1, :] - b["state/q"][-1, :]).max())
+checks.check("best iterate: the written trajectory is that design's motion (final q equal)", difference == 0.0,
+             "max difference %.3g" % difference)
 
 # ---- rank independence on the crane (2 bodies: each rank owns one at np 2)
 crane = meshes + "/overhead_crane.yaml"
