@@ -55,27 +55,31 @@ problem::Problem swing_pendulum(long long steps) {
 // S_p = 1e-2, R = 1e-5 h (so 1e-5/2 int u^2 dt), p^N = 0. RECON: in Cartesian coordinates the angle error
 // (phi_N - pi)^2 is the squared distance of the bob to (0, l) (equal to l^2 (phi_N - pi)^2 to leading order), and
 // p = m v (|p| = the angular momentum for m = l = 1).
-objectives::Objective swing_up_objective() {
-  objectives::Objective objective;
-  for (long long coordinate : {0, 1}) {
-    ObjectiveTerm position;
-    position.kind = ObjectiveTerm::Kind::FinalSquare;
-    position.coordinate = coordinate;
-    position.target = coordinate == 1 ? 1.0 : 0.0;
-    position.weight = 1e3;
-    objective.add(position);
-    ObjectiveTerm momentum;
-    momentum.kind = ObjectiveTerm::Kind::FinalSquare;
-    momentum.quantity = ObjectiveTerm::Quantity::Velocity;
-    momentum.coordinate = coordinate;
-    momentum.weight = 1e-2;
-    objective.add(momentum);
-  }
+// A final_square term on coordinate c (its velocity if `velocity`), and the control effort of u.
+void add_final_square(objectives::Objective& objective, long long c, bool velocity, double target, double weight) {
+  ObjectiveTerm term;
+  term.kind = ObjectiveTerm::Kind::FinalSquare;
+  if (velocity) term.quantity = ObjectiveTerm::Quantity::Velocity;
+  term.coordinate = c;
+  term.target = target;
+  term.weight = weight;
+  objective.add(term);
+}
+void add_effort(objectives::Objective& objective, double weight) {
   ObjectiveTerm effort;
   effort.kind = ObjectiveTerm::Kind::ControlEffort;
   effort.control = "u";
-  effort.weight = 1e-5;
+  effort.weight = weight;
   objective.add(effort);
+}
+
+objectives::Objective swing_up_objective() {
+  objectives::Objective objective;
+  for (long long coordinate : {0, 1}) {
+    add_final_square(objective, coordinate, false, coordinate == 1 ? 1.0 : 0.0, 1e3);
+    add_final_square(objective, coordinate, true, 0.0, 1e-2);
+  }
+  add_effort(objective, 1e-5);
   return objective;
 }
 
@@ -284,25 +288,9 @@ problem::Problem minimal_pendulum(long long steps, double phi0, double u) {
 // (coordinate 2) and p_N^2 = |m v_c|^2 = 4 |v_c|^2 (m l_c = 1).
 objectives::Objective minimal_objective() {
   objectives::Objective objective;
-  ObjectiveTerm angle;
-  angle.kind = ObjectiveTerm::Kind::FinalSquare;
-  angle.coordinate = 2;
-  angle.target = M_PI;
-  angle.weight = 1e3;
-  objective.add(angle);
-  for (long long coordinate : {0, 1}) {
-    ObjectiveTerm momentum;
-    momentum.kind = ObjectiveTerm::Kind::FinalSquare;
-    momentum.quantity = ObjectiveTerm::Quantity::Velocity;
-    momentum.coordinate = coordinate;
-    momentum.weight = 1e-2 * 4.0;
-    objective.add(momentum);
-  }
-  ObjectiveTerm effort;
-  effort.kind = ObjectiveTerm::Kind::ControlEffort;
-  effort.control = "u";
-  effort.weight = 1e-5;
-  objective.add(effort);
+  add_final_square(objective, 2, false, M_PI, 1e3);
+  for (long long coordinate : {0, 1}) add_final_square(objective, coordinate, true, 0.0, 1e-2 * 4.0);
+  add_effort(objective, 1e-5);
   return objective;
 }
 
