@@ -83,6 +83,20 @@ objectives::Objective swing_up_objective() {
   return objective;
 }
 
+// dJ/du (one control value, u = 1) against a central difference of the discrete J, and the Taylor remainders along
+// u (order 2).
+void expect_control_gradient_verified(problem::Problem problem, const objectives::Objective& objective) {
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  auto signal = problem.model->controls().at("u");
+  const std::vector<double>& gradient = e.gradient.controls.at("u");
+  EXPECT_TRUE(matches_central_difference("u", gradient[0],
+                                         control_central_difference(problem, objective, world(), *signal, 0, 1e-4),
+                                         e.value, kVariationalAccuracy));
+  std::vector<double> remainders;
+  const auto orders = control_taylor_orders(problem, objective, world(), *signal, gradient, {1.0}, 0.1, &remainders);
+  expect_second_order(orders, remainders);
+}
+
 // One run on N steps: q and lambda at t_k (k = 0 .. N), the adjoint variables and dJ/du.
 // What is stored per step (Variational::save_adjoint_variables after adjoint_step(k)) is (a1_k, a3_k), the
 // multipliers of E1 and E3 of step k (docs/adjoint.md, "The variational integrator"). Both equations are momentum
@@ -230,17 +244,7 @@ TEST(VariationalOrders, NullSpacePendulumPositionsAndMinimalAdjointAreSecondOrde
 // dJ/du of the objective above (control value u = 1) against a central difference of the discrete J, and the
 // Taylor remainders along u (order 2).
 TEST(VariationalOrders, SwingUpObjectiveGradientMatchesFiniteDifferencesAndTaylor) {
-  auto problem = swing_pendulum(200);
-  const objectives::Objective objective = swing_up_objective();
-  const Evaluation e = evaluate(problem, objective, world(), true);
-  auto signal = problem.model->controls().at("u");
-  const std::vector<double>& gradient = e.gradient.controls.at("u");
-  EXPECT_TRUE(matches_central_difference("u", gradient[0],
-                                         control_central_difference(problem, objective, world(), *signal, 0, 1e-4),
-                                         e.value, kVariationalAccuracy));
-  std::vector<double> remainders;
-  const auto orders = control_taylor_orders(problem, objective, world(), *signal, gradient, {1.0}, 0.1, &remainders);
-  expect_second_order(orders, remainders);
+  expect_control_gradient_verified(swing_pendulum(200), swing_up_objective());
 }
 
 // ---- sec. 2.3: the pendulum in minimal coordinates --------------------------------------------------------------
@@ -410,17 +414,7 @@ TEST(VariationalOrders, MinimalPendulumAnglesAndAdjointAreSecondOrder) {
 
 // dJ/du on the joint-midpoint integrator against a central difference of the discrete J, and the Taylor remainders.
 TEST(VariationalOrders, MinimalPendulumGradientMatchesFiniteDifferencesAndTaylor) {
-  auto problem = minimal_pendulum(200, M_PI / 2, 1.0);
-  const objectives::Objective objective = minimal_objective();
-  const Evaluation e = evaluate(problem, objective, world(), true);
-  auto signal = problem.model->controls().at("u");
-  const std::vector<double>& gradient = e.gradient.controls.at("u");
-  EXPECT_TRUE(matches_central_difference("u", gradient[0],
-                                         control_central_difference(problem, objective, world(), *signal, 0, 1e-4),
-                                         e.value, kVariationalAccuracy));
-  std::vector<double> remainders;
-  const auto orders = control_taylor_orders(problem, objective, world(), *signal, gradient, {1.0}, 0.1, &remainders);
-  expect_second_order(orders, remainders);
+  expect_control_gradient_verified(minimal_pendulum(200, M_PI / 2, 1.0), minimal_objective());
 }
 
 }  // namespace
