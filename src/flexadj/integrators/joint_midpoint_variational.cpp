@@ -52,21 +52,37 @@ void JointMidpointVariational::discrete_momenta(Step& s, double t, double h, std
     m.second[i] = values_[i] + 0.5 * values2_[i];
   }
   absolute_momenta(m.first, m.second, t, h, s);
-  // (D1, D2) = (dPhi/d alpha_n, dPhi/d alpha_{n+1})^T (minus, plus): with Phi's gradients in alpha_m (Delta held)
-  // and in Delta (alpha_m held), d/d alpha_n = 1/2 d/d alpha_m - d/d Delta, d/d alpha_{n+1} = 1/2 d/d alpha_m +
-  // d/d Delta.
-  for (std::size_t i = 0; i < n; ++i) {
-    sum_n_[i] = s.minus[i] + s.plus[i];
-    half_difference_n_[i] = 0.5 * (s.plus[i] - s.minus[i]);
+  // (D1, D2) = (dPhi/d alpha_n, dPhi/d alpha_{n+1})^T (minus, plus).
+  std::fill(d1.begin(), d1.end(), 0.0);
+  if (d2) std::fill(d2->begin(), d2->end(), 0.0);
+  phi_gradient(m, s.minus, s.plus, d1.data(), d2 ? d2->data() : nullptr, nullptr);
+}
+
+void JointMidpointVariational::split_pair(const std::vector<double>& a, const std::vector<double>& b) {
+  for (std::size_t i = 0; i < a.size(); ++i) {
+    sum_n_[i] = a[i] + b[i];
+    half_difference_n_[i] = 0.5 * (b[i] - a[i]);
   }
+}
+
+void JointMidpointVariational::add_split_gradients(double* grad_n, double* grad_next) const {
+  for (std::size_t j = 0; j < grad_mid_.size(); ++j) {
+    if (grad_n) grad_n[j] += 0.5 * grad_mid_[j] - grad_delta_[j];
+    if (grad_next) grad_next[j] += 0.5 * grad_mid_[j] + grad_delta_[j];
+  }
+}
+
+void JointMidpointVariational::phi_gradient(const Midpoint& m, const std::vector<double>& a,
+                                            const std::vector<double>& b, double* grad_n, double* grad_next,
+                                            assembly::LocalGradient* gradient) {
+  // a . Phi_1 + b . Phi_2 = (a + b) . g(alpha_m) + (b - a)/2 . g'(alpha_m)[Delta]: its gradient in alpha_m (Delta
+  // held) and in Delta, H(alpha_m)^T (b - a)/2.
+  split_pair(a, b);
   std::fill(grad_mid_.begin(), grad_mid_.end(), 0.0);
   equations_->directional_gradient(m.mid, m.delta.data(), nullptr, sum_n_.data(), half_difference_n_.data(), nullptr,
-                                   nullptr, grad_mid_.data(), nullptr);
+                                   nullptr, grad_mid_.data(), gradient);
   equations_->jacobian_transpose_times(m.mid, half_difference_n_, grad_delta_);
-  for (std::size_t j = 0; j < k; ++j) {
-    d1[j] = 0.5 * grad_mid_[j] - grad_delta_[j];
-    if (d2) (*d2)[j] = 0.5 * grad_mid_[j] + grad_delta_[j];
-  }
+  add_split_gradients(grad_n, grad_next);
 }
 
 void JointMidpointVariational::direction_gradient(Step& s, double t, double h, const double* delta_n,
@@ -96,20 +112,12 @@ void JointMidpointVariational::direction_gradient(Step& s, double t, double h, c
   momenta_.add_discrete_momenta_transposed(m.first, m.second, t, h, mu_first_, mu_second_, out_first_, out_second_);
   if (gradient)
     momenta_.add_discrete_momenta_parameter_gradient(m.first, m.second, t, h, mu_first_, mu_second_, *gradient);
-  for (std::size_t i = 0; i < n; ++i) {
-    sum_n_[i] = out_first_[i] + out_second_[i];
-    half_difference_n_[i] = 0.5 * (out_second_[i] - out_first_[i]);
-  }
-  std::fill(grad_mid_.begin(), grad_mid_.end(), 0.0);
-  equations_->directional_gradient(m.mid, m.delta.data(), nullptr, sum_n_.data(), half_difference_n_.data(), nullptr,
-                                   nullptr, grad_mid_.data(), gradient);
-  equations_->jacobian_transpose_times(m.mid, half_difference_n_, grad_delta_);
+  phi_gradient(m, out_first_, out_second_, grad_n, grad_next, gradient);
   // dPhi[delta] with (minus, plus) held: w . dPhi = (minus + plus) . g'[d_m] + (plus - minus)/2 . (g'[d_Delta] +
   // g''[d_m, Delta]).
-  for (std::size_t i = 0; i < n; ++i) {
-    sum_n_[i] = s.minus[i] + s.plus[i];
-    half_difference_n_[i] = 0.5 * (s.plus[i] - s.minus[i]);
-  }
+  split_pair(s.minus, s.plus);
+  std::fill(grad_mid_.begin(), grad_mid_.end(), 0.0);
+  std::fill(grad_delta_.begin(), grad_delta_.end(), 0.0);
   equations_->directional_gradient(m.mid, mid_direction_.data(), m.delta.data(), nullptr, sum_n_.data(), nullptr,
                                    half_difference_n_.data(), grad_mid_.data(), gradient);
   equations_->directional_gradient(m.mid, delta_direction_.data(), nullptr, nullptr, half_difference_n_.data(),
@@ -117,10 +125,7 @@ void JointMidpointVariational::direction_gradient(Step& s, double t, double h, c
   // d/d Delta of (plus - minus)/2 . g''(alpha_m)[d_m, Delta] = d/d alpha_m of (plus - minus)/2 . g'(alpha_m)[d_m].
   equations_->directional_gradient(m.mid, mid_direction_.data(), nullptr, nullptr, half_difference_n_.data(), nullptr,
                                    nullptr, grad_delta_.data(), nullptr);
-  for (std::size_t j = 0; j < k; ++j) {
-    if (grad_n) grad_n[j] += 0.5 * grad_mid_[j] - grad_delta_[j];
-    if (grad_next) grad_next[j] += 0.5 * grad_mid_[j] + grad_delta_[j];
-  }
+  add_split_gradients(grad_n, grad_next);
 }
 
 void JointMidpointVariational::fill_jacobian(Step& s, double t, double h, bool new_start) {

@@ -51,6 +51,15 @@ class JointMidpointVariational final : public JointVariational {
   // mu . (D2 + f^+) for (0, mu).
   void direction_gradient(Step& s, double t, double h, const double* delta_n, const double* delta_next,
                           double* grad_n, double* grad_next, assembly::LocalGradient* gradient);
+  // grad_n += d/d alpha_n and grad_next += d/d alpha_{n+1} (either may be nullptr) of a . Phi_1 + b . Phi_2 with a, b
+  // held, and its parameter terms into gradient (unless nullptr).
+  void phi_gradient(const Midpoint& m, const std::vector<double>& a, const std::vector<double>& b, double* grad_n,
+                    double* grad_next, assembly::LocalGradient* gradient);
+  // sum_n_ = a + b, half_difference_n_ = (b - a)/2.
+  void split_pair(const std::vector<double>& a, const std::vector<double>& b);
+  // grad_n += grad_mid_/2 - grad_delta_, grad_next += grad_mid_/2 + grad_delta_ (d/d alpha_n, d/d alpha_{n+1} from the
+  // gradients in alpha_m and Delta).
+  void add_split_gradients(double* grad_n, double* grad_next) const;
   // Phi, s.minus and s.plus, and the discrete momenta D1 (into d1) and D2 (into d2, unless nullptr) with forces.
   void discrete_momenta(Step& s, double t, double h, std::vector<double>& d1, std::vector<double>* d2);
   // B = D1 L_d^J + f_d^{J-} (Schubert et al. 2024, eq. (16)).
