@@ -250,6 +250,9 @@ void print_result(const Result& r, const GradientProblem& problem, const Evaluat
       std::printf("spacetime  %zu slabs in %zu time groups: %d GMRES iterations, relative residuals", s->slabs,
                   s->groups, s->iterations);
     for (double r : s->residuals) std::printf(" %.2e", r);
+    if (s->attained_residual >= 0.0)
+      std::printf(" (the explicit residual |b - A x| / |b| attained %.2e: round-off over the whole run left it above "
+                  "the tolerance)", s->attained_residual);
     std::printf("; interface defect %.2e; %zu adjoint steps on rank 0's group (the sequential sweep: %zu)\n",
                 s->interface_defect, s->adjoint_steps, s->steps + 1);
     if (s->recomputed) {
