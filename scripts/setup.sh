@@ -18,6 +18,7 @@ PACKAGES=(cmake ninja-build g++ pkg-config libgtest-dev libgmock-dev libyaml-cpp
   libtrilinos-ifpack-dev libtrilinos-intrepid-dev libtrilinos-intrepid2-dev libtrilinos-isorropia-dev
   libtrilinos-ml-dev libtrilinos-shards-dev libtrilinos-stratimikos-dev libtrilinos-teko-dev
   python3-h5py python3-numpy zlib1g-dev libsuitesparse-dev procps
+  libmumps-dev time  # MUMPS: the distributed direct solver; GNU time: scripts/benchmark_scaling.py
   clang libclang-rt-14-dev)  # clang: the libFuzzer harnesses of the test fuzz_short (docs/reliability.md)
 
 missing=()

@@ -315,9 +315,8 @@ void GradientProblem::prepare() {
   if (assembler_) return;
   assembler_ = std::make_unique<assembly::Assembler>(
       *problem_.model, comm_, assembly::partition_from_name(problem_.integrator.partition));
-  linalg::LinearSolverOptions options;
-  options.kind = problem_.integrator.linear_solver;
-  integrator_ = integrators::make_time_integrator(*assembler_, problem_.integrator, options);
+  integrator_ = integrators::make_time_integrator(*assembler_, problem_.integrator,
+                                                 integrators::linear_solver_options(problem_.integrator));
 }
 
 std::size_t GradientProblem::checkpoint_slots() {

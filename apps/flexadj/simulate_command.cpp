@@ -8,6 +8,8 @@
 
 #include "commands.hpp"
 #include "flexadj/core/error.hpp"
+#include "flexadj/core/memory_usage.hpp"
+#include "flexadj/core/mpi_comm.hpp"
 #include "flexadj/integrators/simulation.hpp"
 #include "flexadj/io/problem_reader.hpp"
 #include "flexadj/io/trajectory_output.hpp"
@@ -67,7 +69,8 @@ bool energy_untrustworthy(const integrators::SimulationSummary& s) {
 }
 
 void write_summary_json(const std::string& path, const model::Model& model, const integrators::SimulationSummary& s,
-                        int ranks, const std::string& output) {
+                        int ranks, const linalg::LinearSolver& solver, const std::vector<double>& peak_rss_mib,
+                        const std::string& output) {
   std::ofstream out(path);
   if (!out) throw InputError(path, "--summary", "cannot write the summary file");
   out.precision(17);
@@ -79,7 +82,14 @@ void write_summary_json(const std::string& path, const model::Model& model, cons
       << ",\n  \"energy_tracked\": " << (s.energy_tracked ? "true" : "false")
       << ",\n  \"initial_energy\": " << s.initial_energy << ",\n  \"max_energy_deviation\": " << s.max_energy_deviation
       << ",\n  \"energy_warning\": " << (energy_untrustworthy(s) ? "true" : "false")
-      << ",\n  \"wall_seconds\": " << s.wall_seconds << ",\n  \"output\": \"" << output << "\"\n}\n";
+      << ",\n  \"wall_seconds\": " << s.wall_seconds << ",\n  \"linear_solver\": \"" << solver.description()
+      << "\",\n  \"linear_solves\": " << solver.counts().solves;
+  if (solver.counts().iterative)
+    out << ",\n  \"krylov_iterations_mean\": " << solver.counts().mean_iterations()
+        << ",\n  \"krylov_iterations_max\": " << solver.counts().max_iterations;
+  out << ",\n  \"peak_rss_mib_per_rank\": [";
+  for (std::size_t r = 0; r < peak_rss_mib.size(); ++r) out << (r ? ", " : "") << peak_rss_mib[r];
+  out << "],\n  \"output\": \"" << output << "\"\n}\n";
   out.close();  // a full disk shows only when the buffer is written
   if (!out) throw OutputError(path + ": writing the summary file failed (is the disk full?)");
 }
@@ -100,7 +110,9 @@ std::string simulate_help() {
          "  --no-output            write no result file (timing runs)\n"
          "  --set KEY=VALUE        override a model-file value, e.g. --set integrator.step_size=1e-4\n"
          "                         or --set chain.count=1000 (repeatable)\n"
-         "  --solver KIND          linear solver: auto | direct | iterative\n"
+         "  --solver KIND          linear solver: direct (KLU on one rank, MUMPS distributed on several; the\n"
+         "                         default) | klu_gathered (KLU on rank 0 of the gathered system) | iterative\n"
+         "                         (GMRES + block Jacobi) | auto (= direct)\n"
          "  --summary FILE.json    write the run summary as JSON\n"
          "  -q, --quiet            no progress line and no summary\n"
          "  -h, --help             this text\n"
@@ -116,8 +128,7 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   const model::Model& model = *problem.model;
 
   assembly::Assembler assembler(model, comm, assembly::partition_from_name(problem.integrator.partition));
-  linalg::LinearSolverOptions solver_options;
-  solver_options.kind = problem.integrator.linear_solver;
+  const linalg::LinearSolverOptions solver_options = integrators::linear_solver_options(problem.integrator);
   const auto integrator = integrators::make_time_integrator(assembler, problem.integrator, solver_options);
   assembly::State state = assembler.make_state();
   assembler.scatter_global(model.initial_coordinates(), model.initial_velocities(), state);
@@ -173,6 +184,7 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   if (output && (problem.integrator.end_condition || problem.integrator.adaptive()))
     output->observe_final(summary.steps, summary.end_time, state);
   if (output) output->finish();
+  const std::vector<double> peak_rss_mib = peak_rss_per_rank_mib(raw_mpi_comm(*comm));
 
   if (root && !options.quiet) {
     std::printf("summary\n");
@@ -183,12 +195,22 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
     if (problem.integrator.adaptive())
       std::printf("  step sizes  %.4g .. %.4g s, %lld step(s) rejected and taken again smaller\n",
                   summary.smallest_step, summary.largest_step, summary.rejected_steps);
+    const linalg::SolveCounts& solves = integrator->linear_solver().counts();
+    if (solves.iterative)
+      std::printf("  linear      %lld solves, GMRES iterations per solve %.1f on average, at most %d\n", solves.solves,
+                  solves.mean_iterations(), solves.max_iterations);
     std::printf("  constraints max |C(q)| over all steps = %.3e\n", summary.max_constraint_residual);
     if (summary.energy_tracked)
       std::printf("  energy      E0 = %.10g J, max |E - E0| = %.3e J\n", summary.initial_energy,
                   summary.max_energy_deviation);
     else
       std::printf("  energy      not conserved by this model (dampers, loads or prescribed motion): drift not reported\n");
+    if (peak_rss_mib.size() > 1) {
+      std::vector<double> sorted = peak_rss_mib;
+      std::sort(sorted.begin(), sorted.end());
+      std::printf("  memory      peak RSS per rank: rank 0 %.0f MiB, median %.0f MiB, largest %.0f MiB\n",
+                  peak_rss_mib[0], sorted[sorted.size() / 2], sorted.back());
+    }
     std::printf("  wall time   %.3f s (%.1f steps/s)\n", summary.wall_seconds,
                 summary.wall_seconds > 0 ? double(summary.steps) / summary.wall_seconds : 0.0);
     if (output) {
@@ -206,7 +228,8 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
                  "by many orders of magnitude); try a smaller integrator.step_size\n",
                  summary.max_energy_deviation, energy_scale(summary));
   if (root && !options.summary_path.empty())
-    write_summary_json(options.summary_path, model, summary, comm->getSize(), output ? output->path() : "");
+    write_summary_json(options.summary_path, model, summary, comm->getSize(), integrator->linear_solver(),
+                       peak_rss_mib, output ? output->path() : "");
   return kSuccess;
 }
 

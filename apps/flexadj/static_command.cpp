@@ -5,6 +5,7 @@
 #include "commands.hpp"
 #include "flexadj/core/error.hpp"
 #include "flexadj/integrators/static_solver.hpp"
+#include "flexadj/integrators/time_integrator.hpp"
 #include "flexadj/io/problem_reader.hpp"
 #include "flexadj/io/trajectory_output.hpp"
 #include "flexadj/io/xdmf_writer.hpp"
@@ -76,8 +77,7 @@ int static_command(const std::vector<std::string>& arguments, RCP<const Comm> co
                            "simulate");
 
   assembly::Assembler assembler(model, comm, assembly::partition_from_name(problem.integrator.partition));
-  linalg::LinearSolverOptions solver_options;
-  solver_options.kind = problem.integrator.linear_solver;
+  const linalg::LinearSolverOptions solver_options = integrators::linear_solver_options(problem.integrator);
   assembly::State state = assembler.make_state();
   assembler.scatter_global(model.initial_coordinates(), model.initial_velocities(), state);
 

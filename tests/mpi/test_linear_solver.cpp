@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "flexadj/core/error.hpp"
 #include "flexadj/linalg/linear_solver.hpp"
 #include "simulation_support.hpp"
 
@@ -61,6 +62,90 @@ TEST(LinearSolver, DirectSolvesAndTransposedSolves) {
   transposed->update();
   transposed->solve(b, x);
   EXPECT_LT(relative_residual(*A, x, b, Teuchos::TRANS), 1e-13);
+}
+
+// Both direct kinds: `direct` (KLU on one rank, MUMPS distributed on several) and `klu_gathered`.
+class DirectSolvers : public ::testing::TestWithParam<std::string> {};
+
+TEST_P(DirectSolvers, SolveAndTransposedSolveToRoundOff) {
+  auto map = rcp(new Map(300, 0, world()));
+  auto A = make_matrix(map);
+  Vector b(map), x(map);
+  b.randomize();
+  linalg::LinearSolverOptions options;
+  options.kind = GetParam();
+  for (bool transposed : {false, true}) {
+    options.transposed = transposed;
+    auto solver = linalg::make_linear_solver(A, options);
+    solver->update();
+    solver->solve(b, x);
+    EXPECT_LT(relative_residual(*A, x, b, transposed ? Teuchos::TRANS : Teuchos::NO_TRANS), 1e-13);
+    EXPECT_EQ(solver->counts().solves, 1);
+  }
+}
+
+TEST_P(DirectSolvers, RepeatedFactorizationGivesTheSameBits) {
+  // Checkpointed recomputation and restarts repeat steps and expect the same bits from the same values.
+  auto map = rcp(new Map(300, 0, world()));
+  auto A = make_matrix(map);
+  Vector b(map), x1(map), x2(map);
+  b.randomize();
+  linalg::LinearSolverOptions options;
+  options.kind = GetParam();
+  auto solver = linalg::make_linear_solver(A, options);
+  solver->update();
+  solver->solve(b, x1);
+  for (int k = 0; k < 3; ++k) {
+    solver->update(linalg::Pivots::Fresh);
+    solver->solve(b, x2);
+    const auto a1 = x1.getData(0), a2 = x2.getData(0);
+    for (std::size_t i = 0; i < a1.size(); ++i) ASSERT_EQ(a1[i], a2[i]) << "entry " << i << ", repetition " << k;
+  }
+  // A second solver on the same matrix gives the same bits too.
+  auto other = linalg::make_linear_solver(A, options);
+  other->update();
+  other->solve(b, x2);
+  const auto a1 = x1.getData(0), a2 = x2.getData(0);
+  for (std::size_t i = 0; i < a1.size(); ++i) ASSERT_EQ(a1[i], a2[i]) << "entry " << i << ", second solver";
+}
+
+TEST_P(DirectSolvers, SingularMatrixIsASolverErrorOnEveryRank) {
+  auto map = rcp(new Map(50, 0, world()));
+  auto A = make_matrix(map);
+  A->resumeFill();
+  A->setAllToScalar(0.0);
+  A->fillComplete();
+  linalg::LinearSolverOptions options;
+  options.kind = GetParam();
+  auto solver = linalg::make_linear_solver(A, options);
+  try {
+    solver->update();
+    FAIL() << "a zero matrix was factorized";
+  } catch (const SolverError& error) {
+    EXPECT_NE(std::string(error.what()).find("singular"), std::string::npos) << error.what();
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(Kinds, DirectSolvers, ::testing::Values("direct", "klu_gathered"));
+
+TEST(LinearSolver, DirectIsMumpsOnSeveralRanksAndAgreesWithGatheredKlu) {
+  auto map = rcp(new Map(400, 0, world()));
+  auto A = make_matrix(map);
+  Vector b(map), x_direct(map), x_gathered(map);
+  b.randomize();
+  linalg::LinearSolverOptions options;
+  options.kind = "direct";
+  auto direct = linalg::make_linear_solver(A, options);
+  EXPECT_EQ(direct->description().find("MUMPS") != std::string::npos, world()->getSize() > 1)
+      << direct->description();
+  options.kind = "klu_gathered";
+  auto gathered = linalg::make_linear_solver(A, options);
+  direct->update();
+  direct->solve(b, x_direct);
+  gathered->update();
+  gathered->solve(b, x_gathered);
+  x_direct.update(-1.0, x_gathered, 1.0);
+  EXPECT_LT(x_direct.norm2(), 1e-13 * x_gathered.norm2());
 }
 
 }  // namespace

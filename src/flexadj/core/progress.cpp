@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <cstring>
 #include <utility>
 
 namespace flexadj {
@@ -17,7 +18,7 @@ Progress::Progress(bool enabled, int rank, double start_time, double end_time, s
   end_time_ = end_time;
 }
 
-void Progress::update(long long step, double t, int newton_iterations) {
+void Progress::update(long long step, double t, int newton_iterations, double krylov_per_solve) {
   if (!enabled_) return;
   const bool in_time = total_ < 0;
   const double done = in_time ? (t - start_time_) / (end_time_ - start_time_)
@@ -29,8 +30,11 @@ void Progress::update(long long step, double t, int newton_iterations) {
   last_ = now;
   const double elapsed = std::chrono::duration<double>(now - start_).count();
   const double eta = done > 0.0 ? elapsed * (1.0 - done) / done : 0.0;
-  char newton[32] = "", steps[64];
+  char newton[64] = "", steps[64];
   if (newton_iterations >= 0) std::snprintf(newton, sizeof newton, "  Newton %2d", newton_iterations);
+  if (krylov_per_solve >= 0.0)
+    std::snprintf(newton + std::strlen(newton), sizeof newton - std::strlen(newton), "  GMRES %.1f/solve",
+                  krylov_per_solve);
   if (in_time) std::snprintf(steps, sizeof steps, "step %lld (%3.0f%% of the time)", step, 100.0 * done);
   else std::snprintf(steps, sizeof steps, "step %lld/%lld (%3.0f%%)", step, total_, 100.0 * done);
   std::fprintf(stderr, "%s%s%s  t = %-12.6g%s  elapsed %.1f s  ETA %.1f s%s", terminal_ ? "\r" : "",

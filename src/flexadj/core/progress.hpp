@@ -13,8 +13,9 @@ class Progress {
   // A run whose step count is not known in advance (error-controlled steps): progress is the fraction of
   // [start_time, end_time] done.
   Progress(bool enabled, int rank, double start_time, double end_time, std::string label = "");
-  // `step` of total_steps done, at time t; newton_iterations < 0: not printed (a backward sweep).
-  void update(long long step, double t, int newton_iterations);
+  // `step` of total_steps done, at time t; newton_iterations < 0: not printed (a backward sweep);
+  // krylov_per_solve < 0: not printed (a direct solver), else the mean Krylov iterations of the linear solves.
+  void update(long long step, double t, int newton_iterations, double krylov_per_solve = -1.0);
   void finish();
 
  private:

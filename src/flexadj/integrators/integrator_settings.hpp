@@ -25,7 +25,9 @@ struct IntegratorSettings {
   double spectral_radius = 0.9;  // rho_infinity of generalized-alpha; 1 = no numerical damping
   int max_newton_iterations = 25;
   double newton_tolerance = 1e-10;     // on the scaled residual and the relative increment
-  std::string linear_solver = "auto";  // auto | direct | iterative
+  std::string linear_solver = "auto";  // auto | direct | klu_gathered | iterative (linalg/linear_solver.hpp)
+  // iterative, several ranks: levels of overlap of the Schwarz preconditioner (0: block Jacobi; linalg/).
+  int schwarz_overlap = 2;
   std::string partition = "blocks";    // blocks | graph: which rank owns which body (assembly/body_partition.hpp)
   // An implicit final time (end_condition.hpp): the run stops where the condition is met; end_time bounds it.
   std::shared_ptr<const EndCondition> end_condition;

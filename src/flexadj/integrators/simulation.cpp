@@ -14,8 +14,13 @@
 #include "flexadj/storage/trajectory.hpp"
 
 namespace flexadj::integrators {
-
 namespace {
+
+// The mean Krylov iterations per linear solve so far, for the progress line; -1 for a direct solver.
+double krylov_per_solve(const TimeIntegrator& integrator) {
+  const linalg::SolveCounts& counts = integrator.linear_solver().counts();
+  return counts.iterative ? counts.mean_iterations() : -1.0;
+}
 
 // The last step lands exactly on end_time; a free final time divides the interval into its fixed steps; a run
 // taken again has its recorded times.
@@ -120,7 +125,7 @@ void simulate_with_step_control(assembly::Assembler& assembler, TimeIntegrator& 
       summary.max_kinetic_energy = std::max(summary.max_kinetic_energy, kinetic);
     }
     for (const auto& observer : observers) observer(n, t, state);
-    progress.update(n, t, statistics.newton_iterations);
+    progress.update(n, t, statistics.newton_iterations, krylov_per_solve(integrator));
     h = std::min(h * kept, max_step);
   }
   progress.finish();
@@ -222,7 +227,7 @@ SimulationSummary simulate(assembly::Assembler& assembler, TimeIntegrator& integ
       summary.max_kinetic_energy = std::max(summary.max_kinetic_energy, kinetic);
     }
     for (const auto& observer : observers) observer(n, t, state);
-    progress.update(n, t, statistics.newton_iterations);
+    progress.update(n, t, statistics.newton_iterations, krylov_per_solve(integrator));
   }
   progress.finish();
   if (end && !ended) {

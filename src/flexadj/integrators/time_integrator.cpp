@@ -20,6 +20,13 @@
 
 namespace flexadj::integrators {
 
+linalg::LinearSolverOptions linear_solver_options(const IntegratorSettings& settings) {
+  linalg::LinearSolverOptions options;
+  options.kind = settings.linear_solver;
+  options.overlap = settings.schwarz_overlap;
+  return options;
+}
+
 double TimeIntegrator::local_error(const assembly::State&, const assembly::State&, double) const {
   throw std::logic_error("TimeIntegrator::local_error: this integrator has no error estimate (" + description() + ")");
 }

@@ -203,6 +203,9 @@ class TimeIntegrator {
 };
 
 // The integrator of settings.scheme: generalized_alpha, hht, variational, state_space or hamiltonian.
+// The linear-solver options of the integrator settings (integrator.linear_solver, integrator.schwarz_overlap).
+linalg::LinearSolverOptions linear_solver_options(const IntegratorSettings& settings);
+
 std::unique_ptr<TimeIntegrator> make_time_integrator(assembly::Assembler& assembler,
                                                      const integrators::IntegratorSettings& settings,
                                                      const linalg::LinearSolverOptions& solver_options);

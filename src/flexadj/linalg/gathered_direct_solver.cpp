@@ -108,6 +108,7 @@ class GatheredDirectSolver final : public LinearSolver {
   }
 
   void solve(const Vector& b, Vector& x) override {
+    ++counts_.solves;
     const auto local_b = b.getData(0);
     std::copy(local_b.begin(), local_b.begin() + local_rows_, value_buffer_.begin());
     MPI_Gatherv(value_buffer_.data(), local_rows_, MPI_DOUBLE, rhs_.data(), row_counts_.data(),

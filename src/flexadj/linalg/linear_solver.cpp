@@ -15,12 +15,15 @@
 #include "flexadj/core/error.hpp"
 #include "flexadj/linalg/block_jacobi_klu.hpp"
 #include "flexadj/linalg/gathered_direct_solver.hpp"
+#include "flexadj/linalg/mumps_direct_solver.hpp"
+#include "flexadj/linalg/overlapping_schwarz_klu.hpp"
 
 namespace flexadj::linalg {
 namespace {
 
-// Belos GMRES, right-preconditioned by block Jacobi with KLU on each rank's block and the cut constraints decoupled
-// (block_jacobi_klu.hpp). The true residual is checked after every solve.
+// Belos GMRES, right-preconditioned on several ranks by restricted additive Schwarz with KLU on each rank's
+// overlapping block (overlapping_schwarz_klu.hpp), or with overlap 0 by block Jacobi with the cut constraints
+// decoupled (block_jacobi_klu.hpp). The true residual is checked after every solve.
 class IterativeSolver final : public LinearSolver {
  public:
   using Operator = Tpetra::Operator<double, LocalOrdinal, GlobalOrdinal, Node>;
@@ -28,8 +31,15 @@ class IterativeSolver final : public LinearSolver {
   IterativeSolver(RCP<const CrsMatrix> matrix, const LinearSolverOptions& options)
       : matrix_(std::move(matrix)), options_(options) {
     const int rows = static_cast<int>(matrix_->getRowMap()->getNodeNumElements());
-    preconditioner_ =
-        rcp(new BlockJacobiKlu(matrix_, options.local_coordinate_rows >= 0 ? options.local_coordinate_rows : rows));
+    const int first_multiplier_row = options.local_coordinate_rows >= 0 ? options.local_coordinate_rows : rows;
+    RCP<Operator> preconditioner;
+    if (matrix_->getComm()->getSize() > 1 && options.overlap > 0) {
+      schwarz_ = rcp(new OverlappingSchwarzKlu(matrix_, first_multiplier_row, options.overlap));
+      preconditioner = schwarz_;
+    } else {
+      block_jacobi_ = rcp(new BlockJacobiKlu(matrix_, first_multiplier_row));
+      preconditioner = block_jacobi_;
+    }
     auto belos = Teuchos::rcp(new Teuchos::ParameterList);
     belos->set("Convergence Tolerance", options.tolerance);
     belos->set("Maximum Iterations", options.max_iterations);
@@ -38,14 +48,15 @@ class IterativeSolver final : public LinearSolver {
     belos->set("Explicit Residual Scaling", "Norm of RHS");
     problem_ = rcp(new Belos::LinearProblem<double, MultiVector, Operator>());
     problem_->setOperator(matrix_);
-    problem_->setRightPrec(preconditioner_);
+    problem_->setRightPrec(preconditioner);
     solver_ = rcp(new Belos::BlockGmresSolMgr<double, MultiVector, Operator>(problem_, belos));
     residual_ = rcp(new Vector(matrix_->getRowMap()));
   }
 
   void update(Pivots pivots) override {
     matrix_norm_ = matrix_->getFrobeniusNorm();
-    preconditioner_->update(pivots);
+    if (schwarz_) schwarz_->update(pivots);
+    else block_jacobi_->update(pivots);
   }
 
   void solve(const Vector& b, Vector& x) override {
@@ -53,6 +64,10 @@ class IterativeSolver final : public LinearSolver {
     problem_->setProblem(Teuchos::rcpFromRef<MultiVector>(x), Teuchos::rcpFromRef<const MultiVector>(b));
     solver_->solve();
     iterations_ = solver_->getNumIters();
+    counts_.iterative = true;
+    ++counts_.solves;
+    counts_.iterations += iterations_;
+    counts_.max_iterations = std::max(counts_.max_iterations, iterations_);
     // Belos decides convergence on implicit residuals: check the true one.
     matrix_->apply(x, *residual_);
     residual_->update(1.0, b, -1.0);
@@ -72,13 +87,17 @@ class IterativeSolver final : public LinearSolver {
   }
 
   std::string description() const override {
+    if (schwarz_)
+      return "iterative (Belos GMRES + restricted additive Schwarz/KLU, overlap " + std::to_string(options_.overlap) +
+             ")";
     return "iterative (Belos GMRES + block Jacobi/KLU, cut constraints decoupled)";
   }
 
  private:
   RCP<const CrsMatrix> matrix_;
   LinearSolverOptions options_;
-  RCP<BlockJacobiKlu> preconditioner_;
+  RCP<BlockJacobiKlu> block_jacobi_;
+  RCP<OverlappingSchwarzKlu> schwarz_;
   RCP<Belos::LinearProblem<double, MultiVector, Operator>> problem_;
   RCP<Belos::SolverManager<double, MultiVector, Operator>> solver_;
   RCP<Vector> residual_;
@@ -89,16 +108,19 @@ class IterativeSolver final : public LinearSolver {
 }  // namespace
 
 std::unique_ptr<LinearSolver> make_linear_solver(RCP<const CrsMatrix> matrix, const LinearSolverOptions& options) {
-  const long long size = static_cast<long long>(matrix->getGlobalNumRows());
-  const bool direct = options.kind == "direct" || (options.kind == "auto" && size <= options.gather_limit);
-  if (direct) return make_gathered_direct_solver(std::move(matrix), options.transposed);
-  if (options.transposed)
-    throw SolverError("the iterative solver has no transposed mode yet: use integrator.linear_solver = direct "
-                      "for gradients");
-  if (options.kind == "iterative" || options.kind == "auto") {
+  const bool several_ranks = matrix->getComm()->getSize() > 1;
+  if (options.kind == "direct" || options.kind == "auto")
+    return several_ranks ? make_mumps_direct_solver(std::move(matrix), options.transposed)
+                         : make_gathered_direct_solver(std::move(matrix), options.transposed);
+  if (options.kind == "klu_gathered") return make_gathered_direct_solver(std::move(matrix), options.transposed);
+  if (options.kind == "iterative") {
+    if (options.transposed)
+      throw SolverError("the iterative solver has no transposed mode yet: use integrator.linear_solver = direct "
+                        "for gradients");
     return std::make_unique<IterativeSolver>(std::move(matrix), options);
   }
-  throw InputError("", "integrator.linear_solver", "expected auto, direct or iterative, got '" + options.kind + "'");
+  throw InputError("", "integrator.linear_solver",
+                   "expected auto, direct, klu_gathered or iterative, got '" + options.kind + "'");
 }
 
 }  // namespace flexadj::linalg

@@ -1,12 +1,13 @@
 #pragma once
 // One facade for the linear solves of the saddle-point systems.
-//   direct:    KLU2 on rank 0 (gathered_direct_solver.hpp). On several ranks the matrix values and
-//              right-hand sides are gathered to rank 0 and the solution scattered back: Debian's Amesos2
-//              KLU2 returns wrong solutions on a distributed matrix (docs/platform.md), and the gathered
-//              system is the same for any rank count, so results agree across rank counts.
-//   iterative: Belos GMRES preconditioned by block Jacobi with KLU on each rank's block (block_jacobi_klu.hpp), the
-//              constraints cut by the partition decoupled, for systems too large to gather (true
-//              residual checked after every solve).
+//   direct:       on one rank SuiteSparse KLU with refactorization (gathered_direct_solver.hpp); on several ranks
+//                 MUMPS with the distributed input (mumps_direct_solver.hpp): nothing is gathered, the factor is
+//                 spread over the ranks. Results at different rank counts agree to round-off.
+//   klu_gathered: KLU on rank 0 of the matrix gathered from all ranks (gathered_direct_solver.hpp), for small
+//                 systems; rank 0 holds the whole matrix and its factor.
+//   iterative:    Belos GMRES preconditioned by block Jacobi with KLU on each rank's block (block_jacobi_klu.hpp),
+//                 the constraints cut by the partition decoupled (true residual checked after every solve).
+//   auto:         direct.
 #include <memory>
 #include <string>
 
@@ -15,11 +16,11 @@
 namespace flexadj::linalg {
 
 struct LinearSolverOptions {
-  std::string kind = "auto";          // auto | direct | iterative
-  long long gather_limit = 2000000;   // auto: direct up to this many unknowns
+  std::string kind = "auto";          // auto | direct | klu_gathered | iterative
   double tolerance = 1e-12;           // iterative: relative residual GMRES aims at
   double accepted_residual = 1e-8;    // iterative: backward error |r| / (|A| |x| + |b|) accepted after the solve
   int max_iterations = 500;
+  int overlap = 2;    // iterative, several ranks: Schwarz overlap levels (0: block Jacobi)
   int restart = 30;  // Krylov vectors before a restart (Belos allocates them at every solve)
   // Saddle-point layout of the local rows: this many coordinate rows first, then the multiplier rows
   // (the iterative solver decouples constraints cut by the rank partition); -1: no multipliers.
@@ -34,6 +35,14 @@ struct LinearSolverOptions {
 // afresh every few steps and where a sweep can be resumed (TimeIntegrator::fresh_adjoint_pivots_at).
 enum class Pivots { Fresh, Reuse };
 
+struct SolveCounts {
+  long long solves = 0;
+  long long iterations = 0;  // iterative solvers: the sum over the solves
+  int max_iterations = 0;    // iterative solvers: the most one solve took
+  bool iterative = false;
+  double mean_iterations() const { return solves > 0 ? static_cast<double>(iterations) / solves : 0.0; }
+};
+
 class LinearSolver {
  public:
   virtual ~LinearSolver() = default;
@@ -42,6 +51,11 @@ class LinearSolver {
   // Solves A x = b (b, x on the matrix's row map); A^T x = b for a solver made with `transposed`.
   virtual void solve(const Vector& b, Vector& x) = 0;
   virtual std::string description() const = 0;
+  // Solves so far, and for an iterative solver the Krylov iterations they took.
+  const SolveCounts& counts() const { return counts_; }
+
+ protected:
+  SolveCounts counts_;
 };
 
 std::unique_ptr<LinearSolver> make_linear_solver(RCP<const CrsMatrix> matrix, const LinearSolverOptions& options);
