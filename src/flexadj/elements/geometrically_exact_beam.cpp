@@ -20,6 +20,7 @@
 #include <cassert>
 #include <cmath>
 
+#include "flexadj/elements/beam_strain_derivatives.hpp"
 #include "flexadj/elements/elements.hpp"
 #include "flexadj/model/component_ad.hpp"
 
@@ -155,12 +156,26 @@ class GeometricallyExactBeam final
     return energy;
   }
 
-  // The Newton matrix and the adjoint's Jacobians (whose transposed products ForceElementAD forms from
-  // residual_jacobians) without AD through the force sums. With the strains' first and
-  // second derivatives (strain_derivatives()), r = L eps_q^T w + weight, w = C (eps - eps_0) + D eps_q v, gives
+  // The residual, the Newton matrix and the adjoint's Jacobians (whose transposed products ForceElementAD forms
+  // from residual_jacobians) from the strains' first and second derivatives written out by hand
+  // (beam_strain_derivatives.hpp): r = L eps_q^T w + weight, w = C (eps - eps_0) + D eps_q v, gives
   //   dr/dq = L (sum_k w_k eps_k,qq + eps_q^T C eps_q + eps_q^T D (eps_qq v)),   dr/dv = L eps_q^T D eps_q;
   // the lumped inertia terms come from an AD pass over inertia() alone. The plain AD pass over evaluate()
-  // (ForceElementAD) is the reference: test_beam_element checks both against each other to round-off.
+  // (ForceElementAD) is the reference: test_beam_hand_derivatives and test_beam_element check both against each
+  // other to round-off.
+  void residual(const double* q, const double* v, const double* a, double t, double* r) const override {
+    if (plain_ad_) return ForceElementAD::residual(q, v, a, t, r);
+    for (int i = 0; i < kBeamCoordinates; ++i) r[i] = 0.0;
+    inertia<double, double>(q, v, a, parameters().data(), r);
+    add_applied_by_hand(q, v, r);
+  }
+
+  void applied_residual(const double* q, const double* v, double t, double* r) const override {
+    if (plain_ad_) return ForceElementAD::applied_residual(q, v, t, r);
+    for (int i = 0; i < kBeamCoordinates; ++i) r[i] = 0.0;
+    add_applied_by_hand(q, v, r);
+  }
+
   void residual_jacobian(const double* q, const double* v, const double* a, double t,
                          const model::JacobianCoefficients& c, double* r, double* J) const override {
     if (plain_ad_) return ForceElementAD::residual_jacobian(q, v, a, t, c, r, J);
@@ -203,7 +218,7 @@ class GeometricallyExactBeam final
   }
 
   // mu . dr/dp. The strains scale as 1/L (strains(q, L) = strains(q, 1) / L, and so do their derivatives), so with
-  // s_k = mu . d eps_k/dq and the strain rates at L = 1 (one first-order Sacado pass over strains()),
+  // s_k = mu . d eps_k/dq and the strain rates at L = 1 (the first derivatives by hand, beam_strain_derivatives.hpp),
   //   mu . r_applied = sum_k s_k (C_k (eps_k / L - eps_0k) + D_k rate_k / L) - mu . weight,
   // a scalar expression in the parameters; the inertia terms by an AD pass over inertia() alone.
   void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* mu,
@@ -229,10 +244,9 @@ class GeometricallyExactBeam final
     ParameterFad pairing = 0.0;
     for (int i = 0; i < n; ++i) pairing += mu[i] * rf[i];
 
-    using Fad = Sacado::Fad::SFad<double, n>;
-    std::array<Fad, n> qd;
-    for (int i = 0; i < n; ++i) qd[i] = Fad(n, i, q[i]);
-    const std::array<Fad, 6> unit_eps = strains(qd.data(), Fad(1.0));
+    BeamStrainDerivatives unit;  // the strains at L = 1 and their first derivatives by hand
+    beam_strain_derivatives<false>(q, 1.0, unit);
+    const std::array<double, kBeamReduced> vz = unit.reduce(v), muz = unit.reduce(mu);
     const ParameterFad E = p[kE], G = p[kG], A = p[kArea], I2 = p[kI2], I3 = p[kI3], ratio = E / G;
     const ParameterFad chi = p[kZeta] * (3.0 - ratio) * (3.0 - ratio) + p[kEta] * ratio * ratio / 3.0;
     const std::array<ParameterFad, 6> stiffness{E * A, p[kShear2] * G * A, p[kShear3] * G * A, G * p[kJ], E * I2,
@@ -242,12 +256,12 @@ class GeometricallyExactBeam final
     const ParameterFad& length = p[kLength];
     for (int k = 0; k < 6; ++k) {
       double s = 0.0, rate = 0.0;
-      for (int i = 0; i < n; ++i) {
-        s += mu[i] * unit_eps[k].fastAccessDx(i);
-        rate += unit_eps[k].fastAccessDx(i) * v[i];
+      for (int j = 0; j < kBeamReduced; ++j) {
+        s += unit.first[k][j] * muz[j];
+        rate += unit.first[k][j] * vz[j];
       }
       const ParameterFad& reference = k < 3 ? p[kStretch0 + k] : p[kCurvature0 + k - 3];
-      pairing += s * (stiffness[k] * (unit_eps[k].val() / length - reference) + damping[k] * rate / length);
+      pairing += s * (stiffness[k] * (unit.eps[k] / length - reference) + damping[k] * rate / length);
     }
     const ParameterFad node_mass = 0.5 * p[kRho] * A * length;
     for (int node = 0; node < 2; ++node)
@@ -261,20 +275,14 @@ class GeometricallyExactBeam final
   // (N, Q2, Q3, T, M2, M3) = C (eps - eps_0) + D d eps/dt in the midpoint section frame.
   int resultant_count() const override { return 6; }
   void resultants(const double* q, const double* v, double* out) const override {
-    const double* p = parameters().data();
-    const double E = p[kE], G = p[kG], A = p[kArea], I2 = p[kI2], I3 = p[kI3], ratio = E / G;
-    const double chi = p[kZeta] * (3.0 - ratio) * (3.0 - ratio) + p[kEta] * ratio * ratio / 3.0;
-    const std::array<double, 6> stiffness{E * A, p[kShear2] * G * A, p[kShear3] * G * A, G * p[kJ], E * I2, E * I3};
-    const std::array<double, 6> damping{chi * A, p[kEta] * A, p[kEta] * A, p[kEta] * (I2 + I3), chi * I2, chi * I3};
-    using Inner = Sacado::Fad::SFad<double, kBeamCoordinates>;
-    std::array<Inner, kBeamCoordinates> qi;
-    for (int i = 0; i < kBeamCoordinates; ++i) qi[i] = Inner(kBeamCoordinates, i, q[i]);
-    const std::array<Inner, 6> eps = strains(qi.data(), Inner(p[kLength]));
+    const SectionConstants s = section_constants();
+    BeamStrainDerivatives d;
+    beam_strain_derivatives<false>(q, s.length, d);
+    const std::array<double, kBeamReduced> vz = d.reduce(v);
     for (int k = 0; k < 6; ++k) {
       double rate = 0.0;
-      for (int j = 0; j < kBeamCoordinates; ++j) rate += eps[k].fastAccessDx(j) * v[j];
-      const double reference = k < 3 ? p[kStretch0 + k] : p[kCurvature0 + k - 3];
-      out[k] = stiffness[k] * (eps[k].val() - reference) + damping[k] * rate;
+      for (int j = 0; j < kBeamReduced; ++j) rate += d.first[k][j] * vz[j];
+      out[k] = s.stiffness[k] * (d.eps[k] - s.reference[k]) + s.damping[k] * rate;
     }
   }
 
@@ -301,77 +309,99 @@ class GeometricallyExactBeam final
   }
 
  private:
-  struct StrainDerivatives {
-    std::array<double, 6> eps;
-    std::array<std::array<double, kBeamCoordinates>, 6> first;                                   // d eps_k/dq_i
-    std::array<std::array<std::array<double, kBeamCoordinates>, kBeamCoordinates>, 6> second;  // d2 eps_k/dq_i dq_j
-  };
   // The residual of applied() and its Jacobians with respect to q and v.
   struct AppliedMatrices {
     std::array<double, kBeamCoordinates> r;
     std::array<std::array<double, kBeamCoordinates>, kBeamCoordinates> K, D;
   };
 
-  // One nested Sacado pass over strains(): the outer Fad over all 14 coordinates, the inner over the 8 Euler
-  // parameters only, since the strains are affine in the positions (Gamma = R_m^T (r_B - r_A) / L, K = psi / L):
-  // the position-position block of the second derivatives is zero and the mixed blocks are symmetric.
-  static StrainDerivatives strain_derivatives(const double* q, double length) {
-    constexpr int n = kBeamCoordinates, kRotations = 8;
-    constexpr std::array<int, n> rotation_slot{-1, -1, -1, 0, 1, 2, 3, -1, -1, -1, 4, 5, 6, 7};
-    using Inner = Sacado::Fad::SFad<double, kRotations>;
-    using Outer = Sacado::Fad::SFad<Inner, n>;
-    std::array<Outer, n> qo;
-    for (int i = 0; i < n; ++i)
-      qo[i] = Outer(n, i, rotation_slot[i] >= 0 ? Inner(kRotations, rotation_slot[i], q[i]) : Inner(q[i]));
-    const std::array<Outer, 6> eps = strains(qo.data(), Outer(Inner(length)));
-    StrainDerivatives d;
-    for (int k = 0; k < 6; ++k) {
-      d.eps[k] = eps[k].val().val();
-      for (int i = 0; i < n; ++i) {
-        const Inner& row = eps[k].fastAccessDx(i);
-        d.first[k][i] = row.val();
-        for (int j = 0; j < n; ++j) d.second[k][i][j] = rotation_slot[j] >= 0 ? row.fastAccessDx(rotation_slot[j]) : 0.0;
-      }
-      for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j)
-          if (rotation_slot[j] < 0 && rotation_slot[i] >= 0) d.second[k][i][j] = d.second[k][j][i];
-    }
-    return d;
+  // Section constants: C, D, the reference strains eps_0 and L.
+  struct SectionConstants {
+    std::array<double, 6> stiffness, damping, reference;
+    double length;
+  };
+  SectionConstants section_constants() const {
+    const double* p = parameters().data();
+    const double E = p[kE], G = p[kG], A = p[kArea], I2 = p[kI2], I3 = p[kI3], ratio = E / G;
+    const double chi = p[kZeta] * (3.0 - ratio) * (3.0 - ratio) + p[kEta] * ratio * ratio / 3.0;
+    return {{E * A, p[kShear2] * G * A, p[kShear3] * G * A, G * p[kJ], E * I2, E * I3},
+            {chi * A, p[kEta] * A, p[kEta] * A, p[kEta] * (I2 + I3), chi * I2, chi * I3},
+            {p[kStretch0], p[kStretch0 + 1], p[kStretch0 + 2], p[kCurvature0], p[kCurvature0 + 1],
+             p[kCurvature0 + 2]},
+            p[kLength]};
   }
 
-  void applied_matrices(const double* q, const double* v, AppliedMatrices& m) const {
-    constexpr int n = kBeamCoordinates;
-    const double* p = parameters().data();
-    const double E = p[kE], G = p[kG], A = p[kArea], I2 = p[kI2], I3 = p[kI3], ratio = E / G, length = p[kLength];
-    const double chi = p[kZeta] * (3.0 - ratio) * (3.0 - ratio) + p[kEta] * ratio * ratio / 3.0;
-    const std::array<double, 6> stiffness{E * A, p[kShear2] * G * A, p[kShear3] * G * A, G * p[kJ], E * I2, E * I3};
-    const std::array<double, 6> damping{chi * A, p[kEta] * A, p[kEta] * A, p[kEta] * (I2 + I3), chi * I2, chi * I3};
-    const StrainDerivatives d = strain_derivatives(q, length);
-    m.r.fill(0.0);
-    for (auto& row : m.K) row.fill(0.0);
-    for (auto& row : m.D) row.fill(0.0);
+  // r += the applied residual (internal forces and weight) from the strains' first derivatives by hand
+  // (beam_strain_derivatives.hpp): r = L P^T B^T w - weight, w = C (eps - eps_0) + D B P v.
+  void add_applied_by_hand(const double* q, const double* v, double* r) const {
+    constexpr int nz = kBeamReduced;
+    const SectionConstants s = section_constants();
+    BeamStrainDerivatives d;
+    beam_strain_derivatives<false>(q, s.length, d);
+    const std::array<double, nz> vz = d.reduce(v);
+    std::array<double, nz> g{};
     for (int k = 0; k < 6; ++k) {
-      const auto& first = d.first[k];
-      const auto& second = d.second[k];
       double rate = 0.0;
-      for (int j = 0; j < n; ++j) rate += first[j] * v[j];
-      std::array<double, n> rate_q{};  // d rate / dq_j = sum_l eps_k,jl v_l
-      for (int j = 0; j < n; ++j)
-        for (int l = 0; l < n; ++l) rate_q[j] += second[j][l] * v[l];
-      const double reference = k < 3 ? p[kStretch0 + k] : p[kCurvature0 + k - 3];
-      const double w = length * (stiffness[k] * (d.eps[k] - reference) + damping[k] * rate);
-      const double c = length * stiffness[k], dk = length * damping[k];
-      for (int i = 0; i < n; ++i) {
-        m.r[i] += first[i] * w;
-        for (int j = 0; j < n; ++j) {
-          m.K[i][j] += second[i][j] * w + first[i] * (c * first[j] + dk * rate_q[j]);
-          m.D[i][j] += first[i] * dk * first[j];
+      for (int j = 0; j < nz; ++j) rate += d.first[k][j] * vz[j];
+      const double w = s.length * (s.stiffness[k] * (d.eps[k] - s.reference[k]) + s.damping[k] * rate);
+      for (int j = 0; j < nz; ++j) g[j] += d.first[k][j] * w;
+    }
+    for (int i = 0; i < kBeamCoordinates; ++i) r[i] += d.factor(i) * g[kBeamReducedIndex[i]];
+    add_weight(r);
+  }
+
+  void add_weight(double* r) const {
+    const double* p = parameters().data();
+    const double node_mass = 0.5 * p[kRho] * p[kArea] * p[kLength];
+    for (int node = 0; node < 2; ++node)
+      for (int i = 0; i < 3; ++i) r[7 * node + i] -= node_mass * p[kGravity + i];
+  }
+
+  // The applied residual and its Jacobians with respect to q and v from the strains' first and second derivatives
+  // in the reduced coordinates z (beam_strain_derivatives.hpp: eps_q = B P, eps_qq = P^T H P):
+  //   dr/dq = L P^T (sum_k w_k H_k + B^T C B + B^T D (H P v)) P,   dr/dv = L P^T B^T D B P,
+  // formed on z (11 x 11) and spread onto the 14 coordinates (each maps onto one z with a factor -1, 1 or s).
+  void applied_matrices(const double* q, const double* v, AppliedMatrices& m) const {
+    constexpr int n = kBeamCoordinates, nz = kBeamReduced;
+    const SectionConstants s = section_constants();
+    BeamStrainDerivatives d;
+    beam_strain_derivatives<true>(q, s.length, d);
+    const std::array<double, nz> vz = d.reduce(v);
+    std::array<double, nz> g{};
+    double Kz[nz][nz] = {}, Dz[nz][nz] = {};
+    for (int k = 0; k < 6; ++k) {
+      const auto& B = d.first[k];
+      const auto& H = d.second[k];
+      double rate = 0.0;
+      for (int j = 0; j < nz; ++j) rate += B[j] * vz[j];
+      const double w = s.length * (s.stiffness[k] * (d.eps[k] - s.reference[k]) + s.damping[k] * rate);
+      const double c = s.length * s.stiffness[k], dk = s.length * s.damping[k];
+      std::array<double, nz> row;  // c B + dk H P v
+      for (int j = 0; j < nz; ++j) {
+        double Hv = 0.0;
+        for (int l = 0; l < nz; ++l) Hv += H[j][l] * vz[l];
+        row[j] = c * B[j] + dk * Hv;
+      }
+      for (int i = 0; i < nz; ++i) {
+        g[i] += B[i] * w;
+        for (int j = 0; j < nz; ++j) {
+          Kz[i][j] += H[i][j] * w + B[i] * row[j];
+          Dz[i][j] += dk * B[i] * B[j];
         }
       }
     }
-    const double node_mass = 0.5 * p[kRho] * A * length;
-    for (int node = 0; node < 2; ++node)
-      for (int i = 0; i < 3; ++i) m.r[7 * node + i] -= node_mass * p[kGravity + i];
+    for (int i = 0; i < n; ++i) {
+      const int a = kBeamReducedIndex[i];
+      const double fi = d.factor(i);
+      m.r[i] = fi * g[a];
+      for (int j = 0; j < n; ++j) {
+        const int b = kBeamReducedIndex[j];
+        const double f = fi * d.factor(j);
+        m.K[i][j] = f * Kz[a][b];
+        m.D[i][j] = f * Dz[a][b];
+      }
+    }
+    add_weight(m.r.data());
   }
 
   bool plain_ad_ = false;
