@@ -22,6 +22,7 @@
 
 #include "flexadj/elements/beam_strain_derivatives.hpp"
 #include "flexadj/elements/elements.hpp"
+#include "flexadj/elements/node_inertia_derivatives.hpp"
 #include "flexadj/model/component_ad.hpp"
 
 namespace flexadj::elements {
@@ -160,8 +161,8 @@ class GeometricallyExactBeam final
   // from residual_jacobians) from the strains' first and second derivatives written out by hand
   // (beam_strain_derivatives.hpp): r = L eps_q^T w + weight, w = C (eps - eps_0) + D eps_q v, gives
   //   dr/dq = L (sum_k w_k eps_k,qq + eps_q^T C eps_q + eps_q^T D (eps_qq v)),   dr/dv = L eps_q^T D eps_q;
-  // the lumped inertia terms come from an AD pass over inertia() alone. The plain AD pass over evaluate()
-  // (ForceElementAD) is the reference: test_beam_hand_derivatives and test_beam_element check both against each
+  // the lumped inertia terms and their Jacobians are written out too (node_inertia_derivatives.hpp). The plain AD
+  // pass over evaluate() (ForceElementAD) is the reference: test_beam_hand_derivatives and test_beam_element check both against each
   // other to round-off.
   void residual(const double* q, const double* v, const double* a, double t, double* r) const override {
     if (plain_ad_) return ForceElementAD::residual(q, v, a, t, r);
@@ -180,15 +181,25 @@ class GeometricallyExactBeam final
                          const model::JacobianCoefficients& c, double* r, double* J) const override {
     if (plain_ad_) return ForceElementAD::residual_jacobian(q, v, a, t, c, r, J);
     constexpr int n = kBeamCoordinates;
-    using Fad = Sacado::Fad::SFad<double, n>;
-    std::array<Fad, n> qf, vf, af, rf;
-    seed_combined(n, q, v, a, c, qf.data(), vf.data(), af.data(), rf.data());
-    inertia(qf.data(), vf.data(), af.data(), parameters().data(), rf.data());
     AppliedMatrices m;
     applied_matrices(q, v, m);
     for (int i = 0; i < n; ++i) {
-      r[i] = rf[i].val() + m.r[i];
-      for (int j = 0; j < n; ++j) J[i * n + j] = rf[i].fastAccessDx(j) + c.q * m.K[i][j] + c.v * m.D[i][j];
+      r[i] = m.r[i];
+      for (int j = 0; j < n; ++j) J[i * n + j] = c.q * m.K[i][j] + c.v * m.D[i][j];
+    }
+    const InertiaDerivatives in = inertia_derivatives(q, v, a);
+    for (int node = 0; node < 2; ++node) {
+      const int o = 7 * node;
+      for (int i = 0; i < 3; ++i) {
+        r[o + i] += in.mass * a[o + i];
+        J[(o + i) * n + o + i] += c.a * in.mass;
+      }
+      const NodeRotaryDerivatives& d = in.node[node];
+      for (int i = 0; i < 4; ++i) {
+        r[o + 3 + i] += d.r[i];
+        for (int j = 0; j < 4; ++j)
+          J[(o + 3 + i) * n + o + 3 + j] += c.q * d.dq[i][j] + c.v * d.dv[i][j] + c.a * d.da[i][j];
+      }
     }
   }
 
@@ -196,23 +207,32 @@ class GeometricallyExactBeam final
                           double* dr_dv, double* dr_da) const override {
     if (plain_ad_) return ForceElementAD::residual_jacobians(q, v, a, t, r, dr_dq, dr_dv, dr_da);
     constexpr int n = kBeamCoordinates;
-    using StateFad = Sacado::Fad::SFad<double, 3 * n>;
-    std::array<StateFad, n> qf, vf, af, rf;
-    for (int i = 0; i < n; ++i) {
-      qf[i] = StateFad(3 * n, i, q[i]);
-      vf[i] = StateFad(3 * n, n + i, v[i]);
-      af[i] = StateFad(3 * n, 2 * n + i, a[i]);
-      rf[i] = StateFad(3 * n, 0.0);
-    }
-    inertia(qf.data(), vf.data(), af.data(), parameters().data(), rf.data());
     AppliedMatrices m;
     applied_matrices(q, v, m);
     for (int i = 0; i < n; ++i) {
-      r[i] = rf[i].val() + m.r[i];
+      r[i] = m.r[i];
       for (int j = 0; j < n; ++j) {
-        dr_dq[i * n + j] = rf[i].fastAccessDx(j) + m.K[i][j];
-        dr_dv[i * n + j] = rf[i].fastAccessDx(n + j) + m.D[i][j];
-        dr_da[i * n + j] = rf[i].fastAccessDx(2 * n + j);
+        dr_dq[i * n + j] = m.K[i][j];
+        dr_dv[i * n + j] = m.D[i][j];
+        dr_da[i * n + j] = 0.0;
+      }
+    }
+    const InertiaDerivatives in = inertia_derivatives(q, v, a);
+    for (int node = 0; node < 2; ++node) {
+      const int o = 7 * node;
+      for (int i = 0; i < 3; ++i) {
+        r[o + i] += in.mass * a[o + i];
+        dr_da[(o + i) * n + o + i] = in.mass;
+      }
+      const NodeRotaryDerivatives& d = in.node[node];
+      for (int i = 0; i < 4; ++i) {
+        r[o + 3 + i] += d.r[i];
+        for (int j = 0; j < 4; ++j) {
+          const int k = (o + 3 + i) * n + o + 3 + j;
+          dr_dq[k] += d.dq[i][j];
+          dr_dv[k] += d.dv[i][j];
+          dr_da[k] = d.da[i][j];
+        }
       }
     }
   }
@@ -402,6 +422,22 @@ class GeometricallyExactBeam final
       }
     }
     add_weight(m.r.data());
+  }
+
+  // The lumped inertia terms and their Jacobians by hand (node_inertia_derivatives.hpp): the node mass and each
+  // node's rotational residual and Jacobians (Euler-parameter rows and columns).
+  struct InertiaDerivatives {
+    double mass;
+    std::array<NodeRotaryDerivatives, 2> node;
+  };
+  InertiaDerivatives inertia_derivatives(const double* q, const double* v, const double* a) const {
+    const double* p = parameters().data();
+    const Vec3<double> rotary = node_rotary_inertia(p);
+    InertiaDerivatives d;
+    d.mass = 0.5 * p[kRho] * p[kArea] * p[kLength];
+    for (int node = 0; node < 2; ++node)
+      node_rotary_derivatives(q + 7 * node + 3, v + 7 * node + 3, a + 7 * node + 3, rotary.data(), d.node[node]);
+    return d;
   }
 
   bool plain_ad_ = false;
