@@ -396,27 +396,34 @@ class GeometricallyExactBeam final
       for (int j = 0; j < nz; ++j) rate += B[j] * vz[j];
       const double w = s.length * (s.stiffness[k] * (d.eps[k] - s.reference[k]) + s.damping[k] * rate);
       const double c = s.length * s.stiffness[k], dk = s.length * s.damping[k];
-      std::array<double, nz> row;  // c B + dk H P v
-      for (int j = 0; j < nz; ++j) {
-        double Hv = 0.0;
-        for (int l = 0; l < nz; ++l) Hv += H[j][l] * vz[l];
-        row[j] = c * B[j] + dk * Hv;
-      }
-      for (int i = 0; i < nz; ++i) {
-        g[i] += B[i] * w;
-        for (int j = 0; j < nz; ++j) {
-          Kz[i][j] += H[i][j] * w + B[i] * row[j];
-          Dz[i][j] += dk * B[i] * B[j];
+      // The curvatures do not depend on d: their B and H vanish in the first three rows and columns.
+      const int first = k < 3 ? 0 : 3;
+      std::array<double, nz> row;  // c B + dk H P v (H symmetric: accumulated by rows)
+      for (int j = 0; j < nz; ++j) row[j] = c * B[j];
+      if (dk != 0.0)
+        for (int l = first; l < nz; ++l) {
+          const double vl = dk * vz[l];
+          for (int j = 0; j < nz; ++j) row[j] += vl * H[l][j];
         }
+      for (int i = first; i < nz; ++i) {
+        g[i] += B[i] * w;
+        const double bi = B[i];
+        for (int j = first; j < nz; ++j) Kz[i][j] += H[i][j] * w + bi * row[j];
       }
+      if (dk != 0.0)
+        for (int i = first; i < nz; ++i) {
+          const double bi = dk * B[i];
+          for (int j = first; j < nz; ++j) Dz[i][j] += bi * B[j];
+        }
     }
+    std::array<double, n> factor;
+    for (int i = 0; i < n; ++i) factor[i] = d.factor(i);
     for (int i = 0; i < n; ++i) {
       const int a = kBeamReducedIndex[i];
-      const double fi = d.factor(i);
-      m.r[i] = fi * g[a];
+      m.r[i] = factor[i] * g[a];
       for (int j = 0; j < n; ++j) {
         const int b = kBeamReducedIndex[j];
-        const double f = fi * d.factor(j);
+        const double f = factor[i] * factor[j];
         m.K[i][j] = f * Kz[a][b];
         m.D[i][j] = f * Dz[a][b];
       }
