@@ -32,8 +32,25 @@ void expect_close(const Vector& hand, const Vector& ad, const std::string& what)
     EXPECT_LE(std::abs(hand[k] - ad[k]), tolerance) << what << " [" << k << "]: " << hand[k] << " vs " << ad[k];
 }
 
-elements::BeamSectionData section(bool damping) {
+// A steel-like section, or (balanced) one whose six stiffnesses are all of order one, so that the curvatures'
+// derivatives are not hidden under the 1e-12 of the axial and shear terms.
+elements::BeamSectionData section(bool damping, bool balanced = false) {
   elements::BeamSectionData s;
+  if (balanced) {
+    s.youngs_modulus = 1.3;
+    s.shear_modulus = 0.9;
+    s.density = 1.1;
+    s.area = 1.2;
+    s.I2 = 0.8;
+    s.I3 = 1.4;
+    s.J = 1.1;
+    s.shear_factor_2 = 0.85;
+    s.shear_factor_3 = 0.8;
+    s.shear_viscosity = damping ? 0.7 : 0.0;
+    s.bulk_viscosity = damping ? 0.3 : 0.0;
+    s.rotary = {s.I2 + s.I3, s.I2, 1.1 * s.I3};
+    return s;
+  }
   s.youngs_modulus = 2.1e5;
   s.shear_modulus = 8.0e4;
   s.density = 7.85;
@@ -138,14 +155,15 @@ void compare(const model::ForceElement& hand, const model::ForceElement& ad, con
 TEST(BeamHandDerivatives, MatchPlainADOnRandomStates) {
   RandomStates random;
   int compared = 0;
-  for (const bool damping : {false, true}) {
+  for (const int variant : {0, 1, 2}) {
+    const bool damping = variant > 0, balanced = variant == 2;
     for (const bool unit : {true, false}) {
       // A stress-free reference of its own (nonzero reference stretch and curvature), then perturbed further.
       const auto reference_q = random.state(true, 0);
       const elements::BeamReference reference = elements::beam_reference(reference_q.data());
-      const auto hand = elements::make_geometrically_exact_beam("beam", {0, 1}, section(damping), reference,
+      const auto hand = elements::make_geometrically_exact_beam("beam", {0, 1}, section(damping, balanced), reference,
                                                                 {0.3, -9.81, 1.0});
-      const auto ad = elements::make_geometrically_exact_beam_plain_ad("beam", {0, 1}, section(damping), reference,
+      const auto ad = elements::make_geometrically_exact_beam_plain_ad("beam", {0, 1}, section(damping, balanced), reference,
                                                                        {0.3, -9.81, 1.0});
       for (int k = 15; k < 21; ++k) {  // stretch0_1..3, curvature0_1..3
         const double value = hand->parameters()[k] + 0.05 * random.uniform(random.generator);
@@ -159,13 +177,13 @@ TEST(BeamHandDerivatives, MatchPlainADOnRandomStates) {
           const auto q = random.state(unit, kind);
           const Vector v = random.vector(1.0), a = random.vector(10.0), mu = random.vector(1.0);
           compare(*hand, *ad, q.data(), v, a, mu,
-                  std::string(damping ? "damped" : "undamped") + (unit ? " unit" : " non-unit") + " kind " +
+                  std::string(balanced ? "balanced" : damping ? "damped" : "undamped") + (unit ? " unit" : " non-unit") + " kind " +
                       std::to_string(kind) + " trial " + std::to_string(trial));
           ++compared;
         }
     }
   }
-  EXPECT_EQ(compared, 48);
+  EXPECT_EQ(compared, 72);
 }
 
 // Strains and resultants of the hand path against the templated strains() (beam_strains) at random states.

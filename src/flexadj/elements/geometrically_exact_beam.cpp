@@ -20,6 +20,7 @@
 #include <cassert>
 #include <cmath>
 
+#include "flexadj/elements/beam_parameter_partials.hpp"
 #include "flexadj/elements/beam_strain_derivatives.hpp"
 #include "flexadj/elements/elements.hpp"
 #include "flexadj/elements/node_inertia_derivatives.hpp"
@@ -29,6 +30,7 @@ namespace flexadj::elements {
 namespace {
 
 using model::Vec3;
+using namespace beam_parameters;  // the parameter indices kE .. kGravity, kParameterCount
 constexpr int kBeamCoordinates = 14;
 
 template <class T> double scalar_value(const T& x) { return Sacado::ScalarValue<T>::eval(x); }
@@ -36,11 +38,6 @@ template <class T> double scalar_value(const T& x) { return Sacado::ScalarValue<
 class GeometricallyExactBeam final
     : public model::ForceElementAD<GeometricallyExactBeam, kBeamCoordinates, /*FixedLength=*/true> {
  public:
-  enum : int {
-    kE, kG, kRho, kArea, kI2, kI3, kJ, kShear2, kShear3, kEta, kZeta,
-    kRotary1, kRotary2, kRotary3,  // area moments for the rotary inertia (default I2 + I3, I2, I3)
-    kLength, kStretch0, kCurvature0 = kStretch0 + 3, kGravity = kCurvature0 + 3, kParameterCount = kGravity + 3
-  };
   static_assert(kParameterCount <= model::kMaxComponentParameters, "too many beam parameters");
 
   GeometricallyExactBeam(const std::string& name, std::array<int, 2> nodes, const BeamSectionData& section,
@@ -237,56 +234,37 @@ class GeometricallyExactBeam final
     }
   }
 
-  // mu . dr/dp. The strains scale as 1/L (strains(q, L) = strains(q, 1) / L, and so do their derivatives), so with
-  // s_k = mu . d eps_k/dq and the strain rates at L = 1 (the first derivatives by hand, beam_strain_derivatives.hpp),
-  //   mu . r_applied = sum_k s_k (C_k (eps_k / L - eps_0k) + D_k rate_k / L) - mu . weight,
-  // a scalar expression in the parameters; the inertia terms by an AD pass over inertia() alone.
+  // mu . dr/dp by hand (beam_parameter_partials.hpp) from the strains' first derivatives at L = 1.
   void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* mu,
                               double* gradient, model::ParameterMask wanted = model::kAllParameters) const override {
     if (plain_ad_) return ForceElementAD::add_parameter_gradient(q, v, a, t, mu, gradient, wanted);
-    constexpr int n = kBeamCoordinates;
-    std::array<int, model::kMaxComponentParameters> seeded;
-    const int ns = model::wanted_parameters(wanted, kParameterCount, seeded);
-    if (ns == 0) return;
-    using ParameterFad = Sacado::Fad::SFad<double, kParameterCount>;
-    std::array<ParameterFad, kParameterCount> p;
-    for (int k = 0; k < kParameterCount; ++k) p[k] = parameters()[k];
-    for (int j = 0; j < ns; ++j) p[seeded[j]] = ParameterFad(kParameterCount, j, parameters()[seeded[j]]);
-
-    std::array<ParameterFad, n> qf, vf, af, rf;
-    for (int i = 0; i < n; ++i) {
-      qf[i] = q[i];
-      vf[i] = v[i];
-      af[i] = a[i];
-      rf[i] = 0.0;
-    }
-    inertia(qf.data(), vf.data(), af.data(), p.data(), rf.data());
-    ParameterFad pairing = 0.0;
-    for (int i = 0; i < n; ++i) pairing += mu[i] * rf[i];
-
-    BeamStrainDerivatives unit;  // the strains at L = 1 and their first derivatives by hand
+    if ((wanted & ((1u << kParameterCount) - 1u)) == 0) return;
+    BeamStrainDerivatives unit;
     beam_strain_derivatives<false>(q, 1.0, unit);
     const std::array<double, kBeamReduced> vz = unit.reduce(v), muz = unit.reduce(mu);
-    const ParameterFad E = p[kE], G = p[kG], A = p[kArea], I2 = p[kI2], I3 = p[kI3], ratio = E / G;
-    const ParameterFad chi = p[kZeta] * (3.0 - ratio) * (3.0 - ratio) + p[kEta] * ratio * ratio / 3.0;
-    const std::array<ParameterFad, 6> stiffness{E * A, p[kShear2] * G * A, p[kShear3] * G * A, G * p[kJ], E * I2,
-                                                E * I3};
-    const std::array<ParameterFad, 6> damping{chi * A, p[kEta] * A, p[kEta] * A, p[kEta] * (I2 + I3), chi * I2,
-                                              chi * I3};
-    const ParameterFad& length = p[kLength];
+    BeamAdjointPairing pairing;
     for (int k = 0; k < 6; ++k) {
       double s = 0.0, rate = 0.0;
       for (int j = 0; j < kBeamReduced; ++j) {
         s += unit.first[k][j] * muz[j];
         rate += unit.first[k][j] * vz[j];
       }
-      const ParameterFad& reference = k < 3 ? p[kStretch0 + k] : p[kCurvature0 + k - 3];
-      pairing += s * (stiffness[k] * (unit.eps[k] / length - reference) + damping[k] * rate / length);
+      pairing.pairing[k] = s;
+      pairing.strain[k] = unit.eps[k];
+      pairing.rate[k] = rate;
     }
-    const ParameterFad node_mass = 0.5 * p[kRho] * A * length;
-    for (int node = 0; node < 2; ++node)
-      for (int i = 0; i < 3; ++i) pairing -= mu[7 * node + i] * node_mass * p[kGravity + i];
-    for (int j = 0; j < ns; ++j) gradient[seeded[j]] += pairing.fastAccessDx(j);
+    for (int node = 0; node < 2; ++node) {
+      const int o = 7 * node;
+      for (int i = 0; i < 3; ++i) {
+        pairing.weight_mu[i] += mu[o + i];
+        pairing.mass_mu += mu[o + i] * a[o + i];
+      }
+      node_rotary_parameter_sensitivity(q + o + 3, v + o + 3, a + o + 3, mu + o + 3, pairing.rotary_mu.data());
+    }
+    std::array<double, kParameterCount> partials;
+    beam_parameter_partials(parameters().data(), pairing, partials);
+    for (int k = 0; k < kParameterCount; ++k)
+      if ((wanted >> k) & 1u) gradient[k] += partials[k];
   }
 
   // The reference: every derivative by the plain AD pass over evaluate() (tests only).

@@ -73,4 +73,20 @@ inline void node_rotary_derivatives(const double* e, const double* de, const dou
     for (int j = 0; j < 4; ++j) out.dq[i][j] = 2.0 * A[i][j] - 4.0 * (G[0][i] * Y[0][j] + G[1][i] * Y[1][j] + G[2][i] * Y[2][j]);
 }
 
+// out_k += d(mu_e . r_e)/dJ_k = 2 (y_k alpha_k + w_k (y x w)_k) with y = G(e) mu_e: mu_e . 2 G^T M = 2 y . M and
+// M = J alpha + w x (J w) is linear in J (the rotary inertia's parameter partials).
+inline void node_rotary_parameter_sensitivity(const double* e, const double* de, const double* dde, const double* mu_e,
+                                              double* out) {
+  double G[3][4];
+  node_inertia_detail::euler_map(e, G);
+  double w[3], alpha[3], y[3];
+  for (int i = 0; i < 3; ++i) {
+    w[i] = 2.0 * (G[i][0] * de[0] + G[i][1] * de[1] + G[i][2] * de[2] + G[i][3] * de[3]);
+    alpha[i] = 2.0 * (G[i][0] * dde[0] + G[i][1] * dde[1] + G[i][2] * dde[2] + G[i][3] * dde[3]);
+    y[i] = G[i][0] * mu_e[0] + G[i][1] * mu_e[1] + G[i][2] * mu_e[2] + G[i][3] * mu_e[3];
+  }
+  const double y_x_w[3] = {y[1] * w[2] - y[2] * w[1], y[2] * w[0] - y[0] * w[2], y[0] * w[1] - y[1] * w[0]};
+  for (int k = 0; k < 3; ++k) out[k] += 2.0 * (y[k] * alpha[k] + w[k] * y_x_w[k]);
+}
+
 }  // namespace flexadj::elements
