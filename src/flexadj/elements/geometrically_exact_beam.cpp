@@ -180,10 +180,8 @@ class GeometricallyExactBeam final
     constexpr int n = kBeamCoordinates;
     AppliedMatrices m;
     applied_matrices(q, v, m);
-    for (int i = 0; i < n; ++i) {
-      r[i] = m.r[i];
-      for (int j = 0; j < n; ++j) J[i * n + j] = c.q * m.K[i][j] + c.v * m.D[i][j];
-    }
+    for (int i = 0; i < n; ++i) r[i] = m.r[i];
+    m.spread(c.q, c.v, J);
     const InertiaDerivatives in = inertia_derivatives(q, v, a);
     for (int node = 0; node < 2; ++node) {
       const int o = 7 * node;
@@ -206,14 +204,10 @@ class GeometricallyExactBeam final
     constexpr int n = kBeamCoordinates;
     AppliedMatrices m;
     applied_matrices(q, v, m);
-    for (int i = 0; i < n; ++i) {
-      r[i] = m.r[i];
-      for (int j = 0; j < n; ++j) {
-        dr_dq[i * n + j] = m.K[i][j];
-        dr_dv[i * n + j] = m.D[i][j];
-        dr_da[i * n + j] = 0.0;
-      }
-    }
+    for (int i = 0; i < n; ++i) r[i] = m.r[i];
+    m.spread(1.0, 0.0, dr_dq);
+    m.spread(0.0, 1.0, dr_dv);
+    for (int k = 0; k < n * n; ++k) dr_da[k] = 0.0;
     const InertiaDerivatives in = inertia_derivatives(q, v, a);
     for (int node = 0; node < 2; ++node) {
       const int o = 7 * node;
@@ -310,7 +304,27 @@ class GeometricallyExactBeam final
   // The residual of applied() and its Jacobians with respect to q and v.
   struct AppliedMatrices {
     std::array<double, kBeamCoordinates> r;
-    std::array<std::array<double, kBeamCoordinates>, kBeamCoordinates> K, D;
+    double K[kBeamReduced][kBeamReduced], D[kBeamReduced][kBeamReduced];  // K_z, D_z: dr/dq = P^T K_z P, ...
+    double sign;                                                          // s of BeamStrainDerivatives
+    // J = c_q dr/dq + c_v dr/dv (n x n row-major): P^T (c_q K_z + c_v D_z) P, row by row (z of q_j below).
+    void spread(double cq, double cv, double* J) const {
+      constexpr int n = kBeamCoordinates;
+      for (int i = 0; i < n; ++i) {
+        const int a = kBeamReducedIndex[i];
+        const double f = i < 3 ? -1.0 : i >= 10 ? sign : 1.0, fs = f * sign;
+        double z[kBeamReduced];
+        for (int b = 0; b < kBeamReduced; ++b) z[b] = cq * K[a][b] + cv * D[a][b];
+        double* out = J + i * n;
+        for (int j = 0; j < 3; ++j) {
+          out[j] = -f * z[j];
+          out[7 + j] = f * z[j];
+        }
+        for (int j = 0; j < 4; ++j) {
+          out[3 + j] = f * z[3 + j];
+          out[10 + j] = fs * z[7 + j];
+        }
+      }
+    }
   };
 
   // Section constants: C, D, the reference strains eps_0 and L.
@@ -366,7 +380,9 @@ class GeometricallyExactBeam final
     beam_strain_derivatives<true>(q, s.length, d);
     const std::array<double, nz> vz = d.reduce(v);
     std::array<double, nz> g{};
-    double Kz[nz][nz] = {}, Dz[nz][nz] = {};
+    for (int i = 0; i < nz; ++i)
+      for (int j = 0; j < nz; ++j) m.K[i][j] = m.D[i][j] = 0.0;
+    m.sign = d.sign;
     for (int k = 0; k < 6; ++k) {
       const auto& B = d.first[k];
       const auto& H = d.second[k];
@@ -386,26 +402,15 @@ class GeometricallyExactBeam final
       for (int i = first; i < nz; ++i) {
         g[i] += B[i] * w;
         const double bi = B[i];
-        for (int j = first; j < nz; ++j) Kz[i][j] += H[i][j] * w + bi * row[j];
+        for (int j = first; j < nz; ++j) m.K[i][j] += H[i][j] * w + bi * row[j];
       }
       if (dk != 0.0)
         for (int i = first; i < nz; ++i) {
           const double bi = dk * B[i];
-          for (int j = first; j < nz; ++j) Dz[i][j] += bi * B[j];
+          for (int j = first; j < nz; ++j) m.D[i][j] += bi * B[j];
         }
     }
-    std::array<double, n> factor;
-    for (int i = 0; i < n; ++i) factor[i] = d.factor(i);
-    for (int i = 0; i < n; ++i) {
-      const int a = kBeamReducedIndex[i];
-      m.r[i] = factor[i] * g[a];
-      for (int j = 0; j < n; ++j) {
-        const int b = kBeamReducedIndex[j];
-        const double f = factor[i] * factor[j];
-        m.K[i][j] = f * Kz[a][b];
-        m.D[i][j] = f * Dz[a][b];
-      }
-    }
+    for (int i = 0; i < n; ++i) m.r[i] = d.factor(i) * g[kBeamReducedIndex[i]];
     add_weight(m.r.data());
   }
 
