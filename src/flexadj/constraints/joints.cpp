@@ -28,6 +28,15 @@ class UnitQuaternion final : public model::ConstraintAD<UnitQuaternion, 7, 1> {
   template <class S, class P> void evaluate(const S* q, const S&, const P*, S* c) const {
     c[0] = 0.5 * (q[3] * q[3] + q[4] * q[4] + q[5] * q[5] + q[6] * q[6] - 1.0);
   }
+  // By hand, as the nested AD pass gives them to the bit: C_q = (0, e), lambda C_qq = lambda diag(0, I_4). The
+  // reference (jacobian_and_hessian_reference) stays the AD pass.
+  void jacobian_and_hessian(const double* q, const double* lambda, double, double* c, double* Cq,
+                            double* H) const override {
+    c[0] = 0.5 * (q[3] * q[3] + q[4] * q[4] + q[5] * q[5] + q[6] * q[6] - 1.0);
+    for (int i = 0; i < 7; ++i) Cq[i] = i < 3 ? 0.0 : q[i];
+    for (int i = 0; i < 49; ++i) H[i] = 0.0;
+    for (int i = 3; i < 7; ++i) H[i * 7 + i] = lambda[0];
+  }
 };
 
 // The unit conditions of a dual quaternion (q_r, q_d), Schubert et al. 2024, eqs. (31a)-(31b) (halved):
