@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "flexadj/constraints/constraints.hpp"
+#include "flexadj/constraints/joint_derivatives.hpp"
 #include "flexadj/model/constraint_ad.hpp"
 
 namespace flexadj::constraints {
@@ -71,7 +72,8 @@ class Joint final : public model::ConstraintAD<Joint<N>, N, 6, N == 14 ? 8 : 2> 
       : Base(name, {bodies[0], bodies[1]}, {kinds[0], kinds[1]}, joint_equation_count(kind, kinds[0], kinds[1])),
         kind_(kind),
         planar_(is_planar(kinds[0]) || is_planar(kinds[1])),
-        lock_rotation_(model::has_orientation(kinds[1])) {
+        lock_rotation_(model::has_orientation(kinds[1])),
+        hand_derivatives_(N == 14 && !planar_ && by_hand(kinds[0]) && by_hand(kinds[1])) {
     add_vector_parameter("point_a", g.point_a);
     add_vector_parameter("point_b", g.point_b);
     add_vector_parameter("axis", g.axis_a);
@@ -128,10 +130,57 @@ class Joint final : public model::ConstraintAD<Joint<N>, N, 6, N == 14 ? 8 : 2> 
     }
   }
 
+  // C_q and lambda . C_qq of a spatial joint between ground, point masses and spatial rigid bodies by hand
+  // (joint_derivatives.hpp); other body kinds and planar joints by the AD pass, which stays the reference
+  // (jacobian_and_hessian_reference).
+  void jacobian_and_hessian(const double* q, const double* lambda, double t, double* c, double* Cq,
+                            double* H) const override {
+    if (!hand_derivatives_) return Base::jacobian_and_hessian(q, lambda, t, c, Cq, H);
+    namespace jd = joint_derivatives;
+    const int n = this->coordinate_count();
+    const double* p = this->parameters().data();
+    evaluate<double, double>(q, t, p, c);
+    for (int i = 0; i < n * n; ++i) H[i] = 0.0;
+    const BodyKind ka = kinds()[0], kb = kinds()[1];
+    const jd::BodySlots a{ka != BodyKind::Ground, ka == BodyKind::SpatialRigid, 0};
+    const jd::BodySlots b{kb != BodyKind::Ground, kb == BodyKind::SpatialRigid, offset_b_};
+    jd::Field d;  // x_b - x_a
+    jd::add_point(d, b, q, p + kPointB, 1.0, 0);
+    jd::add_point(d, a, q, p + kPointA, -1.0, 1);
+    int k = 0;
+    if (kind_ == JointKind::Prismatic) {
+      for (const int normal : {kNormal1, kNormal2}) {
+        jd::Field f;  // R_a n
+        jd::add_rotated(f, a, q, p + normal, 1.0, 0);
+        jd::add_dot(f, d, lambda[k], n, Cq + k * n, H);
+        ++k;
+      }
+    } else {
+      for (; k < 3; ++k)
+        for (int j = 0; j < n; ++j) Cq[k * n + j] = d.J[k][j];
+      jd::add_weighted_hessian(d, lambda, 1.0, n, H);
+    }
+    if (kind_ == JointKind::Revolute) {
+      jd::Field axis;  // R_a axis
+      jd::add_rotated(axis, a, q, p + kAxis, 1.0, 0);
+      for (const int normal : {kNormal1, kNormal2}) {
+        jd::Field g;  // R_b n
+        jd::add_rotated(g, b, q, p + normal, 1.0, 0);
+        jd::add_dot(axis, g, lambda[k], n, Cq + k * n, H);
+        ++k;
+      }
+    }
+    if ((kind_ == JointKind::Prismatic || kind_ == JointKind::Fixed) && lock_rotation_)
+      jd::add_relative_rotation(a, b, q, p + kRest, lambda + k, n, Cq + k * n, H);
+  }
+
  private:
+  static bool by_hand(BodyKind kind) {
+    return kind == BodyKind::Ground || kind == BodyKind::PointMass3D || kind == BodyKind::SpatialRigid;
+  }
   template <class P> static Vec3<P> vec(const P* p, int at) { return {p[at], p[at + 1], p[at + 2]}; }
   JointKind kind_;
-  bool planar_, lock_rotation_;
+  bool planar_, lock_rotation_, hand_derivatives_;
   int offset_b_ = 0;
 };
 
