@@ -650,6 +650,10 @@ TEST_P(ConstraintDerivatives, HessianEqualsThePlainNestedAD) {
       EXPECT_TRUE(agree(label + ": value", c2, c1, 1, 1e-15, "plain", "structured"));
       EXPECT_TRUE(agree(label + ": Cq", Cq2, Cq1, n, 1e-14, "plain", "structured"));
       EXPECT_TRUE(agree(label + ": Hessian", H2, H1, n, 1e-14, "plain", "structured"));
+      Vector c3(m), Cq3(m * n);  // the first-order path
+      constraint->jacobian(s.q.data(), s.t, c3.data(), Cq3.data());
+      EXPECT_TRUE(agree(label + ": jacobian() value", c2, c3, 1, 1e-15, "plain", "structured"));
+      EXPECT_TRUE(agree(label + ": jacobian() Cq", Cq2, Cq3, n, 1e-14, "plain", "structured"));
     }
   }
 }

@@ -105,12 +105,12 @@ inline void add_weighted_hessian(const Field& field, const double* w, double sca
   }
 }
 
-// Row Cq of c = f . g, and H += lambda * (its Hessian).
+// Row Cq of c = f . g, and H += lambda * (its Hessian) unless H is null.
 inline void add_dot(const Field& f, const Field& g, double lambda, int n, double* Cq, double* H) {
   for (int j = 0; j < n; ++j)
     Cq[j] = f.value[0] * g.J[0][j] + f.value[1] * g.J[1][j] + f.value[2] * g.J[2][j] + g.value[0] * f.J[0][j] +
             g.value[1] * f.J[1][j] + g.value[2] * f.J[2][j];
-  if (lambda == 0.0) return;
+  if (H == nullptr || lambda == 0.0) return;
   for (int i = 0; i < n; ++i)
     for (int j = 0; j < n; ++j)
       H[i * n + j] += lambda * (f.J[0][i] * g.J[0][j] + f.J[1][i] * g.J[1][j] + f.J[2][i] * g.J[2][j] +
@@ -119,8 +119,8 @@ inline void add_dot(const Field& f, const Field& g, double lambda, int n, double
   add_weighted_hessian(f, g.value.data(), lambda, n, H);
 }
 
-// The vector part of conj(e_a) e_b conj(rest) (rest = e_rest, unit): rows Cq (3 x n) and H += lambda . its
-// Hessian. With p = conj(e_a) e_b = (a_0 b_0 + a . b, a_0 b - b_0 a - a x b) and c = S M p, M the right
+// The vector part of conj(e_a) e_b conj(rest) (rest = e_rest, unit): rows Cq (3 x n) and, unless H is null,
+// H += lambda . its Hessian. With p = conj(e_a) e_b = (a_0 b_0 + a . b, a_0 b - b_0 a - a x b) and c = S M p, M the right
 // multiplication by conj(rest) and S the vector part, dp/d(e_a, e_b) is linear and lambda . c = omega . p,
 // omega = M^T S^T lambda, has the constant mixed Hessian [0][0] = omega_0, [0][1+k] = omega_k,
 // [1+j][0] = -omega_j, [1+j][1+k] = omega_0 delta_jk + [omega_v]x_jk (e_a index first).
@@ -158,7 +158,7 @@ inline void add_relative_rotation(const BodySlots& a, const BodySlots& b, const 
           M[1 + i][0] * P[0][z] + M[1 + i][1] * P[1][z] + M[1 + i][2] * P[2][z] + M[1 + i][3] * P[3][z];
     }
   }
-  if (!a.rotation || !b.rotation) return;  // bilinear: no second derivative in one body's parameters alone
+  if (H == nullptr || !a.rotation || !b.rotation) return;  // bilinear: none in one body's parameters alone
   double omega[4];
   for (int c = 0; c < 4; ++c) omega[c] = lambda[0] * M[1][c] + lambda[1] * M[2][c] + lambda[2] * M[3][c];
   const double Wx[3][3] = {{0.0, -omega[3], omega[2]}, {omega[3], 0.0, -omega[1]}, {-omega[2], omega[1], 0.0}};

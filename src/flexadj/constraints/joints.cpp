@@ -136,11 +136,22 @@ class Joint final : public model::ConstraintAD<Joint<N>, N, 6, N == 14 ? 8 : 2> 
   void jacobian_and_hessian(const double* q, const double* lambda, double t, double* c, double* Cq,
                             double* H) const override {
     if (!hand_derivatives_) return Base::jacobian_and_hessian(q, lambda, t, c, Cq, H);
+    hand_derivatives(q, lambda, t, c, Cq, H);
+  }
+  void jacobian(const double* q, double t, double* c, double* Cq) const override {
+    if (!hand_derivatives_) return Base::jacobian(q, t, c, Cq);
+    hand_derivatives(q, nullptr, t, c, Cq, nullptr);
+  }
+
+ private:
+  // c, Cq and, if H is not null, H = lambda . C_qq.
+  void hand_derivatives(const double* q, const double* lambda, double t, double* c, double* Cq, double* H) const {
     namespace jd = joint_derivatives;
     const int n = this->coordinate_count();
     const double* p = this->parameters().data();
     evaluate<double, double>(q, t, p, c);
-    for (int i = 0; i < n * n; ++i) H[i] = 0.0;
+    if (H)
+      for (int i = 0; i < n * n; ++i) H[i] = 0.0;
     const BodyKind ka = kinds()[0], kb = kinds()[1];
     const jd::BodySlots a{ka != BodyKind::Ground, ka == BodyKind::SpatialRigid, 0};
     const jd::BodySlots b{kb != BodyKind::Ground, kb == BodyKind::SpatialRigid, offset_b_};
@@ -152,13 +163,13 @@ class Joint final : public model::ConstraintAD<Joint<N>, N, 6, N == 14 ? 8 : 2> 
       for (const int normal : {kNormal1, kNormal2}) {
         jd::Field f;  // R_a n
         jd::add_rotated(f, a, q, p + normal, 1.0, 0);
-        jd::add_dot(f, d, lambda[k], n, Cq + k * n, H);
+        jd::add_dot(f, d, H ? lambda[k] : 0.0, n, Cq + k * n, H);
         ++k;
       }
     } else {
       for (; k < 3; ++k)
         for (int j = 0; j < n; ++j) Cq[k * n + j] = d.J[k][j];
-      jd::add_weighted_hessian(d, lambda, 1.0, n, H);
+      if (H) jd::add_weighted_hessian(d, lambda, 1.0, n, H);
     }
     if (kind_ == JointKind::Revolute) {
       jd::Field axis;  // R_a axis
@@ -166,15 +177,14 @@ class Joint final : public model::ConstraintAD<Joint<N>, N, 6, N == 14 ? 8 : 2> 
       for (const int normal : {kNormal1, kNormal2}) {
         jd::Field g;  // R_b n
         jd::add_rotated(g, b, q, p + normal, 1.0, 0);
-        jd::add_dot(axis, g, lambda[k], n, Cq + k * n, H);
+        jd::add_dot(axis, g, H ? lambda[k] : 0.0, n, Cq + k * n, H);
         ++k;
       }
     }
     if ((kind_ == JointKind::Prismatic || kind_ == JointKind::Fixed) && lock_rotation_)
-      jd::add_relative_rotation(a, b, q, p + kRest, lambda + k, n, Cq + k * n, H);
+      jd::add_relative_rotation(a, b, q, p + kRest, H ? lambda + k : nullptr, n, Cq + k * n, H);
   }
 
- private:
   static bool by_hand(BodyKind kind) {
     return kind == BodyKind::Ground || kind == BodyKind::PointMass3D || kind == BodyKind::SpatialRigid;
   }
