@@ -179,9 +179,9 @@ class GeometricallyExactBeam final
     if (plain_ad_) return ForceElementAD::residual_jacobian(q, v, a, t, c, r, J);
     constexpr int n = kBeamCoordinates;
     AppliedMatrices m;
-    applied_matrices(q, v, m, &c);
+    applied_matrices(q, v, m);
     for (int i = 0; i < n; ++i) r[i] = m.r[i];
-    m.spread(1.0, 0.0, J);
+    m.spread(c.q, c.v, J);
     const InertiaDerivatives in = inertia_derivatives(q, v, a);
     for (int node = 0; node < 2; ++node) {
       const int o = 7 * node;
@@ -313,10 +313,7 @@ class GeometricallyExactBeam final
         const int a = kBeamReducedIndex[i];
         const double f = i < 3 ? -1.0 : i >= 10 ? sign : 1.0, fs = f * sign;
         double z[kBeamReduced];
-        if (cv == 0.0)  // D is not formed for a combined matrix (applied_matrices with coefficients)
-          for (int b = 0; b < kBeamReduced; ++b) z[b] = cq * K[a][b];
-        else
-          for (int b = 0; b < kBeamReduced; ++b) z[b] = cq * K[a][b] + cv * D[a][b];
+        for (int b = 0; b < kBeamReduced; ++b) z[b] = cq * K[a][b] + cv * D[a][b];
         double* out = J + i * n;
         for (int j = 0; j < 3; ++j) {
           out[j] = -f * z[j];
@@ -376,10 +373,7 @@ class GeometricallyExactBeam final
   // in the reduced coordinates z (beam_strain_derivatives.hpp: eps_q = B P, eps_qq = P^T H P):
   //   dr/dq = L P^T (sum_k w_k H_k + B^T C B + B^T D (H P v)) P,   dr/dv = L P^T B^T D B P,
   // formed on z (11 x 11) and spread onto the 14 coordinates (each maps onto one z with a factor -1, 1 or s).
-  // With coefficients c, m.K is c_q dr/dq + c_v dr/dv at once, one outer product per strain, and m.D is not formed:
-  //   sum_k c_q w_k H_k + B_k^T (c_q C_k B_k + c_q D_k H_k P v + c_v D_k B_k)   (times L).
-  void applied_matrices(const double* q, const double* v, AppliedMatrices& m,
-                        const model::JacobianCoefficients* combined = nullptr) const {
+  void applied_matrices(const double* q, const double* v, AppliedMatrices& m) const {
     constexpr int n = kBeamCoordinates, nz = kBeamReduced;
     const SectionConstants s = section_constants();
     BeamStrainDerivatives d;
@@ -389,7 +383,6 @@ class GeometricallyExactBeam final
     for (int i = 0; i < nz; ++i)
       for (int j = 0; j < nz; ++j) m.K[i][j] = m.D[i][j] = 0.0;
     m.sign = d.sign;
-    const double cq = combined ? combined->q : 1.0, cv = combined ? combined->v : 0.0;
     for (int k = 0; k < 6; ++k) {
       const auto& B = d.first[k];
       const auto& H = d.second[k];
@@ -399,21 +392,19 @@ class GeometricallyExactBeam final
       const double c = s.length * s.stiffness[k], dk = s.length * s.damping[k];
       // The curvatures do not depend on d: their B and H vanish in the first three rows and columns.
       const int first = k < 3 ? 0 : 3;
-      // (c_q c + c_v dk) B + c_q dk H P v (H symmetric: accumulated by rows)
-      std::array<double, nz> row;
-      const double on_B = cq * c + (combined ? cv * dk : 0.0), wq = cq * w;
-      for (int j = 0; j < nz; ++j) row[j] = on_B * B[j];
+      std::array<double, nz> row;  // c B + dk H P v (H symmetric: accumulated by rows)
+      for (int j = 0; j < nz; ++j) row[j] = c * B[j];
       if (dk != 0.0)
         for (int l = first; l < nz; ++l) {
-          const double vl = cq * dk * vz[l];
+          const double vl = dk * vz[l];
           for (int j = 0; j < nz; ++j) row[j] += vl * H[l][j];
         }
       for (int i = first; i < nz; ++i) {
         g[i] += B[i] * w;
         const double bi = B[i];
-        for (int j = first; j < nz; ++j) m.K[i][j] += H[i][j] * wq + bi * row[j];
+        for (int j = first; j < nz; ++j) m.K[i][j] += H[i][j] * w + bi * row[j];
       }
-      if (dk != 0.0 && !combined)
+      if (dk != 0.0)
         for (int i = first; i < nz; ++i) {
           const double bi = dk * B[i];
           for (int j = first; j < nz; ++j) m.D[i][j] += bi * B[j];
