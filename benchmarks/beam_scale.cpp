@@ -6,6 +6,7 @@
 //   flexadj_benchmark_beams [--counts 100,1000,10000] [--steps 10] [--solver auto|direct|iterative]
 //                           [--no-adjoint] [--json results/beams_np1.json]
 //                           [--formulation geometrically_exact|dual_quaternion] [--parameters all|none]
+//                           [--gradient-out gradient.txt]
 // --formulation dual_quaternion: the dual-quaternion beam (Schubert et al. 2024) with the variational integrator (the
 // only one it runs with) on the very flexible beam's section (docs/results.md, sec. 4.6), elements of 0.1 and h = 1e-4,
 // whose trapezoidal rule in time needs omega h < 2 (the steel section's thickness-shear mode would need h < 2e-6);
@@ -13,6 +14,8 @@
 // for comparison. Per space-time cell: the forward and adjoint time per step and element.
 // --parameters: the gradient in every parameter of every element (all, the default) or in none of them (none: the
 // sweep's state adjoint alone, the cost of a design of controls or initial states).
+// --gradient-out: the objective and the gradient (parameters, initial coordinates and velocities) of the last count,
+// one value a line with 17 digits, to compare the gradients of two builds.
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -88,6 +91,7 @@ int main(int argc, char** argv) {
   std::vector<int> counts{100, 1000, 10000};
   int steps = 10;
   bool with_adjoint = true;
+  std::string gradient_path;
   std::string json_path, solver = "auto", formulation = "geometrically_exact", parameters = "all";
   for (int i = 1; i < argc; ++i) {
     const std::string a = argv[i];
@@ -98,6 +102,7 @@ int main(int argc, char** argv) {
     } else if (a == "--steps" && i + 1 < argc) steps = std::stoi(argv[++i]);
     else if (a == "--solver" && i + 1 < argc) solver = argv[++i];
     else if (a == "--json" && i + 1 < argc) json_path = argv[++i];
+    else if (a == "--gradient-out" && i + 1 < argc) gradient_path = argv[++i];
     else if (a == "--no-adjoint") with_adjoint = false;
     else if (a == "--parameters" && i + 1 < argc) {
       parameters = argv[++i];
@@ -155,6 +160,13 @@ int main(int argc, char** argv) {
         start = Clock::now();
         const auto gradient = adjoint::discrete_adjoint_gradient(assembler, integrator, trajectory, objective, design);
         row.adjoint = seconds_since(start);
+        if (root && !gradient_path.empty()) {
+          std::ofstream out(gradient_path);
+          out.precision(17);
+          out << gradient.objective << "\n";
+          for (const auto* part : {&gradient.parameters, &gradient.initial_coordinates, &gradient.initial_velocities})
+            for (double value : *part) out << value << "\n";
+        }
       }
       rows.push_back(row);
       if (root) std::fprintf(stderr, "%d elements done\n", elements);

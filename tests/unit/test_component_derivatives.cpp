@@ -629,25 +629,32 @@ TEST_P(ConstraintDerivatives, MultiplierHessianMatchesCentralDifferences) {
   }
 }
 
-// jacobian_and_hessian (which may exploit structure: joints are affine in the bodies' translations) equals the
-// plain nested AD over all coordinates to round-off.
+// jacobian_and_hessian (which may exploit structure: joints are affine in the bodies' translations; the spatial
+// joints' derivatives are written out by hand) equals the plain nested AD over all coordinates to round-off, on
+// five random states of each kind.
 TEST_P(ConstraintDerivatives, HessianEqualsThePlainNestedAD) {
   const ConstraintCase& c = GetParam();
-  for (Quaternions variant : {Quaternions::Unit, Quaternions::Perturbed}) {
-    const State s = random_state(c.kinds, seed_of(c.name), variant);
-    const auto constraint = c.make(s);
-    const std::size_t n = constraint->coordinate_count(), m = constraint->equation_count();
-    std::mt19937 rng(seed_of(c.name) + 17u);
-    std::uniform_real_distribution<double> u(-2.0, 2.0);
-    Vector lambda(m);
-    for (double& l : lambda) l = u(rng);
-    Vector c1(m), Cq1(m * n), H1(n * n), c2(m), Cq2(m * n), H2(n * n);
-    constraint->jacobian_and_hessian(s.q.data(), lambda.data(), s.t, c1.data(), Cq1.data(), H1.data());
-    constraint->jacobian_and_hessian_reference(s.q.data(), lambda.data(), s.t, c2.data(), Cq2.data(), H2.data());
-    const std::string label = c.name + " (" + quaternion_name(variant) + ")";
-    EXPECT_TRUE(agree(label + ": value", c2, c1, 1, 1e-15, "plain", "structured"));
-    EXPECT_TRUE(agree(label + ": Cq", Cq2, Cq1, n, 1e-14, "plain", "structured"));
-    EXPECT_TRUE(agree(label + ": Hessian", H2, H1, n, 1e-14, "plain", "structured"));
+  for (int draw = 0; draw < 5; ++draw) {
+    for (Quaternions variant : {Quaternions::Unit, Quaternions::Perturbed}) {
+      const State s = random_state(c.kinds, seed_of(c.name) + 1009u * static_cast<unsigned>(draw), variant);
+      const auto constraint = c.make(s);
+      const std::size_t n = constraint->coordinate_count(), m = constraint->equation_count();
+      std::mt19937 rng(seed_of(c.name) + 17u + 1009u * static_cast<unsigned>(draw));
+      std::uniform_real_distribution<double> u(-2.0, 2.0);
+      Vector lambda(m);
+      for (double& l : lambda) l = u(rng);
+      Vector c1(m), Cq1(m * n), H1(n * n), c2(m), Cq2(m * n), H2(n * n);
+      constraint->jacobian_and_hessian(s.q.data(), lambda.data(), s.t, c1.data(), Cq1.data(), H1.data());
+      constraint->jacobian_and_hessian_reference(s.q.data(), lambda.data(), s.t, c2.data(), Cq2.data(), H2.data());
+      const std::string label = c.name + " (" + quaternion_name(variant) + ", draw " + std::to_string(draw) + ")";
+      EXPECT_TRUE(agree(label + ": value", c2, c1, 1, 1e-15, "plain", "structured"));
+      EXPECT_TRUE(agree(label + ": Cq", Cq2, Cq1, n, 1e-14, "plain", "structured"));
+      EXPECT_TRUE(agree(label + ": Hessian", H2, H1, n, 1e-14, "plain", "structured"));
+      Vector c3(m), Cq3(m * n);  // the first-order path
+      constraint->jacobian(s.q.data(), s.t, c3.data(), Cq3.data());
+      EXPECT_TRUE(agree(label + ": jacobian() value", c2, c3, 1, 1e-15, "plain", "structured"));
+      EXPECT_TRUE(agree(label + ": jacobian() Cq", Cq2, Cq3, n, 1e-14, "plain", "structured"));
+    }
   }
 }
 

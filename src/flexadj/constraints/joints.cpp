@@ -3,6 +3,7 @@
 #include <stdexcept>
 
 #include "flexadj/constraints/constraints.hpp"
+#include "flexadj/constraints/joint_derivatives.hpp"
 #include "flexadj/model/constraint_ad.hpp"
 
 namespace flexadj::constraints {
@@ -27,6 +28,15 @@ class UnitQuaternion final : public model::ConstraintAD<UnitQuaternion, 7, 1> {
   const char* type() const override { return "unit_quaternion"; }
   template <class S, class P> void evaluate(const S* q, const S&, const P*, S* c) const {
     c[0] = 0.5 * (q[3] * q[3] + q[4] * q[4] + q[5] * q[5] + q[6] * q[6] - 1.0);
+  }
+  // By hand, as the nested AD pass gives them to the bit: C_q = (0, e), lambda C_qq = lambda diag(0, I_4). The
+  // reference (jacobian_and_hessian_reference) stays the AD pass.
+  void jacobian_and_hessian(const double* q, const double* lambda, double, double* c, double* Cq,
+                            double* H) const override {
+    c[0] = 0.5 * (q[3] * q[3] + q[4] * q[4] + q[5] * q[5] + q[6] * q[6] - 1.0);
+    for (int i = 0; i < 7; ++i) Cq[i] = i < 3 ? 0.0 : q[i];
+    for (int i = 0; i < 49; ++i) H[i] = 0.0;
+    for (int i = 3; i < 7; ++i) H[i * 7 + i] = lambda[0];
   }
 };
 
@@ -62,7 +72,8 @@ class Joint final : public model::ConstraintAD<Joint<N>, N, 6, N == 14 ? 8 : 2> 
       : Base(name, {bodies[0], bodies[1]}, {kinds[0], kinds[1]}, joint_equation_count(kind, kinds[0], kinds[1])),
         kind_(kind),
         planar_(is_planar(kinds[0]) || is_planar(kinds[1])),
-        lock_rotation_(model::has_orientation(kinds[1])) {
+        lock_rotation_(model::has_orientation(kinds[1])),
+        hand_derivatives_(N == 14 && !planar_ && by_hand(kinds[0]) && by_hand(kinds[1])) {
     add_vector_parameter("point_a", g.point_a);
     add_vector_parameter("point_b", g.point_b);
     add_vector_parameter("axis", g.axis_a);
@@ -119,10 +130,67 @@ class Joint final : public model::ConstraintAD<Joint<N>, N, 6, N == 14 ? 8 : 2> 
     }
   }
 
+  // C_q and lambda . C_qq of a spatial joint between ground, point masses and spatial rigid bodies by hand
+  // (joint_derivatives.hpp); other body kinds and planar joints by the AD pass, which stays the reference
+  // (jacobian_and_hessian_reference).
+  void jacobian_and_hessian(const double* q, const double* lambda, double t, double* c, double* Cq,
+                            double* H) const override {
+    if (!hand_derivatives_) return Base::jacobian_and_hessian(q, lambda, t, c, Cq, H);
+    hand_derivatives(q, lambda, t, c, Cq, H);
+  }
+  void jacobian(const double* q, double t, double* c, double* Cq) const override {
+    if (!hand_derivatives_) return Base::jacobian(q, t, c, Cq);
+    hand_derivatives(q, nullptr, t, c, Cq, nullptr);
+  }
+
  private:
+  // c, Cq and, if H is not null, H = lambda . C_qq.
+  void hand_derivatives(const double* q, const double* lambda, double t, double* c, double* Cq, double* H) const {
+    namespace jd = joint_derivatives;
+    const int n = this->coordinate_count();
+    const double* p = this->parameters().data();
+    evaluate<double, double>(q, t, p, c);
+    if (H)
+      for (int i = 0; i < n * n; ++i) H[i] = 0.0;
+    const BodyKind ka = kinds()[0], kb = kinds()[1];
+    const jd::BodySlots a{ka != BodyKind::Ground, ka == BodyKind::SpatialRigid, 0};
+    const jd::BodySlots b{kb != BodyKind::Ground, kb == BodyKind::SpatialRigid, offset_b_};
+    jd::Field d;  // x_b - x_a
+    jd::add_point(d, b, q, p + kPointB, 1.0, 0);
+    jd::add_point(d, a, q, p + kPointA, -1.0, 1);
+    int k = 0;
+    if (kind_ == JointKind::Prismatic) {
+      for (const int normal : {kNormal1, kNormal2}) {
+        jd::Field f;  // R_a n
+        jd::add_rotated(f, a, q, p + normal, 1.0, 0);
+        jd::add_dot(f, d, H ? lambda[k] : 0.0, n, Cq + k * n, H);
+        ++k;
+      }
+    } else {
+      for (; k < 3; ++k)
+        for (int j = 0; j < n; ++j) Cq[k * n + j] = d.J[k][j];
+      if (H) jd::add_weighted_hessian(d, lambda, 1.0, n, H);
+    }
+    if (kind_ == JointKind::Revolute) {
+      jd::Field axis;  // R_a axis
+      jd::add_rotated(axis, a, q, p + kAxis, 1.0, 0);
+      for (const int normal : {kNormal1, kNormal2}) {
+        jd::Field g;  // R_b n
+        jd::add_rotated(g, b, q, p + normal, 1.0, 0);
+        jd::add_dot(axis, g, H ? lambda[k] : 0.0, n, Cq + k * n, H);
+        ++k;
+      }
+    }
+    if ((kind_ == JointKind::Prismatic || kind_ == JointKind::Fixed) && lock_rotation_)
+      jd::add_relative_rotation(a, b, q, p + kRest, H ? lambda + k : nullptr, n, Cq + k * n, H);
+  }
+
+  static bool by_hand(BodyKind kind) {
+    return kind == BodyKind::Ground || kind == BodyKind::PointMass3D || kind == BodyKind::SpatialRigid;
+  }
   template <class P> static Vec3<P> vec(const P* p, int at) { return {p[at], p[at + 1], p[at + 2]}; }
   JointKind kind_;
-  bool planar_, lock_rotation_;
+  bool planar_, lock_rotation_, hand_derivatives_;
   int offset_b_ = 0;
 };
 

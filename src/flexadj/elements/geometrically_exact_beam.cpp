@@ -20,13 +20,17 @@
 #include <cassert>
 #include <cmath>
 
+#include "flexadj/elements/beam_parameter_partials.hpp"
+#include "flexadj/elements/beam_strain_derivatives.hpp"
 #include "flexadj/elements/elements.hpp"
+#include "flexadj/elements/node_inertia_derivatives.hpp"
 #include "flexadj/model/component_ad.hpp"
 
 namespace flexadj::elements {
 namespace {
 
 using model::Vec3;
+using namespace beam_parameters;  // the parameter indices kE .. kGravity, kParameterCount
 constexpr int kBeamCoordinates = 14;
 
 template <class T> double scalar_value(const T& x) { return Sacado::ScalarValue<T>::eval(x); }
@@ -34,11 +38,6 @@ template <class T> double scalar_value(const T& x) { return Sacado::ScalarValue<
 class GeometricallyExactBeam final
     : public model::ForceElementAD<GeometricallyExactBeam, kBeamCoordinates, /*FixedLength=*/true> {
  public:
-  enum : int {
-    kE, kG, kRho, kArea, kI2, kI3, kJ, kShear2, kShear3, kEta, kZeta,
-    kRotary1, kRotary2, kRotary3,  // area moments for the rotary inertia (default I2 + I3, I2, I3)
-    kLength, kStretch0, kCurvature0 = kStretch0 + 3, kGravity = kCurvature0 + 3, kParameterCount = kGravity + 3
-  };
   static_assert(kParameterCount <= model::kMaxComponentParameters, "too many beam parameters");
 
   GeometricallyExactBeam(const std::string& name, std::array<int, 2> nodes, const BeamSectionData& section,
@@ -155,25 +154,47 @@ class GeometricallyExactBeam final
     return energy;
   }
 
-  // The Newton matrix and the adjoint's Jacobians (whose transposed products ForceElementAD forms from
-  // residual_jacobians) without AD through the force sums. With the strains' first and
-  // second derivatives (strain_derivatives()), r = L eps_q^T w + weight, w = C (eps - eps_0) + D eps_q v, gives
+  // The residual, the Newton matrix and the adjoint's Jacobians (whose transposed products ForceElementAD forms
+  // from residual_jacobians) from the strains' first and second derivatives written out by hand
+  // (beam_strain_derivatives.hpp): r = L eps_q^T w + weight, w = C (eps - eps_0) + D eps_q v, gives
   //   dr/dq = L (sum_k w_k eps_k,qq + eps_q^T C eps_q + eps_q^T D (eps_qq v)),   dr/dv = L eps_q^T D eps_q;
-  // the lumped inertia terms come from an AD pass over inertia() alone. The plain AD pass over evaluate()
-  // (ForceElementAD) is the reference: test_beam_element checks both against each other to round-off.
+  // the lumped inertia terms and their Jacobians are written out too (node_inertia_derivatives.hpp). The plain AD
+  // pass over evaluate() (ForceElementAD) is the reference: test_beam_hand_derivatives and test_beam_element check both against each
+  // other to round-off.
+  void residual(const double* q, const double* v, const double* a, double t, double* r) const override {
+    if (plain_ad_) return ForceElementAD::residual(q, v, a, t, r);
+    for (int i = 0; i < kBeamCoordinates; ++i) r[i] = 0.0;
+    inertia<double, double>(q, v, a, parameters().data(), r);
+    add_applied_by_hand(q, v, r);
+  }
+
+  void applied_residual(const double* q, const double* v, double t, double* r) const override {
+    if (plain_ad_) return ForceElementAD::applied_residual(q, v, t, r);
+    for (int i = 0; i < kBeamCoordinates; ++i) r[i] = 0.0;
+    add_applied_by_hand(q, v, r);
+  }
+
   void residual_jacobian(const double* q, const double* v, const double* a, double t,
                          const model::JacobianCoefficients& c, double* r, double* J) const override {
     if (plain_ad_) return ForceElementAD::residual_jacobian(q, v, a, t, c, r, J);
     constexpr int n = kBeamCoordinates;
-    using Fad = Sacado::Fad::SFad<double, n>;
-    std::array<Fad, n> qf, vf, af, rf;
-    seed_combined(n, q, v, a, c, qf.data(), vf.data(), af.data(), rf.data());
-    inertia(qf.data(), vf.data(), af.data(), parameters().data(), rf.data());
     AppliedMatrices m;
     applied_matrices(q, v, m);
-    for (int i = 0; i < n; ++i) {
-      r[i] = rf[i].val() + m.r[i];
-      for (int j = 0; j < n; ++j) J[i * n + j] = rf[i].fastAccessDx(j) + c.q * m.K[i][j] + c.v * m.D[i][j];
+    for (int i = 0; i < n; ++i) r[i] = m.r[i];
+    m.spread(c.q, c.v, J);
+    const InertiaDerivatives in = inertia_derivatives(q, v, a);
+    for (int node = 0; node < 2; ++node) {
+      const int o = 7 * node;
+      for (int i = 0; i < 3; ++i) {
+        r[o + i] += in.mass * a[o + i];
+        J[(o + i) * n + o + i] += c.a * in.mass;
+      }
+      const NodeRotaryDerivatives& d = in.node[node];
+      for (int i = 0; i < 4; ++i) {
+        r[o + 3 + i] += d.r[i];
+        for (int j = 0; j < 4; ++j)
+          J[(o + 3 + i) * n + o + 3 + j] += c.q * d.dq[i][j] + c.v * d.dv[i][j] + c.a * d.da[i][j];
+      }
     }
   }
 
@@ -181,78 +202,63 @@ class GeometricallyExactBeam final
                           double* dr_dv, double* dr_da) const override {
     if (plain_ad_) return ForceElementAD::residual_jacobians(q, v, a, t, r, dr_dq, dr_dv, dr_da);
     constexpr int n = kBeamCoordinates;
-    using StateFad = Sacado::Fad::SFad<double, 3 * n>;
-    std::array<StateFad, n> qf, vf, af, rf;
-    for (int i = 0; i < n; ++i) {
-      qf[i] = StateFad(3 * n, i, q[i]);
-      vf[i] = StateFad(3 * n, n + i, v[i]);
-      af[i] = StateFad(3 * n, 2 * n + i, a[i]);
-      rf[i] = StateFad(3 * n, 0.0);
-    }
-    inertia(qf.data(), vf.data(), af.data(), parameters().data(), rf.data());
     AppliedMatrices m;
     applied_matrices(q, v, m);
-    for (int i = 0; i < n; ++i) {
-      r[i] = rf[i].val() + m.r[i];
-      for (int j = 0; j < n; ++j) {
-        dr_dq[i * n + j] = rf[i].fastAccessDx(j) + m.K[i][j];
-        dr_dv[i * n + j] = rf[i].fastAccessDx(n + j) + m.D[i][j];
-        dr_da[i * n + j] = rf[i].fastAccessDx(2 * n + j);
+    for (int i = 0; i < n; ++i) r[i] = m.r[i];
+    m.spread(1.0, 0.0, dr_dq);
+    m.spread(0.0, 1.0, dr_dv);
+    for (int k = 0; k < n * n; ++k) dr_da[k] = 0.0;
+    const InertiaDerivatives in = inertia_derivatives(q, v, a);
+    for (int node = 0; node < 2; ++node) {
+      const int o = 7 * node;
+      for (int i = 0; i < 3; ++i) {
+        r[o + i] += in.mass * a[o + i];
+        dr_da[(o + i) * n + o + i] = in.mass;
+      }
+      const NodeRotaryDerivatives& d = in.node[node];
+      for (int i = 0; i < 4; ++i) {
+        r[o + 3 + i] += d.r[i];
+        for (int j = 0; j < 4; ++j) {
+          const int k = (o + 3 + i) * n + o + 3 + j;
+          dr_dq[k] += d.dq[i][j];
+          dr_dv[k] += d.dv[i][j];
+          dr_da[k] = d.da[i][j];
+        }
       }
     }
   }
 
-  // mu . dr/dp. The strains scale as 1/L (strains(q, L) = strains(q, 1) / L, and so do their derivatives), so with
-  // s_k = mu . d eps_k/dq and the strain rates at L = 1 (one first-order Sacado pass over strains()),
-  //   mu . r_applied = sum_k s_k (C_k (eps_k / L - eps_0k) + D_k rate_k / L) - mu . weight,
-  // a scalar expression in the parameters; the inertia terms by an AD pass over inertia() alone.
+  // mu . dr/dp by hand (beam_parameter_partials.hpp) from the strains' first derivatives at L = 1.
   void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* mu,
                               double* gradient, model::ParameterMask wanted = model::kAllParameters) const override {
     if (plain_ad_) return ForceElementAD::add_parameter_gradient(q, v, a, t, mu, gradient, wanted);
-    constexpr int n = kBeamCoordinates;
-    std::array<int, model::kMaxComponentParameters> seeded;
-    const int ns = model::wanted_parameters(wanted, kParameterCount, seeded);
-    if (ns == 0) return;
-    using ParameterFad = Sacado::Fad::SFad<double, kParameterCount>;
-    std::array<ParameterFad, kParameterCount> p;
-    for (int k = 0; k < kParameterCount; ++k) p[k] = parameters()[k];
-    for (int j = 0; j < ns; ++j) p[seeded[j]] = ParameterFad(kParameterCount, j, parameters()[seeded[j]]);
-
-    std::array<ParameterFad, n> qf, vf, af, rf;
-    for (int i = 0; i < n; ++i) {
-      qf[i] = q[i];
-      vf[i] = v[i];
-      af[i] = a[i];
-      rf[i] = 0.0;
-    }
-    inertia(qf.data(), vf.data(), af.data(), p.data(), rf.data());
-    ParameterFad pairing = 0.0;
-    for (int i = 0; i < n; ++i) pairing += mu[i] * rf[i];
-
-    using Fad = Sacado::Fad::SFad<double, n>;
-    std::array<Fad, n> qd;
-    for (int i = 0; i < n; ++i) qd[i] = Fad(n, i, q[i]);
-    const std::array<Fad, 6> unit_eps = strains(qd.data(), Fad(1.0));
-    const ParameterFad E = p[kE], G = p[kG], A = p[kArea], I2 = p[kI2], I3 = p[kI3], ratio = E / G;
-    const ParameterFad chi = p[kZeta] * (3.0 - ratio) * (3.0 - ratio) + p[kEta] * ratio * ratio / 3.0;
-    const std::array<ParameterFad, 6> stiffness{E * A, p[kShear2] * G * A, p[kShear3] * G * A, G * p[kJ], E * I2,
-                                                E * I3};
-    const std::array<ParameterFad, 6> damping{chi * A, p[kEta] * A, p[kEta] * A, p[kEta] * (I2 + I3), chi * I2,
-                                              chi * I3};
-    const ParameterFad& length = p[kLength];
+    if ((wanted & ((1u << kParameterCount) - 1u)) == 0) return;
+    BeamStrainDerivatives unit;
+    beam_strain_derivatives<false>(q, 1.0, unit);
+    const std::array<double, kBeamReduced> vz = unit.reduce(v), muz = unit.reduce(mu);
+    BeamAdjointPairing pairing;
     for (int k = 0; k < 6; ++k) {
       double s = 0.0, rate = 0.0;
-      for (int i = 0; i < n; ++i) {
-        s += mu[i] * unit_eps[k].fastAccessDx(i);
-        rate += unit_eps[k].fastAccessDx(i) * v[i];
+      for (int j = 0; j < kBeamReduced; ++j) {
+        s += unit.first[k][j] * muz[j];
+        rate += unit.first[k][j] * vz[j];
       }
-      const ParameterFad& reference = k < 3 ? p[kStretch0 + k] : p[kCurvature0 + k - 3];
-      pairing += s * (stiffness[k] * (unit_eps[k].val() / length - reference) + damping[k] * rate / length);
+      pairing.pairing[k] = s;
+      pairing.strain[k] = unit.eps[k];
+      pairing.rate[k] = rate;
     }
-    const ParameterFad node_mass = 0.5 * p[kRho] * A * length;
-    for (int node = 0; node < 2; ++node)
-      for (int i = 0; i < 3; ++i) pairing -= mu[7 * node + i] * node_mass * p[kGravity + i];
-    for (int j = 0; j < ns; ++j) gradient[seeded[j]] += pairing.fastAccessDx(j);
+    for (int node = 0; node < 2; ++node) {
+      const int o = 7 * node;
+      for (int i = 0; i < 3; ++i) {
+        pairing.weight_mu[i] += mu[o + i];
+        pairing.mass_mu += mu[o + i] * a[o + i];
+      }
+      node_rotary_parameter_sensitivity(q + o + 3, v + o + 3, a + o + 3, mu + o + 3, pairing.rotary_mu.data());
+    }
+    std::array<double, kParameterCount> partials;
+    beam_parameter_partials(parameters().data(), pairing, partials);
+    for (int k = 0; k < kParameterCount; ++k)
+      if ((wanted >> k) & 1u) gradient[k] += partials[k];
   }
 
   // The reference: every derivative by the plain AD pass over evaluate() (tests only).
@@ -261,20 +267,14 @@ class GeometricallyExactBeam final
   // (N, Q2, Q3, T, M2, M3) = C (eps - eps_0) + D d eps/dt in the midpoint section frame.
   int resultant_count() const override { return 6; }
   void resultants(const double* q, const double* v, double* out) const override {
-    const double* p = parameters().data();
-    const double E = p[kE], G = p[kG], A = p[kArea], I2 = p[kI2], I3 = p[kI3], ratio = E / G;
-    const double chi = p[kZeta] * (3.0 - ratio) * (3.0 - ratio) + p[kEta] * ratio * ratio / 3.0;
-    const std::array<double, 6> stiffness{E * A, p[kShear2] * G * A, p[kShear3] * G * A, G * p[kJ], E * I2, E * I3};
-    const std::array<double, 6> damping{chi * A, p[kEta] * A, p[kEta] * A, p[kEta] * (I2 + I3), chi * I2, chi * I3};
-    using Inner = Sacado::Fad::SFad<double, kBeamCoordinates>;
-    std::array<Inner, kBeamCoordinates> qi;
-    for (int i = 0; i < kBeamCoordinates; ++i) qi[i] = Inner(kBeamCoordinates, i, q[i]);
-    const std::array<Inner, 6> eps = strains(qi.data(), Inner(p[kLength]));
+    const SectionConstants s = section_constants();
+    BeamStrainDerivatives d;
+    beam_strain_derivatives<false>(q, s.length, d);
+    const std::array<double, kBeamReduced> vz = d.reduce(v);
     for (int k = 0; k < 6; ++k) {
       double rate = 0.0;
-      for (int j = 0; j < kBeamCoordinates; ++j) rate += eps[k].fastAccessDx(j) * v[j];
-      const double reference = k < 3 ? p[kStretch0 + k] : p[kCurvature0 + k - 3];
-      out[k] = stiffness[k] * (eps[k].val() - reference) + damping[k] * rate;
+      for (int j = 0; j < kBeamReduced; ++j) rate += d.first[k][j] * vz[j];
+      out[k] = s.stiffness[k] * (d.eps[k] - s.reference[k]) + s.damping[k] * rate;
     }
   }
 
@@ -301,77 +301,133 @@ class GeometricallyExactBeam final
   }
 
  private:
-  struct StrainDerivatives {
-    std::array<double, 6> eps;
-    std::array<std::array<double, kBeamCoordinates>, 6> first;                                   // d eps_k/dq_i
-    std::array<std::array<std::array<double, kBeamCoordinates>, kBeamCoordinates>, 6> second;  // d2 eps_k/dq_i dq_j
-  };
   // The residual of applied() and its Jacobians with respect to q and v.
   struct AppliedMatrices {
     std::array<double, kBeamCoordinates> r;
-    std::array<std::array<double, kBeamCoordinates>, kBeamCoordinates> K, D;
-  };
-
-  // One nested Sacado pass over strains(): the outer Fad over all 14 coordinates, the inner over the 8 Euler
-  // parameters only, since the strains are affine in the positions (Gamma = R_m^T (r_B - r_A) / L, K = psi / L):
-  // the position-position block of the second derivatives is zero and the mixed blocks are symmetric.
-  static StrainDerivatives strain_derivatives(const double* q, double length) {
-    constexpr int n = kBeamCoordinates, kRotations = 8;
-    constexpr std::array<int, n> rotation_slot{-1, -1, -1, 0, 1, 2, 3, -1, -1, -1, 4, 5, 6, 7};
-    using Inner = Sacado::Fad::SFad<double, kRotations>;
-    using Outer = Sacado::Fad::SFad<Inner, n>;
-    std::array<Outer, n> qo;
-    for (int i = 0; i < n; ++i)
-      qo[i] = Outer(n, i, rotation_slot[i] >= 0 ? Inner(kRotations, rotation_slot[i], q[i]) : Inner(q[i]));
-    const std::array<Outer, 6> eps = strains(qo.data(), Outer(Inner(length)));
-    StrainDerivatives d;
-    for (int k = 0; k < 6; ++k) {
-      d.eps[k] = eps[k].val().val();
+    double K[kBeamReduced][kBeamReduced], D[kBeamReduced][kBeamReduced];  // K_z, D_z: dr/dq = P^T K_z P, ...
+    double sign;                                                          // s of BeamStrainDerivatives
+    // J = c_q dr/dq + c_v dr/dv (n x n row-major): P^T (c_q K_z + c_v D_z) P, row by row (z of q_j below).
+    void spread(double cq, double cv, double* J) const {
+      constexpr int n = kBeamCoordinates;
       for (int i = 0; i < n; ++i) {
-        const Inner& row = eps[k].fastAccessDx(i);
-        d.first[k][i] = row.val();
-        for (int j = 0; j < n; ++j) d.second[k][i][j] = rotation_slot[j] >= 0 ? row.fastAccessDx(rotation_slot[j]) : 0.0;
-      }
-      for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j)
-          if (rotation_slot[j] < 0 && rotation_slot[i] >= 0) d.second[k][i][j] = d.second[k][j][i];
-    }
-    return d;
-  }
-
-  void applied_matrices(const double* q, const double* v, AppliedMatrices& m) const {
-    constexpr int n = kBeamCoordinates;
-    const double* p = parameters().data();
-    const double E = p[kE], G = p[kG], A = p[kArea], I2 = p[kI2], I3 = p[kI3], ratio = E / G, length = p[kLength];
-    const double chi = p[kZeta] * (3.0 - ratio) * (3.0 - ratio) + p[kEta] * ratio * ratio / 3.0;
-    const std::array<double, 6> stiffness{E * A, p[kShear2] * G * A, p[kShear3] * G * A, G * p[kJ], E * I2, E * I3};
-    const std::array<double, 6> damping{chi * A, p[kEta] * A, p[kEta] * A, p[kEta] * (I2 + I3), chi * I2, chi * I3};
-    const StrainDerivatives d = strain_derivatives(q, length);
-    m.r.fill(0.0);
-    for (auto& row : m.K) row.fill(0.0);
-    for (auto& row : m.D) row.fill(0.0);
-    for (int k = 0; k < 6; ++k) {
-      const auto& first = d.first[k];
-      const auto& second = d.second[k];
-      double rate = 0.0;
-      for (int j = 0; j < n; ++j) rate += first[j] * v[j];
-      std::array<double, n> rate_q{};  // d rate / dq_j = sum_l eps_k,jl v_l
-      for (int j = 0; j < n; ++j)
-        for (int l = 0; l < n; ++l) rate_q[j] += second[j][l] * v[l];
-      const double reference = k < 3 ? p[kStretch0 + k] : p[kCurvature0 + k - 3];
-      const double w = length * (stiffness[k] * (d.eps[k] - reference) + damping[k] * rate);
-      const double c = length * stiffness[k], dk = length * damping[k];
-      for (int i = 0; i < n; ++i) {
-        m.r[i] += first[i] * w;
-        for (int j = 0; j < n; ++j) {
-          m.K[i][j] += second[i][j] * w + first[i] * (c * first[j] + dk * rate_q[j]);
-          m.D[i][j] += first[i] * dk * first[j];
+        const int a = kBeamReducedIndex[i];
+        const double f = i < 3 ? -1.0 : i >= 10 ? sign : 1.0, fs = f * sign;
+        double z[kBeamReduced];
+        for (int b = 0; b < kBeamReduced; ++b) z[b] = cq * K[a][b] + cv * D[a][b];
+        double* out = J + i * n;
+        for (int j = 0; j < 3; ++j) {
+          out[j] = -f * z[j];
+          out[7 + j] = f * z[j];
+        }
+        for (int j = 0; j < 4; ++j) {
+          out[3 + j] = f * z[3 + j];
+          out[10 + j] = fs * z[7 + j];
         }
       }
     }
-    const double node_mass = 0.5 * p[kRho] * A * length;
+  };
+
+  // Section constants: C, D, the reference strains eps_0 and L.
+  struct SectionConstants {
+    std::array<double, 6> stiffness, damping, reference;
+    double length;
+  };
+  SectionConstants section_constants() const {
+    const double* p = parameters().data();
+    const double E = p[kE], G = p[kG], A = p[kArea], I2 = p[kI2], I3 = p[kI3], ratio = E / G;
+    const double chi = p[kZeta] * (3.0 - ratio) * (3.0 - ratio) + p[kEta] * ratio * ratio / 3.0;
+    return {{E * A, p[kShear2] * G * A, p[kShear3] * G * A, G * p[kJ], E * I2, E * I3},
+            {chi * A, p[kEta] * A, p[kEta] * A, p[kEta] * (I2 + I3), chi * I2, chi * I3},
+            {p[kStretch0], p[kStretch0 + 1], p[kStretch0 + 2], p[kCurvature0], p[kCurvature0 + 1],
+             p[kCurvature0 + 2]},
+            p[kLength]};
+  }
+
+  // r += the applied residual (internal forces and weight) from the strains' first derivatives by hand
+  // (beam_strain_derivatives.hpp): r = L P^T B^T w - weight, w = C (eps - eps_0) + D B P v.
+  void add_applied_by_hand(const double* q, const double* v, double* r) const {
+    constexpr int nz = kBeamReduced;
+    const SectionConstants s = section_constants();
+    BeamStrainDerivatives d;
+    beam_strain_derivatives<false>(q, s.length, d);
+    const std::array<double, nz> vz = d.reduce(v);
+    std::array<double, nz> g{};
+    for (int k = 0; k < 6; ++k) {
+      double rate = 0.0;
+      for (int j = 0; j < nz; ++j) rate += d.first[k][j] * vz[j];
+      const double w = s.length * (s.stiffness[k] * (d.eps[k] - s.reference[k]) + s.damping[k] * rate);
+      for (int j = 0; j < nz; ++j) g[j] += d.first[k][j] * w;
+    }
+    for (int i = 0; i < kBeamCoordinates; ++i) r[i] += d.factor(i) * g[kBeamReducedIndex[i]];
+    add_weight(r);
+  }
+
+  void add_weight(double* r) const {
+    const double* p = parameters().data();
+    const double node_mass = 0.5 * p[kRho] * p[kArea] * p[kLength];
     for (int node = 0; node < 2; ++node)
-      for (int i = 0; i < 3; ++i) m.r[7 * node + i] -= node_mass * p[kGravity + i];
+      for (int i = 0; i < 3; ++i) r[7 * node + i] -= node_mass * p[kGravity + i];
+  }
+
+  // The applied residual and its Jacobians with respect to q and v from the strains' first and second derivatives
+  // in the reduced coordinates z (beam_strain_derivatives.hpp: eps_q = B P, eps_qq = P^T H P):
+  //   dr/dq = L P^T (sum_k w_k H_k + B^T C B + B^T D (H P v)) P,   dr/dv = L P^T B^T D B P,
+  // formed on z (11 x 11) and spread onto the 14 coordinates (each maps onto one z with a factor -1, 1 or s).
+  void applied_matrices(const double* q, const double* v, AppliedMatrices& m) const {
+    constexpr int n = kBeamCoordinates, nz = kBeamReduced;
+    const SectionConstants s = section_constants();
+    BeamStrainDerivatives d;
+    beam_strain_derivatives<true>(q, s.length, d);
+    const std::array<double, nz> vz = d.reduce(v);
+    std::array<double, nz> g{};
+    for (int i = 0; i < nz; ++i)
+      for (int j = 0; j < nz; ++j) m.K[i][j] = m.D[i][j] = 0.0;
+    m.sign = d.sign;
+    for (int k = 0; k < 6; ++k) {
+      const auto& B = d.first[k];
+      const auto& H = d.second[k];
+      double rate = 0.0;
+      for (int j = 0; j < nz; ++j) rate += B[j] * vz[j];
+      const double w = s.length * (s.stiffness[k] * (d.eps[k] - s.reference[k]) + s.damping[k] * rate);
+      const double c = s.length * s.stiffness[k], dk = s.length * s.damping[k];
+      // The curvatures do not depend on d: their B and H vanish in the first three rows and columns.
+      const int first = k < 3 ? 0 : 3;
+      std::array<double, nz> row;  // c B + dk H P v (H symmetric: accumulated by rows)
+      for (int j = 0; j < nz; ++j) row[j] = c * B[j];
+      if (dk != 0.0)
+        for (int l = first; l < nz; ++l) {
+          const double vl = dk * vz[l];
+          for (int j = 0; j < nz; ++j) row[j] += vl * H[l][j];
+        }
+      for (int i = first; i < nz; ++i) {
+        g[i] += B[i] * w;
+        const double bi = B[i];
+        for (int j = first; j < nz; ++j) m.K[i][j] += H[i][j] * w + bi * row[j];
+      }
+      if (dk != 0.0)
+        for (int i = first; i < nz; ++i) {
+          const double bi = dk * B[i];
+          for (int j = first; j < nz; ++j) m.D[i][j] += bi * B[j];
+        }
+    }
+    for (int i = 0; i < n; ++i) m.r[i] = d.factor(i) * g[kBeamReducedIndex[i]];
+    add_weight(m.r.data());
+  }
+
+  // The lumped inertia terms and their Jacobians by hand (node_inertia_derivatives.hpp): the node mass and each
+  // node's rotational residual and Jacobians (Euler-parameter rows and columns).
+  struct InertiaDerivatives {
+    double mass;
+    std::array<NodeRotaryDerivatives, 2> node;
+  };
+  InertiaDerivatives inertia_derivatives(const double* q, const double* v, const double* a) const {
+    const double* p = parameters().data();
+    const Vec3<double> rotary = node_rotary_inertia(p);
+    InertiaDerivatives d;
+    d.mass = 0.5 * p[kRho] * p[kArea] * p[kLength];
+    for (int node = 0; node < 2; ++node)
+      node_rotary_derivatives(q + 7 * node + 3, v + 7 * node + 3, a + 7 * node + 3, rotary.data(), d.node[node]);
+    return d;
   }
 
   bool plain_ad_ = false;
