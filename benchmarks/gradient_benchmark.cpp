@@ -11,11 +11,8 @@
 #include <string>
 #include <vector>
 
-#include "flexadj/adjoint/continuous_adjoint.hpp"
-#include "flexadj/adjoint/discrete_adjoint.hpp"
 #include "flexadj/core/runtime.hpp"
-#include "flexadj/integrators/generalized_alpha.hpp"
-#include "flexadj/integrators/simulation.hpp"
+#include "flexadj/gradient/gradient_problem.hpp"
 #include "flexadj/io/problem_reader.hpp"
 
 namespace {
@@ -30,55 +27,40 @@ struct Row {
   bool measured_fd = false;
 };
 
-// One forward run and one adjoint sweep; optionally the forward runs central differences would need.
+// One forward run and one adjoint sweep (flexadj::GradientProblem, all component parameters); optionally the
+// forward runs central differences would need.
 Row run(const std::string& problem, const std::string& path, const std::vector<std::string>& overrides,
         const flexadj::objectives::Objective& objective, long long size, long long measured_fd_limit,
         const flexadj::RCP<const flexadj::Comm>& comm) {
   using namespace flexadj;
   auto model_problem = io::read_problem_file(path, overrides);
-  auto& model = *model_problem.model;
+  model_problem.objective_terms = objective.terms();
+  model_problem.design_variables.clear();
+  model_problem.integrator.linear_solver = "direct";
+  GradientProblem gradient(std::move(model_problem), comm, "benchmark");
+  gradient.prepare();
   Row row;
   row.problem = problem;
   row.size = size;
-  assembly::Assembler assembler(model, comm);
-  linalg::LinearSolverOptions options;
-  options.kind = "direct";
-  integrators::GeneralizedAlpha integrator(assembler, model_problem.integrator, options);
-  auto state = assembler.make_state();
-  assembler.scatter_global(model.initial_coordinates(), model.initial_velocities(), state);
-  const model::ParameterSpace parameters(model);
-  row.design_variables = parameters.size();
-  for (const auto& [name, signal] : model.controls()) row.design_variables += static_cast<long long>(signal->size());
-  auto start = Clock::now();
-  storage::MemoryTrajectory trajectory;
-  integrators::record_forward_run(assembler, integrator, state, trajectory);
-  row.forward = seconds_since(start);
-  row.steps = static_cast<long long>(trajectory.step_count()) - 1;
-  start = Clock::now();
-  const auto gradient = adjoint::discrete_adjoint_gradient(assembler, integrator, trajectory, objective,
-                                                           parameters);
-  row.adjoint = seconds_since(start);
-  start = Clock::now();
-  const auto continuous = adjoint::continuous_adjoint_gradient(assembler, integrator, trajectory, objective,
-                                                               parameters);
-  row.continuous = seconds_since(start);
-  (void)continuous;
+  row.design_variables = gradient.design().parameters().size();
+  for (const auto& [name, signal] : gradient.model().controls())
+    row.design_variables += static_cast<long long>(signal->size());
+  row.forward = gradient.forward().forward_seconds;
+  row.steps = static_cast<long long>(gradient.step_times().size()) - 1;
+  row.adjoint = gradient.adjoint().adjoint_seconds;
+  AdjointSettings continuous;
+  continuous.mode = "continuous";
+  gradient.set_adjoint(continuous);
+  gradient.forward();
+  row.continuous = gradient.adjoint().adjoint_seconds;
   row.measured_fd = row.design_variables <= measured_fd_limit;
   if (row.measured_fd) {
-    start = Clock::now();
-    for (long long k = 0; k < 2 * row.design_variables; ++k) {
-      auto fresh = assembler.make_state();
-      assembler.scatter_global(model.initial_coordinates(), model.initial_velocities(), fresh);
-      integrators::SimulationOptions quiet;
-      quiet.progress = false;
-      quiet.track_energy = false;
-      integrators::simulate(assembler, integrator, fresh, quiet, {});
-    }
+    const auto start = Clock::now();
+    for (long long k = 0; k < 2 * row.design_variables; ++k) gradient.forward();
     row.finite_differences = seconds_since(start);
   } else {
     row.finite_differences = 2.0 * double(row.design_variables) * row.forward;
   }
-  (void)gradient;
   return row;
 }
 

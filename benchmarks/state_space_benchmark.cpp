@@ -12,9 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "flexadj/adjoint/discrete_adjoint.hpp"
 #include "flexadj/core/runtime.hpp"
-#include "flexadj/integrators/simulation.hpp"
+#include "flexadj/gradient/gradient_problem.hpp"
 #include "flexadj/io/problem_reader.hpp"
 
 namespace {
@@ -32,7 +31,8 @@ struct Row {
   double forward_per_step = 0.0, adjoint_per_step = 0.0;
 };
 
-// One forward run of `steps` steps (trajectory in memory) and its discrete-adjoint sweep.
+// One forward run of `steps` steps (trajectory in memory) and its discrete-adjoint sweep (flexadj::GradientProblem,
+// all component parameters).
 Timing run(const std::string& scheme, int links, long long steps, long long& unknowns,
            const flexadj::RCP<const flexadj::Comm>& comm) {
   using namespace flexadj;
@@ -42,32 +42,18 @@ Timing run(const std::string& scheme, int links, long long steps, long long& unk
                                         "integrator.step_size=" + std::to_string(h),
                                         "integrator.end_time=" + std::to_string(h * double(steps))});
   problem.integrator.scheme = scheme;  // the file's spectral_radius (0.9) is generalized-alpha's
-  model::Model& model = *problem.model;
-  objectives::Objective objective;
+  problem.integrator.linear_solver = "direct";
   objectives::ObjectiveTerm term;
   term.kind = objectives::ObjectiveTerm::Kind::FinalSquare;
   term.coordinate = 7LL * (links - 1);  // x of the last link
-  objective.add(term);
-  assembly::Assembler assembler(model, comm);
-  unknowns = assembler.dofs().coordinate_count() + assembler.dofs().multiplier_count();
-  linalg::LinearSolverOptions options;
-  options.kind = "direct";
-  const auto integrator = integrators::make_time_integrator(assembler, problem.integrator, options);
-  auto state = assembler.make_state();
-  assembler.scatter_global(model.initial_coordinates(), model.initial_velocities(), state);
-  const model::ParameterSpace parameters(model);
+  problem.objective_terms = {term};
+  problem.design_variables.clear();
+  unknowns = problem.model->coordinate_count() + problem.model->multiplier_count();
+  GradientProblem gradient(std::move(problem), comm, "benchmark");
+  gradient.prepare();
   Timing t;
-  comm->barrier();
-  auto start = Clock::now();
-  storage::MemoryTrajectory trajectory;
-  integrators::record_forward_run(assembler, *integrator, state, trajectory);
-  comm->barrier();
-  t.forward = seconds_since(start);
-  start = Clock::now();
-  const auto gradient = adjoint::discrete_adjoint_gradient(assembler, *integrator, trajectory, objective, parameters);
-  comm->barrier();
-  t.adjoint = seconds_since(start);
-  (void)gradient;
+  t.forward = gradient.forward().forward_seconds;
+  t.adjoint = gradient.adjoint().adjoint_seconds;
   return t;
 }
 

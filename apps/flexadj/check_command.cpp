@@ -1,8 +1,7 @@
-// flexadj check: verifies the discrete-adjoint gradient of a model file's objective with three tests:
-//   (a) a Taylor test along a random direction (the remainder must fall at second order),
-//   (b) central differences along random directions,
-//   (c) the extrapolated forward differences of Bestle and Eberhard (1992) for the first design variables, with
-//       adaptive order and an error estimate (extrapolation.hpp).
+// flexadj check: verifies the discrete-adjoint gradient of a model file's objective with the three tests of
+// verification/: (a) a Taylor test along a random direction (the remainder must fall at second order), (b) central
+// differences along random directions, (c) the extrapolated forward differences of Bestle and Eberhard (1992) for
+// the first design variables, with adaptive order and an error estimate. This file reads the options and prints.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -10,27 +9,18 @@
 #include <random>
 
 #include "commands.hpp"
-#include "extrapolation.hpp"
 #include "flexadj/core/error.hpp"
 #include "flexadj/io/problem_reader.hpp"
-#include "gradient_problem.hpp"
+#include "flexadj/verification/central_difference.hpp"
+#include "flexadj/verification/extrapolated_difference.hpp"
+#include "flexadj/verification/taylor_test.hpp"
+#include "adjoint_options.hpp"
+#include "flexadj/gradient/gradient_problem.hpp"
 
 namespace flexadj::app {
 namespace {
 
-constexpr int kTaylorSteps = 7;             // h = step0 * 2^-k, k = 0..6
-constexpr double kRequiredOrder = 1.9;      // over 3 consecutive halvings
-constexpr double kRoundOff = 1e-12;         // remainders below kRoundOff |J| are round-off
-constexpr double kFiniteDifferenceTolerance = 1e-6;
-// Test (b) without --relative-step: central differences at these steps; the consecutive pair that agrees best is
-// where truncation (O(h^2)) and J's round-off (O(eps/h)) balance, and its difference estimates the FD error.
-const std::vector<double> kStepSweep = {1e-4, 1e-5, 1e-6};
-constexpr double kResolvable = 1e-5;  // the FD error estimate must resolve dJ.dp to this (relative), or (b) fails
-constexpr int kExtrapolationSteps = 7;      // at most: dp0/(i + 1), i = 0..6, fewer once the estimate stops falling
 constexpr int kExtrapolatedVariables = 3;
-// The relative accuracy of J in the round-off floor of test (c): fd_check.hpp in the tests measures 1e-15 ..
-// 1.2e-14 |J| (generalized-alpha) and up to 9e-14 |J| (variational) at Newton tolerances 1e-10 .. 1e-12.
-constexpr double kObjectiveAccuracy = 1e-12;
 const std::string kNewtonTolerance = "integrator.newton_tolerance";
 
 struct CheckOptions {
@@ -38,7 +28,7 @@ struct CheckOptions {
   std::vector<std::string> overrides;
   int directions = 3;
   unsigned long seed = 1;
-  std::vector<double> relative_steps = kStepSweep;  // one step if given with --relative-step
+  std::vector<double> relative_steps = verification::kStepSweep;  // one step if given with --relative-step
   double step0 = 1e-2;  // first step of the Taylor test and of the extrapolated differences
   AdjointSettings adjoint;  // the gradient checked: the discrete adjoint, or the continuous one
   bool quiet = false;
@@ -86,40 +76,19 @@ CheckOptions parse(const std::vector<std::string>& arguments) {
   return options;
 }
 
-std::vector<double> axpy(double h, const std::vector<double>& d, const std::vector<double>& p) {
-  std::vector<double> x(p);
-  for (std::size_t i = 0; i < x.size(); ++i) x[i] += h * d[i];
-  return x;
-}
-
-double dot(const std::vector<double>& a, const std::vector<double>& b) {
-  double s = 0.0;
-  for (std::size_t i = 0; i < a.size(); ++i) s += a[i] * b[i];
-  return s;
-}
-
-double relative_difference(double a, double b) {
-  const double scale = std::max(std::abs(a), std::abs(b));
-  return scale > 0.0 ? std::abs(a - b) / scale : 0.0;
-}
-
-// A random direction over all design scalars, entry i uniform in [-1, 1] max(1, |p_i|) (the same on all
-// ranks: every rank draws from the same seed).
-std::vector<double> random_direction(std::mt19937_64& random, const std::vector<double>& p) {
-  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
-  std::vector<double> d(p.size());
-  for (std::size_t i = 0; i < p.size(); ++i) d[i] = uniform(random) * std::max(1.0, std::abs(p[i]));
-  return d;
-}
-
 // The forward runs of the check, numbered for the progress lines; J at given design values.
 class Runs {
  public:
   Runs(GradientProblem& problem, int total, bool show) : problem_(problem), total_(total), show_(show) {}
 
-  Evaluation gradient() {
+  GradientEvaluation gradient() {
     announce("J and its gradient (forward and adjoint)");
     return problem_.evaluate(true);
+  }
+
+  // objective() as the checks of verification/ take it.
+  verification::ObjectiveAt objective_at() {
+    return [this](const std::vector<double>& x, const std::string& what) { return objective(x, what); };
   }
 
   double objective(const std::vector<double>& p, const std::string& what) {
@@ -147,53 +116,32 @@ class Runs {
   bool show_;
 };
 
-// (a) r(h) = |J(p + h dp) - J(p) - h dJ.dp| = O(h^2) if and only if dJ is the derivative of J.
+// (a) The Taylor test (verification/taylor_test.hpp), printed.
 bool taylor_test(Runs& runs, const std::vector<double>& p, double J, const std::vector<double>& gradient,
                  const std::vector<double>& dp, double step0, bool root) {
-  const double slope = dot(gradient, dp), floor = kRoundOff * std::abs(J);
-  std::vector<double> h, r;
-  for (int k = 0; k < kTaylorSteps; ++k) {
-    h.push_back(step0 * std::ldexp(1.0, -k));
-    char what[64];
-    std::snprintf(what, sizeof what, "Taylor test, h = %.4e", h.back());
-    r.push_back(std::abs(runs.objective(axpy(h.back(), dp, p), what) - J - h.back() * slope));
-  }
-  // An order counts if it is >= kRequiredOrder or the remainder has reached round-off.
-  std::vector<bool> ok(kTaylorSteps, false);
-  int consecutive = 0, best = 0;
+  const verification::TaylorTest test = verification::taylor_test(runs.objective_at(), p, J, gradient, dp, step0);
   if (root) {
     std::printf("(a) Taylor test: r(h) = |J(p + h dp) - J(p) - h dJ.dp| along a random dp (|dp_i| <= max(1, |p_i|)), "
-                "dJ.dp = %.10g\n", slope);
+                "dJ.dp = %.10g\n", test.slope);
     std::printf("    %-12s %-12s %s\n", "h", "r(h)", "order log2(r(2h)/r(h))");
-  }
-  for (int k = 0; k < kTaylorSteps; ++k) {
-    std::string order;
-    if (k > 0) {
-      const double observed = std::log2(r[k - 1] / r[k]);
-      ok[k] = observed >= kRequiredOrder || r[k] < floor;
-      char text[64];
-      std::snprintf(text, sizeof text, "%.2f%s", observed, r[k] < floor ? " (round-off)" : "");
-      order = text;
-      consecutive = ok[k] ? consecutive + 1 : 0;
-      best = std::max(best, consecutive);
+    for (std::size_t k = 0; k < test.steps.size(); ++k) {
+      std::string order;
+      if (k > 0) {
+        char text[64];
+        std::snprintf(text, sizeof text, "%.2f%s", test.orders[k], test.round_off[k] ? " (round-off)" : "");
+        order = text;
+      }
+      std::printf("    %-12.4e %-12.4e %s\n", test.steps[k], test.remainders[k], order.c_str());
     }
-    if (root) std::printf("    %-12.4e %-12.4e %s\n", h[k], r[k], order.c_str());
+    std::printf("    %s: %s\n", test.passed ? "passed" : "FAILED",
+                test.passed ? "second order over 3 consecutive halvings"
+                            : "the remainder does not fall at second order (orders >= 1.9 or round-off < 1e-12 |J| "
+                              "over 3 consecutive halvings)");
   }
-  const bool passed = best >= 3;
-  if (root)
-    std::printf("    %s: %s\n", passed ? "passed" : "FAILED",
-                passed ? "second order over 3 consecutive halvings"
-                       : "the remainder does not fall at second order (orders >= 1.9 or round-off < 1e-12 |J| over "
-                         "3 consecutive halvings)");
-  return passed;
+  return test.passed;
 }
 
-// (b) (J(p + h dp) - J(p - h dp)) / 2h against dJ.dp along `count` random directions. With one step h the relative
-// error must be <= 1e-6. With a sweep of steps, D(h_k) for each: the consecutive pair with the smallest difference
-// e = |D(h_k) - D(h_k+1)| gives FD = D(h_k) (the larger step, less round-off; its truncation error is about e, the
-// h^2 term falling 100-fold per decade) and the error estimate e. A direction passes if e resolves dJ.dp
-// (e <= 1e-5 max(|FD|, |dJ.dp|): otherwise J is too noisy for differences to check anything) and
-// |FD - dJ.dp| <= 1e-6 max(|FD|, |dJ.dp|) + 3 e. So a gradient wrong by 1e-4 relative always fails.
+// (b) Central differences along `count` random directions (verification/central_difference.hpp), printed.
 bool central_differences(Runs& runs, std::mt19937_64& random, const std::vector<double>& p,
                          const std::vector<double>& gradient, int count, const std::vector<double>& steps, bool root) {
   const bool sweep = steps.size() > 1;
@@ -208,49 +156,25 @@ bool central_differences(Runs& runs, std::mt19937_64& random, const std::vector<
   }
   bool passed = true;
   for (int d = 1; d <= count; ++d) {
-    const std::vector<double> dp = random_direction(random, p);
+    const std::vector<double> dp = verification::random_direction(random, p);
     const std::string what = "central differences, direction " + std::to_string(d) + " of " + std::to_string(count);
-    std::vector<double> D;
-    for (double h : steps) {
-      char step[32];
-      std::snprintf(step, sizeof step, ", h = %g", h);
-      const double plus = runs.objective(axpy(h, dp, p), what + step + ", +h");
-      const double minus = runs.objective(axpy(-h, dp, p), what + step + ", -h");
-      D.push_back((plus - minus) / (2.0 * h));
-    }
-    std::size_t chosen = 0;
-    double estimate = 0.0;
-    if (sweep) {
-      estimate = std::abs(D[0] - D[1]);
-      for (std::size_t k = 1; k + 1 < D.size(); ++k)
-        if (std::abs(D[k] - D[k + 1]) < estimate) {
-          estimate = std::abs(D[k] - D[k + 1]);
-          chosen = k;
-        }
-    }
-    const double fd = D[chosen], adjoint = dot(gradient, dp);
-    const double scale = std::max(std::abs(fd), std::abs(adjoint));
-    const double error = relative_difference(fd, adjoint);
-    const double allowed = kFiniteDifferenceTolerance + (scale > 0.0 ? 3.0 * estimate / scale : 0.0);
-    const bool resolved = !sweep || estimate <= kResolvable * scale;
-    const bool ok = resolved && error <= allowed;
-    passed = passed && ok;
+    const verification::CentralDifferenceCheck c =
+        verification::check_central_difference(runs.objective_at(), p, gradient, dp, steps, what);
+    passed = passed && c.passed;
     if (!root) continue;
-    std::printf("    direction %d: FD %- .12e  adjoint %- .12e  relative error %.2e", d, fd, adjoint, error);
-    if (sweep) std::printf(" (h = %g, e/|FD| = %.1e, allowed %.1e)", steps[chosen], scale > 0 ? estimate / scale : 0.0,
-                           allowed);
-    else std::printf(" (allowed %.0e)", allowed);
-    std::printf("%s\n", ok ? "" : resolved ? "  FAILED" : "  FAILED: differences do not resolve dJ.dp (J too noisy)");
+    std::printf("    direction %d: FD %- .12e  adjoint %- .12e  relative error %.2e", d, c.difference, c.adjoint,
+                c.error);
+    if (sweep) std::printf(" (h = %g, e/|FD| = %.1e, allowed %.1e)", steps[c.step],
+                           c.scale > 0 ? c.estimate / c.scale : 0.0, c.allowed);
+    else std::printf(" (allowed %.0e)", c.allowed);
+    std::printf("%s\n", c.passed ? "" : c.resolved ? "  FAILED" : "  FAILED: differences do not resolve dJ.dp (J too noisy)");
   }
   if (root) std::printf("    %s\n", passed ? "passed" : "FAILED: not every direction agrees within what it allows");
   return passed;
 }
 
-// (c) Bestle and Eberhard (1992): forward differences D_i = (J(p + h_i e_j) - J(p))/h_i with h_i = dp0/(i + 1),
-// dp0 = step0 max(1, |p_j|), extrapolated to h = 0 (Aitken-Neville) with adaptive order: points are added while
-// the error estimate e_k = |E_k - E_{k-1}| falls (at most kExtrapolationSteps), and the order with the smallest
-// e_k + noise_k is taken (extrapolation.hpp). Passes if |E - dJ/dp_j| <= e_k + noise_k for every design value
-// checked: the estimate plus the round-off floor of J amplified by the extrapolation weights.
+// (c) The extrapolated forward differences of Bestle and Eberhard (1992) for the first design values
+// (verification/extrapolated_difference.hpp), printed.
 bool extrapolated_differences(Runs& runs, const std::vector<double>& p, double J, const std::vector<double>& gradient,
                               const std::vector<std::string>& names, double step0, bool root) {
   const int count = std::min<int>(kExtrapolatedVariables, static_cast<int>(p.size()));
@@ -258,29 +182,20 @@ bool extrapolated_differences(Runs& runs, const std::vector<double>& p, double J
     std::printf("(c) extrapolated forward differences (Bestle and Eberhard 1992): steps dp0/(i+1), dp0 = %g "
                 "max(1, |p|), Aitken-Neville to step 0 with adaptive order, error estimate e = |E_k - E_(k-1)|, "
                 "round-off floor %g |J| amplified by the weights; first %d design value(s)\n",
-                step0, kObjectiveAccuracy, count);
+                step0, verification::kObjectiveAccuracy, count);
   std::size_t width = 16;
   for (int j = 0; j < count; ++j) width = std::max(width, names[j].size());
   bool passed = true;
   for (int j = 0; j < count; ++j) {
-    ForwardDifferenceExtrapolation extrapolation(kObjectiveAccuracy, std::abs(J));
-    for (int i = 0; i < kExtrapolationSteps && extrapolation.improving(); ++i) {
-      const double h = step0 * std::max(1.0, std::abs(p[j])) / (i + 1);
-      std::vector<double> x(p);
-      x[j] += h;
-      const std::string what = "extrapolated differences, " + names[j] + ", step " + std::to_string(i + 1) +
-                               " of at most " + std::to_string(kExtrapolationSteps);
-      extrapolation.add(h, (runs.objective(x, what) - J) / h);
-    }
-    const Extrapolant e = extrapolation.best();
-    const double error = std::abs(e.value - gradient[j]), allowed = e.estimate + e.noise;
-    const bool ok = error <= allowed;
-    passed = passed && ok;
+    const verification::ExtrapolatedDifferenceCheck c =
+        verification::check_extrapolated_difference(runs.objective_at(), p, J, gradient, j, names[j], step0);
+    passed = passed && c.passed;
+    const verification::Extrapolant& e = c.extrapolant;
     if (root)
       std::printf("    %-*s  extrapolated FD %- .12e  adjoint %- .12e  |difference| %.2e  (order %d of %zu points, "
                   "estimate %.1e + floor %.1e)%s\n",
-                  int(width), names[j].c_str(), e.value, gradient[j], error, e.order,
-                  extrapolation.extrapolants().size(), e.estimate, e.noise, ok ? "" : "  FAILED");
+                  int(width), names[j].c_str(), e.value, gradient[j], c.error, e.order, c.points, e.estimate, e.noise,
+                  c.passed ? "" : "  FAILED");
   }
   if (root)
     std::printf("    %s\n", passed ? "passed" : "FAILED: an adjoint value lies outside the estimate plus floor of its "
@@ -342,8 +257,8 @@ int check_command(const std::vector<std::string>& arguments, RCP<const Comm> com
   const std::vector<std::string> names = problem.design().names();
   const int extrapolated_count = std::min<int>(kExtrapolatedVariables, static_cast<int>(p.size()));
   Runs runs(problem,
-            1 + kTaylorSteps + 2 * options.directions * static_cast<int>(options.relative_steps.size()) +
-                kExtrapolationSteps * extrapolated_count,
+            1 + verification::kTaylorSteps + 2 * options.directions * static_cast<int>(options.relative_steps.size()) +
+                verification::kExtrapolationSteps * extrapolated_count,
             root && !options.quiet);
   if (root) {
     const model::Model& m = problem.model();
@@ -362,7 +277,7 @@ int check_command(const std::vector<std::string>& arguments, RCP<const Comm> com
                   options.adjoint.mode.c_str());
     std::fflush(stdout);
   }
-  const Evaluation base = runs.gradient();
+  const GradientEvaluation base = runs.gradient();
   if (root) std::printf("J = %.15g\n", base.objective);
   // Error-controlled steps: the differences take this run's steps, which the discrete adjoint holds fixed.
   if (problem.problem().integrator.step_control.enabled()) {
@@ -374,7 +289,7 @@ int check_command(const std::vector<std::string>& arguments, RCP<const Comm> com
   }
 
   std::mt19937_64 random(options.seed);
-  const std::vector<double> dp = random_direction(random, p);
+  const std::vector<double> dp = verification::random_direction(random, p);
   const bool taylor = taylor_test(runs, p, base.objective, base.gradient, dp, options.step0, root);
   const bool differences =
       central_differences(runs, random, p, base.gradient, options.directions, options.relative_steps, root);

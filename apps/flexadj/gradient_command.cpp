@@ -12,10 +12,12 @@
 #include "flexadj/core/mpi_comm.hpp"
 #include "flexadj/core/error.hpp"
 #include "flexadj/io/hdf5_results_file.hpp"
+#include "flexadj/integrators/registry.hpp"
 #include "flexadj/io/problem_reader.hpp"
 #include "flexadj/adjoint/slab_states.hpp"
 #include "flexadj/storage/binomial_schedule.hpp"
-#include "gradient_problem.hpp"
+#include "adjoint_options.hpp"
+#include "flexadj/gradient/gradient_problem.hpp"
 
 namespace flexadj::app {
 namespace {
@@ -151,37 +153,27 @@ void print_header(const GradientOptions& options, const GradientProblem& problem
               m.coordinate_count(), m.multiplier_count(), comm.getSize());
   // With an end condition the count is an upper bound.
   const char* at_most = run.end_condition ? " at most (end condition)" : "";
-  if (run.scheme == "variational")
-    std::printf("  integrator  midpoint variational integrator (%s), h = %g s, %lld steps%s\n",
-                run.joint_midpoint        ? "midpoint rule in joint coordinates"
-                : run.joint_coordinates ? "null-space form, joint coordinates"
-                                        : "RATTLE",
-                run.step_size,
-                run.step_count(), at_most);
-  else if (run.scheme == "hamiltonian")
-    std::printf("  integrator  constrained Hamiltonian equations (%s), h = %g s, %lld steps%s\n",
-                run.joint_coordinates ? "joint coordinates, Heun" : "absolute coordinates, Heun with projection",
-                run.step_size, run.step_count(), at_most);
-  else if (run.scheme == "state_space")
-    std::printf("  integrator  state-space form, Heun with projection, h = %g s, %lld steps%s\n", run.step_size,
-                run.step_count(), at_most);
-  else if (run.adaptive())
+  const integrators::IntegratorKind& kind = integrators::integrator_kind(run);
+  if (kind.can.spectral_radius && run.adaptive())
     std::printf("  integrator  %s, rho_inf = %g, error-controlled steps (tolerance %g; %s), first step h = %g s\n",
-                run.scheme == "hht" ? "HHT" : "generalized-alpha", run.spectral_radius, run.step_control.tolerance,
+                kind.title.c_str(), run.spectral_radius, run.step_control.tolerance,
                 problem.adjoint_settings().mode == "continuous"
                     ? "the continuous adjoint takes constant steps of its own"
                     : "the discrete adjoint holds the chosen steps fixed",
                 run.step_size);
+  else if (kind.can.spectral_radius)
+    std::printf("  integrator  %s, rho_inf = %g, h = %g s, %lld steps%s\n", kind.title.c_str(), run.spectral_radius,
+                run.step_size, run.step_count(), at_most);
   else
-    std::printf("  integrator  %s, rho_inf = %g, h = %g s, %lld steps%s\n",
-                run.scheme == "hht" ? "HHT" : "generalized-alpha", run.spectral_radius, run.step_size,
-                run.step_count(), at_most);
+    std::printf("  integrator  %s, h = %g s, %lld steps%s\n", kind.title.c_str(), run.step_size, run.step_count(),
+                at_most);
   std::printf("  objective   J = %s\n", problem.describe_objective().c_str());
   const AdjointSettings& a = problem.adjoint_settings();
-  if (a.mode == "continuous" && run.scheme == "hamiltonian" && run.joint_coordinates)
+  using integrators::ContinuousAdjoint;
+  if (a.mode == "continuous" && kind.can.continuous_adjoint == ContinuousAdjoint::JointSpaceOde)
     std::printf("  adjoint     continuous (Maciag et al. 2022: joint-coordinate adjoint ODE, dense, Heun backwards); "
                 "gradient of the continuous J to the integration error\n");
-  else if (a.mode == "continuous" && run.scheme == "state_space")
+  else if (a.mode == "continuous" && kind.can.continuous_adjoint == ContinuousAdjoint::StateSpaceOde)
     std::printf("  adjoint     continuous (Held and Seifried: adjoint ODE of the QR state-space form, dense, Heun "
                 "backwards); gradient of the continuous J to the integration error\n");
   else if (a.mode == "continuous" && a.adjoint_steps > 0)
@@ -224,7 +216,7 @@ void print_header(const GradientOptions& options, const GradientProblem& problem
 }
 
 // The table: one line per parameter or initial value, one summary line per control signal.
-void print_result(const Result& r, const GradientProblem& problem, const Evaluation& e) {
+void print_result(const Result& r, const GradientProblem& problem, const GradientEvaluation& e) {
   std::size_t width = 16;
   for (const auto& entry : problem.design().entries())
     if (entry.kind != Kind::Control) width = std::max(width, entry.name.size());
@@ -326,6 +318,7 @@ std::string gradient_help() {
          "                         --restart a run removes the files it finds in its folder\n"
          "  -q, --quiet            print nothing (files only)\n"
          "  -h, --help             this text\n"
+         "\n" + integrator_kinds_help() +
          "\n"
          "Exit codes: 0 success, 2 bad input (also: no objective), 3 the solver failed.\n";
 }
@@ -356,7 +349,7 @@ int gradient_command(const std::vector<std::string>& arguments, RCP<const Comm> 
     if (report) std::printf("%s", schedule->describe().c_str());
   }
 
-  const Evaluation e = problem.evaluate(true);
+  const GradientEvaluation e = problem.evaluate(true);
   if (report && !problem.restart_note().empty()) std::printf("restart  %s\n", problem.restart_note().c_str());
   const Result result{e.objective, problem.design().names(), problem.values(), e.gradient};
   if (report) print_result(result, problem, e);

@@ -1,6 +1,7 @@
 // flexadj optimize: minimises the objective of a model file over its design variables with the exact
 // discrete-adjoint gradient (optimization::minimize: ROL, the gradient method of Nachbagauer et al. 2015,
-// Barzilai-Borwein), with per-iteration progress, history, design values, restart file and final trajectory.
+// Barzilai-Borwein, on optimization::GradientProblemFunction), with per-iteration progress, history, design values,
+// restart file and final trajectory. This file reads the options, prints and writes the files.
 #include <Teuchos_DefaultMpiComm.hpp>
 #include <algorithm>
 #include <cstdio>
@@ -14,9 +15,11 @@
 #include "flexadj/io/design_values.hpp"
 #include "flexadj/io/hdf5_results_file.hpp"
 #include "flexadj/io/problem_reader.hpp"
-#include "flexadj/optimization/optimizer.hpp"
-#include "gradient_problem.hpp"
-#include "optimize_restart.hpp"
+#include "flexadj/optimization/design_settings.hpp"
+#include "flexadj/optimization/gradient_problem_function.hpp"
+#include "adjoint_options.hpp"
+#include "flexadj/gradient/gradient_problem.hpp"
+#include "flexadj/optimization/restart_file.hpp"
 
 namespace flexadj::app {
 namespace {
@@ -72,98 +75,13 @@ OptimizeOptions parse(const std::vector<std::string>& arguments) {
   return options;
 }
 
-// J and dJ/dx of the gradient problem, with a cache: a value and a gradient asked for at the same x cost
-// one forward run and one adjoint sweep (the trajectory of the forward run is kept for the sweep).
-class ProblemFunction : public optimization::Function {
- public:
-  explicit ProblemFunction(GradientProblem& problem) : problem_(problem) {}
-
-  double value(const std::vector<double>& x) override {
-    if (forward_valid_ && x == forward_x_) return forward_J_;
-    problem_.set_values(x);
-    forward_x_ = x;
-    ++forward_runs_;
-    try {
-      forward_J_ = problem_.forward().objective;
-      forward_valid_ = true;
-    } catch (const SolverError&) {
-      // A design where the forward run fails counts as infinitely bad: the methods shorten the step.
-      forward_J_ = std::numeric_limits<double>::infinity();
-      forward_valid_ = false;
-      return forward_J_;
-    }
-    return forward_J_;
-  }
-
-  double value_and_gradient(const std::vector<double>& x, std::vector<double>& gradient) override {
-    if (!(gradient_valid_ && x == gradient_x_)) {
-      const double J = value(x);
-      if (!forward_valid_)
-        throw SolverError("the forward run failed at an accepted iterate; no gradient there");
-      ++adjoint_runs_;
-      gradient_ = problem_.adjoint().gradient;
-      gradient_x_ = x;
-      gradient_J_ = J;
-      gradient_valid_ = true;
-    }
-    gradient = gradient_;
-    return gradient_J_;
-  }
-
-  long forward_runs() const override { return forward_runs_; }
-  long adjoint_runs() const override { return adjoint_runs_; }
-
- private:
-  GradientProblem& problem_;
-  std::vector<double> forward_x_, gradient_x_, gradient_;
-  double forward_J_ = 0.0, gradient_J_ = 0.0;
-  bool forward_valid_ = false, gradient_valid_ = false;
-  long forward_runs_ = 0, adjoint_runs_ = 0;
-};
-
-// One quadrature weight per design scalar: the trapezoidal weight of a control value on its grid, 1 for a
-// parameter or initial value (the metric of Nachbagauer et al. 2015, eq. (57) versus eq. (56)).
-std::vector<double> design_metric(const GradientProblem& problem) {
-  std::vector<double> w(problem.design().size(), 1.0);
-  for (const auto& e : problem.design().entries()) {
-    if (e.kind != Kind::Control) continue;
-    const auto& t = problem.model().find_control(e.control)->times();
-    if (t.size() < 2) continue;
-    for (std::size_t k = 0; k < t.size(); ++k)
-      w[e.offset + k] = 0.5 * ((k + 1 < t.size() ? t[k + 1] : t[k]) - (k > 0 ? t[k - 1] : t[k]));
-  }
-  return w;
-}
-
+// The model file's optimization section with the command line's method and iteration limit.
 optimization::Settings settings_of(const GradientProblem& problem, const OptimizeOptions& options) {
-  const problem::OptimizationSettings& m = problem.problem().optimization;
-  optimization::Settings s;
-  s.method = options.method.empty() ? m.method : options.method;
-  s.max_iterations = options.max_iterations >= 0 ? options.max_iterations : m.max_iterations;
-  s.gradient_tolerance = m.gradient_tolerance;
-  s.relative_gradient_tolerance = m.relative_gradient_tolerance;
-  s.objective_tolerance = m.objective_tolerance;
-  s.objective_target = m.objective_target;
-  s.step_fraction = m.step_fraction;
-  s.armijo = m.line_search == "armijo";
-  s.lbfgs_memory = m.lbfgs_memory;
-  s.nonmonotone_memory = m.nonmonotone_memory;
-  s.metric = design_metric(problem);
-  if (!m.bounds.empty()) {
-    const int n = problem.design().size();
-    s.lower.assign(n, -std::numeric_limits<double>::infinity());
-    s.upper.assign(n, std::numeric_limits<double>::infinity());
-    for (const auto& bound : m.bounds)
-      for (const auto& e : problem.design().entries())
-        if (e.name == bound.variable)
-          for (int k = e.offset; k < e.offset + e.size; ++k) {
-            s.lower[k] = bound.lower;
-            s.upper[k] = bound.upper;
-          }
-  }
+  optimization::Settings s = optimization::design_settings(problem.problem(), problem.design());
+  if (!options.method.empty()) s.method = options.method;
+  if (options.max_iterations >= 0) s.max_iterations = options.max_iterations;
   return s;
 }
-
 
 // ---- outputs --------------------------------------------------------------------------------------------------
 
@@ -293,8 +211,8 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
                     design_yaml = options.prefix + "_design.yaml", restart_file = options.prefix + "_restart.txt";
   optimization::RestartState restart;
   const std::string run = problem.run_identity();  // collective; before any design values change
-  if (options.restart) restart = read_restart(restart_file, settings.method, run, problem.design().size());
-  RestartWriter restart_writer(restart_file, settings.method, run);
+  if (options.restart) restart = optimization::read_restart(restart_file, settings.method, run, problem.design().size());
+  optimization::RestartWriter restart_writer(restart_file, settings.method, run);
 
   std::ofstream csv;
   if (root) {
@@ -318,7 +236,7 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
     std::fflush(stdout);
   }
 
-  ProblemFunction function(problem);
+  optimization::GradientProblemFunction function(problem);
   const std::string comment = "flexadj optimize " + options.model_path;
   const optimization::Observer observer = [&](const optimization::Iteration& h, const std::vector<double>& x,
                                               const optimization::RestartState& state) {

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "flexadj/adjoint/continuous_adjoint.hpp"
 #include "flexadj/integrators/generalized_alpha.hpp"
 #include "flexadj/integrators/simulation.hpp"
 #include "flexadj/storage/trajectory.hpp"

@@ -10,6 +10,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "flexadj/adjoint/continuous_adjoint.hpp"
 #include "flexadj/adjoint/sweep_checkpoints.hpp"
 #include "flexadj/storage/binomial_schedule.hpp"
 #include "flexadj/storage/checkpointed_trajectory.hpp"

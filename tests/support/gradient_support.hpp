@@ -6,11 +6,11 @@
 #include <functional>
 #include <vector>
 
-#include "flexadj/adjoint/continuous_adjoint.hpp"
 #include "flexadj/adjoint/discrete_adjoint.hpp"
+#include "flexadj/gradient/gradient_problem.hpp"
 #include "flexadj/functions/control_signal.hpp"
 #include "flexadj/io/problem_reader.hpp"
-#include "flexadj/storage/trajectory.hpp"
+#include "flexadj/problem/design_space.hpp"
 #include "fd_check.hpp"
 #include "models.hpp"
 #include "simulation_support.hpp"
@@ -23,40 +23,52 @@ struct Evaluation {
   std::vector<double> times;  // t_0 .. t_N of the forward run
 };
 
-// Runs the forward problem of `problem` and, if asked, the discrete adjoint (or, with bdf_order > 0, the
-// continuous adjoint with BDF of that order, on adjoint_steps steps of its own if > 0). `sweep`: the discrete
-// adjoint's options (an observer of its steps, SweepOptions::after_step).
+// Runs the forward problem of `problem` (with the direct linear solver) through flexadj::GradientProblem with
+// `objective` and, if asked, the discrete adjoint (or, with bdf_order > 0, the continuous adjoint with BDF of that
+// order, on adjoint_steps steps of its own if > 0), for all component parameters. `sweep`: an observer of the
+// discrete adjoint's steps (SweepOptions::after_step). The initial velocities shifted by initial_velocity_shift,
+// if given, for this run.
 inline Evaluation evaluate(const problem::Problem& problem, const objectives::Objective& objective,
                            RCP<const Comm> comm, bool with_gradient,
                            const std::vector<double>* initial_velocity_shift = nullptr, int bdf_order = 0,
                            long long adjoint_steps = 0, const adjoint::SweepOptions& sweep = {}) {
-  const model::Model& model = *problem.model;
-  assembly::Assembler assembler(model, comm, assembly::partition_from_name(problem.integrator.partition));
-  linalg::LinearSolverOptions options;
-  options.kind = "direct";
-  // Generalized-alpha/HHT or the variational integrator, by problem.integrator.scheme.
-  const auto integrator_owner = integrators::make_time_integrator(assembler, problem.integrator, options);
-  integrators::TimeIntegrator& integrator = *integrator_owner;
-  assembly::State state = assembler.make_state();
-  std::vector<double> v0 = model.initial_velocities();
-  if (initial_velocity_shift)
-    for (std::size_t i = 0; i < v0.size(); ++i) v0[i] += (*initial_velocity_shift)[i];
-  assembler.scatter_global(model.initial_coordinates(), v0, state);
-  storage::MemoryTrajectory trajectory;
-  integrators::record_forward_run(assembler, integrator, state, trajectory);
-  Evaluation e;
-  e.times = trajectory.step_times();
-  if (!with_gradient) {
-    e.value = objective.value(assembler, trajectory);
-    return e;
+  auto run = problem;  // a copy that shares the model
+  run.objective_terms = objective.terms();
+  run.design_variables.clear();
+  run.integrator.linear_solver = "direct";
+  model::Model& model = *run.model;
+  const std::vector<double> v0 = model.initial_velocities();
+  const auto shift = [&](const std::vector<double>& v) {  // the initial velocities the shift touches set to v
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if ((*initial_velocity_shift)[i] != 0.0)
+        flexadj::problem::set_initial_value(model, static_cast<long long>(i), true, v[i]);
+  };
+  if (initial_velocity_shift) {
+    std::vector<double> shifted = v0;
+    for (std::size_t i = 0; i < v0.size(); ++i) shifted[i] += (*initial_velocity_shift)[i];
+    shift(shifted);
   }
-  if (bdf_order > 0)
-    e.gradient = adjoint::continuous_adjoint_gradient(assembler, integrator, trajectory, objective,
-                                                      model::ParameterSpace(model), {bdf_order, adjoint_steps});
-  else
-    e.gradient = adjoint::discrete_adjoint_gradient(assembler, integrator, trajectory, objective,
-                                                    model::ParameterSpace(model), sweep);
-  e.value = e.gradient.objective;
+  Evaluation e;
+  try {
+    GradientProblem gradient_problem(std::move(run), comm, "test");
+    AdjointSettings settings;
+    settings.storage = "memory";
+    if (bdf_order > 0) {
+      settings.mode = "continuous";
+      settings.bdf_order = bdf_order;
+      settings.adjoint_steps = adjoint_steps;
+    }
+    gradient_problem.set_adjoint(settings);
+    gradient_problem.set_sweep_observer(sweep.after_step);
+    const GradientEvaluation result = gradient_problem.evaluate(with_gradient);
+    e.value = result.objective;
+    e.gradient = result.sensitivities;
+    e.times = gradient_problem.step_times();
+  } catch (...) {
+    if (initial_velocity_shift) shift(v0);
+    throw;
+  }
+  if (initial_velocity_shift) shift(v0);
   return e;
 }
 

@@ -127,34 +127,30 @@ TEST(KnifeEdgeAdjoint, GradientIsIndependentOfTheRankCount) {
 // The spacetime adjoint (2 and 4 slabs) and a trajectory of 3 checkpoints give the sequential sweep's gradient.
 TEST(KnifeEdgeAdjoint, SpacetimeAndCheckpointedSweepsEqualTheSequentialSweep) {
   const auto problem = sleighs();
-  const objectives::Objective objective(problem.objective_terms);
-  const model::ParameterSpace space(*problem.model);
-  auto gradient = [&](const std::string& storage, const adjoint::SpacetimeOptions* spacetime) {
-    assembly::Assembler assembler(*problem.model, world());
-    linalg::LinearSolverOptions options;
-    options.kind = "direct";
-    const auto integrator = integrators::make_time_integrator(assembler, problem.integrator, options);
-    storage::TrajectoryOptions storage_options;
-    storage_options.storage = storage;
-    storage_options.checkpoints = 3;
-    const auto trajectory = storage::make_trajectory(storage_options, assembler, *integrator);
-    auto state = assembler.make_state();
-    assembler.scatter_global(problem.model->initial_coordinates(), problem.model->initial_velocities(), state);
-    integrators::record_forward_run(assembler, *integrator, state, *trajectory);
-    return spacetime ? adjoint::spacetime_adjoint_gradient(assembler, *integrator, *trajectory, objective, space,
-                                                           *spacetime)
-                     : adjoint::discrete_adjoint_gradient(assembler, *integrator, *trajectory, objective, space);
+  // Through flexadj::GradientProblem, for all component parameters; slabs > 0: the spacetime adjoint.
+  auto gradient = [&](const std::string& storage, std::size_t slabs) {
+    auto run = problem;  // shares the model
+    run.design_variables.clear();
+    run.integrator.linear_solver = "direct";
+    GradientProblem gradient_problem(std::move(run), world(), "test");
+    AdjointSettings settings;
+    settings.storage = storage;
+    settings.checkpoints = 3;
+    if (slabs > 0) {
+      settings.mode = "spacetime";
+      settings.time_slabs = slabs;
+    }
+    gradient_problem.set_adjoint(settings);
+    return gradient_problem.evaluate(true).sensitivities;
   };
-  const adjoint::Gradient sequential = gradient("memory", nullptr);
+  const adjoint::Gradient sequential = gradient("memory", 0);
   EXPECT_GT(std::abs(sequential.controls.at("steer")[4]), 1e-6);
-  const adjoint::Gradient checkpointed = gradient("checkpoints", nullptr);
+  const adjoint::Gradient checkpointed = gradient("checkpoints", 0);
   EXPECT_EQ(checkpointed.parameters, sequential.parameters);
   EXPECT_EQ(checkpointed.controls.at("steer"), sequential.controls.at("steer"));
   EXPECT_EQ(checkpointed.initial_velocities, sequential.initial_velocities);
   for (std::size_t slabs : {2, 4}) {
-    adjoint::SpacetimeOptions option;
-    option.slabs = slabs;
-    const adjoint::Gradient spacetime = gradient("memory", &option);
+    const adjoint::Gradient spacetime = gradient("memory", slabs);
     const double parameters = relative_difference(spacetime.parameters, sequential.parameters);
     const double controls = relative_difference(spacetime.controls.at("steer"), sequential.controls.at("steer"));
     const double velocities = relative_difference(spacetime.initial_velocities, sequential.initial_velocities);

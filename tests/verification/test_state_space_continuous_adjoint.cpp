@@ -43,14 +43,9 @@ struct ForwardRun {
   }
 };
 
-// The forward run and the continuous adjoint.
+// The forward run and the continuous adjoint (Held and Seifried's, GradientProblem's choice for state_space).
 Evaluation continuous(const problem::Problem& problem, const objectives::Objective& objective) {
-  ForwardRun run(problem);
-  Evaluation e;
-  e.gradient = adjoint::state_space_continuous_adjoint_gradient(run.assembler, *run.integrator, run.trajectory,
-                                                                objective, model::ParameterSpace(*problem.model));
-  e.value = e.gradient.objective;
-  return e;
+  return evaluate(problem, objective, world(), true, nullptr, 2);
 }
 
 // At step `step` of a forward run: W equals the integrator's accelerations, V its (projected) velocities; the

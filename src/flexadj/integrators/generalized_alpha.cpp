@@ -32,10 +32,6 @@ GeneralizedAlphaCoefficients GeneralizedAlphaCoefficients::hht(double rho) {
   return c;
 }
 
-GeneralizedAlphaCoefficients GeneralizedAlphaCoefficients::for_scheme(const std::string& scheme, double rho) {
-  return scheme == "hht" ? hht(rho) : from_spectral_radius(rho);
-}
-
 StepJacobian GeneralizedAlpha::step_jacobian(double h) const {
   const auto& c = coefficients_;
   const double scale = c.beta * h * h;
@@ -44,15 +40,17 @@ StepJacobian GeneralizedAlpha::step_jacobian(double h) const {
 }
 
 GeneralizedAlpha::GeneralizedAlpha(assembly::Assembler& assembler, const integrators::IntegratorSettings& settings,
-                                   const linalg::LinearSolverOptions& solver_options)
+                                   const linalg::LinearSolverOptions& solver_options, Variant variant)
     : TimeIntegrator(assembler, settings, solver_options),
-      coefficients_(GeneralizedAlphaCoefficients::for_scheme(settings.scheme, settings.spectral_radius)),
+      variant_(variant),
+      coefficients_(variant == Variant::Hht ? GeneralizedAlphaCoefficients::hht(settings.spectral_radius)
+                                            : GeneralizedAlphaCoefficients::from_spectral_radius(settings.spectral_radius)),
       last_increment_(assembler.system_map()->getNodeNumElements(), 0.0) {}
 
 std::string GeneralizedAlpha::description() const {
   std::ostringstream out;
   out.precision(4);
-  out << (settings_.scheme == "hht" ? "HHT" : "generalized-alpha") << ", rho_inf = " << settings_.spectral_radius
+  out << (variant_ == Variant::Hht ? "HHT" : "generalized-alpha") << ", rho_inf = " << settings_.spectral_radius
       << " (alpha_m = " << coefficients_.alpha_m << ", alpha_f = " << coefficients_.alpha_f << ")";
   return out.str();
 }

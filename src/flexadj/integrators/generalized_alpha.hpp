@@ -28,13 +28,15 @@ struct GeneralizedAlphaCoefficients {
   double alpha_m, alpha_f, beta, gamma;
   static GeneralizedAlphaCoefficients from_spectral_radius(double rho_infinity);
   static GeneralizedAlphaCoefficients hht(double rho_infinity);
-  static GeneralizedAlphaCoefficients for_scheme(const std::string& scheme, double rho_infinity);
 };
 
 class GeneralizedAlpha final : public TimeIntegrator {
  public:
+  // The coefficients of Chung and Hulbert (generalized_alpha) or of Hilber, Hughes and Taylor (hht) for the
+  // settings' spectral radius (integrators/registry.cpp makes both).
+  enum class Variant { ChungHulbert, Hht };
   GeneralizedAlpha(assembly::Assembler& assembler, const integrators::IntegratorSettings& settings,
-                   const linalg::LinearSolverOptions& solver_options);
+                   const linalg::LinearSolverOptions& solver_options, Variant variant = Variant::ChungHulbert);
 
   // The given q and v projected onto the constraints (TimeIntegrator::project_initial_state), then the
   // accelerations and multipliers from M a + C_q^T lambda = Q, C_acc = 0; aux = a.
@@ -61,6 +63,7 @@ class GeneralizedAlpha final : public TimeIntegrator {
   StepJacobian step_jacobian(double h) const;
 
  private:
+  Variant variant_;
   GeneralizedAlphaCoefficients coefficients_;
   std::vector<double> previous_a_, previous_aux_, last_increment_;
   // Adjoint variables of the step after the current one (zero past the last step), and work vectors.

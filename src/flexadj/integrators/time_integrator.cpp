@@ -1,5 +1,7 @@
 #include "flexadj/integrators/time_integrator.hpp"
 
+#include "flexadj/integrators/registry.hpp"
+
 #include <Teuchos_CommHelpers.hpp>
 
 #include <algorithm>
@@ -10,13 +12,6 @@
 
 #include "flexadj/assembly/system_vector.hpp"
 #include "flexadj/core/error.hpp"
-#include "flexadj/integrators/generalized_alpha.hpp"
-#include "flexadj/integrators/hamiltonian.hpp"
-#include "flexadj/integrators/joint_hamiltonian.hpp"
-#include "flexadj/integrators/joint_midpoint_variational.hpp"
-#include "flexadj/integrators/null_space_variational.hpp"
-#include "flexadj/integrators/state_space.hpp"
-#include "flexadj/integrators/variational.hpp"
 
 namespace flexadj::integrators {
 
@@ -305,26 +300,17 @@ void TimeIntegrator::throw_newton_failure(long long step_index, double t, const 
 std::unique_ptr<TimeIntegrator> make_time_integrator(assembly::Assembler& assembler,
                                                      const integrators::IntegratorSettings& settings,
                                                      const linalg::LinearSolverOptions& solver_options) {
+  const IntegratorKind& kind = integrator_kind(settings);
   // The dual-quaternion beam's discrete Lagrangian is trapezoidal in time: the RATTLE form's steps only.
   for (const auto& element : assembler.model().force_elements())
-    if (element->trapezoidal_in_time() && (settings.scheme != "variational" || settings.joint_coordinates))
+    if (element->trapezoidal_in_time() && !kind.can.trapezoidal_lagrangians)
       throw InputError(assembler.model().source_file, "integrator",
                        "'" + element->name() + "' (a beam of formulation dual_quaternion) is discretised in time by "
                        "its own trapezoidal discrete Lagrangian (Schubert et al. 2024, sec. 4.3): it needs integrator "
-                       "type variational with coordinates absolute, got type " + settings.scheme +
-                       (settings.joint_midpoint      ? " with coordinates joint_midpoint"
-                        : settings.joint_coordinates ? " with coordinates joint"
-                                                     : ""));
-  if (settings.scheme == "variational" && settings.joint_midpoint)
-    return std::make_unique<JointMidpointVariational>(assembler, settings, solver_options);
-  if (settings.scheme == "variational" && settings.joint_coordinates)
-    return std::make_unique<NullSpaceVariational>(assembler, settings, solver_options);
-  if (settings.scheme == "variational") return std::make_unique<Variational>(assembler, settings, solver_options);
-  if (settings.scheme == "state_space") return std::make_unique<StateSpace>(assembler, settings, solver_options);
-  if (settings.scheme == "hamiltonian" && settings.joint_coordinates)
-    return std::make_unique<JointHamiltonian>(assembler, settings, solver_options);
-  if (settings.scheme == "hamiltonian") return std::make_unique<Hamiltonian>(assembler, settings, solver_options);
-  return std::make_unique<GeneralizedAlpha>(assembler, settings, solver_options);
+                       "type " + types_with([](const IntegratorKind& k) { return k.can.trapezoidal_lagrangians; }, "or") +
+                       " with coordinates absolute, got type " + kind.type +
+                       (kind.joint_coordinates() ? " with coordinates " + kind.coordinates : ""));
+  return kind.make(assembler, settings, solver_options);
 }
 
 }  // namespace flexadj::integrators

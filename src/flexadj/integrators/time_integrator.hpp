@@ -2,14 +2,14 @@
 // The time integrators behind one interface, each with its forward step and its discrete adjoint step side by side
 // in one file (TACS's marchOneStep / marchBackwards): generalized-alpha / HHT (generalized_alpha.hpp), the
 // midpoint variational integrator (variational.hpp), the state-space form (state_space.hpp) and the constrained
-// Hamiltonian equations (hamiltonian.hpp), chosen by
-// IntegratorSettings::scheme through make_time_integrator(). The base holds what all share: the linear solver of
-// the saddle-point systems on the assembler's graph, the consistent initial state (projection of the given q, v
+// Hamiltonian equations (hamiltonian.hpp), chosen by IntegratorSettings::scheme and coordinates through
+// make_time_integrator() and the registry (registry.hpp). The base holds what all share: the linear solver of the
+// saddle-point systems on the assembler's graph, the consistent initial state (projection of the given q, v
 // onto the constraints; accelerations and multipliers) and the adjoint of that projection.
 //
 // Adding an integrator (docs/design.md, "Adding an integrator"): one class derived from TimeIntegrator in one file
 // pair, with initialize() and step() for the forward run and begin_adjoint() and adjoint_step() for the backward
-// sweep of adjoint::discrete_adjoint_gradient, and a line in make_time_integrator().
+// sweep of adjoint::discrete_adjoint_gradient, and a line in integrator_kinds() (registry.cpp).
 #include <memory>
 #include <string>
 #include <utility>
@@ -202,10 +202,10 @@ class TimeIntegrator {
   std::vector<double> projection_sigma_;     // position_projection_adjoint()'s multiplier part
 };
 
-// The integrator of settings.scheme: generalized_alpha, hht, variational, state_space or hamiltonian.
 // The linear-solver options of the integrator settings (integrator.linear_solver, integrator.schwarz_overlap).
 linalg::LinearSolverOptions linear_solver_options(const IntegratorSettings& settings);
 
+// The integrator of the settings' kind (integrators/registry.hpp); InputError for elements it cannot integrate.
 std::unique_ptr<TimeIntegrator> make_time_integrator(assembly::Assembler& assembler,
                                                      const integrators::IntegratorSettings& settings,
                                                      const linalg::LinearSolverOptions& solver_options);

@@ -3,6 +3,7 @@
 #include "flexadj/io/parameter_rules.hpp"
 #include "flexadj/io/reader.hpp"
 #include "flexadj/constraints/spatial_knife_edge.hpp"
+#include "flexadj/integrators/registry.hpp"
 
 namespace flexadj::io::reader {
 
@@ -126,10 +127,11 @@ void Reader::read_prescribed_coordinate(const Value& v, const std::string& name)
 // The point of a planar rigid body moves only along `direction` (both global at t = 0): a velocity constraint,
 // enforced by generalized-alpha/HHT only (docs/model-format.md).
 void Reader::read_knife_edge(const Value& v, const std::string& name) {
-  const std::string& scheme = problem_.integrator.scheme;
-  if (scheme != "generalized_alpha" && scheme != "hht")
-    v.at("type").fail("non-holonomic constraints (knife_edge) need integrator.type generalized_alpha or hht; "
-                      "integrator.type " + scheme + " enforces position-level constraints only");
+  if (!integrators::integrator_kind(problem_.integrator).can.non_holonomic)
+    v.at("type").fail("non-holonomic constraints (knife_edge) need integrator.type " +
+                      integrators::types_with([](const integrators::IntegratorKind& k) { return k.can.non_holonomic; },
+                                              "or") +
+                      "; integrator.type " + problem_.integrator.scheme + " enforces position-level constraints only");
   const Value body_value = v.at("body");
   const int body = body_ref(body_value, false);
   const BodyKind kind = dimension_ == 2 ? BodyKind::PlanarRigid : BodyKind::SpatialRigid;

@@ -6,6 +6,7 @@
 
 #include "flexadj/core/byte_size.hpp"
 #include "flexadj/integrators/end_condition.hpp"
+#include "flexadj/integrators/registry.hpp"
 #include "flexadj/model/coordinate_names.hpp"
 
 namespace flexadj::io::reader {
@@ -37,25 +38,27 @@ void Reader::read_integrator(const Value& v) {
                 "max_newton_iterations", "newton_tolerance", "linear_solver", "schwarz_overlap", "partition", "end_condition",
                 "step_control"});
   auto& s = problem_.integrator;
-  if (v.has("type"))
-    s.scheme = v.at("type").choice({"generalized_alpha", "hht", "variational", "state_space", "hamiltonian"});
-  // coordinates: absolute (the default: integrators/hamiltonian.hpp, variational.hpp with multipliers) | joint (the
-  // joint-space equations, integrators/joint_hamiltonian.hpp; the null-space form with nodal reparametrization,
-  // integrators/null_space_variational.hpp).
-  // joint_midpoint (variational only): the midpoint rule in the joint coordinates (joint_midpoint_variational.hpp).
-  s.joint_coordinates = false;
-  s.joint_midpoint = false;
+  // type and coordinates name a kind of integrators/registry.hpp (coordinates: absolute, the default; joint; or
+  // joint_midpoint).
+  if (v.has("type")) s.scheme = v.at("type").choice(integrators::integrator_types());
+  integrators::set_coordinates(s, "absolute");
   if (v.has("coordinates")) {
     const Value coordinates = v.at("coordinates");
-    if (s.scheme != "hamiltonian" && s.scheme != "variational")
-      coordinates.fail("only types hamiltonian and variational take coordinates (absolute or joint); remove it from "
-                       "the integrator section or choose one of these types");
-    const std::string choice = coordinates.choice({"absolute", "joint", "joint_midpoint"});
-    if (choice == "joint_midpoint" && s.scheme != "variational")
-      coordinates.fail("joint_midpoint (the midpoint rule in the joint coordinates) is a discrete Lagrangian of type "
-                       "variational; for type " + s.scheme + " choose absolute or joint");
-    s.joint_coordinates = choice != "absolute";
-    s.joint_midpoint = choice == "joint_midpoint";
+    if (!integrators::takes_joint_coordinates(s.scheme))
+      coordinates.fail("only types " +
+                       integrators::types_with([](const integrators::IntegratorKind& k) {
+                         return k.joint_coordinates();
+                       }, "and") +
+                       " take coordinates (absolute or joint); remove it from the integrator section or choose one "
+                       "of these types");
+    const std::string choice = coordinates.choice(integrators::integrator_coordinates());
+    if (!integrators::find_integrator_kind(s.scheme, choice))
+      coordinates.fail(choice + " (the midpoint rule in the joint coordinates) is a discrete Lagrangian of type " +
+                       integrators::types_with([&](const integrators::IntegratorKind& k) {
+                         return k.coordinates == choice;
+                       }, "or") +
+                       "; for type " + s.scheme + " choose absolute or joint");
+    integrators::set_coordinates(s, choice);
   }
   s.start_time = v.at("start_time").number_or(0.0);
   const Value end = v.at("end_time");
@@ -72,16 +75,15 @@ void Reader::read_integrator(const Value& v) {
     step.fail("gives " + format_number(steps) + " steps from start_time " + format_number(s.start_time) +
               " to end_time " + format_number(s.end_time) + "; expected between 1 and " + format_number(kMaxSteps) +
               " steps (check step_size and end_time)");
+  const integrators::IntegratorKind& kind = integrators::integrator_kind(s);
   if (v.has("spectral_radius")) {
-    if (s.scheme == "variational")
+    if (!kind.can.spectral_radius)
       v.at("spectral_radius")
-          .fail("not used by type variational (it has no numerical damping by construction); remove it from the "
-                "integrator section, or choose type generalized_alpha or hht");
-    if (s.scheme == "state_space" || s.scheme == "hamiltonian")
-      v.at("spectral_radius")
-          .fail("not used by type " + s.scheme + " (an explicit Runge-Kutta method without parameters); remove it "
-                "from the integrator section, or choose type generalized_alpha or hht");
-    s.spectral_radius = v.at("spectral_radius").in_range(s.scheme == "hht" ? 0.5 : 0.0, 1.0);
+          .fail("not used by type " + s.scheme + " (" + kind.can.no_spectral_radius_reason +
+                "); remove it from the integrator section, or choose type " +
+                integrators::types_with([](const integrators::IntegratorKind& k) { return k.can.spectral_radius; },
+                                        "or"));
+    s.spectral_radius = v.at("spectral_radius").in_range(kind.can.min_spectral_radius, 1.0);
   }
   if (v.has("max_newton_iterations"))
     s.max_newton_iterations = v.at("max_newton_iterations").integer(1, kMaxNewtonIterations, kNewtonLimitReason);
@@ -98,9 +100,12 @@ void Reader::read_step_control(const Value& v) {
   if (!v.is_map()) v.fail("expected a map such as {tolerance: 1e-6}, got " + v.describe());
   v.expect_map({"tolerance", "absolute_tolerance", "min_step", "max_step"});
   auto& s = problem_.integrator;
-  if (s.scheme != "generalized_alpha" && s.scheme != "hht")
-    v.fail("error-controlled steps need type generalized_alpha or hht (the local error estimate of the position "
-           "update); type " + s.scheme + " takes fixed steps: remove step_control or change the type");
+  if (!integrators::integrator_kind(s).can.error_controlled_steps)
+    v.fail("error-controlled steps need type " +
+           integrators::types_with([](const integrators::IntegratorKind& k) { return k.can.error_controlled_steps; },
+                                   "or") +
+           " (the local error estimate of the position update); type " + s.scheme +
+           " takes fixed steps: remove step_control or change the type");
   auto& c = s.step_control;
   const Value tolerance = v.at("tolerance");
   c.tolerance = tolerance.positive();

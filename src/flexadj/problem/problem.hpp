@@ -31,8 +31,10 @@ struct TrajectorySettings {
   std::string folder;                // checkpoints: the folder of the disk checkpoints (empty: MODEL.checkpoints)
 };
 
+// Copies share the model (bodies, elements, joints, controls): a copy with other settings or another objective
+// runs the same system, and a change of its parameters shows in both.
 struct Problem {
-  std::unique_ptr<model::Model> model = std::make_unique<model::Model>();  // bodies, elements, joints, controls
+  std::shared_ptr<model::Model> model = std::make_shared<model::Model>();
   integrators::IntegratorSettings integrator;
   integrators::StaticSettings statics;
   OutputSettings output;

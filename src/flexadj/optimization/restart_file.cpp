@@ -1,4 +1,4 @@
-#include "optimize_restart.hpp"
+#include "flexadj/optimization/restart_file.hpp"
 
 #include <cstdio>
 #include <cstdlib>
@@ -7,7 +7,7 @@
 
 #include "flexadj/core/error.hpp"
 
-namespace flexadj::app {
+namespace flexadj::optimization {
 namespace {
 
 namespace fs = std::filesystem;
@@ -23,7 +23,7 @@ void put(std::ostream& out, const std::vector<double>& x) {
   for (double xi : x) put(out, xi);
 }
 
-void put(std::ostream& out, const optimization::RecordedEvaluation& e) {
+void put(std::ostream& out, const RecordedEvaluation& e) {
   out << "x";
   put(out, e.x);
   out << "\nJ";
@@ -60,8 +60,8 @@ class Parser {
     in_ >> word_;
     if (word_ != key) fail("damaged restart file (expected '" + key + "')");
   }
-  optimization::RecordedEvaluation evaluation() {
-    optimization::RecordedEvaluation e;
+  RecordedEvaluation evaluation() {
+    RecordedEvaluation e;
     e.x = vector("x");
     expect("J");
     e.objective = number();
@@ -79,7 +79,7 @@ class Parser {
 RestartWriter::RestartWriter(std::string path, std::string method, std::string run)
     : path_(std::move(path)), method_(std::move(method)), run_(std::move(run)) {}
 
-void RestartWriter::write(const optimization::RestartState& s) {
+void RestartWriter::write(const RestartState& s) {
   // The evaluations first: the main file that names them is renamed into place only after they are written.
   // A rewrite goes to a temporary and is renamed into place: truncating the side file in place would leave, to a
   // kill in between, a main file naming evaluations that are gone (the next --restart refused as damaged).
@@ -136,16 +136,16 @@ void RestartWriter::write(const optimization::RestartState& s) {
   fs::rename(temporary, path_);  // an interruption leaves the previous complete file
 }
 
-optimization::RestartState read_restart(const std::string& path, const std::string& method, const std::string& run,
+RestartState read_restart(const std::string& path, const std::string& method, const std::string& run,
                                         int size) {
   std::ifstream in(path);
   if (!in) throw InputError(path, "--restart", "cannot open the restart file (run without --restart first)");
   Parser parse(in, path);
   std::string word;
   int version = 0;
-  optimization::RestartState s;
+  RestartState s;
   in >> word >> version;
-  // Version 2 adds the evaluations of ROL's methods (optimization::RestartState), version 3 moves them to the side
+  // Version 2 adds the evaluations of ROL's methods (RestartState), version 3 moves them to the side
   // file; version 1 files have none. Version 4 adds the best iterate.
   if (word != "flexadj-optimize-restart" || version < 1 || version > 4)
     parse.fail("not a flexadj optimize restart file");
@@ -219,4 +219,4 @@ optimization::RestartState read_restart(const std::string& path, const std::stri
   return s;
 }
 
-}  // namespace flexadj::app
+}  // namespace flexadj::optimization

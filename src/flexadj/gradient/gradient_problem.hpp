@@ -1,11 +1,12 @@
 #pragma once
-// The gradient problem of a model file, shared by `flexadj gradient` and `flexadj check`: the objective J
-// of the model's `objective` section and its discrete-adjoint gradient with respect to the scalars of the
-// model's design variables (problem::DesignSpace): the discrete adjoint (exact for the discrete J) or the
-// continuous adjoint of Nachbagauer et al. 2015 (BDF-k, accurate to the integration error). The forward
-// trajectory is kept in memory or written to an HDF5 file and read back by the backward sweep. Assembler
-// (with its matrix graph) and integrator (with its linear solver) are built once and reused by every
-// evaluation.
+// The gradient problem of a model file, shared by `flexadj gradient`, `check` and `optimize`, the tests and the
+// benchmarks: the objective J of the model's `objective` section and its adjoint gradient with respect to the
+// scalars of the model's design variables (problem::DesignSpace): the discrete adjoint (exact for the discrete J),
+// the spacetime adjoint (the same equations solved all at once) or the continuous adjoint the integrator's kind
+// has (integrators/registry.hpp; Nachbagauer et al. 2015 by BDF-k, accurate to the integration error). The forward
+// states wait for the backward sweep in memory, in an HDF5 file or as checkpoints (AdjointSettings). Assembler
+// (with its matrix graph) and integrator (with its linear solver) are built once and reused by every evaluation.
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -13,45 +14,21 @@
 #include "flexadj/adjoint/discrete_adjoint.hpp"
 #include "flexadj/adjoint/spacetime_adjoint.hpp"
 #include "flexadj/core/tpetra_types.hpp"
+#include "flexadj/gradient/adjoint_settings.hpp"
 #include "flexadj/storage/checkpointed_trajectory.hpp"
 #include "flexadj/problem/design_space.hpp"
 #include "flexadj/problem/problem.hpp"
 
-namespace flexadj::app {
+namespace flexadj {
 
-struct Evaluation {
+struct GradientEvaluation {
   double objective = 0.0;
   std::vector<double> gradient;  // dJ/d(design scalars); empty for a forward run only
+  // The adjoint's whole result: dJ/dp of every parameter of design().parameters() (those it wants), dJ/d of every
+  // initial value and control value, dJ/d(end_time); empty for a forward run only.
+  adjoint::Gradient sensitivities;
   double forward_seconds = 0.0, adjoint_seconds = 0.0;
 };
-
-struct AdjointSettings {
-  std::string mode = "discrete";  // discrete | continuous | spacetime
-  int bdf_order = 2;              // continuous: k of BDF-k (1..4)
-  long long adjoint_steps = 0;    // continuous: its own constant steps (0: the forward grid, or as many steps)
-  // spacetime (adjoint/spacetime_adjoint.hpp): slabs (0: one per rank), solver, GMRES tolerance.
-  std::size_t time_slabs = 0;
-  std::string spacetime_solver = "gmres-slab";
-  double spacetime_tolerance = 1e-10;
-  std::size_t spacetime_coarsening = 4;
-  std::string storage;             // memory | hdf5 | checkpoints; empty: the model file's (trajectory.storage)
-  std::string trajectory_path;     // hdf5: the file of the forward states (written, read back, kept)
-  std::size_t checkpoints = 0;     // checkpoints: slots in memory (0: from memory_limit, else default_checkpoints)
-  double memory_limit = 0.0;       // checkpoints: bytes per rank the checkpoints may take (0: no limit)
-  std::size_t disk_checkpoints = 0;  // checkpoints: at most this many on disk (0: none, unless a folder is given)
-  std::string folder;                // checkpoints: the disk checkpoints' folder (empty: MODEL.checkpoints)
-  bool restart = false;  // the first evaluation resumes from the disk checkpoints of an earlier process
-};
-
-// Reads the trajectory-storage option at arguments[i] (--trajectory, --trajectory-file, --checkpoints,
-// --memory-limit, --disk-checkpoints, --checkpoint-folder) into `settings`, moving i past its value; false if arguments[i] is none of them. InputError for
-// a missing or bad value. Shared by `flexadj gradient` and `flexadj optimize`; trajectory_options_help() says it.
-bool read_trajectory_option(const std::vector<std::string>& arguments, std::size_t& i, AdjointSettings& settings);
-std::string trajectory_options_help();
-// The same for the spacetime adjoint's options (--time-slabs, --spacetime-solver, --spacetime-tolerance), shared by
-// `flexadj gradient`, `check` and `optimize`.
-bool read_spacetime_option(const std::vector<std::string>& arguments, std::size_t& i, AdjointSettings& settings);
-std::string spacetime_options_help();
 
 class GradientProblem {
  public:
@@ -77,13 +54,16 @@ class GradientProblem {
   // Progress lines of the forward run and the backward sweep on rank 0's stderr (off by default).
   void set_progress(bool progress) { progress_ = progress; }
 
+  // Builds the assembler (with its matrix graph) and the integrator (with its linear solver), once; else the first
+  // forward() does, within its time (collective).
+  void prepare();
   // J, and with with_gradient dJ/d(design scalars), at the current values (collective).
-  Evaluation evaluate(bool with_gradient);
+  GradientEvaluation evaluate(bool with_gradient);
   // The two halves of evaluate(true): forward() runs the model at the current values and keeps the
   // trajectory; adjoint() sweeps backward over the trajectory of the last forward() (the values must not
   // have changed in between). Collective.
-  Evaluation forward();
-  Evaluation adjoint();
+  GradientEvaluation forward();
+  GradientEvaluation adjoint();
   // With error-controlled steps (integrator.step_control): the following forward runs take the step times of the
   // last forward() again instead of choosing their own, so that J is the same discrete function of the design
   // whose derivative the discrete adjoint computes (`flexadj check`'s differences). No effect with fixed steps.
@@ -113,6 +93,13 @@ class GradientProblem {
 
   // J as a formula, e.g. "mass.x(t_end) + 2/2 (v(load.x)(t_end) - 5)^2", for the report.
   std::string describe_objective() const;
+  // The step times t_0 .. t_N of the last forward() (collective reads of a file trajectory are not needed).
+  const std::vector<double>& step_times() const;
+  // Called after the discrete adjoint's step of each step n = N, ..., 0 (adjoint::SweepOptions::after_step), e.g. to
+  // read the step's adjoint variables in convergence studies.
+  void set_sweep_observer(std::function<void(std::size_t, const integrators::TimeIntegrator&)> observer) {
+    sweep_observer_ = std::move(observer);
+  }
 
  private:
   problem::Problem problem_;
@@ -120,7 +107,7 @@ class GradientProblem {
   problem::DesignSpace design_;
   AdjointSettings adjoint_;
   std::unique_ptr<assembly::Assembler> assembler_;
-  std::unique_ptr<integrators::TimeIntegrator> integrator_;  // generalized-alpha, HHT or variational
+  std::unique_ptr<integrators::TimeIntegrator> integrator_;  // of the settings' kind (integrators/registry.hpp)
   std::unique_ptr<storage::Trajectory> trajectory_;  // of the last forward(), memory or HDF5 (adjoint settings)
   bool recorded_ = false;                            // the last forward() completed
   bool progress_ = false;
@@ -129,7 +116,7 @@ class GradientProblem {
   bool resumed_forward_ = false;   // the last forward() continued an earlier process's forward run
   std::string restart_note_;
   adjoint::SpacetimeStatistics spacetime_statistics_;
-  void prepare();  // the assembler and the integrator, once
+  std::function<void(std::size_t, const integrators::TimeIntegrator&)> sweep_observer_;
 };
 
-}  // namespace flexadj::app
+}  // namespace flexadj

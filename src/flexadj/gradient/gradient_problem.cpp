@@ -1,4 +1,4 @@
-#include "gradient_problem.hpp"
+#include "flexadj/gradient/gradient_problem.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -8,23 +8,22 @@
 #include <limits>
 #include <sstream>
 
-#include "commands.hpp"
-
 #include "flexadj/adjoint/continuous_adjoint.hpp"
 #include "flexadj/adjoint/discrete_adjoint.hpp"
 #include "flexadj/adjoint/spacetime_system.hpp"
 #include "flexadj/adjoint/joint_space_continuous_adjoint.hpp"
 #include "flexadj/adjoint/state_space_continuous_adjoint.hpp"
 #include "flexadj/adjoint/sweep_checkpoints.hpp"
-#include "flexadj/core/byte_size.hpp"
 #include "flexadj/core/checksum.hpp"
 #include "flexadj/core/error.hpp"
+#include "flexadj/core/file_names.hpp"
+#include "flexadj/integrators/registry.hpp"
 #include "flexadj/integrators/simulation.hpp"
 #include "flexadj/io/trajectory_output.hpp"
 #include "flexadj/storage/trajectory.hpp"
-#include "flexadj/model/coordinate_names.hpp"
+#include "flexadj/objectives/objective_formula.hpp"
 
-namespace flexadj::app {
+namespace flexadj {
 namespace {
 
 // The model, once it is known to define a gradient problem the adjoint can solve.
@@ -41,119 +40,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
-std::string format(double x) {
-  std::ostringstream out;
-  out << x;
-  return out.str();
-}
-
 }  // namespace
-
-bool read_trajectory_option(const std::vector<std::string>& arguments, std::size_t& i, AdjointSettings& settings) {
-  const std::string& a = arguments[i];
-  if (a != "--trajectory" && a != "--trajectory-file" && a != "--checkpoints" && a != "--memory-limit" &&
-      a != "--disk-checkpoints" && a != "--checkpoint-folder")
-    return false;
-  if (i + 1 >= arguments.size()) throw InputError("", a, "option needs a value; see --help");
-  const std::string& value = arguments[++i];
-  if (a == "--trajectory") {
-    settings.storage = value;
-  } else if (a == "--trajectory-file") {
-    settings.trajectory_path = value;
-    settings.storage = "hdf5";
-  } else if (a == "--checkpoints" || a == "--disk-checkpoints") {
-    std::size_t used = 0;
-    long long count = 0;
-    try {
-      count = std::stoll(value, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (used != value.size() || value.empty() || count < 1)
-      throw InputError("", a,
-                       std::string("expected a positive integer (") +
-                           (a == "--checkpoints" ? "states kept in memory" : "checkpoints on disk") + "), got '" +
-                           value + "'");
-    (a == "--checkpoints" ? settings.checkpoints : settings.disk_checkpoints) = static_cast<std::size_t>(count);
-    settings.storage = "checkpoints";
-  } else if (a == "--checkpoint-folder") {
-    if (value.empty()) throw InputError("", a, "expected a folder name");
-    settings.folder = value;
-    settings.storage = "checkpoints";
-  } else {
-    settings.memory_limit = parse_byte_size(value);
-    if (settings.memory_limit <= 0.0)
-      throw InputError("", a, "expected a size such as 500MB, 4GB or 2GiB, got '" + value + "'");
-    settings.storage = "checkpoints";
-  }
-  return true;
-}
-
-std::string trajectory_options_help() {
-  return "  --trajectory STORAGE   where the forward states wait for the backward sweep: memory (default), hdf5\n"
-         "                         (the forward run writes every step to an HDF5 file that the sweep reads) or\n"
-         "                         checkpoints (S states in memory, the others recomputed during the sweep on\n"
-         "                         the optimal binomial schedule of Griewank and Walther 2000: memory S + 1\n"
-         "                         states for any number of steps, the same gradient bit for bit)\n"
-         "  --trajectory-file F.h5 the file for --trajectory hdf5 (implies it; default MODEL.trajectory.h5 in\n"
-         "                         the working folder); the file is kept\n"
-         "  --checkpoints S        the number S of checkpoints (implies --trajectory checkpoints; default: the\n"
-         "                         least S that recomputes each step at most twice, about sqrt(2 N))\n"
-         "  --memory-limit SIZE    as many checkpoints as fit in SIZE per rank (e.g. 500MB, 4GB, 2GiB; implies\n"
-         "                         --trajectory checkpoints; the model and the solvers need memory besides)\n"
-         "  --disk-checkpoints D   a second tier on disk: at most D HDF5 checkpoint files, one every\n"
-         "                         floor(N / D) + 1 steps; the sweep reverses each interval from its file with\n"
-         "                         the memory checkpoints (implies --trajectory checkpoints)\n"
-         "  --checkpoint-folder F  where the disk checkpoints go (default MODEL.checkpoints in the working\n"
-         "                         folder; created if missing; the files are removed when the run ends). Alone,\n"
-         "                         it turns on the disk tier with one file every S steps (S: the checkpoints in\n"
-         "                         memory), which recomputes every step once\n";
-}
-
-bool read_spacetime_option(const std::vector<std::string>& arguments, std::size_t& i, AdjointSettings& settings) {
-  const std::string& a = arguments[i];
-  if (a != "--time-slabs" && a != "--spacetime-solver" && a != "--spacetime-tolerance" &&
-      a != "--spacetime-coarsening")
-    return false;
-  if (i + 1 >= arguments.size()) throw InputError("", a, "option needs a value; see --help");
-  const std::string& value = arguments[++i];
-  if (a == "--spacetime-solver") {
-    settings.spacetime_solver = value;
-    return true;
-  }
-  std::size_t used = 0;
-  double number = 0.0;
-  try {
-    number = std::stod(value, &used);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  const bool whole = number == std::floor(number);
-  const bool integer = a != "--spacetime-tolerance";
-  if (used != value.size() || value.empty() || !(number > 0.0) || (integer && !whole))
-    throw InputError("", a,
-                     std::string("expected ") + (integer ? "a positive integer" : "a positive number") + ", got '" +
-                         value + "'");
-  if (a == "--time-slabs") settings.time_slabs = static_cast<std::size_t>(number);
-  else if (a == "--spacetime-coarsening") settings.spacetime_coarsening = static_cast<std::size_t>(number);
-  else settings.spacetime_tolerance = number;
-  return true;
-}
-
-std::string spacetime_options_help() {
-  return "  --time-slabs P         spacetime adjoint: the steps in P slabs (default: one per rank); the ranks form\n"
-         "                         time groups (the largest divisor of the rank count that divides P), each\n"
-         "                         sweeping its own slabs with its own copy of the model\n"
-         "  --spacetime-solver S   gmres-slab (default): GMRES preconditioned by an exact sweep of each slab,\n"
-         "                         about P iterations; gmres-two-level: with a coarse-in-time correction as\n"
-         "                         well (adjoint steps of K fine steps between the slabs: fewer iterations\n"
-         "                         where the coarse steps approximate the fine ones, docs/adjoint.md);\n"
-         "                         gmres-two-level-fcf: the same after one exact transfer of each slab (FCF\n"
-         "                         relaxation); gmres: no preconditioner (for comparison); direct: the\n"
-         "                         assembled matrix factored by Amesos2 KLU2 (a reference for small problems)\n"
-         "  --spacetime-coarsening K  gmres-two-level: fine steps per coarse step (default 4)\n"
-         "  --spacetime-tolerance T  GMRES relative residual (default 1e-10)\n";
-}
 
 GradientProblem::GradientProblem(problem::Problem problem, RCP<const Comm> comm, const std::string& command)
     : problem_(checked(std::move(problem), command)),
@@ -188,15 +75,15 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
   if (settings.adjoint_steps < 0)
     throw InputError("", "--adjoint-steps", "expected a positive step count, got " +
                                                 std::to_string(settings.adjoint_steps));
-  const bool joint_coordinates = problem_.integrator.scheme == "hamiltonian" && problem_.integrator.joint_coordinates;
-  if (settings.adjoint_steps > 0 &&
-      (settings.mode != "continuous" || problem_.integrator.scheme == "state_space" || joint_coordinates))
+  const integrators::IntegratorKind& kind = integrators::integrator_kind(problem_.integrator);
+  using integrators::ContinuousAdjoint;
+  if (settings.adjoint_steps > 0 && (settings.mode != "continuous" || kind.continuous_adjoint_on_forward_grid()))
     throw InputError("", "--adjoint-steps",
                      "the adjoint's own steps are the continuous adjoint's (--adjoint continuous, not with "
                      "integrator type state_space or joint coordinates)");
   if (settings.storage != "memory" && settings.storage != "hdf5" && settings.storage != "checkpoints")
     throw InputError("", "--trajectory", "expected memory, hdf5 or checkpoints, got '" + settings.storage + "'");
-  if (settings.mode == "continuous" && problem_.integrator.scheme == "variational")
+  if (settings.mode == "continuous" && kind.can.continuous_adjoint == ContinuousAdjoint::None)
     throw InputError(problem_.model->source_file, "integrator.type",
                      "the continuous adjoint (--adjoint continuous) is not available with the variational "
                      "integrator; use the discrete adjoint (the default)");
@@ -215,7 +102,7 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
                          "); they need the discrete adjoint of generalized-alpha/HHT (--adjoint discrete or "
                          "spacetime)");
   // The state-space form's continuous adjoint is Held and Seifried's, on the dense QR path (serial, small).
-  if (settings.mode == "continuous" && problem_.integrator.scheme == "state_space")
+  if (settings.mode == "continuous" && kind.can.continuous_adjoint == ContinuousAdjoint::StateSpaceOde)
     adjoint::check_dense_state_space(*problem_.model, comm_->getSize(), "--adjoint");
   // An implicit or free final time: its sensitivity is formed by the discrete sweep (adjoint/discrete_adjoint.cpp)
   // over recorded times and reads generalized-alpha's aux of the steps, which an HDF5 trajectory does not keep; a
@@ -225,7 +112,7 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
   const bool implicit_end = problem_.integrator.end_condition != nullptr, free_end = problem_.integrator.fixed_steps > 0;
   const bool final_time_adjoint =
       settings.mode == "discrete" ||
-      (settings.mode == "continuous" && problem_.integrator.scheme != "state_space" && !joint_coordinates);
+      (settings.mode == "continuous" && !kind.continuous_adjoint_on_forward_grid());
   if ((implicit_end || free_end) && (!final_time_adjoint || settings.storage != "memory"))
     throw InputError(problem_.model->source_file, implicit_end ? "integrator.end_condition" : "design_variables",
                      std::string(implicit_end ? "an implicit" : "a free") +
@@ -233,7 +120,7 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
                          "type state_space or joint coordinates) over a trajectory in memory only so far: use --adjoint discrete or "
                          "continuous and --trajectory memory (got --adjoint " + settings.mode +
                          ", --trajectory " + settings.storage + ")");
-  if ((implicit_end || free_end) && problem_.integrator.scheme == "variational" && problem_.integrator.joint_coordinates)
+  if ((implicit_end || free_end) && !kind.can.final_time)
     throw InputError(problem_.model->source_file, implicit_end ? "integrator.end_condition" : "design_variables",
                      std::string(implicit_end ? "an implicit" : "a free") +
                          " final time is not differentiated with the variational integrator in joint coordinates (the "
@@ -340,8 +227,8 @@ std::size_t GradientProblem::checkpoint_slots() {
   return static_cast<std::size_t>(std::min(fitting, double(steps) + 1.0));
 }
 
-Evaluation GradientProblem::forward() {
-  Evaluation e;
+GradientEvaluation GradientProblem::forward() {
+  GradientEvaluation e;
   comm_->barrier();
   const auto start = std::chrono::steady_clock::now();
   prepare();
@@ -427,9 +314,9 @@ void GradientProblem::hold_steps() {
   integrator_->set_replayed_times(problem_.integrator.replayed_times);
 }
 
-Evaluation GradientProblem::adjoint() {
+GradientEvaluation GradientProblem::adjoint() {
   if (!recorded_) throw std::logic_error("GradientProblem::adjoint() without a complete forward run");
-  Evaluation e;
+  GradientEvaluation e;
   const auto start = std::chrono::steady_clock::now();
   const objectives::Objective objective(problem_.objective_terms);
   // With disk checkpoints the discrete sweep leaves restart files behind it (adjoint/sweep_checkpoints.hpp).
@@ -438,11 +325,12 @@ Evaluation GradientProblem::adjoint() {
   if (checkpointed && checkpointed->disk().interval > 0)
     sweep_files = std::make_unique<adjoint::SweepCheckpoints>(*assembler_, checkpointed->disk());
   adjoint::Gradient gradient;
-  if (adjoint_.mode == "continuous" && problem_.integrator.scheme == "hamiltonian" &&
-      problem_.integrator.joint_coordinates) {
+  using integrators::ContinuousAdjoint;
+  const ContinuousAdjoint continuous = integrators::integrator_kind(problem_.integrator).can.continuous_adjoint;
+  if (adjoint_.mode == "continuous" && continuous == ContinuousAdjoint::JointSpaceOde) {
     gradient = adjoint::joint_space_continuous_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
                                                                 design_.parameters());
-  } else if (adjoint_.mode == "continuous" && problem_.integrator.scheme == "state_space") {
+  } else if (adjoint_.mode == "continuous" && continuous == ContinuousAdjoint::StateSpaceOde) {
     gradient = adjoint::state_space_continuous_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
                                                                 design_.parameters());
   } else if (adjoint_.mode == "continuous") {
@@ -459,10 +347,11 @@ Evaluation GradientProblem::adjoint() {
   } else {
     gradient = adjoint::discrete_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
                                                   design_.parameters(),
-                                                  {sweep_files.get(), resumed_sweep_, progress_, {}});
+                                                  {sweep_files.get(), resumed_sweep_, progress_, sweep_observer_});
   }
   e.objective = gradient.objective;
   e.gradient = design_.gradient(gradient);
+  e.sensitivities = std::move(gradient);
   comm_->barrier();
   e.adjoint_seconds = seconds_since(start);
   return e;
@@ -492,56 +381,24 @@ const storage::CheckpointStatistics* GradientProblem::checkpoint_statistics() co
   return checkpointed ? &checkpointed->statistics() : nullptr;
 }
 
-Evaluation GradientProblem::evaluate(bool with_gradient) {
-  Evaluation e = forward();
+GradientEvaluation GradientProblem::evaluate(bool with_gradient) {
+  GradientEvaluation e = forward();
   if (!with_gradient) return e;
-  const Evaluation backward = adjoint();
+  const GradientEvaluation backward = adjoint();
   if (resumed_sweep_ || resumed_forward_) e.objective = backward.objective;  // the forward run saw only a part
   e.gradient = backward.gradient;
+  e.sensitivities = backward.sensitivities;
   e.adjoint_seconds = backward.adjoint_seconds;
   return e;
 }
 
 std::string GradientProblem::describe_objective() const {
-  using Term = objectives::ObjectiveTerm;
-  std::string text;
-  for (const Term& term : problem_.objective_terms) {
-    if (term.kind == Term::Kind::FinalTime) {
-      if (!text.empty()) text += " + ";
-      text += (term.weight == 1.0 ? std::string() : format(term.weight) + " ") + "t_end";
-      continue;
-    }
-    if (term.kind == Term::Kind::ControlEffort) {
-      if (!text.empty()) text += " + ";
-      text += (term.weight == 1.0 ? std::string("1/2 ") : format(term.weight) + "/2 ") + "int " + term.control + "(t)^2 dt";
-      continue;
-    }
-    std::string x;
-    if (term.sensor_body >= 0) {
-      const char* axis[] = {"x", "y", "z"};
-      const char* quantity[] = {"position",  "velocity", "angular_velocity",
-                                "direction", "momentum", "angular_momentum"};
-      x = problem_.model->body(term.sensor_body).name + "." + quantity[static_cast<int>(term.quantity)] + "_" +
-          axis[term.sensor_component];
-    } else {
-      std::string name = model::coordinate_name(*problem_.model, term.coordinate);
-      if (term.relative_to >= 0)
-        name = "(" + name + " - " + model::coordinate_name(*problem_.model, term.relative_to) + ")";
-      x = term.quantity == Term::Quantity::Velocity ? "v(" + name + ")" : name;
-    }
-    const std::string w = term.weight == 1.0 ? "" : format(term.weight) + " ";
-    const std::string half = term.weight == 1.0 ? "1/2 " : format(term.weight) + "/2 ";
-    if (!text.empty()) text += " + ";
-    switch (term.kind) {
-      case Term::Kind::FinalValue: text += w + x + "(t_end)"; break;
-      case Term::Kind::FinalSquare: text += half + "(" + x + "(t_end) - " + format(term.target) + ")^2"; break;
-      case Term::Kind::Tracking: text += half + "int (" + x + " - r(t))^2 dt"; break;
-      case Term::Kind::Penalty: text += half + "int excess(" + x + ")^2 dt"; break;
-      case Term::Kind::ControlEffort: text += half + "int " + term.control + "(t)^2 dt"; break;
-      case Term::Kind::FinalTime: break;
-    }
-  }
-  return text;
+  return objectives::objective_formula(problem_.objective_terms, *problem_.model);
 }
 
-}  // namespace flexadj::app
+const std::vector<double>& GradientProblem::step_times() const {
+  if (!trajectory_) throw std::logic_error("GradientProblem::step_times() without a forward run");
+  return trajectory_->step_times();
+}
+
+}  // namespace flexadj

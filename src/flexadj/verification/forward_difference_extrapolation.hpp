@@ -1,18 +1,18 @@
 #pragma once
-// Forward differences extrapolated to step zero with adaptive order and an error estimate (flexadj check, test
-// (c)). Bestle and Eberhard (1992) take D_i = (J(p + h_i e) - J(p))/h_i at h_i = h_0/(i + 1) and extrapolate the
-// polynomial through (h_i, D_i) to h = 0 by Aitken-Neville. E_k, the extrapolant through points 0..k, removes the
-// error terms h^1 .. h^k of D; its error is estimated by e_k = |E_k - E_{k-1}| (the difference of the last two
-// extrapolants), and the round-off of J is amplified by the extrapolation weights: E_k = sum_i c_i D_i with the
-// Lagrange weights c_i = prod_{m != i} h_m / (h_m - h_i) at 0, so with J accurate to eps |J| the floor is
-// noise_k = 2 eps |J| sum_i |c_i| / h_i. The order is adaptive: points are added while e_k still falls, and the k
-// with the smallest e_k + noise_k is taken.
+// Forward differences extrapolated to step zero with adaptive order and an error estimate (test (c) of `flexadj
+// check`, extrapolated_difference.hpp). Bestle and Eberhard (1992) take D_i = (J(p + h_i e) - J(p))/h_i at h_i =
+// h_0/(i + 1) and extrapolate the polynomial through (h_i, D_i) to h = 0 by Aitken-Neville. E_k, the extrapolant
+// through points 0..k, removes the error terms h^1 .. h^k of D; its error is estimated by e_k = |E_k - E_{k-1}| (the
+// difference of the last two extrapolants), and the round-off of J is amplified by the extrapolation weights: E_k =
+// sum_i c_i D_i with the Lagrange weights c_i = prod_{m != i} h_m / (h_m - h_i) at 0, so with J accurate to eps |J|
+// the floor is noise_k = 2 eps |J| sum_i |c_i| / h_i. The order is adaptive: points are added while e_k still falls,
+// and the k with the smallest e_k + noise_k is taken.
 #include <cmath>
 #include <cstddef>
 #include <limits>
 #include <vector>
 
-namespace flexadj::app {
+namespace flexadj::verification {
 
 struct Extrapolant {
   double value = 0.0;     // E_k
@@ -78,4 +78,4 @@ class ForwardDifferenceExtrapolation {
   std::vector<Extrapolant> extrapolants_;
 };
 
-}  // namespace flexadj::app
+}  // namespace flexadj::verification

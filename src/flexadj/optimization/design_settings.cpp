@@ -1,0 +1,48 @@
+#include "flexadj/optimization/design_settings.hpp"
+
+#include <limits>
+
+namespace flexadj::optimization {
+
+std::vector<double> design_metric(const problem::DesignSpace& design, const model::Model& model) {
+  std::vector<double> w(design.size(), 1.0);
+  for (const auto& e : design.entries()) {
+    if (e.kind != problem::DesignSpace::Kind::Control) continue;
+    const auto& t = model.find_control(e.control)->times();
+    if (t.size() < 2) continue;
+    for (std::size_t k = 0; k < t.size(); ++k)
+      w[e.offset + k] = 0.5 * ((k + 1 < t.size() ? t[k + 1] : t[k]) - (k > 0 ? t[k - 1] : t[k]));
+  }
+  return w;
+}
+
+Settings design_settings(const problem::Problem& problem, const problem::DesignSpace& design) {
+  const problem::OptimizationSettings& m = problem.optimization;
+  Settings s;
+  s.method = m.method;
+  s.max_iterations = m.max_iterations;
+  s.gradient_tolerance = m.gradient_tolerance;
+  s.relative_gradient_tolerance = m.relative_gradient_tolerance;
+  s.objective_tolerance = m.objective_tolerance;
+  s.objective_target = m.objective_target;
+  s.step_fraction = m.step_fraction;
+  s.armijo = m.line_search == "armijo";
+  s.lbfgs_memory = m.lbfgs_memory;
+  s.nonmonotone_memory = m.nonmonotone_memory;
+  s.metric = design_metric(design, *problem.model);
+  if (!m.bounds.empty()) {
+    const int n = design.size();
+    s.lower.assign(n, -std::numeric_limits<double>::infinity());
+    s.upper.assign(n, std::numeric_limits<double>::infinity());
+    for (const auto& bound : m.bounds)
+      for (const auto& e : design.entries())
+        if (e.name == bound.variable)
+          for (int k = e.offset; k < e.offset + e.size; ++k) {
+            s.lower[k] = bound.lower;
+            s.upper[k] = bound.upper;
+          }
+  }
+  return s;
+}
+
+}  // namespace flexadj::optimization

@@ -1,0 +1,39 @@
+#include "flexadj/optimization/gradient_problem_function.hpp"
+
+#include <limits>
+
+#include "flexadj/core/error.hpp"
+
+namespace flexadj::optimization {
+
+double GradientProblemFunction::value(const std::vector<double>& x) {
+  if (forward_valid_ && x == forward_x_) return forward_J_;
+  problem_.set_values(x);
+  forward_x_ = x;
+  ++forward_runs_;
+  try {
+    forward_J_ = problem_.forward().objective;
+    forward_valid_ = true;
+  } catch (const SolverError&) {
+    forward_J_ = std::numeric_limits<double>::infinity();
+    forward_valid_ = false;
+    return forward_J_;
+  }
+  return forward_J_;
+}
+
+double GradientProblemFunction::value_and_gradient(const std::vector<double>& x, std::vector<double>& gradient) {
+  if (!(gradient_valid_ && x == gradient_x_)) {
+    const double J = value(x);
+    if (!forward_valid_) throw SolverError("the forward run failed at an accepted iterate; no gradient there");
+    ++adjoint_runs_;
+    gradient_ = problem_.adjoint().gradient;
+    gradient_x_ = x;
+    gradient_J_ = J;
+    gradient_valid_ = true;
+  }
+  gradient = gradient_;
+  return gradient_J_;
+}
+
+}  // namespace flexadj::optimization

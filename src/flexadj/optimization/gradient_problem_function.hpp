@@ -1,0 +1,31 @@
+#pragma once
+// J and dJ/dx of a GradientProblem as the optimiser's Function, with a cache: a value and a gradient asked for at
+// the same x cost one forward run and one adjoint sweep (the trajectory of the forward run is kept for the sweep).
+// A design where the forward run fails counts as infinitely bad (the methods shorten the step).
+#include <vector>
+
+#include "flexadj/gradient/gradient_problem.hpp"
+#include "flexadj/optimization/optimizer.hpp"
+
+namespace flexadj::optimization {
+
+class GradientProblemFunction : public Function {
+ public:
+  explicit GradientProblemFunction(GradientProblem& problem) : problem_(problem) {}
+
+  // +infinity where the forward run fails (SolverError).
+  double value(const std::vector<double>& x) override;
+  // SolverError if the forward run fails at x.
+  double value_and_gradient(const std::vector<double>& x, std::vector<double>& gradient) override;
+  long forward_runs() const override { return forward_runs_; }
+  long adjoint_runs() const override { return adjoint_runs_; }
+
+ private:
+  GradientProblem& problem_;
+  std::vector<double> forward_x_, gradient_x_, gradient_;
+  double forward_J_ = 0.0, gradient_J_ = 0.0;
+  bool forward_valid_ = false, gradient_valid_ = false;
+  long forward_runs_ = 0, adjoint_runs_ = 0;
+};
+
+}  // namespace flexadj::optimization
