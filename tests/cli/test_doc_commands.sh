@@ -13,7 +13,8 @@
 # repository work and a block may use the files an earlier block of the same file wrote. In that copy
 # scripts/flexadj is replaced by a wrapper that runs the flexadj under test (this script's argument) under mpirun
 # with the `-np N` it is given (default 1), as the real scripts/flexadj runs build/apps/flexadj. A block fails on
-# its first failing command; the test fails if any block failed or if no runnable block was found.
+# its first failing command; the test fails if any block failed or if no runnable block was found. It also checks
+# that the README shows the set-up line that CI runs (.ci/run) word for word.
 #
 # Usage: test_doc_commands.sh PATH/TO/flexadj [SOURCE_DIR]   (SOURCE_DIR: the repository, default ../.. from here)
 set -u
@@ -83,6 +84,16 @@ for doc in "$ROOT/README.md" "$ROOT"/docs/*.md; do
     fi
   done
 done
+
+# The set-up line CI runs on a fresh machine (.ci/run) stands in the README verbatim (not runnable: it installs).
+if [ -f "$ROOT/.ci/run" ]; then
+  setup_line="$(grep -m 1 '^scripts/setup.sh' "$ROOT/.ci/run")"
+  if [ -n "$setup_line" ] && grep -qxF -- "$setup_line" "$ROOT/README.md"; then
+    passed=$((passed + 1)); echo "ok   README.md shows the set-up line of .ci/run"
+  else
+    failed=$((failed + 1)); echo "FAIL README.md lacks the set-up line of .ci/run: $setup_line"
+  fi
+fi
 
 echo "$passed passed, $failed failed ($blocks_total runnable blocks)"
 if [ "$blocks_total" -eq 0 ]; then echo "FAIL no runnable block found in README.md and docs/*.md"; exit 1; fi
