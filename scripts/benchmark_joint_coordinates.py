@@ -35,7 +35,7 @@ Unknowns: k joint coordinates (one revolute joint per link: k = N) for the joint
 multipliers, as flexadj reports them) for the others. Ratios joint/index-3 and joint/absolute (and of the
 null-space and joint-midpoint rows to RATTLE) are of the gradient cost per step (forward + adjoint) of the same N.
 
-Prints a table (--markdown: the README's form) and writes JSON (default results/joint_coordinates_np1.json). Use a
+Prints a table (--markdown: the form of docs/benchmarks.md) and writes JSON (default results/joint_coordinates_np1.json). Use a
 copy of the program (--flexadj, default $FLEXADJ or build/apps/flexadj) if the build tree may change during the
 run. --table-from prints the table of an earlier run's JSON without running anything. Standard library only.
 """
@@ -240,7 +240,7 @@ def main():
     parser.add_argument("--only-variational", action="store_true",
                         help="only the variational integrator's rows (null-space, joint-midpoint and RATTLE forms)")
     parser.add_argument("--table-from", metavar="FILE.json", help="print the table of an earlier run and stop")
-    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown (the README's form)")
+    parser.add_argument("--markdown", action="store_true", help="print the table as Markdown (the form of docs/benchmarks.md)")
     parser.add_argument("--note", help="a remark kept in the JSON's info (e.g. which build the program copy is)")
     a = parser.parse_args()
     if a.table_from:

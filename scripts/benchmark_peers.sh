@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# PETSc side by side (issue #12 item 6; benchmarks/peers/README.md): the gradient of the spring chain's final
+# PETSc side by side (docs/benchmarks.md; benchmarks/peers/README.md): the gradient of the spring chain's final
 # height with respect to its N stiffnesses by `flexadj gradient` and by PETSc 3.18 (TSCN + TSAdjoint), one rank
 # each, N = 10, 100, 1000, 10000 unless --counts says otherwise; each case --repeats times (default 2). First
 # a finite-difference check of both codes at N = 10. Prints the table and writes results/peers_np1.json (the

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Spacetime adjoint benchmark (benchmarks/spacetime_benchmark.cpp): GMRES iterations and adjoint steps against N
 # and P (one rank, slab and two-level preconditioners, both integrators), then the wall time at np 1 and np 2
-# against the sequential sweep of the same run. Writes results/spacetime_*.json (the README's table: copy them to
+# against the sequential sweep of the same run. Writes results/spacetime_*.json (the table of docs/benchmarks.md: copy them to
 # benchmarks/runs and run scripts/benchmark_tables.py readme).
 set -euo pipefail
 cd "$(dirname "$0")/.."

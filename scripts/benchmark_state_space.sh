@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
-# State-space benchmark (issue 16 item 4): the state-space integrator (saddle-point path) against generalized-alpha,
+# State-space benchmark (docs/benchmarks.md): the state-space integrator (saddle-point path) against generalized-alpha,
 # cost per forward step and per gradient step (forward + discrete adjoint), rigid chain of 10 .. 10^4 links, at np 1
-# and np 2; writes results/state_space_np<k>.json and prints the README table (kind state_space). About 5 minutes on
+# and np 2; writes results/state_space_np<k>.json and prints the table of docs/benchmarks.md (kind state_space). About 5 minutes on
 # the quiet 2-core machine. Extra arguments go to the benchmark, e.g. --counts 10,100 for a smoke run.
 set -euo pipefail
 cd "$(dirname "$0")/.."

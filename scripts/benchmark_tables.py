@@ -1,16 +1,16 @@
 #!/usr/bin/env python3
-"""The README's benchmark tables, made from the benchmarks' JSON files (issue #12 item 7).
+"""The benchmark tables of docs/benchmarks.md, made from the benchmarks' JSON files.
 
     scripts/benchmark_tables.py stamp FILE...          adds the run's machine, date, load and commit to JSON files
                                                        (the benchmark scripts call it after each run)
     scripts/benchmark_tables.py print KIND [--results DIR]
                                                        prints one table (forward, gradient, checkpoints, beams, peers,
                                                        spacetime, state_space)
-    scripts/benchmark_tables.py readme [--results DIR] [--readme README.md] [--check]
-                                                       rewrites every table of README.md that sits between
+    scripts/benchmark_tables.py readme [--results DIR] [--readme docs/benchmarks.md] [--check]
+                                                       rewrites every table of the page that sits between
                                                        <!-- benchmark-table: KIND --> and <!-- end benchmark-table -->
                                                        from DIR (default: benchmarks/runs, the committed JSON of the
-                                                       runs behind the README); --check only reports differences
+                                                       runs behind the page); --check only reports differences
 
 Every figure in a table comes from a JSON file; nothing is typed in by hand. Ratios (np2/np1, adjoint/forward,
 flexadj/PETSc) are formed from the same run, as the machines are shared.
@@ -285,7 +285,8 @@ def main():
     p.add_argument("--results", default=os.path.join(ROOT, "results"))
     p = sub.add_parser("readme")
     p.add_argument("--results", default=os.path.join(ROOT, "benchmarks", "runs"))
-    p.add_argument("--readme", default=os.path.join(ROOT, "README.md"))
+    p.add_argument("--readme", default=os.path.join(ROOT, "docs", "benchmarks.md"),
+                   help="the Markdown page with the tables (default docs/benchmarks.md)")
     p.add_argument("--check", action="store_true")
     a = parser.parse_args()
     if a.command == "stamp":

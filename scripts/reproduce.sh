@@ -106,6 +106,6 @@ for c in n: print('%-12s q(T) = %+.6f  v(T) = %+.6f' % (c, f['state/q'][-1, n.in
 q = f['state/q'][-1]; print('variational, h/4: tip %.2f cm from (0, 1)' % (100 * math.hypot(q[n.index('beam.node5.x')], q[n.index('beam.node5.y')] - 1)))"
       $PY "$ROOT/scripts/plot_optimization.py" "$OUT/beam_swing_up" --title "very flexible beam swing-up"
       ;;
-    *) echo "unknown case '$case' (expected: identification, crane, double_pendulum, stabilization, triple_pendulum, beam_swing_up)" >&2; exit 2 ;;
+    *) echo "unknown case '$case' (expected: identification, crane, double_pendulum, double_pendulum_hamiltonian, stabilization, stabilization_joint, triple_pendulum, beam_swing_up)" >&2; exit 2 ;;
   esac
 done

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Installs every dependency from Debian's packages (see docs/building.md), then configures and builds
+# Installs every dependency from Debian's packages (README.md, "Set up and test"), then configures and builds
 # flexadj in build/ (Release). Safe to run again: installed packages are skipped, the build is incremental.
 set -euo pipefail
 cd "$(dirname "$0")/.."
