@@ -53,7 +53,9 @@ void expect_same_variational_trajectory(const problem::Problem& problem, const c
               what, world()->getSize(), q_difference, v_difference, lambda_difference);
   EXPECT_LT(q_difference, 1e-10);
   EXPECT_LT(v_difference, 1e-10);
-  EXPECT_LT(lambda_difference, 1e-10);
+  // The multipliers of a stiff beam carry cond(A) eps: MUMPS (np 2) and KLU (np 1) pivot differently, and the
+  // flying spaghetti's differ by 1.7e-10 of their largest (q and v by 3e-14 and 4e-12).
+  EXPECT_LT(lambda_difference, 1e-9);
   EXPECT_LE(distributed.summary.max_constraint_residual, 1e-10);
   EXPECT_GT(std::abs(distributed.q.back()[0] - distributed.q.front()[0]), 1e-2);  // it moved
 }

@@ -166,17 +166,22 @@ with h5py.File(runner.path("best.h5"), "r") as a, h5py.File(runner.path("again.h
 checks.check("best iterate: the written trajectory is that design's motion (final q equal)", difference == 0.0,
              "max difference %.3g" % difference)
 
-# ---- rank independence on the crane (2 bodies: each rank owns one at np 2)
+# ---- rank independence on the crane (2 bodies: each rank owns one at np 2). With the gathered KLU at np 2 the
+# iterates agree with np 1 to 1e-10; with MUMPS (the default past one rank) each gradient agrees to 1e-15, and the
+# trust region's path carries that to about 2e-6 in J after 15 iterations (measured), so its bound is looser.
 crane = meshes + "/overhead_crane.yaml"
-for ranks in (1, 2):
-    runner.run("optimize", crane, "--method", "trust_region", "--max-iterations", 15, "-o", "crane_np%d" % ranks,
-               "--no-trajectory", "-q", ranks=ranks)
-h1, h2 = runner.history("crane_np1"), runner.history("crane_np2")
-worst = max(abs(float(r1["objective"]) - float(r2["objective"])) / float(r1["objective"]) for r1, r2 in zip(h1, h2))
-checks.check("crane: np 1 and np 2 give the same number of iterations", len(h1) == len(h2) == 16)
-checks.check("crane: np 1 and np 2 give the same J at every iteration (1e-10 relative)", worst <= 1e-10, "worst %.3g" % worst)
-d1, d2 = runner.design("crane_np1"), runner.design("crane_np2")
-worst = max(abs(x - y) for k in d1 for x, y in zip(d1[k], d2[k]))
-checks.check("crane: np 1 and np 2 give the same controls (1e-8 N)", worst <= 1e-8, "worst %.3g" % worst)
+for name, ranks, solver in (("crane_np1", 1, "direct"), ("crane_np2", 2, "klu_gathered"), ("crane_mumps", 2, "direct")):
+    runner.run("optimize", crane, "--method", "trust_region", "--max-iterations", 15, "-o", name,
+               "--set", "integrator.linear_solver=" + solver, "--no-trajectory", "-q", ranks=ranks)
+for other, j_bound, u_bound in (("crane_np2", 1e-10, 1e-8), ("crane_mumps", 1e-4, 1e-2)):
+    h1, h2 = runner.history("crane_np1"), runner.history(other)
+    worst = max(abs(float(r1["objective"]) - float(r2["objective"])) / float(r1["objective"]) for r1, r2 in zip(h1, h2))
+    checks.check("%s: np 1 and np 2 give the same number of iterations" % other, len(h1) == len(h2) == 16)
+    checks.check("%s: np 1 and np 2 give the same J at every iteration (%g relative)" % (other, j_bound),
+                 worst <= j_bound, "worst %.3g" % worst)
+    d1, d2 = runner.design("crane_np1"), runner.design(other)
+    worst = max(abs(x - y) for k in d1 for x, y in zip(d1[k], d2[k]))
+    checks.check("%s: np 1 and np 2 give the same controls (%g N)" % (other, u_bound), worst <= u_bound,
+                 "worst %.3g" % worst)
 
 checks.finish()

@@ -554,7 +554,7 @@ TEST(ModelReaderErrors, Values) {
   expect_error(replaced(kSpatial, "spectral_radius: 0.5", "spectral_radius: 1.5"), "integrator.spectral_radius",
                "expected a number in [0, 1], got 1.5");
   expect_error(replaced(kSpatial, "linear_solver: direct", "linear_solver: lu"), "integrator.linear_solver",
-               "expected one of: auto, direct, iterative; got 'lu'");
+               "expected one of: auto, direct, klu_gathered, iterative; got 'lu'");
   // The variational integrator has no numerical damping to set.
   expect_error(replaced(kSpatial, "spectral_radius: 0.5", "type: variational, spectral_radius: 0.5"),
                "integrator.spectral_radius", "not used by type variational");
