@@ -125,7 +125,7 @@ def main():
     print(header)
     try:
         for label, model_args in cases(args):
-            for command, solvers in (("simulate", ["direct", "iterative"]), ("gradient", ["direct"])):
+            for command, solvers in (("simulate", ["direct", "klu_gathered", "iterative"]), ("gradient", ["direct"])):
                 for solver in solvers:
                     for np in ranks:
                         r = run(np, command, model_args, solver, work)
