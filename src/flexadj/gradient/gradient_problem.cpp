@@ -194,7 +194,10 @@ std::string GradientProblem::run_identity() {
   id << std::hex << (source.empty() ? std::string("(model in memory)") : file_stem(source)) << " model crc "
      << model_crc << ", values crc " << values_crc << ", times crc " << checksum(0, times) << std::dec << ", "
      << times.size() - 1 << " steps, " << comm_->getSize() << " ranks, disk checkpoint every " << disk_interval()
-     << " steps";
+     << " steps, linear solver "
+     << (problem_.integrator.linear_solver == "auto" ? std::string("direct") : problem_.integrator.linear_solver);
+  // The solver changes the states at round-off: a restart with another one would mix two runs' checkpoints.
+  if (problem_.integrator.linear_solver == "iterative") id << " (overlap " << problem_.integrator.schwarz_overlap << ")";
   return id.str();
 }
 
