@@ -1,4 +1,5 @@
 #include "flexadj/gradient/gradient_problem.hpp"
+#include "flexadj/linalg/linear_solver.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -174,6 +175,7 @@ std::size_t GradientProblem::disk_interval() {
 }
 
 std::string GradientProblem::run_identity() {
+  prepare();
   std::uint32_t model_crc = 0;
   const std::string& source = problem_.model->source_file;
   if (!source.empty()) {
@@ -195,7 +197,8 @@ std::string GradientProblem::run_identity() {
      << model_crc << ", values crc " << values_crc << ", times crc " << checksum(0, times) << std::dec << ", "
      << times.size() - 1 << " steps, " << comm_->getSize() << " ranks, disk checkpoint every " << disk_interval()
      << " steps, linear solver "
-     << (problem_.integrator.linear_solver == "auto" ? std::string("direct") : problem_.integrator.linear_solver);
+     << linalg::chosen_linear_solver(problem_.integrator.linear_solver,
+                                     static_cast<long long>(assembler_->matrix()->getGlobalNumRows()), comm_->getSize());
   // The solver changes the states at round-off: a restart with another one would mix two runs' checkpoints.
   if (problem_.integrator.linear_solver == "iterative") id << " (overlap " << problem_.integrator.schwarz_overlap << ")";
   return id.str();

@@ -107,20 +107,25 @@ class IterativeSolver final : public LinearSolver {
 
 }  // namespace
 
+std::string chosen_linear_solver(const std::string& kind, long long global_rows, int ranks) {
+  if (kind == "iterative") return kind;
+  if (kind != "auto" && kind != "direct" && kind != "klu_gathered")
+    throw InputError("", "integrator.linear_solver",
+                     "expected auto, direct, klu_gathered or iterative, got '" + kind + "'");
+  if (ranks == 1) return "klu";
+  if (kind == "klu_gathered" || (kind == "auto" && global_rows <= kAutoGatheredRows)) return "klu_gathered";
+  return "mumps";
+}
+
 std::unique_ptr<LinearSolver> make_linear_solver(RCP<const CrsMatrix> matrix, const LinearSolverOptions& options) {
-  const bool several_ranks = matrix->getComm()->getSize() > 1;
-  if (options.kind == "direct" || options.kind == "auto")
-    return several_ranks ? make_mumps_direct_solver(std::move(matrix), options.transposed)
-                         : make_gathered_direct_solver(std::move(matrix), options.transposed);
-  if (options.kind == "klu_gathered") return make_gathered_direct_solver(std::move(matrix), options.transposed);
-  if (options.kind == "iterative") {
-    if (options.transposed)
-      throw SolverError("the iterative solver has no transposed mode yet: use integrator.linear_solver = direct "
-                        "for gradients");
-    return std::make_unique<IterativeSolver>(std::move(matrix), options);
-  }
-  throw InputError("", "integrator.linear_solver",
-                   "expected auto, direct, klu_gathered or iterative, got '" + options.kind + "'");
+  const std::string chosen = chosen_linear_solver(
+      options.kind, static_cast<long long>(matrix->getGlobalNumRows()), matrix->getComm()->getSize());
+  if (chosen == "mumps") return make_mumps_direct_solver(std::move(matrix), options.transposed);
+  if (chosen != "iterative") return make_gathered_direct_solver(std::move(matrix), options.transposed);
+  if (options.transposed)
+    throw SolverError("the iterative solver has no transposed mode yet: use integrator.linear_solver = direct "
+                      "for gradients");
+  return std::make_unique<IterativeSolver>(std::move(matrix), options);
 }
 
 }  // namespace flexadj::linalg

@@ -2,18 +2,24 @@
 // One facade for the linear solves of the saddle-point systems.
 //   direct:       on one rank SuiteSparse KLU with refactorization (gathered_direct_solver.hpp); on several ranks
 //                 MUMPS with the distributed input (mumps_direct_solver.hpp): nothing is gathered, the factor is
-//                 spread over the ranks. Results at different rank counts agree to round-off.
+//                 spread over the ranks. Results at different rank counts agree to round-off. MUMPS's parallel
+//                 factorization assembles contribution blocks in the order they arrive: two runs on several ranks
+//                 can differ at round-off (seen under load), so a resumed run matches to round-off only.
 //   klu_gathered: KLU on rank 0 of the matrix gathered from all ranks (gathered_direct_solver.hpp), for small
 //                 systems; rank 0 holds the whole matrix and its factor.
 //   iterative:    Belos GMRES preconditioned by block Jacobi with KLU on each rank's block (block_jacobi_klu.hpp),
 //                 the constraints cut by the partition decoupled (true residual checked after every solve).
-//   auto:         direct.
+//   auto:         KLU on one rank; on several, klu_gathered up to kAutoGatheredRows global rows (faster there
+//                 and bit-reproducible; docs/performance.md), MUMPS above (rank 0's memory).
 #include <memory>
 #include <string>
 
 #include "flexadj/core/tpetra_types.hpp"
 
 namespace flexadj::linalg {
+
+// `auto` on several ranks gathers systems of at most this many global rows onto rank 0.
+constexpr long long kAutoGatheredRows = 100000;
 
 struct LinearSolverOptions {
   std::string kind = "auto";          // auto | direct | klu_gathered | iterative
@@ -34,6 +40,10 @@ struct LinearSolverOptions {
 // restarts repeat steps bit for bit); the generalized-alpha adjoint sweep reuses them from step to step, searching
 // afresh every few steps and where a sweep can be resumed (TimeIntegrator::fresh_adjoint_pivots_at).
 enum class Pivots { Fresh, Reuse };
+
+// The solver `kind` stands for on a system of `global_rows` over `ranks`: "klu" (one rank), "klu_gathered",
+// "mumps" or "iterative". InputError for an unknown kind.
+std::string chosen_linear_solver(const std::string& kind, long long global_rows, int ranks);
 
 struct SolveCounts {
   long long solves = 0;
