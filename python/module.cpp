@@ -3,6 +3,7 @@
 #include <pybind11/pybind11.h>
 #include <pybind11/stl.h>
 
+#include <cmath>
 #include <optional>
 #include <string>
 #include <vector>
@@ -23,6 +24,10 @@ using Values = py::array_t<double, py::array::c_style | py::array::forcecast>;
 // The YAML text of an override's value: numbers, booleans, strings (read as YAML, like --set) and lists of these.
 std::string yaml_value(const std::string& key, py::handle value) {
   if (py::isinstance<py::bool_>(value)) return value.cast<bool>() ? "true" : "false";
+  if (py::isinstance<py::float_>(value) && !std::isfinite(value.cast<double>())) {  // YAML's spelling
+    const double x = value.cast<double>();
+    return std::isnan(x) ? ".nan" : x > 0 ? ".inf" : "-.inf";
+  }
   if (py::isinstance<py::int_>(value) || py::isinstance<py::float_>(value)) return py::repr(value).cast<std::string>();
   if (py::isinstance<py::str>(value)) return value.cast<std::string>();
   if (py::isinstance<py::list>(value) || py::isinstance<py::tuple>(value)) {
@@ -30,7 +35,10 @@ std::string yaml_value(const std::string& key, py::handle value) {
     for (py::handle item : value) text += (text.size() > 1 ? ", " : "") + yaml_value(key, item);
     return text + "]";
   }
-  throw flexadj::InputError("", key, "an override's value must be a number, a bool, a string or a list of these");
+  // numpy scalars and arrays (numpy.int64 is no int) as the Python numbers and lists they hold
+  if (py::hasattr(value, "tolist") && !py::isinstance<py::str>(value)) return yaml_value(key, value.attr("tolist")());
+  throw flexadj::InputError("", key, "an override's value must be a number, a bool, a string or a list of these, got " +
+                                         py::repr(value).cast<std::string>());
 }
 
 std::vector<std::string> override_strings(const std::optional<py::dict>& overrides) {

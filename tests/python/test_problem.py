@@ -89,3 +89,17 @@ def test_simulate(problem, shared_tmp):
         assert np.array_equal(f["state/q"][:], run.q)
         assert np.array_equal(f["state/v"][:], run.v)
     assert path.with_suffix(".xmf").exists()
+
+
+def test_override_values():
+    """Numbers, numpy values, lists and YAML text are the same overrides."""
+    as_text = flexadj.Problem(PENDULUM, overrides={"integrator.end_time": "0.25", "gravity": "[0, -1.62]",
+                                                   "integrator.step_size": "2e-3"})
+    as_values = flexadj.Problem(PENDULUM, overrides={"integrator.end_time": np.float64(0.25),
+                                                     "gravity": np.array([0, -1.62]), "integrator.step_size": 2e-3})
+    assert as_text.objective() == as_values.objective()
+    # The gravity and the step size took effect.
+    assert as_text.objective() != flexadj.Problem(PENDULUM, overrides=SHORT).objective()
+    assert as_text.simulate().time.shape == (126,)
+    with pytest.raises(ValueError, match="gravity"):
+        flexadj.Problem(PENDULUM, overrides={"gravity": {1, 2}})
