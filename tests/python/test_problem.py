@@ -103,3 +103,12 @@ def test_override_values():
     assert as_text.simulate().time.shape == (126,)
     with pytest.raises(ValueError, match="gravity"):
         flexadj.Problem(PENDULUM, overrides={"gravity": {1, 2}})
+
+
+def test_simulate_with_checkpoints(problem):
+    """A checkpointed trajectory keeps a few states only: simulate() runs the model again, to the same bits."""
+    checkpointed = flexadj.Problem(PENDULUM, overrides={**SHORT, "trajectory.storage": "checkpoints",
+                                                        "trajectory.checkpoints": 4})
+    run, again = problem.simulate(), checkpointed.simulate()
+    assert np.array_equal(run.time, again.time) and np.array_equal(run.q, again.q) and np.array_equal(run.v, again.v)
+    assert checkpointed.gradient()[1].tolist() == problem.gradient()[1].tolist()
