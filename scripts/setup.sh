@@ -19,6 +19,7 @@ PACKAGES=(cmake ninja-build g++ pkg-config libgtest-dev libgmock-dev libyaml-cpp
   libtrilinos-ml-dev libtrilinos-shards-dev libtrilinos-stratimikos-dev libtrilinos-teko-dev
   python3-h5py python3-numpy zlib1g-dev libsuitesparse-dev procps
   libmumps-dev time  # MUMPS: the distributed direct solver; GNU time: scripts/benchmark_scaling.py
+  pybind11-dev python3-dev python3-mpi4py python3-scipy python3-matplotlib python3-pytest  # the Python module
   clang libclang-rt-14-dev)  # clang: the libFuzzer harnesses of the test fuzz_short (docs/reliability.md)
 
 missing=()
@@ -35,4 +36,4 @@ fi
 BUILD_TYPE="${BUILD_TYPE:-Release}"
 cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE="$BUILD_TYPE"
 cmake --build build -j "${JOBS:-2}"
-echo "setup: build/apps/flexadj is ready"
+echo "setup: build/apps/flexadj and the Python module build/python (scripts/python) are ready"

@@ -12,7 +12,8 @@
 # holds a copy of meshes/, benchmarks/ and scripts/ of the source tree, so paths relative to the top of the
 # repository work and a block may use the files an earlier block of the same file wrote. In that copy
 # scripts/flexadj is replaced by a wrapper that runs the flexadj under test (this script's argument) under mpirun
-# with the `-np N` it is given (default 1), as the real scripts/flexadj runs build/apps/flexadj. A block fails on
+# with the `-np N` it is given (default 1), as the real scripts/flexadj runs build/apps/flexadj; build/python there
+# is the Python module built beside it, for scripts/python. A block fails on
 # its first failing command; the test fails if any block failed or if no runnable block was found. It also checks
 # that the README shows the set-up line that CI runs (.ci/run) word for word.
 #
@@ -48,6 +49,8 @@ scratch() {
   cp -r "$ROOT/meshes" "$ROOT/scripts" "$1/"
   [ -d "$ROOT/benchmarks" ] && cp -r "$ROOT/benchmarks" "$1/"
   mkdir -p "$1/build"
+  # scripts/python imports the module built beside the flexadj under test.
+  if [ -d "$(dirname "$FLEXADJ")/../python" ]; then ln -s "$(cd "$(dirname "$FLEXADJ")/../python" && pwd)" "$1/build/python"; fi
   cat >"$1/scripts/flexadj" <<EOF
 #!/usr/bin/env bash
 # scripts/flexadj of the documentation test: [-np N] COMMAND ... on $FLEXADJ

@@ -363,22 +363,25 @@ GradientEvaluation GradientProblem::adjoint() {
   return e;
 }
 
-void GradientProblem::write_trajectory(const std::string& path, bool xdmf) {
-  if (!recorded_) throw std::logic_error("GradientProblem::write_trajectory() without a complete forward run");
-  io::TrajectoryOutput output(*assembler_, problem_.integrator, path, 1, xdmf);
+void GradientProblem::replay_trajectory(const integrators::StepObserver& observer) {
+  if (!recorded_) throw std::logic_error("GradientProblem::replay_trajectory() without a complete forward run");
   if (adjoint_.storage == "checkpoints") {  // most steps are not kept: run again
     assembly::State state = assembler_->make_state();
     assembler_->scatter_global(problem_.model->initial_coordinates(), problem_.model->initial_velocities(), state);
     integrators::SimulationOptions options;
     options.progress = false;
     options.track_energy = false;
-    integrators::simulate(*assembler_, *integrator_, state, options,
-                          {[&](long long n, double t, const assembly::State& s) { output.observe(n, t, s); }});
+    integrators::simulate(*assembler_, *integrator_, state, options, {observer});
   } else {
     const std::vector<double>& times = trajectory_->step_times();
-    for (std::size_t n = 0; n < times.size(); ++n)
-      output.observe(static_cast<long long>(n), times[n], trajectory_->step(n));
+    for (std::size_t n = 0; n < times.size(); ++n) observer(static_cast<long long>(n), times[n], trajectory_->step(n));
   }
+}
+
+void GradientProblem::write_trajectory(const std::string& path, bool xdmf) {
+  if (!recorded_) throw std::logic_error("GradientProblem::write_trajectory() without a complete forward run");
+  io::TrajectoryOutput output(*assembler_, problem_.integrator, path, 1, xdmf);
+  replay_trajectory([&](long long n, double t, const assembly::State& s) { output.observe(n, t, s); });
   output.finish();
 }
 

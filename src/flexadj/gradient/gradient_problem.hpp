@@ -15,6 +15,7 @@
 #include "flexadj/adjoint/spacetime_adjoint.hpp"
 #include "flexadj/core/tpetra_types.hpp"
 #include "flexadj/gradient/adjoint_settings.hpp"
+#include "flexadj/integrators/simulation.hpp"
 #include "flexadj/storage/checkpointed_trajectory.hpp"
 #include "flexadj/problem/design_space.hpp"
 #include "flexadj/problem/problem.hpp"
@@ -70,6 +71,11 @@ class GradientProblem {
   void hold_steps();
   // Writes the trajectory of the last forward() as HDF5 (and XDMF) like `flexadj simulate` (collective).
   void write_trajectory(const std::string& path, bool xdmf);
+  // Calls observer(n, t, state of this rank) for every step n = 0, 1, ... of the last forward(), in order; a
+  // checkpointed trajectory runs the model again (collective).
+  void replay_trajectory(const integrators::StepObserver& observer);
+  // The assembler of the forward runs (ownership and numbering of the coordinates); built by prepare().
+  const assembly::Assembler& assembler() const { return *assembler_; }
 
   // The checkpoints a sweep with storage "checkpoints" keeps: the given number, or as many as fit in the memory
   // limit (InputError if not one fits), or storage::default_checkpoints. Collective (builds the assembler).
