@@ -38,6 +38,17 @@ double relative_residual(const CrsMatrix& A, const Vector& x, const Vector& b, T
   return r.norm2() / b.norm2();
 }
 
+TEST(LinearSolver, AutoGathersSmallSystemsAndDistributesLargeOnes) {
+  using linalg::chosen_linear_solver;
+  EXPECT_EQ(chosen_linear_solver("auto", 1000000, 1), "klu");
+  EXPECT_EQ(chosen_linear_solver("auto", linalg::kAutoGatheredRows, 2), "klu_gathered");
+  EXPECT_EQ(chosen_linear_solver("auto", linalg::kAutoGatheredRows + 1, 2), "mumps");
+  EXPECT_EQ(chosen_linear_solver("direct", 10, 2), "mumps");
+  EXPECT_EQ(chosen_linear_solver("klu_gathered", 1000000, 4), "klu_gathered");
+  EXPECT_EQ(chosen_linear_solver("iterative", 10, 2), "iterative");
+  EXPECT_THROW(chosen_linear_solver("lu", 10, 2), InputError);
+}
+
 TEST(LinearSolver, DirectSolvesAndTransposedSolves) {
   auto map = rcp(new Map(200, 0, world()));
   auto A = make_matrix(map);
