@@ -12,6 +12,7 @@
 #include "flexadj/core/mpi_comm.hpp"
 #include "flexadj/core/error.hpp"
 #include "flexadj/io/hdf5_results_file.hpp"
+#include "flexadj/io/renamed_output.hpp"
 #include "flexadj/integrators/registry.hpp"
 #include "flexadj/io/problem_reader.hpp"
 #include "flexadj/adjoint/slab_states.hpp"
@@ -97,28 +98,46 @@ std::string csv_field(const std::string& text) {
   return quoted + "\"";
 }
 
-// Before the computation, on all ranks: an InputError if rank 0 cannot create the CSV file.
-void check_writable(const std::string& path, const Comm& comm) {
-  int ok = comm.getRank() == 0 ? static_cast<bool>(std::ofstream(path)) : 0;
+// Before the computation, on all ranks: an InputError if rank 0 cannot create the CSV file (under its temporary
+// name: an earlier file stays as it was until the result replaces it).
+void check_writable(const io::RenamedOutput& csv, const Comm& comm) {
+  int ok = comm.getRank() == 0 ? static_cast<bool>(std::ofstream(csv.temporary())) : 0;
   Teuchos::broadcast(comm, 0, &ok);
-  if (!ok) throw InputError(path, "-o", "cannot write the CSV file (does its folder exist?)");
+  if (!ok) throw InputError(csv.path(), "-o", "cannot write the CSV file (does its folder exist?)");
 }
 
 // Rank 0 only: name,value,gradient, one line per design scalar.
-void write_csv(const std::string& path, const Result& r) {
-  std::ofstream out(path);
-  if (!out) throw InputError(path, "-o", "cannot write the CSV file");
+void write_csv(const io::RenamedOutput& csv, const Result& r) {
+  std::ofstream out(csv.temporary());
+  if (!out) throw InputError(csv.path(), "-o", "cannot write the CSV file");
   out.precision(17);
   out << "name,value,gradient\n";
   for (std::size_t i = 0; i < r.names.size(); ++i)
     out << csv_field(r.names[i]) << ',' << r.values[i] << ',' << r.gradient[i] << '\n';
   out.close();  // a full disk shows only when the buffer is written
-  if (!out) throw OutputError(path + ": writing the CSV file failed (is the disk full?)");
+  if (!out) throw OutputError(csv.path() + ": writing the CSV file failed (is the disk full?)");
 }
 
 // Collective; created before the computation so that a bad path fails early.
 std::unique_ptr<io::ResultsFile> create_hdf5(const std::string& path, const Comm& comm) {
   return std::make_unique<io::ResultsFile>(raw_mpi_comm(comm), path);
+}
+
+// Collective: rank 0 writes the CSV file, every rank learns whether it could and takes part in the rename.
+void write_and_rename_csv(io::RenamedOutput& csv, const Result& r, const Comm& comm) {
+  int written = 0;
+  if (comm.getRank() == 0) {
+    try {
+      write_csv(csv, r);
+      written = 1;
+    } catch (...) {
+      Teuchos::broadcast(comm, 0, &written);
+      throw;
+    }
+  }
+  Teuchos::broadcast(comm, 0, &written);
+  if (!written) throw OutputError(csv.path() + ": writing the CSV file failed on rank 0");
+  csv.commit();
 }
 
 // Collective: /objective, /design/{names,values,gradient}, /controls/<name>/{times,values,gradient}.
@@ -332,8 +351,11 @@ int gradient_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   refuse_overwriting_input(options.csv_path, options.model_path, "-o");
   refuse_overwriting_input(options.h5_path, options.model_path, "--h5");
   refuse_overwriting_input(options.adjoint.trajectory_path, options.model_path, "--trajectory-file");
-  if (!options.csv_path.empty()) check_writable(options.csv_path, *comm);
-  const auto h5 = options.h5_path.empty() ? nullptr : create_hdf5(options.h5_path, *comm);
+  // Written under temporary names and renamed when complete (a failed run leaves earlier files as they were).
+  const MPI_Comm mpi = raw_mpi_comm(*comm);
+  io::RenamedOutput csv(options.csv_path, mpi), h5_file(options.h5_path, mpi);
+  if (!options.csv_path.empty()) check_writable(csv, *comm);
+  const auto h5 = options.h5_path.empty() ? nullptr : create_hdf5(h5_file.temporary(), *comm);
   const bool report = root && !options.quiet;
   // Collective (it may build the assembler to size the checkpoints): before the rank-0 header.
   std::unique_ptr<storage::BinomialSchedule> schedule;
@@ -353,8 +375,11 @@ int gradient_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   if (report && !problem.restart_note().empty()) std::printf("restart  %s\n", problem.restart_note().c_str());
   const Result result{e.objective, problem.design().names(), problem.values(), e.gradient};
   if (report) print_result(result, problem, e);
-  if (h5) write_hdf5(*h5, result, problem);
-  if (root && !options.csv_path.empty()) write_csv(options.csv_path, result);
+  if (h5) {
+    write_hdf5(*h5, result, problem);
+    h5_file.commit();
+  }
+  if (!options.csv_path.empty()) write_and_rename_csv(csv, result, *comm);
   if (report) {
     std::string files = options.csv_path;
     if (!options.h5_path.empty()) files += (files.empty() ? "" : ", ") + options.h5_path;

@@ -15,6 +15,7 @@
 #include "flexadj/io/design_values.hpp"
 #include "flexadj/io/hdf5_results_file.hpp"
 #include "flexadj/io/problem_reader.hpp"
+#include "flexadj/io/renamed_output.hpp"
 #include "flexadj/optimization/design_settings.hpp"
 #include "flexadj/optimization/gradient_problem_function.hpp"
 #include "adjoint_options.hpp"
@@ -110,7 +111,8 @@ void write_history_row(std::ostream& out, const optimization::Iteration& h) {
 void write_history_hdf5(const std::string& path, const Comm& comm, const GradientProblem& problem,
                         const std::vector<optimization::Iteration>& history, const optimization::Settings& settings,
                         const optimization::Result& result) {
-  io::ResultsFile file(raw_mpi_comm(comm), path);
+  io::RenamedOutput renamed(path, raw_mpi_comm(comm));
+  io::ResultsFile file(raw_mpi_comm(comm), renamed.temporary());
   const auto rows = static_cast<long long>(history.size());
   std::vector<double> iteration, objective, gradient_norm, step, forward_runs, adjoint_runs, seconds;
   for (const auto& h : history) {
@@ -147,6 +149,7 @@ void write_history_hdf5(const std::string& path, const Comm& comm, const Gradien
                       std::vector<double>(result.x.begin() + e.offset, result.x.begin() + e.offset + e.size), {e.size});
   }
   file.close();
+  renamed.commit();
 }
 
 }  // namespace
@@ -170,15 +173,19 @@ std::string optimize_help() {
          "\n"
          "options:\n"
          "  -o, --output PREFIX     output files (default: MODEL-stem_opt):\n"
-         "                            PREFIX_history.csv  one row per iteration (written as it runs)\n"
+         "                            PREFIX_history.csv  one row per iteration (written as it runs, as\n"
+         "                                                PREFIX_history.csv.tmp until the end)\n"
          "                            PREFIX_history.h5   /history/*, /design/{names,values,lower,upper},\n"
          "                                                /controls/<name>/{times,values}\n"
-         "                            PREFIX_design.yaml  the design values of the last iterate (at the end: of\n"
-         "                                                the result, the iterate of lowest J);\n"
+         "                            PREFIX_design.yaml  the design values of the result, the iterate of\n"
+         "                                                lowest J (while it runs: of the last iterate, in\n"
+         "                                                PREFIX_design.yaml.tmp);\n"
          "                                                read back with --set optimization.start_from=PREFIX_design.yaml\n"
          "                            PREFIX_restart.txt  state for --restart (exact, rewritten every iteration)\n"
          "                            PREFIX.h5, PREFIX.xmf the trajectory of the final design (ParaView; PREFIX.xmf2\n"
          "                                                for its XDMF Reader)\n"
+         "                          a run that fails leaves the history, design and trajectory files of an\n"
+         "                          earlier run as they were\n"
          "  --method NAME           overrides optimization.method\n"
          "  --max-iterations N      overrides optimization.max_iterations (iterations in total, also after a\n"
          "                          restart)\n"
@@ -214,9 +221,13 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   if (options.restart) restart = optimization::read_restart(restart_file, settings.method, run, problem.design().size());
   optimization::RestartWriter restart_writer(restart_file, settings.method, run);
 
+  // The history and design files are written under temporary names as the run goes and renamed at its end: a run
+  // that fails leaves the files of an earlier run as they were.
+  const MPI_Comm mpi = raw_mpi_comm(*comm);
+  io::RenamedOutput csv_file(history_csv, mpi), design_file(design_yaml, mpi);
   std::ofstream csv;
   if (root) {
-    csv.open(history_csv);
+    csv.open(csv_file.temporary());
     if (!csv) throw InputError(history_csv, "-o", "cannot write the history file (does its folder exist?)");
     csv << kHistoryHeader;
     for (const auto& h : restart.history) write_history_row(csv, h);
@@ -248,7 +259,7 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
     }
     write_history_row(csv, h);
     csv.flush();
-    write_design(design_yaml, problem, x, comment + ", iteration " + std::to_string(h.iteration));
+    write_design(design_file.temporary(), problem, x, comment + ", iteration " + std::to_string(h.iteration));
     restart_writer.write(state);
   };
   optimization::Result result;
@@ -261,12 +272,15 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
 
   // A non-monotone run that left its best iterate returns that one: the design file holds it.
   if (root && result.best_iteration != result.iterations)
-    write_design(design_yaml, problem, result.x,
+    write_design(design_file.temporary(), problem, result.x,
                  comment + ", iteration " + std::to_string(result.best_iteration) + " (the lowest J)");
   // The final design's trajectory (the forward run is served from the cache if it was the last one).
   function.value(result.x);
   if (options.trajectory) problem.write_trajectory(options.prefix + ".h5", problem.problem().output.xdmf);
   write_history_hdf5(history_h5, *comm, problem, result.history, settings, result);
+  if (root) csv.close();
+  csv_file.commit();
+  design_file.commit();
   if (report) {
     const auto& first = result.history.front();
     std::printf("stopped     %s after %d iteration(s)\n", result.stop_reason.c_str(), result.iterations);

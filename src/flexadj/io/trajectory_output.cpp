@@ -11,6 +11,7 @@
 #include "flexadj/core/error.hpp"
 
 #include "flexadj/io/hdf5_results_file.hpp"
+#include "flexadj/io/renamed_output.hpp"
 #include "flexadj/io/state_reader.hpp"
 #include "flexadj/io/xdmf_writer.hpp"
 #include "flexadj/model/coordinate_names.hpp"
@@ -47,13 +48,17 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const integra
       run_(run),
       last_step_(run.adaptive() ? -1 : run.step_count()) {  // with step control: unknown (observe_final)
   const auto& model = assembler_.model();
-  // The XDMF files are written as NAME.xmf.tmp and NAME.xmf2.tmp and renamed: their names must fit the file
-  // system's limit too.
-  const std::string longest_name =
-      std::filesystem::path(xdmf_ ? XdmfWriter::legacy_path(xdmf_path()) + ".tmp" : path_).filename().string();
+  // Every file is written under a temporary name and renamed (NAME.h5.tmp, NAME.xmf.tmp, NAME.xmf2.tmp): their
+  // names must fit the file system's limit too.
+  std::string longest_name = std::filesystem::path(temporary_name(path_)).filename().string();
+  if (xdmf_) {
+    const std::string xdmf_name =
+        std::filesystem::path(temporary_name(XdmfWriter::legacy_path(xdmf_path()))).filename().string();
+    if (xdmf_name.size() > longest_name.size()) longest_name = xdmf_name;
+  }
   if (longest_name.size() > kMaxFileName)
     throw InputError(path_, "", "the file name is too long (" + std::to_string(longest_name.size()) +
-                                    " characters with the .xmf2.tmp the XDMF files need; at most " +
+                                    " characters with the .tmp suffix it is written under; at most " +
                                     std::to_string(kMaxFileName) + ")");
   // XDMF refers to a dataset as "file:dataset" (XDMF 3: "file:dataset|selection").
   const std::string name = std::filesystem::path(path_).filename().string();
@@ -61,7 +66,8 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const integra
     throw InputError(path_, "", "a ':' or '|' in the file name cannot be referred to from the XDMF files that "
                                 "ParaView reads; rename the output or write none (--no-xdmf)");
   const auto& dofs = assembler_.dofs();
-  file_ = std::make_unique<ResultsFile>(raw_mpi_comm(*assembler_.comm()), path_);
+  renamed_ = std::make_unique<RenamedOutput>(path_, raw_mpi_comm(*assembler_.comm()));
+  file_ = std::make_unique<ResultsFile>(raw_mpi_comm(*assembler_.comm()), renamed_->temporary());
 
   joint_of_constraint_.assign(model.constraints().size(), -1);
   for (std::size_t i = 0; i < model.constraints().size(); ++i) {
@@ -183,7 +189,8 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const integra
   joint_data_.resize(2 * joint_values);
 }
 
-TrajectoryOutput::~TrajectoryOutput() = default;
+// An unfinished file is closed before its temporary is removed (RenamedOutput).
+TrajectoryOutput::~TrajectoryOutput() { file_.reset(); }
 
 std::string TrajectoryOutput::xdmf_path() const {
   const auto dot = path_.rfind('.');
@@ -296,12 +303,17 @@ void TrajectoryOutput::flush() {
   pending_times_.clear();
 }
 
+// The XDMF files refer to the HDF5 file by its final name; it is renamed last, when all are complete.
 void TrajectoryOutput::finish() {
   if (!file_) return;
   flush();
   file_->close();
   file_.reset();
-  if (!xdmf_) return;
+  if (xdmf_) write_xdmf();
+  renamed_->commit();
+}
+
+void TrajectoryOutput::write_xdmf() const {
   const auto& model = assembler_.model();
   XdmfWriter xdmf(raw_mpi_comm(*assembler_.comm()));
   xdmf.add_point_set("bodies", "/bodies/position", static_cast<long long>(model.bodies().size()));

@@ -26,6 +26,7 @@
 namespace flexadj::io {
 
 class ResultsFile;
+class RenamedOutput;
 
 class TrajectoryOutput {
  public:
@@ -42,7 +43,9 @@ class TrajectoryOutput {
     last_step_ = step;
     observe(step, t, state);
   }
-  // Writes buffered steps, closes the HDF5 file and writes the XDMF description (collective).
+  // Writes buffered steps, closes the HDF5 file, writes the XDMF description and renames the HDF5 file from its
+  // temporary name (collective). Without finish() (a failed run) the temporary is removed: an earlier file of the
+  // same name stays as it was.
   void finish();
   const std::string& path() const { return path_; }
   std::string xdmf_path() const;
@@ -56,6 +59,7 @@ class TrajectoryOutput {
   long long last_step_;
   long long written_ = 0;
   std::vector<double> times_;
+  std::unique_ptr<RenamedOutput> renamed_;  // declared before file_: the file closes before its temporary goes
   std::unique_ptr<ResultsFile> file_;
   int q_field_, v_field_, a_field_, lambda_field_ = -1, position_field_, axis_fields_[3], velocity_field_,
       joint_position_field_, joint_force_field_;
@@ -71,6 +75,7 @@ class TrajectoryOutput {
   std::vector<double> beam_data_;             // midpoints, forces, moments of the local beam elements
   // Steps are buffered and written in blocks: one collective write per field per block.
   void flush();
+  void write_xdmf() const;
   struct Buffer {
     int field;
     std::size_t values_per_step;

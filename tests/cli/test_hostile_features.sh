@@ -1,0 +1,70 @@
+#!/usr/bin/env bash
+# The checkpoint, restart, spacetime, integrator and output options tried as a hostile user would: a failed run
+# leaves the results of an earlier run as they were, conflicting or impossible options are input errors (exit 2)
+# naming the option and what was expected, and a restart never mixes two different runs.
+# Usage: test_hostile_features.sh PATH/TO/flexadj
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$HERE/cli_support.sh" "$1"
+MESHES="$HERE/../../meshes"
+
+# A pendulum held by a spring; J is the bob's final height, the design variable the spring's stiffness.
+cat > pendulum.yaml <<'YAML'
+dimension: 2
+gravity: [0, -9.81]
+integrator: {end_time: 0.1, step_size: 1e-3}
+bodies:
+  - {name: bob, type: point_mass, mass: 1, position: [1, 0]}
+joints:
+  - {name: rod, type: distance, bodies: [ground, bob], points: [[0, 0], [1, 0]]}
+forces:
+  - {name: spring, type: spring_damper, bodies: [ground, bob], points: [[2, 0], [1, 0]], stiffness: 10, free_length: 1}
+objective:
+  - {type: final_value, coordinate: bob.y}
+design_variables: [spring.stiffness]
+optimization: {max_iterations: 2}
+YAML
+NEWTON_FAILS="integrator.max_newton_iterations=1"  # the forward run fails at step 4 (exit 3)
+
+# keep FILE...: copies of the files as they are; unchanged NAME FILE...: each file still equals its copy and no
+# temporary file is left beside it.
+keep() { for f in "$@"; do cp "$f" "$f.kept"; done; }
+unchanged() {
+  local name="$1" ok=1; shift
+  for f in "$@"; do
+    if ! cmp -s "$f" "$f.kept"; then ok=0; echo "     | $f changed ($(stat -c %s "$f" 2>/dev/null || echo missing) bytes)"; fi
+    if [ -e "$f.tmp" ]; then ok=0; echo "     | $f.tmp left behind"; fi
+  done
+  pass_if "$name" [ $ok -eq 1 ]
+}
+
+# ---- A failed run leaves earlier results as they were --------------------------------------------------------
+# Before, gradient truncated -o and --h5 at its start (0 bytes after a failure) and optimize its history file.
+expect "gradient: a good run" 0 "J = " -- gradient pendulum.yaml -o g.csv --h5 g.h5
+keep g.csv g.h5
+expect "gradient: bad input after the output files were named" 2 "--print-schedule" -- \
+  gradient pendulum.yaml -o g.csv --h5 g.h5 --print-schedule
+unchanged "gradient: an input error leaves the earlier CSV and HDF5 files" g.csv g.h5
+expect "gradient: the forward run fails" 3 "Newton iteration failed" -- \
+  gradient pendulum.yaml -o g.csv --h5 g.h5 --set "$NEWTON_FAILS"
+unchanged "gradient: a solver failure leaves the earlier CSV and HDF5 files" g.csv g.h5
+expect "gradient: a new good run replaces them" 0 "J = " -- \
+  gradient pendulum.yaml -o g.csv --h5 g.h5 --set "forces[0].stiffness=20"
+pass_if "gradient: the new result is in place" bash -c '! cmp -s g.csv g.csv.kept && [ ! -e g.csv.tmp ] && [ ! -e g.h5.tmp ]'
+
+# A symbolic link stays a link: the file it points to is replaced.
+ln -s g_target.csv g_link.csv
+expect "gradient: -o through a symbolic link" 0 "J = " -- gradient pendulum.yaml -o g_link.csv
+pass_if "gradient: the link stays a link to the new result" bash -c '[ -L g_link.csv ] && [ -s g_target.csv ]'
+
+expect "optimize: a good run" 0 "stopped" -- optimize pendulum.yaml -o opt
+keep opt_history.csv opt_history.h5 opt_design.yaml opt.h5 opt.xmf opt.xmf2
+expect "optimize: the forward run fails" 3 "failed" -- optimize pendulum.yaml -o opt --set "$NEWTON_FAILS"
+unchanged "optimize: a solver failure leaves the earlier history, design and trajectory" \
+  opt_history.csv opt_history.h5 opt_design.yaml opt.h5 opt.xmf opt.xmf2
+
+expect "simulate: a good run" 0 "summary" -- simulate pendulum.yaml -o sim.h5 --summary sim.json
+keep sim.h5 sim.xmf sim.xmf2 sim.json
+expect "simulate: bad input" 2 "--every" -- simulate pendulum.yaml -o sim.h5 --summary sim.json --every 0
+unchanged "simulate: an input error leaves the earlier results" sim.h5 sim.xmf sim.xmf2 sim.json
+
+finish
