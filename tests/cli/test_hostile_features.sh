@@ -67,4 +67,16 @@ keep sim.h5 sim.xmf sim.xmf2 sim.json
 expect "simulate: bad input" 2 "--every" -- simulate pendulum.yaml -o sim.h5 --summary sim.json --every 0
 unchanged "simulate: an input error leaves the earlier results" sim.h5 sim.xmf sim.xmf2 sim.json
 
+# ---- Spacetime options -------------------------------------------------------------------------------------------
+# A relative tolerance of 1 or more stopped GMRES before its first iteration: exit 0 with a wrong gradient.
+for tolerance in 1 2 inf; do
+  expect "--spacetime-tolerance $tolerance" 2 "--spacetime-tolerance: expected a relative residual in (0, 1)" -- \
+    gradient "$MESHES/oscillator.yaml" --adjoint spacetime --spacetime-tolerance $tolerance
+done
+expect "--spacetime-tolerance 0.5 is accepted" 0 "J = " -- \
+  gradient "$MESHES/oscillator.yaml" --adjoint spacetime --spacetime-tolerance 0.5
+expect "--spacetime-solver lists every solver" 2 \
+  "--spacetime-solver: expected gmres-slab, gmres-two-level, gmres-two-level-fcf, gmres or direct, got 'lu'" -- \
+  gradient "$MESHES/oscillator.yaml" --adjoint spacetime --spacetime-solver lu
+
 finish

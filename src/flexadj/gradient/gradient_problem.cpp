@@ -64,10 +64,19 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
   if (settings.mode != "discrete" && settings.mode != "continuous" && settings.mode != "spacetime")
     throw InputError("", "--adjoint", "expected discrete, continuous or spacetime, got '" + settings.mode + "'");
   const auto& solvers = adjoint::spacetime_solvers();
-  if (std::find(solvers.begin(), solvers.end(), settings.spacetime_solver) == solvers.end())
-    throw InputError("", "--spacetime-solver",
-                     "expected gmres-slab, gmres-two-level, gmres-two-level-fcf or gmres, got '" +
-                         settings.spacetime_solver + "'");
+  if (std::find(solvers.begin(), solvers.end(), settings.spacetime_solver) == solvers.end()) {
+    std::string accepted;
+    for (std::size_t k = 0; k < solvers.size(); ++k)
+      accepted += (k == 0 ? "" : k + 1 == solvers.size() ? " or " : ", ") + solvers[k];
+    throw InputError("", "--spacetime-solver", "expected " + accepted + ", got '" + settings.spacetime_solver + "'");
+  }
+  // A relative residual of 1 or more is met before the first iteration: the gradient would be the initial guess's.
+  if (!(settings.spacetime_tolerance > 0.0 && settings.spacetime_tolerance < 1.0)) {
+    std::ostringstream given;
+    given << settings.spacetime_tolerance;
+    throw InputError("", "--spacetime-tolerance",
+                     "expected a relative residual in (0, 1), such as 1e-10 (the default), got " + given.str());
+  }
   if (settings.mode == "spacetime" && settings.restart)
     throw InputError("", "--restart", "the spacetime adjoint writes no restart files; use --adjoint discrete");
   if (settings.bdf_order < 1 || settings.bdf_order > 4)
