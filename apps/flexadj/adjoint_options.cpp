@@ -9,6 +9,25 @@
 
 namespace flexadj::app {
 
+namespace {
+
+// --trajectory-file is the file of --trajectory hdf5: with an option that keeps the states elsewhere (checkpoints)
+// it would be ignored.
+void refuse_other_storage(const std::vector<std::string>& arguments) {
+  for (std::size_t k = 0; k + 1 < arguments.size(); ++k) {
+    const std::string& other = arguments[k];
+    const bool elsewhere = other == "--checkpoints" || other == "--memory-limit" || other == "--disk-checkpoints" ||
+                           other == "--checkpoint-folder" || (other == "--trajectory" && arguments[k + 1] != "hdf5");
+    if (elsewhere)
+      throw InputError("", "--trajectory-file",
+                       "is the file of --trajectory hdf5 and cannot be combined with " + other +
+                           (other == "--trajectory" ? " " + arguments[k + 1] : std::string()) +
+                           " (the states kept elsewhere: the file would not be written); give one of them");
+  }
+}
+
+}  // namespace
+
 bool read_trajectory_option(const std::vector<std::string>& arguments, std::size_t& i, AdjointSettings& settings) {
   const std::string& a = arguments[i];
   if (a != "--trajectory" && a != "--trajectory-file" && a != "--checkpoints" && a != "--memory-limit" &&
@@ -19,6 +38,7 @@ bool read_trajectory_option(const std::vector<std::string>& arguments, std::size
   if (a == "--trajectory") {
     settings.storage = value;
   } else if (a == "--trajectory-file") {
+    refuse_other_storage(arguments);
     settings.trajectory_path = value;
     settings.storage = "hdf5";
   } else if (a == "--checkpoints" || a == "--disk-checkpoints") {
@@ -56,7 +76,8 @@ std::string trajectory_options_help() {
          "                         the optimal binomial schedule of Griewank and Walther 2000: memory S + 1\n"
          "                         states for any number of steps, the same gradient bit for bit)\n"
          "  --trajectory-file F.h5 the file for --trajectory hdf5 (implies it; default MODEL.trajectory.h5 in\n"
-         "                         the working folder); the file is kept\n"
+         "                         the working folder); the file is kept (not with the checkpoint options,\n"
+         "                         nor under the name of another output)\n"
          "  --checkpoints S        the number S of checkpoints (implies --trajectory checkpoints; default: the\n"
          "                         least S that recomputes each step at most twice, about sqrt(2 N))\n"
          "  --memory-limit SIZE    as many checkpoints as fit in SIZE per rank (e.g. 500MB, 4GB, 2GiB; implies\n"

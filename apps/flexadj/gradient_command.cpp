@@ -351,6 +351,12 @@ int gradient_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   refuse_overwriting_input(options.csv_path, options.model_path, "-o");
   refuse_overwriting_input(options.h5_path, options.model_path, "--h5");
   refuse_overwriting_input(options.adjoint.trajectory_path, options.model_path, "--trajectory-file");
+  if (problem.adjoint_settings().storage == "hdf5") {  // the trajectory file is written and kept
+    const std::string& trajectory = problem.adjoint_settings().trajectory_path;
+    refuse_same_file(options.csv_path, "-o", trajectory, "--trajectory-file (the forward states)");
+    refuse_same_file(options.h5_path, "--h5", trajectory, "--trajectory-file (the forward states)");
+  }
+  refuse_same_file(options.csv_path, "-o", options.h5_path, "--h5");
   // Written under temporary names and renamed when complete (a failed run leaves earlier files as they were).
   const MPI_Comm mpi = raw_mpi_comm(*comm);
   io::RenamedOutput csv(options.csv_path, mpi), h5_file(options.h5_path, mpi);

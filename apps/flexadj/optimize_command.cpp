@@ -216,6 +216,10 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   const optimization::Settings settings = settings_of(problem, options);
   const std::string history_csv = options.prefix + "_history.csv", history_h5 = options.prefix + "_history.h5",
                     design_yaml = options.prefix + "_design.yaml", restart_file = options.prefix + "_restart.txt";
+  if (problem.adjoint_settings().storage == "hdf5")  // the trajectory file is written and kept
+    for (const std::string& output : {history_csv, history_h5, design_yaml, restart_file, options.prefix + ".h5"})
+      refuse_same_file(output, "-o", problem.adjoint_settings().trajectory_path,
+                       "--trajectory-file (the forward states of each iterate)");
   optimization::RestartState restart;
   const std::string run = problem.run_identity();  // collective; before any design values change
   if (options.restart) restart = optimization::read_restart(restart_file, settings.method, run, problem.design().size());

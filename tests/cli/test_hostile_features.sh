@@ -79,4 +79,20 @@ expect "--spacetime-solver lists every solver" 2 \
   "--spacetime-solver: expected gmres-slab, gmres-two-level, gmres-two-level-fcf, gmres or direct, got 'lu'" -- \
   gradient "$MESHES/oscillator.yaml" --adjoint spacetime --spacetime-solver lu
 
+# ---- The trajectory file -------------------------------------------------------------------------------------------
+# Before: exit 0 with the kept trajectory overwritten by the gradient file, or --trajectory-file silently ignored.
+expect "--trajectory-file and --h5 on one file" 2 "same.h5: --h5: is also the file of --trajectory-file" -- \
+  gradient pendulum.yaml --trajectory-file same.h5 --h5 same.h5
+expect "--trajectory-file and -o on one file" 2 "./same.h5: -o: is also the file of --trajectory-file" -- \
+  gradient pendulum.yaml --trajectory-file same.h5 -o ./same.h5
+expect "optimize: --trajectory-file is the final trajectory" 2 "-o: is also the file of --trajectory-file" -- \
+  optimize pendulum.yaml -o same --trajectory-file same.h5
+for option in "--checkpoints 3" "--disk-checkpoints 2" "--memory-limit 1MB" "--checkpoint-folder cf" "--trajectory memory"; do
+  expect "--trajectory-file with $option" 2 "--trajectory-file: is the file of --trajectory hdf5 and cannot be combined with ${option%% [0-9a-z]*}" -- \
+    gradient pendulum.yaml $option --trajectory-file kept.h5
+done
+expect "--trajectory-file with --trajectory hdf5" 0 "J = " -- \
+  gradient pendulum.yaml --trajectory hdf5 --trajectory-file kept.h5 --h5 g.h5
+pass_if "the trajectory file is kept" test -s kept.h5
+
 finish
