@@ -16,6 +16,7 @@
 #include "flexadj/io/hdf5_results_file.hpp"
 #include "flexadj/io/problem_reader.hpp"
 #include "flexadj/io/renamed_output.hpp"
+#include "flexadj/io/trajectory_output.hpp"
 #include "flexadj/optimization/design_settings.hpp"
 #include "flexadj/optimization/gradient_problem_function.hpp"
 #include "adjoint_options.hpp"
@@ -216,6 +217,10 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   const optimization::Settings settings = settings_of(problem, options);
   const std::string history_csv = options.prefix + "_history.csv", history_h5 = options.prefix + "_history.h5",
                     design_yaml = options.prefix + "_design.yaml", restart_file = options.prefix + "_restart.txt";
+  // The final trajectory's name is checked before the work, not when it is written at the end.
+  if (options.trajectory)
+    io::check_trajectory_name(options.prefix + ".h5", problem.problem().output.xdmf, "-o",
+                              "--no-trajectory, or --set output.xdmf=false");
   if (problem.adjoint_settings().storage == "hdf5")  // the trajectory file is written and kept
     for (const std::string& output : {history_csv, history_h5, design_yaml, restart_file, options.prefix + ".h5"})
       refuse_same_file(output, "-o", problem.adjoint_settings().trajectory_path,

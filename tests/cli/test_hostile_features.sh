@@ -95,4 +95,12 @@ expect "--trajectory-file with --trajectory hdf5" 0 "J = " -- \
   gradient pendulum.yaml --trajectory hdf5 --trajectory-file kept.h5 --h5 g.h5
 pass_if "the trajectory file is kept" test -s kept.h5
 
+# ---- Output names checked before the work --------------------------------------------------------------------------
+# Before: optimize ran the whole optimisation, then failed writing a:b.h5 with a message suggesting --no-xdmf, an
+# option optimize lacks; no history file was left.
+expect "optimize -o a:b" 2 "a:b.h5: -o: a ':' or '|' in the file name" "--no-trajectory" -- optimize pendulum.yaml -o a:b
+pass_if "optimize -o a:b: refused before the first iteration" bash -c '! grep -q "^    0 " stdout.txt && ! grep -q -- "--no-xdmf" stderr.txt'
+expect "optimize -o a:b --no-trajectory" 0 "stopped" -- optimize pendulum.yaml -o a:b --no-trajectory
+expect "optimize -o a:b without XDMF files" 0 "stopped" -- optimize pendulum.yaml -o a:b --set output.xdmf=false
+
 finish

@@ -39,6 +39,33 @@ int find_parameter(const model::Component& component, const std::string& name) {
 
 }  // namespace
 
+std::string xdmf_path_of(const std::string& path) {
+  const auto dot = path.rfind('.');
+  const auto slash = path.rfind('/');
+  const bool has_extension = dot != std::string::npos && (slash == std::string::npos || dot > slash);
+  return (has_extension ? path.substr(0, dot) : path) + ".xmf";
+}
+
+void check_trajectory_name(const std::string& path, bool xdmf, const std::string& option, const std::string& instead) {
+  // Every file is written under a temporary name and renamed (NAME.h5.tmp, NAME.xmf.tmp, NAME.xmf2.tmp): their
+  // names must fit the file system's limit too.
+  std::string longest_name = std::filesystem::path(temporary_name(path)).filename().string();
+  if (xdmf) {
+    const std::string xdmf_name =
+        std::filesystem::path(temporary_name(XdmfWriter::legacy_path(xdmf_path_of(path)))).filename().string();
+    if (xdmf_name.size() > longest_name.size()) longest_name = xdmf_name;
+  }
+  if (longest_name.size() > kMaxFileName)
+    throw InputError(path, option, "the file name is too long (" + std::to_string(longest_name.size()) +
+                                       " characters with the .tmp suffix it is written under; at most " +
+                                       std::to_string(kMaxFileName) + ")");
+  // XDMF refers to a dataset as "file:dataset" (XDMF 3: "file:dataset|selection").
+  const std::string name = std::filesystem::path(path).filename().string();
+  if (xdmf && name.find_first_of(":|") != std::string::npos)
+    throw InputError(path, option, "a ':' or '|' in the file name cannot be referred to from the XDMF files that "
+                                   "ParaView reads; rename the output or write none (" + instead + ")");
+}
+
 TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const integrators::IntegratorSettings& run,
                                    const std::string& path, int every, bool xdmf)
     : assembler_(assembler),
@@ -48,23 +75,7 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const integra
       run_(run),
       last_step_(run.adaptive() ? -1 : run.step_count()) {  // with step control: unknown (observe_final)
   const auto& model = assembler_.model();
-  // Every file is written under a temporary name and renamed (NAME.h5.tmp, NAME.xmf.tmp, NAME.xmf2.tmp): their
-  // names must fit the file system's limit too.
-  std::string longest_name = std::filesystem::path(temporary_name(path_)).filename().string();
-  if (xdmf_) {
-    const std::string xdmf_name =
-        std::filesystem::path(temporary_name(XdmfWriter::legacy_path(xdmf_path()))).filename().string();
-    if (xdmf_name.size() > longest_name.size()) longest_name = xdmf_name;
-  }
-  if (longest_name.size() > kMaxFileName)
-    throw InputError(path_, "", "the file name is too long (" + std::to_string(longest_name.size()) +
-                                    " characters with the .tmp suffix it is written under; at most " +
-                                    std::to_string(kMaxFileName) + ")");
-  // XDMF refers to a dataset as "file:dataset" (XDMF 3: "file:dataset|selection").
-  const std::string name = std::filesystem::path(path_).filename().string();
-  if (xdmf_ && name.find_first_of(":|") != std::string::npos)
-    throw InputError(path_, "", "a ':' or '|' in the file name cannot be referred to from the XDMF files that "
-                                "ParaView reads; rename the output or write none (--no-xdmf)");
+  check_trajectory_name(path_, xdmf_, "", "--no-xdmf");
   const auto& dofs = assembler_.dofs();
   renamed_ = std::make_unique<RenamedOutput>(path_, raw_mpi_comm(*assembler_.comm()));
   file_ = std::make_unique<ResultsFile>(raw_mpi_comm(*assembler_.comm()), renamed_->temporary());
@@ -192,12 +203,7 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const integra
 // An unfinished file is closed before its temporary is removed (RenamedOutput).
 TrajectoryOutput::~TrajectoryOutput() { file_.reset(); }
 
-std::string TrajectoryOutput::xdmf_path() const {
-  const auto dot = path_.rfind('.');
-  const auto slash = path_.rfind('/');
-  const bool has_extension = dot != std::string::npos && (slash == std::string::npos || dot > slash);
-  return (has_extension ? path_.substr(0, dot) : path_) + ".xmf";
-}
+std::string TrajectoryOutput::xdmf_path() const { return xdmf_path_of(path_); }
 
 void TrajectoryOutput::observe(long long step, double t, const assembly::State& state) {
   if (step % every_ != 0 && step != last_step_) return;

@@ -28,6 +28,15 @@ namespace flexadj::io {
 class ResultsFile;
 class RenamedOutput;
 
+// NAME.xmf beside NAME.h5 (the XDMF file of a trajectory file).
+std::string xdmf_path_of(const std::string& path);
+
+// InputError(path, option, ...) unless `path` can be written as a trajectory file: its name (with the .tmp it is
+// written under, and its XDMF files' names) fits the file system, and with XDMF files it has no ':' or '|' (which
+// XDMF cannot refer to). `instead`: how to write no XDMF files, for the message. Checked by the constructor; a
+// command checks its names with it before its work.
+void check_trajectory_name(const std::string& path, bool xdmf, const std::string& option, const std::string& instead);
+
 class TrajectoryOutput {
  public:
   // `run`: the integrator settings of the run written (its last step is always written; step size and spectral
