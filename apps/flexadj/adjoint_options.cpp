@@ -63,7 +63,7 @@ bool read_trajectory_option(const std::vector<std::string>& arguments, std::size
   } else {
     settings.memory_limit = parse_byte_size(value);
     if (settings.memory_limit <= 0.0)
-      throw InputError("", a, "expected a size such as 500MB, 4GB or 2GiB, got '" + value + "'");
+      throw InputError("", a, std::string("expected ") + byte_size_forms() + ", got '" + value + "'");
     settings.storage = "checkpoints";
   }
   return true;
@@ -80,7 +80,7 @@ std::string trajectory_options_help() {
          "                         nor under the name of another output)\n"
          "  --checkpoints S        the number S of checkpoints (implies --trajectory checkpoints; default: the\n"
          "                         least S that recomputes each step at most twice, about sqrt(2 N))\n"
-         "  --memory-limit SIZE    as many checkpoints as fit in SIZE per rank (e.g. 500MB, 4GB, 2GiB; implies\n"
+         "  --memory-limit SIZE    as many checkpoints as fit in SIZE per rank (e.g. 500MB, 4GB, 2GiB, 4 GB; implies\n"
          "                         --trajectory checkpoints; the model and the solvers need memory besides)\n"
          "  --disk-checkpoints D   a second tier on disk: at most D HDF5 checkpoint files, one every\n"
          "                         floor(N / D) + 1 steps; the sweep reverses each interval from its file with\n"

@@ -103,4 +103,16 @@ pass_if "optimize -o a:b: refused before the first iteration" bash -c '! grep -q
 expect "optimize -o a:b --no-trajectory" 0 "stopped" -- optimize pendulum.yaml -o a:b --no-trajectory
 expect "optimize -o a:b without XDMF files" 0 "stopped" -- optimize pendulum.yaml -o a:b --set output.xdmf=false
 
+# ---- Sizes of memory ---------------------------------------------------------------------------------------------
+# "4 GB" (with a space) was refused, and was an internal error (exit 1) in an earlier version; units in any case.
+for size in "4 GB" "4GB" "4 GiB" "512MiB" "4G" "4 gb" " 2 mib " "1e9"; do
+  expect "--memory-limit '$size'" 0 "checkpoints in memory" -- gradient pendulum.yaml --memory-limit "$size"
+done
+for size in "4 XB" "0x10MB" "inf" "nan" "4 G B" "GB" "-4GB" "1e400" ""; do
+  expect "--memory-limit '$size' is refused" 2 "--memory-limit: expected a size such as 500MB, 4GB, 4 GB, 2GiB" -- \
+    gradient pendulum.yaml --memory-limit "$size"
+done
+expect "trajectory.memory_limit '4 GB' in the model file" 0 "checkpoints in memory" -- \
+  gradient pendulum.yaml --set "trajectory={storage: checkpoints, memory_limit: 4 GB}"
+
 finish
