@@ -115,4 +115,59 @@ done
 expect "trajectory.memory_limit '4 GB' in the model file" 0 "checkpoints in memory" -- \
   gradient pendulum.yaml --set "trajectory={storage: checkpoints, memory_limit: 4 GB}"
 
+# ---- Restarts never mix two runs -----------------------------------------------------------------------------------
+# Before, the run identity covered the model file's bytes, the values, the time grid and the ranks only: a restart
+# with another objective or integrator setting (--set) used the old run's files, exit 0 with a gradient that was
+# neither run's.
+sed 's/end_time: 3,/end_time: 0.6,/; s/end: 3, count: 7/end: 0.6, count: 7/' "$HERE/data/pendulum_cart.yaml" > cart.yaml
+DISK=(--checkpoints 5 --disk-checkpoints 12 --checkpoint-folder files)
+# killed_in_sweep ARGS...: a gradient run killed as soon as its sweep wrote its first restart file.
+killed_in_sweep() {
+  rm -rf files
+  setsid "$FLEXADJ" gradient cart.yaml "${DISK[@]}" -q "$@" >run.txt 2>&1 &
+  local pid=$!
+  for _ in $(seq 1 4000); do
+    if compgen -G "files/adjoint_*.h5" >/dev/null; then kill -KILL -"$pid" 2>/dev/null; break; fi
+    sleep 0.002
+  done
+  { wait "$pid"; } 2>/dev/null
+  compgen -G "files/adjoint_*.h5" >/dev/null
+}
+expect "cart: uninterrupted gradient" 0 "J = " -- gradient cart.yaml -o whole.csv
+for change in "objective[0].target=0.3" "integrator.spectral_radius=0.5" "design_variables=[spring.stiffness]"; do
+  section=${change%%[.[=]*}
+  pass_if "a run killed in its sweep left files (for: $change)" killed_in_sweep
+  expect "--restart with --set $change is refused" 2 "belongs to another run: its $section differs" "files/" -- \
+    gradient cart.yaml "${DISK[@]}" --restart --set "$change"
+done
+pass_if "a run killed in its sweep left files" killed_in_sweep
+expect "--restart with --adjoint continuous is refused" 2 "belongs to another run: its adjoint differs" -- \
+  gradient cart.yaml "${DISK[@]}" --restart --adjoint continuous
+pass_if "a run killed in its sweep left files" killed_in_sweep
+expect "--restart of the same run" 0 "resuming the backward sweep" -- gradient cart.yaml "${DISK[@]}" --restart -o resumed.csv
+pass_if "--restart of the same run: the uninterrupted gradient" cmp -s whole.csv resumed.csv
+
+# optimize --restart replayed the old evaluations under a changed objective or integrator (exit 0, a history
+# jumping between two objectives); a hand-edited iteration -3 or design value inf was accepted, nan gave exit 3.
+cp cart.yaml opt.yaml
+echo "optimization: {method: lbfgs, max_iterations: 2}" >> opt.yaml
+OPT=(optimize opt.yaml --no-trajectory -q -o run)
+expect "optimize: two iterations" 0 -- "${OPT[@]}"
+cp run_restart.txt restart.kept
+for change in "objective[0].target=0.3" "integrator.spectral_radius=0.5"; do
+  section=${change%%[.[=]*}
+  expect "optimize --restart with --set $change is refused" 2 "run_restart.txt: --restart" \
+    "belongs to another run: its $section differs" -- "${OPT[@]}" --restart --max-iterations 4 --set "$change"
+done
+expect "optimize --restart with more iterations (a stopping rule) is accepted" 0 -- \
+  "${OPT[@]}" --restart --set optimization.max_iterations=3
+cp restart.kept run_restart.txt
+sed -i 's/^iteration .*/iteration -3/' run_restart.txt
+expect "optimize --restart from iteration -3" 2 "run_restart.txt: --restart" "iteration >= 0, got -3" -- "${OPT[@]}" --restart
+for bad in inf nan; do
+  cp restart.kept run_restart.txt
+  sed -i "s/^x \([0-9]*\) [^ ]*/x \1 $bad/" run_restart.txt
+  expect "optimize --restart with a design value $bad" 2 "run_restart.txt: --restart" "x[0] is $bad" -- "${OPT[@]}" --restart
+done
+
 finish

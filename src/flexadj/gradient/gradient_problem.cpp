@@ -182,34 +182,6 @@ std::size_t GradientProblem::disk_interval() {
   return adjoint::slab_compatible_interval(n, slabs, adjoint::default_time_groups(int(ranks), slabs), interval);
 }
 
-std::string GradientProblem::run_identity() {
-  std::uint32_t model_crc = 0;
-  const std::string& source = problem_.model->source_file;
-  if (!source.empty()) {
-    std::ifstream in(source, std::ios::binary);
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    model_crc = checksum(0, text.data(), text.size());
-  }
-  // What the model file alone does not fix (--set overrides, design values): every component parameter, the
-  // initial state and the control values.
-  const model::Model& m = *problem_.model;
-  std::uint32_t values_crc = checksum(0, m.initial_coordinates());
-  values_crc = checksum(values_crc, m.initial_velocities());
-  for (const auto& element : m.force_elements()) values_crc = checksum(values_crc, element->parameters());
-  for (const auto& constraint : m.constraints()) values_crc = checksum(values_crc, constraint->parameters());
-  for (const auto& [name, signal] : m.controls()) values_crc = checksum(values_crc, signal->values());
-  const std::vector<double> times = integrators::step_times(problem_.integrator);
-  std::ostringstream id;
-  id << std::hex << (source.empty() ? std::string("(model in memory)") : file_stem(source)) << " model crc "
-     << model_crc << ", values crc " << values_crc << ", times crc " << checksum(0, times) << std::dec << ", "
-     << times.size() - 1 << " steps, " << comm_->getSize() << " ranks, disk checkpoint every " << disk_interval()
-     << " steps, linear solver "
-     << (problem_.integrator.linear_solver == "auto" ? std::string("direct") : problem_.integrator.linear_solver);
-  // The solver changes the states at round-off: a restart with another one would mix two runs' checkpoints.
-  if (problem_.integrator.linear_solver == "iterative") id << " (overlap " << problem_.integrator.schwarz_overlap << ")";
-  return id.str();
-}
-
 void GradientProblem::prepare() {
   if (assembler_) return;
   assembler_ = std::make_unique<assembly::Assembler>(

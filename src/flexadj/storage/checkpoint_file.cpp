@@ -8,6 +8,7 @@
 
 #include "flexadj/core/checksum.hpp"
 #include "flexadj/core/error.hpp"
+#include "flexadj/core/run_identity.hpp"
 #include "flexadj/core/mpi_comm.hpp"
 #include "flexadj/io/hdf5_results_file.hpp"
 #include "flexadj/io/renamed_output.hpp"
@@ -121,8 +122,7 @@ void read_checkpoint_fields(const std::string& path, MPI_Comm comm, const Checkp
                                          "'");
     if (text("run") != expected.run)
       throw InputError(path, "run",
-                       "the checkpoint belongs to another run (model file, design values, time grid or rank count "
-                       "differ): '" + text("run") + "', this run is '" + expected.run + "'");
+                       "the checkpoint belongs to another run: " + run_identity_difference(text("run"), expected.run));
     if (number("step") != static_cast<double>(expected.step))
       throw InputError(path, "step", "holds step " + shown(number("step")) + ", expected step " +
                                          std::to_string(expected.step));
