@@ -170,4 +170,33 @@ for bad in inf nan; do
   expect "optimize --restart with a design value $bad" 2 "run_restart.txt: --restart" "x[0] is $bad" -- "${OPT[@]}" --restart
 done
 
+# ---- A free final time ---------------------------------------------------------------------------------------------
+# J = x(t1) of a mass moving at 1 m/s, over the free final time t1: before, the optimiser drove t1 through 0 to
+# negative times (every forward run integrating backwards, exit 0), and its design file could not be read back.
+cat > free_time.yaml <<'YAML'
+dimension: 2
+gravity: [0, 0]
+integrator: {end_time: 1, step_size: 0.01}
+bodies:
+  - {name: mass, type: point_mass, mass: 1, position: [0, 0], velocity: [1, 0]}
+joints:
+  - {name: rail, type: prismatic, bodies: [ground, mass], axis: [1, 0]}
+objective:
+  - {type: final_value, coordinate: mass.x}
+design_variables: [integrator.end_time]
+optimization: {max_iterations: 5}
+YAML
+end_time_of() { sed -n 's/^ *"integrator.end_time": //p' "$1"; }
+for method in lbfgs gradient barzilai_borwein trust_region; do
+  expect "free final time ($method)" 0 "stopped" -- optimize free_time.yaml -o free --no-trajectory --method $method
+  pass_if "free final time ($method): t1 stays after t0 (t1 = $(end_time_of free_design.yaml))" \
+    awk -v t="$(end_time_of free_design.yaml)" 'BEGIN { exit !(t >= 0.001 * 0.999999) }'
+done
+expect "the design file of a free final time is read back by start_from" 0 "to t = 0.001 s" -- \
+  simulate free_time.yaml --no-output --set optimization.start_from=free_design.yaml
+printf 'design_values:\n  "integrator.end_time": -1\n' > negative_time.yaml
+expect "a design file with t1 before t0" 2 "negative_time.yaml: design_values.integrator.end_time" \
+  "expected an end time after integrator.start_time (0), got -1" -- \
+  simulate free_time.yaml --no-output --set optimization.start_from=negative_time.yaml
+
 finish
