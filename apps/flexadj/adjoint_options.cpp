@@ -88,7 +88,8 @@ std::string trajectory_options_help() {
          "  --checkpoint-folder F  where the disk checkpoints go (default MODEL.checkpoints in the working\n"
          "                         folder; created if missing; the files are removed when the run ends). Alone,\n"
          "                         it turns on the disk tier with one file every S steps (S: the checkpoints in\n"
-         "                         memory), which recomputes every step once\n";
+         "                         memory), which recomputes every step once. One run per folder: a second\n"
+         "                         run on a folder in use is refused (lock file FOLDER/flexadj.lock)\n";
 }
 
 bool read_spacetime_option(const std::vector<std::string>& arguments, std::size_t& i, AdjointSettings& settings) {

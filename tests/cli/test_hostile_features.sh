@@ -199,4 +199,28 @@ expect "a design file with t1 before t0" 2 "negative_time.yaml: design_values.in
   "expected an end time after integrator.start_time (0), got -1" -- \
   simulate free_time.yaml --no-output --set optimization.start_from=negative_time.yaml
 
+# ---- One run per checkpoint folder -------------------------------------------------------------------------------
+# Before, two runs sharing a folder removed and overwrote each other's files; the first died late with exit 2.
+# 20000 steps (a few seconds): the second run starts while the first runs.
+sed 's/end_time: 3,/end_time: 20,/; s/end: 3, count: 7/end: 20, count: 7/' "$HERE/data/pendulum_cart.yaml" > long_cart.yaml
+LONG=(gradient long_cart.yaml --checkpoints 10 --disk-checkpoints 30 --checkpoint-folder shared)
+expect "long cart: uninterrupted gradient in memory" 0 "J = " -- gradient long_cart.yaml -o long_memory.csv
+rm -rf shared
+"$FLEXADJ" "${LONG[@]}" -o first.csv -q >first.txt 2>&1 &
+first=$!
+for _ in $(seq 1 4000); do compgen -G "shared/checkpoint_*.h5" >/dev/null && break; sleep 0.002; done
+expect "a second run on the folder is refused" 2 "shared: --checkpoint-folder: the folder is in use by another run" \
+  "shared/flexadj.lock" -- "${LONG[@]}" -o second.csv
+wait $first
+first_code=$?
+pass_if "the first run completes (exit 0) with its own gradient" bash -c "[ $first_code -eq 0 ] && cmp -s long_memory.csv first.csv"
+pass_if "the lock is removed at the end" test ! -e shared/flexadj.lock
+# A lock of a process that is gone (a killed run on this host) is taken over; another host's is respected.
+mkdir -p shared
+echo "999999999 $(hostname)" > shared/flexadj.lock
+expect "a stale lock of this host is taken over" 0 "J = " -- "${LONG[@]}"
+echo "1 another-host.example" > shared/flexadj.lock
+expect "a lock of another host is respected" 2 "process 1 on host another-host.example" -- "${LONG[@]}"
+rm -f shared/flexadj.lock
+
 finish

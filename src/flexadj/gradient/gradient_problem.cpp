@@ -20,6 +20,7 @@
 #include "flexadj/integrators/registry.hpp"
 #include "flexadj/integrators/simulation.hpp"
 #include "flexadj/io/trajectory_output.hpp"
+#include "flexadj/storage/folder_lock.hpp"
 #include "flexadj/storage/trajectory.hpp"
 #include "flexadj/objectives/objective_formula.hpp"
 
@@ -237,6 +238,11 @@ GradientEvaluation GradientProblem::forward() {
   auto* checkpointed = dynamic_cast<storage::CheckpointedTrajectory*>(trajectory_.get());
   const bool disk = checkpointed && checkpointed->disk().interval > 0;
   std::size_t resume_from = 0;
+  // One run per folder: a second would remove and overwrite this one's files.
+  if (disk && (!folder_lock_ || folder_lock_->folder() != checkpointed->disk().folder)) {
+    folder_lock_.reset();
+    folder_lock_ = std::make_unique<storage::FolderLock>(checkpointed->disk().folder, comm_);
+  }
   if (disk && restart_pending_) {
     restart_pending_ = false;
     const storage::DiskCheckpoints& files = checkpointed->disk();

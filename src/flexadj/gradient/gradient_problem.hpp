@@ -16,6 +16,7 @@
 #include "flexadj/core/tpetra_types.hpp"
 #include "flexadj/gradient/adjoint_settings.hpp"
 #include "flexadj/storage/checkpointed_trajectory.hpp"
+#include "flexadj/storage/folder_lock.hpp"
 #include "flexadj/problem/design_space.hpp"
 #include "flexadj/problem/problem.hpp"
 
@@ -111,6 +112,7 @@ class GradientProblem {
   AdjointSettings adjoint_;
   std::unique_ptr<assembly::Assembler> assembler_;
   std::unique_ptr<integrators::TimeIntegrator> integrator_;  // of the settings' kind (integrators/registry.hpp)
+  std::unique_ptr<storage::FolderLock> folder_lock_;  // the disk checkpoints' folder, while this run uses it
   std::unique_ptr<storage::Trajectory> trajectory_;  // of the last forward(), memory or HDF5 (adjoint settings)
   bool recorded_ = false;                            // the last forward() completed
   bool progress_ = false;
