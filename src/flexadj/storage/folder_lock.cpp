@@ -35,11 +35,13 @@ bool process_alive(long pid) {
   return end_of_name == std::string::npos || end_of_name + 2 >= text.size() || text[end_of_name + 2] != 'Z';
 }
 
+constexpr const char* kNoFolder = "cannot create the checkpoint folder";
+
 // Rank 0: creates the lock file, taking over a stale one once. Returns an error message, empty on success.
 std::string acquire(const std::string& folder) {
   std::error_code error;
   fs::create_directories(folder, error);
-  if (!fs::is_directory(folder)) return "cannot create the checkpoint folder";
+  if (!fs::is_directory(folder)) return kNoFolder;
   const std::string path = FolderLock::lock_path(folder), me = std::to_string(getpid()) + " " + host_name() + "\n";
   for (int attempt = 0; attempt < 2; ++attempt) {
     const int fd = open(path.c_str(), O_CREAT | O_EXCL | O_WRONLY, 0644);
@@ -79,6 +81,8 @@ FolderLock::FolderLock(std::string folder, RCP<const Comm> comm) : folder_(std::
   if (length > 0) Teuchos::broadcast(*comm_, 0, length, error.data());
   if (!error.empty()) {
     comm_ = Teuchos::null;  // nothing to release
+    if (error == kNoFolder)  // as the checkpoints would report it (the folder may come from the model file)
+      throw InputError("", "trajectory.folder", "cannot create the checkpoint folder '" + folder_ + "'");
     throw InputError(folder_, "--checkpoint-folder", error);
   }
 }
