@@ -329,7 +329,8 @@ std::string gradient_help() {
          "                         four nearest stored steps (default: the forward grid if its steps are constant,\n"
          "                         else as many steps as the forward run: error-controlled steps, an end condition)\n"
          + spacetime_options_help() + trajectory_options_help() +
-         "  --print-schedule       print the checkpoint schedule, action by action, before the run\n"
+         "  --print-schedule       print the checkpoint schedule, action by action, before the run (over\n"
+         "                         100000 steps: its counts only)\n"
          "  --restart              resume a run that was killed, from its disk checkpoints (the folder of\n"
          "                         --disk-checkpoints / --checkpoint-folder, with the same model, options and\n"
          "                         rank count): the backward sweep from its last restart file, else the forward\n"
@@ -367,14 +368,17 @@ int gradient_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   std::unique_ptr<storage::BinomialSchedule> schedule;
   if (problem.adjoint_settings().storage == "checkpoints") {
     const std::size_t slots = problem.checkpoint_slots(), interval = problem.disk_interval();
-    schedule = std::make_unique<storage::BinomialSchedule>(storage::binomial_schedule(
-        static_cast<std::uint64_t>(problem.problem().integrator.step_count()), slots, interval));
+    schedule = std::make_unique<storage::BinomialSchedule>(storage::plan_schedule(
+        static_cast<std::uint64_t>(problem.problem().integrator.step_count()), slots, interval, options.print_schedule));
   }
   if (report) print_header(options, problem, *comm, schedule.get());
+  if (root && schedule && !schedule->recomputation_warning().empty())
+    std::fprintf(stderr, "flexadj gradient: warning: %s\n", schedule->recomputation_warning().c_str());
   problem.set_progress(!options.quiet);
   if (options.print_schedule) {
     if (!schedule) throw InputError("", "--print-schedule", "needs --trajectory checkpoints (there is no schedule)");
     if (report) std::printf("%s", schedule->describe().c_str());
+    std::fflush(stdout);
   }
 
   const GradientEvaluation e = problem.evaluate(true);

@@ -223,4 +223,19 @@ echo "1 another-host.example" > shared/flexadj.lock
 expect "a lock of another host is respected" 2 "process 1 on host another-host.example" -- "${LONG[@]}"
 rm -f shared/flexadj.lock
 
+# ---- Long checkpoint schedules -------------------------------------------------------------------------------------
+# 2 checkpoints over 10^6 steps: before, the schedule was built action by action before the header (nothing printed
+# for minutes; --print-schedule never finished). Now the counts come at once, with a warning; the run is stopped.
+timeout 15 "$FLEXADJ" gradient "$MESHES/oscillator.yaml" --checkpoints 2 --print-schedule \
+  --set integrator.step_size=1.5707963267948966e-6 >million.txt 2>million_err.txt
+pass_if "10^6 steps, 2 checkpoints: the recomputed steps are printed before the run" \
+  grep -q "the sweep recomputes 940810658 steps" million.txt
+pass_if "10^6 steps, 2 checkpoints: a warning (more than 10 times the forward run)" \
+  grep -q "warning: the checkpoint schedule recomputes 940810658 steps, 940 times the 1000000 steps" million_err.txt
+pass_if "10^6 steps, 2 checkpoints: --print-schedule summarises" \
+  grep -q "the actions are listed for schedules of at most 100000 steps; this one has 1000000" million.txt
+expect "a short schedule is listed, without a warning" 0 "restore 0" -- \
+  gradient "$MESHES/oscillator.yaml" --checkpoints 30 --print-schedule
+pass_if "a short schedule: no warning" bash -c '! grep -q "warning" stderr.txt'
+
 finish
