@@ -12,7 +12,7 @@
 #include "flexadj/core/mpi_comm.hpp"
 #include "flexadj/core/error.hpp"
 #include "flexadj/io/hdf5_results_file.hpp"
-#include "flexadj/io/renamed_output.hpp"
+#include "flexadj/core/renamed_output.hpp"
 #include "flexadj/integrators/registry.hpp"
 #include "flexadj/io/problem_reader.hpp"
 #include "flexadj/adjoint/slab_states.hpp"
@@ -100,14 +100,14 @@ std::string csv_field(const std::string& text) {
 
 // Before the computation, on all ranks: an InputError if rank 0 cannot create the CSV file (under its temporary
 // name: an earlier file stays as it was until the result replaces it).
-void check_writable(const io::RenamedOutput& csv, const Comm& comm) {
+void check_writable(const RenamedOutput& csv, const Comm& comm) {
   int ok = comm.getRank() == 0 ? static_cast<bool>(std::ofstream(csv.temporary())) : 0;
   Teuchos::broadcast(comm, 0, &ok);
   if (!ok) throw InputError(csv.path(), "-o", "cannot write the CSV file (does its folder exist?)");
 }
 
 // Rank 0 only: name,value,gradient, one line per design scalar.
-void write_csv(const io::RenamedOutput& csv, const Result& r) {
+void write_csv(const RenamedOutput& csv, const Result& r) {
   std::ofstream out(csv.temporary());
   if (!out) throw InputError(csv.path(), "-o", "cannot write the CSV file");
   out.precision(17);
@@ -124,7 +124,7 @@ std::unique_ptr<io::ResultsFile> create_hdf5(const std::string& path, const Comm
 }
 
 // Collective: rank 0 writes the CSV file, every rank learns whether it could and takes part in the rename.
-void write_and_rename_csv(io::RenamedOutput& csv, const Result& r, const Comm& comm) {
+void write_and_rename_csv(RenamedOutput& csv, const Result& r, const Comm& comm) {
   int written = 0;
   if (comm.getRank() == 0) {
     try {
@@ -360,7 +360,7 @@ int gradient_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   refuse_same_file(options.csv_path, "-o", options.h5_path, "--h5");
   // Written under temporary names and renamed when complete (a failed run leaves earlier files as they were).
   const MPI_Comm mpi = raw_mpi_comm(*comm);
-  io::RenamedOutput csv(options.csv_path, mpi), h5_file(options.h5_path, mpi);
+  RenamedOutput csv(options.csv_path, mpi), h5_file(options.h5_path, mpi);
   if (!options.csv_path.empty()) check_writable(csv, *comm);
   const auto h5 = options.h5_path.empty() ? nullptr : create_hdf5(h5_file.temporary(), *comm);
   const bool report = root && !options.quiet;

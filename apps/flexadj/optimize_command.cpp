@@ -15,7 +15,7 @@
 #include "flexadj/io/design_values.hpp"
 #include "flexadj/io/hdf5_results_file.hpp"
 #include "flexadj/io/problem_reader.hpp"
-#include "flexadj/io/renamed_output.hpp"
+#include "flexadj/core/renamed_output.hpp"
 #include "flexadj/io/trajectory_output.hpp"
 #include "flexadj/optimization/design_settings.hpp"
 #include "flexadj/optimization/gradient_problem_function.hpp"
@@ -112,7 +112,7 @@ void write_history_row(std::ostream& out, const optimization::Iteration& h) {
 void write_history_hdf5(const std::string& path, const Comm& comm, const GradientProblem& problem,
                         const std::vector<optimization::Iteration>& history, const optimization::Settings& settings,
                         const optimization::Result& result) {
-  io::RenamedOutput renamed(path, raw_mpi_comm(comm));
+  RenamedOutput renamed(path, raw_mpi_comm(comm));
   io::ResultsFile file(raw_mpi_comm(comm), renamed.temporary());
   const auto rows = static_cast<long long>(history.size());
   std::vector<double> iteration, objective, gradient_norm, step, forward_runs, adjoint_runs, seconds;
@@ -233,7 +233,7 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   // The history and design files are written under temporary names as the run goes and renamed at its end: a run
   // that fails leaves the files of an earlier run as they were.
   const MPI_Comm mpi = raw_mpi_comm(*comm);
-  io::RenamedOutput csv_file(history_csv, mpi), design_file(design_yaml, mpi);
+  RenamedOutput csv_file(history_csv, mpi), design_file(design_yaml, mpi);
   std::ofstream csv;
   if (root) {
     csv.open(csv_file.temporary());

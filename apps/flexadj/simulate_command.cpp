@@ -12,7 +12,7 @@
 #include "flexadj/core/mpi_comm.hpp"
 #include "flexadj/integrators/simulation.hpp"
 #include "flexadj/io/problem_reader.hpp"
-#include "flexadj/io/renamed_output.hpp"
+#include "flexadj/core/renamed_output.hpp"
 #include "flexadj/io/trajectory_output.hpp"
 #include "flexadj/io/xdmf_writer.hpp"
 
@@ -72,7 +72,7 @@ bool energy_untrustworthy(const integrators::SimulationSummary& s) {
 void write_summary_json(const std::string& path, const model::Model& model, const integrators::SimulationSummary& s,
                         int ranks, const linalg::LinearSolver& solver, const std::vector<double>& peak_rss_mib,
                         const std::string& output) {
-  io::RenamedOutput renamed(path, MPI_COMM_SELF);  // rank 0 alone writes it
+  RenamedOutput renamed(path, MPI_COMM_SELF);  // rank 0 alone writes it
   std::ofstream out(renamed.temporary());
   if (!out) throw InputError(path, "--summary", "cannot write the summary file");
   out.precision(17);

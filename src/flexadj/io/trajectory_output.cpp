@@ -11,7 +11,7 @@
 #include "flexadj/core/error.hpp"
 
 #include "flexadj/io/hdf5_results_file.hpp"
-#include "flexadj/io/renamed_output.hpp"
+#include "flexadj/core/renamed_output.hpp"
 #include "flexadj/io/state_reader.hpp"
 #include "flexadj/io/xdmf_writer.hpp"
 #include "flexadj/model/coordinate_names.hpp"

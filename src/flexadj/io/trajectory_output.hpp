@@ -23,10 +23,13 @@
 #include "flexadj/assembly/assembler.hpp"
 #include "flexadj/integrators/integrator_settings.hpp"
 
+namespace flexadj {
+class RenamedOutput;
+}
+
 namespace flexadj::io {
 
 class ResultsFile;
-class RenamedOutput;
 
 // NAME.xmf beside NAME.h5 (the XDMF file of a trajectory file).
 std::string xdmf_path_of(const std::string& path);

@@ -11,7 +11,7 @@
 #include "flexadj/core/run_identity.hpp"
 #include "flexadj/core/mpi_comm.hpp"
 #include "flexadj/io/hdf5_results_file.hpp"
-#include "flexadj/io/renamed_output.hpp"
+#include "flexadj/core/renamed_output.hpp"
 
 namespace flexadj::storage {
 namespace {
@@ -68,7 +68,7 @@ void write_checkpoint_fields(const std::string& path, MPI_Comm comm, const Check
   const long long my_crc = crc;
   MPI_Allgather(&my_crc, 1, MPI_LONG_LONG, crcs.data(), 1, MPI_LONG_LONG, comm);
 
-  io::RenamedOutput renamed(path, comm);
+  RenamedOutput renamed(path, comm);
   {
     io::ResultsFile file(comm, renamed.temporary());
     file.write_attribute("/", "format", kFormat);

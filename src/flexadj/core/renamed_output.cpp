@@ -1,4 +1,4 @@
-#include "flexadj/io/renamed_output.hpp"
+#include "flexadj/core/renamed_output.hpp"
 
 #include <cerrno>
 #include <cstdio>
@@ -8,7 +8,7 @@
 
 #include "flexadj/core/error.hpp"
 
-namespace flexadj::io {
+namespace flexadj {
 
 std::string temporary_name(const std::string& path) { return path + ".tmp"; }
 
@@ -69,4 +69,4 @@ void RenamedOutput::commit() {
   committed_ = true;
 }
 
-}  // namespace flexadj::io
+}  // namespace flexadj

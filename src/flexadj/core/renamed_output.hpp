@@ -7,7 +7,7 @@
 
 #include <string>
 
-namespace flexadj::io {
+namespace flexadj {
 
 // NAME.tmp: the name a file is written under until it is complete.
 std::string temporary_name(const std::string& path);
@@ -35,4 +35,4 @@ class RenamedOutput {
   bool committed_ = false;  // renamed, or nothing to rename
 };
 
-}  // namespace flexadj::io
+}  // namespace flexadj
