@@ -9,6 +9,25 @@
 
 namespace flexadj::app {
 
+namespace {
+
+// --trajectory-file is the file of --trajectory hdf5: with an option that keeps the states elsewhere (checkpoints)
+// it would be ignored.
+void refuse_other_storage(const std::vector<std::string>& arguments) {
+  for (std::size_t k = 0; k + 1 < arguments.size(); ++k) {
+    const std::string& other = arguments[k];
+    const bool elsewhere = other == "--checkpoints" || other == "--memory-limit" || other == "--disk-checkpoints" ||
+                           other == "--checkpoint-folder" || (other == "--trajectory" && arguments[k + 1] != "hdf5");
+    if (elsewhere)
+      throw InputError("", "--trajectory-file",
+                       "is the file of --trajectory hdf5 and cannot be combined with " + other +
+                           (other == "--trajectory" ? " " + arguments[k + 1] : std::string()) +
+                           " (the states kept elsewhere: the file would not be written); give one of them");
+  }
+}
+
+}  // namespace
+
 bool read_trajectory_option(const std::vector<std::string>& arguments, std::size_t& i, AdjointSettings& settings) {
   const std::string& a = arguments[i];
   if (a != "--trajectory" && a != "--trajectory-file" && a != "--checkpoints" && a != "--memory-limit" &&
@@ -19,6 +38,7 @@ bool read_trajectory_option(const std::vector<std::string>& arguments, std::size
   if (a == "--trajectory") {
     settings.storage = value;
   } else if (a == "--trajectory-file") {
+    refuse_other_storage(arguments);
     settings.trajectory_path = value;
     settings.storage = "hdf5";
   } else if (a == "--checkpoints" || a == "--disk-checkpoints") {
@@ -43,7 +63,7 @@ bool read_trajectory_option(const std::vector<std::string>& arguments, std::size
   } else {
     settings.memory_limit = parse_byte_size(value);
     if (settings.memory_limit <= 0.0)
-      throw InputError("", a, "expected a size such as 500MB, 4GB or 2GiB, got '" + value + "'");
+      throw InputError("", a, std::string("expected ") + byte_size_forms() + ", got '" + value + "'");
     settings.storage = "checkpoints";
   }
   return true;
@@ -56,10 +76,11 @@ std::string trajectory_options_help() {
          "                         the optimal binomial schedule of Griewank and Walther 2000: memory S + 1\n"
          "                         states for any number of steps, the same gradient bit for bit)\n"
          "  --trajectory-file F.h5 the file for --trajectory hdf5 (implies it; default MODEL.trajectory.h5 in\n"
-         "                         the working folder); the file is kept\n"
+         "                         the working folder); the file is kept (not with the checkpoint options,\n"
+         "                         nor under the name of another output)\n"
          "  --checkpoints S        the number S of checkpoints (implies --trajectory checkpoints; default: the\n"
          "                         least S that recomputes each step at most twice, about sqrt(2 N))\n"
-         "  --memory-limit SIZE    as many checkpoints as fit in SIZE per rank (e.g. 500MB, 4GB, 2GiB; implies\n"
+         "  --memory-limit SIZE    as many checkpoints as fit in SIZE per rank (e.g. 500MB, 4GB, 2GiB, 4 GB; implies\n"
          "                         --trajectory checkpoints; the model and the solvers need memory besides)\n"
          "  --disk-checkpoints D   a second tier on disk: at most D HDF5 checkpoint files, one every\n"
          "                         floor(N / D) + 1 steps; the sweep reverses each interval from its file with\n"
@@ -67,7 +88,8 @@ std::string trajectory_options_help() {
          "  --checkpoint-folder F  where the disk checkpoints go (default MODEL.checkpoints in the working\n"
          "                         folder; created if missing; the files are removed when the run ends). Alone,\n"
          "                         it turns on the disk tier with one file every S steps (S: the checkpoints in\n"
-         "                         memory), which recomputes every step once\n";
+         "                         memory), which recomputes every step once. One run per folder: a second\n"
+         "                         run on a folder in use is refused (lock file FOLDER/flexadj.lock)\n";
 }
 
 bool read_spacetime_option(const std::vector<std::string>& arguments, std::size_t& i, AdjointSettings& settings) {
@@ -112,7 +134,7 @@ std::string spacetime_options_help() {
          "                         relaxation); gmres: no preconditioner (for comparison); direct: the\n"
          "                         assembled matrix factored by Amesos2 KLU2 (a reference for small problems)\n"
          "  --spacetime-coarsening K  gmres-two-level: fine steps per coarse step (default 4)\n"
-         "  --spacetime-tolerance T  GMRES relative residual (default 1e-10)\n";
+         "  --spacetime-tolerance T  GMRES relative residual, in (0, 1) (default 1e-10)\n";
 }
 
 std::string integrator_kinds_help() {

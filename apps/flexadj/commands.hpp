@@ -28,6 +28,13 @@ inline void refuse_overwriting_input(const std::string& output, const std::strin
     throw InputError(output, option, "this is the model file " + input + "; choose another output file");
 }
 
+// InputError(output, option, ...) if `output` is also the file of `other_option`: one file cannot hold both.
+inline void refuse_same_file(const std::string& output, const std::string& option, const std::string& other,
+                             const std::string& other_option) {
+  if (same_file(output, other))
+    throw InputError(output, option, "is also the file of " + other_option + "; give each its own file");
+}
+
 // Exit codes of the program.
 enum ExitCode : int { kSuccess = 0, kInternalError = 1, kInputError = 2, kSolverError = 3, kCheckFailed = 4 };
 

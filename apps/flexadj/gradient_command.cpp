@@ -12,6 +12,7 @@
 #include "flexadj/core/mpi_comm.hpp"
 #include "flexadj/core/error.hpp"
 #include "flexadj/io/hdf5_results_file.hpp"
+#include "flexadj/core/renamed_output.hpp"
 #include "flexadj/integrators/registry.hpp"
 #include "flexadj/io/problem_reader.hpp"
 #include "flexadj/adjoint/slab_states.hpp"
@@ -97,28 +98,46 @@ std::string csv_field(const std::string& text) {
   return quoted + "\"";
 }
 
-// Before the computation, on all ranks: an InputError if rank 0 cannot create the CSV file.
-void check_writable(const std::string& path, const Comm& comm) {
-  int ok = comm.getRank() == 0 ? static_cast<bool>(std::ofstream(path)) : 0;
+// Before the computation, on all ranks: an InputError if rank 0 cannot create the CSV file (under its temporary
+// name: an earlier file stays as it was until the result replaces it).
+void check_writable(const RenamedOutput& csv, const Comm& comm) {
+  int ok = comm.getRank() == 0 ? static_cast<bool>(std::ofstream(csv.temporary())) : 0;
   Teuchos::broadcast(comm, 0, &ok);
-  if (!ok) throw InputError(path, "-o", "cannot write the CSV file (does its folder exist?)");
+  if (!ok) throw InputError(csv.path(), "-o", "cannot write the CSV file (does its folder exist?)");
 }
 
 // Rank 0 only: name,value,gradient, one line per design scalar.
-void write_csv(const std::string& path, const Result& r) {
-  std::ofstream out(path);
-  if (!out) throw InputError(path, "-o", "cannot write the CSV file");
+void write_csv(const RenamedOutput& csv, const Result& r) {
+  std::ofstream out(csv.temporary());
+  if (!out) throw InputError(csv.path(), "-o", "cannot write the CSV file");
   out.precision(17);
   out << "name,value,gradient\n";
   for (std::size_t i = 0; i < r.names.size(); ++i)
     out << csv_field(r.names[i]) << ',' << r.values[i] << ',' << r.gradient[i] << '\n';
   out.close();  // a full disk shows only when the buffer is written
-  if (!out) throw OutputError(path + ": writing the CSV file failed (is the disk full?)");
+  if (!out) throw OutputError(csv.path() + ": writing the CSV file failed (is the disk full?)");
 }
 
 // Collective; created before the computation so that a bad path fails early.
 std::unique_ptr<io::ResultsFile> create_hdf5(const std::string& path, const Comm& comm) {
   return std::make_unique<io::ResultsFile>(raw_mpi_comm(comm), path);
+}
+
+// Collective: rank 0 writes the CSV file, every rank learns whether it could and takes part in the rename.
+void write_and_rename_csv(RenamedOutput& csv, const Result& r, const Comm& comm) {
+  int written = 0;
+  if (comm.getRank() == 0) {
+    try {
+      write_csv(csv, r);
+      written = 1;
+    } catch (...) {
+      Teuchos::broadcast(comm, 0, &written);
+      throw;
+    }
+  }
+  Teuchos::broadcast(comm, 0, &written);
+  if (!written) throw OutputError(csv.path() + ": writing the CSV file failed on rank 0");
+  csv.commit();
 }
 
 // Collective: /objective, /design/{names,values,gradient}, /controls/<name>/{times,values,gradient}.
@@ -310,7 +329,8 @@ std::string gradient_help() {
          "                         four nearest stored steps (default: the forward grid if its steps are constant,\n"
          "                         else as many steps as the forward run: error-controlled steps, an end condition)\n"
          + spacetime_options_help() + trajectory_options_help() +
-         "  --print-schedule       print the checkpoint schedule, action by action, before the run\n"
+         "  --print-schedule       print the checkpoint schedule, action by action, before the run (over\n"
+         "                         100000 steps: its counts only)\n"
          "  --restart              resume a run that was killed, from its disk checkpoints (the folder of\n"
          "                         --disk-checkpoints / --checkpoint-folder, with the same model, options and\n"
          "                         rank count): the backward sweep from its last restart file, else the forward\n"
@@ -332,29 +352,44 @@ int gradient_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   refuse_overwriting_input(options.csv_path, options.model_path, "-o");
   refuse_overwriting_input(options.h5_path, options.model_path, "--h5");
   refuse_overwriting_input(options.adjoint.trajectory_path, options.model_path, "--trajectory-file");
-  if (!options.csv_path.empty()) check_writable(options.csv_path, *comm);
-  const auto h5 = options.h5_path.empty() ? nullptr : create_hdf5(options.h5_path, *comm);
+  if (problem.adjoint_settings().storage == "hdf5") {  // the trajectory file is written and kept
+    const std::string& trajectory = problem.adjoint_settings().trajectory_path;
+    refuse_same_file(options.csv_path, "-o", trajectory, "--trajectory-file (the forward states)");
+    refuse_same_file(options.h5_path, "--h5", trajectory, "--trajectory-file (the forward states)");
+  }
+  refuse_same_file(options.csv_path, "-o", options.h5_path, "--h5");
+  // Written under temporary names and renamed when complete (a failed run leaves earlier files as they were).
+  const MPI_Comm mpi = raw_mpi_comm(*comm);
+  RenamedOutput csv(options.csv_path, mpi), h5_file(options.h5_path, mpi);
+  if (!options.csv_path.empty()) check_writable(csv, *comm);
+  const auto h5 = options.h5_path.empty() ? nullptr : create_hdf5(h5_file.temporary(), *comm);
   const bool report = root && !options.quiet;
   // Collective (it may build the assembler to size the checkpoints): before the rank-0 header.
   std::unique_ptr<storage::BinomialSchedule> schedule;
   if (problem.adjoint_settings().storage == "checkpoints") {
     const std::size_t slots = problem.checkpoint_slots(), interval = problem.disk_interval();
-    schedule = std::make_unique<storage::BinomialSchedule>(storage::binomial_schedule(
-        static_cast<std::uint64_t>(problem.problem().integrator.step_count()), slots, interval));
+    schedule = std::make_unique<storage::BinomialSchedule>(storage::plan_schedule(
+        static_cast<std::uint64_t>(problem.problem().integrator.step_count()), slots, interval, options.print_schedule));
   }
   if (report) print_header(options, problem, *comm, schedule.get());
+  if (root && schedule && !schedule->recomputation_warning().empty())
+    std::fprintf(stderr, "flexadj gradient: warning: %s\n", schedule->recomputation_warning().c_str());
   problem.set_progress(!options.quiet);
   if (options.print_schedule) {
     if (!schedule) throw InputError("", "--print-schedule", "needs --trajectory checkpoints (there is no schedule)");
     if (report) std::printf("%s", schedule->describe().c_str());
+    std::fflush(stdout);
   }
 
   const GradientEvaluation e = problem.evaluate(true);
   if (report && !problem.restart_note().empty()) std::printf("restart  %s\n", problem.restart_note().c_str());
   const Result result{e.objective, problem.design().names(), problem.values(), e.gradient};
   if (report) print_result(result, problem, e);
-  if (h5) write_hdf5(*h5, result, problem);
-  if (root && !options.csv_path.empty()) write_csv(options.csv_path, result);
+  if (h5) {
+    write_hdf5(*h5, result, problem);
+    h5_file.commit();
+  }
+  if (!options.csv_path.empty()) write_and_rename_csv(csv, result, *comm);
   if (report) {
     std::string files = options.csv_path;
     if (!options.h5_path.empty()) files += (files.empty() ? "" : ", ") + options.h5_path;

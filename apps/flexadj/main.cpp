@@ -9,6 +9,7 @@
 
 #include "commands.hpp"
 #include "flexadj/core/error.hpp"
+#include "flexadj/core/version.hpp"
 #include "flexadj/io/hdf5_results_file.hpp"
 
 namespace {
@@ -56,7 +57,7 @@ int run(int argc, char** argv, const flexadj::Runtime& runtime) {
     return arguments.empty() ? flexadj::app::kInputError : flexadj::app::kSuccess;
   }
   if (arguments[0] == "--version") {
-    if (root) std::cout << "flexadj 0.1.0\n";
+    if (root) std::cout << "flexadj " << flexadj::program_version() << "\n";
     return flexadj::app::kSuccess;
   }
   const std::string command = arguments[0];

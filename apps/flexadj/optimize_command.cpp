@@ -15,6 +15,8 @@
 #include "flexadj/io/design_values.hpp"
 #include "flexadj/io/hdf5_results_file.hpp"
 #include "flexadj/io/problem_reader.hpp"
+#include "flexadj/core/renamed_output.hpp"
+#include "flexadj/io/trajectory_output.hpp"
 #include "flexadj/optimization/design_settings.hpp"
 #include "flexadj/optimization/gradient_problem_function.hpp"
 #include "adjoint_options.hpp"
@@ -110,7 +112,8 @@ void write_history_row(std::ostream& out, const optimization::Iteration& h) {
 void write_history_hdf5(const std::string& path, const Comm& comm, const GradientProblem& problem,
                         const std::vector<optimization::Iteration>& history, const optimization::Settings& settings,
                         const optimization::Result& result) {
-  io::ResultsFile file(raw_mpi_comm(comm), path);
+  RenamedOutput renamed(path, raw_mpi_comm(comm));
+  io::ResultsFile file(raw_mpi_comm(comm), renamed.temporary());
   const auto rows = static_cast<long long>(history.size());
   std::vector<double> iteration, objective, gradient_norm, step, forward_runs, adjoint_runs, seconds;
   for (const auto& h : history) {
@@ -147,6 +150,7 @@ void write_history_hdf5(const std::string& path, const Comm& comm, const Gradien
                       std::vector<double>(result.x.begin() + e.offset, result.x.begin() + e.offset + e.size), {e.size});
   }
   file.close();
+  renamed.commit();
 }
 
 }  // namespace
@@ -170,15 +174,19 @@ std::string optimize_help() {
          "\n"
          "options:\n"
          "  -o, --output PREFIX     output files (default: MODEL-stem_opt):\n"
-         "                            PREFIX_history.csv  one row per iteration (written as it runs)\n"
+         "                            PREFIX_history.csv  one row per iteration (written as it runs, as\n"
+         "                                                PREFIX_history.csv.tmp until the end)\n"
          "                            PREFIX_history.h5   /history/*, /design/{names,values,lower,upper},\n"
          "                                                /controls/<name>/{times,values}\n"
-         "                            PREFIX_design.yaml  the design values of the last iterate (at the end: of\n"
-         "                                                the result, the iterate of lowest J);\n"
+         "                            PREFIX_design.yaml  the design values of the result, the iterate of\n"
+         "                                                lowest J (while it runs: of the last iterate, in\n"
+         "                                                PREFIX_design.yaml.tmp);\n"
          "                                                read back with --set optimization.start_from=PREFIX_design.yaml\n"
          "                            PREFIX_restart.txt  state for --restart (exact, rewritten every iteration)\n"
          "                            PREFIX.h5, PREFIX.xmf the trajectory of the final design (ParaView; PREFIX.xmf2\n"
          "                                                for its XDMF Reader)\n"
+         "                          a run that fails leaves the history, design and trajectory files of an\n"
+         "                          earlier run as they were\n"
          "  --method NAME           overrides optimization.method\n"
          "  --max-iterations N      overrides optimization.max_iterations (iterations in total, also after a\n"
          "                          restart)\n"
@@ -209,14 +217,26 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   const optimization::Settings settings = settings_of(problem, options);
   const std::string history_csv = options.prefix + "_history.csv", history_h5 = options.prefix + "_history.h5",
                     design_yaml = options.prefix + "_design.yaml", restart_file = options.prefix + "_restart.txt";
+  // The final trajectory's name is checked before the work, not when it is written at the end.
+  if (options.trajectory)
+    io::check_trajectory_name(options.prefix + ".h5", problem.problem().output.xdmf, "-o",
+                              "--no-trajectory, or --set output.xdmf=false");
+  if (problem.adjoint_settings().storage == "hdf5")  // the trajectory file is written and kept
+    for (const std::string& output : {history_csv, history_h5, design_yaml, restart_file, options.prefix + ".h5"})
+      refuse_same_file(output, "-o", problem.adjoint_settings().trajectory_path,
+                       "--trajectory-file (the forward states of each iterate)");
   optimization::RestartState restart;
   const std::string run = problem.run_identity();  // collective; before any design values change
   if (options.restart) restart = optimization::read_restart(restart_file, settings.method, run, problem.design().size());
   optimization::RestartWriter restart_writer(restart_file, settings.method, run);
 
+  // The history and design files are written under temporary names as the run goes and renamed at its end: a run
+  // that fails leaves the files of an earlier run as they were.
+  const MPI_Comm mpi = raw_mpi_comm(*comm);
+  RenamedOutput csv_file(history_csv, mpi), design_file(design_yaml, mpi);
   std::ofstream csv;
   if (root) {
-    csv.open(history_csv);
+    csv.open(csv_file.temporary());
     if (!csv) throw InputError(history_csv, "-o", "cannot write the history file (does its folder exist?)");
     csv << kHistoryHeader;
     for (const auto& h : restart.history) write_history_row(csv, h);
@@ -248,7 +268,7 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
     }
     write_history_row(csv, h);
     csv.flush();
-    write_design(design_yaml, problem, x, comment + ", iteration " + std::to_string(h.iteration));
+    write_design(design_file.temporary(), problem, x, comment + ", iteration " + std::to_string(h.iteration));
     restart_writer.write(state);
   };
   optimization::Result result;
@@ -261,12 +281,15 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
 
   // A non-monotone run that left its best iterate returns that one: the design file holds it.
   if (root && result.best_iteration != result.iterations)
-    write_design(design_yaml, problem, result.x,
+    write_design(design_file.temporary(), problem, result.x,
                  comment + ", iteration " + std::to_string(result.best_iteration) + " (the lowest J)");
   // The final design's trajectory (the forward run is served from the cache if it was the last one).
   function.value(result.x);
   if (options.trajectory) problem.write_trajectory(options.prefix + ".h5", problem.problem().output.xdmf);
   write_history_hdf5(history_h5, *comm, problem, result.history, settings, result);
+  if (root) csv.close();
+  csv_file.commit();
+  design_file.commit();
   if (report) {
     const auto& first = result.history.front();
     std::printf("stopped     %s after %d iteration(s)\n", result.stop_reason.c_str(), result.iterations);

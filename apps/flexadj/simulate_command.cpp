@@ -12,6 +12,7 @@
 #include "flexadj/core/mpi_comm.hpp"
 #include "flexadj/integrators/simulation.hpp"
 #include "flexadj/io/problem_reader.hpp"
+#include "flexadj/core/renamed_output.hpp"
 #include "flexadj/io/trajectory_output.hpp"
 #include "flexadj/io/xdmf_writer.hpp"
 
@@ -71,7 +72,8 @@ bool energy_untrustworthy(const integrators::SimulationSummary& s) {
 void write_summary_json(const std::string& path, const model::Model& model, const integrators::SimulationSummary& s,
                         int ranks, const linalg::LinearSolver& solver, const std::vector<double>& peak_rss_mib,
                         const std::string& output) {
-  std::ofstream out(path);
+  RenamedOutput renamed(path, MPI_COMM_SELF);  // rank 0 alone writes it
+  std::ofstream out(renamed.temporary());
   if (!out) throw InputError(path, "--summary", "cannot write the summary file");
   out.precision(17);
   out << "{\n  \"model\": \"" << model.source_file << "\",\n  \"ranks\": " << ranks
@@ -92,6 +94,7 @@ void write_summary_json(const std::string& path, const model::Model& model, cons
   out << "],\n  \"output\": \"" << output << "\"\n}\n";
   out.close();  // a full disk shows only when the buffer is written
   if (!out) throw OutputError(path + ": writing the summary file failed (is the disk full?)");
+  renamed.commit();
 }
 
 }  // namespace

@@ -133,6 +133,29 @@ TEST(BinomialSchedule, TwoLevelRecomputesTheClosedForm) {
   EXPECT_EQ(binomial_schedule(100, 5, 500).recomputed_steps, binomial_schedule(100, 5).recomputed_steps);
 }
 
+// The counts from the closed forms (the header of flexadj gradient, long schedules) equal the built schedule's.
+TEST(BinomialSchedule, CountsEqualTheBuiltSchedule) {
+  for (std::uint64_t steps : {1u, 2u, 7u, 50u, 333u, 1000u})
+    for (std::uint64_t slots : {1u, 2u, 3u, 7u})
+      for (std::uint64_t interval : {0u, 1u, 5u, 64u, 2000u}) {
+        const BinomialSchedule built = binomial_schedule(steps, slots, interval);
+        const BinomialSchedule counted = schedule_counts(steps, slots, interval);
+        EXPECT_EQ(counted.recomputed_steps, built.recomputed_steps) << steps << " " << slots << " " << interval;
+        EXPECT_EQ(counted.restores, built.restores) << steps << " " << slots << " " << interval;
+        EXPECT_EQ(counted.disk_writes, built.disk_writes) << steps << " " << slots << " " << interval;
+        EXPECT_EQ(counted.disk_reads, built.disk_reads) << steps << " " << slots << " " << interval;
+        EXPECT_FALSE(counted.listed);
+      }
+  // 10^6 steps with one or two slots: at once (the repetition number by bisection), and a warning.
+  const BinomialSchedule two = plan_schedule(1000000, 2, 0, true);
+  EXPECT_FALSE(two.listed);
+  EXPECT_EQ(two.recomputed_steps, optimal_forward_steps(1000001, 2) - 1000000);
+  EXPECT_NE(two.recomputation_warning().find("940810658 steps"), std::string::npos);
+  EXPECT_EQ(schedule_counts(1000000, 1).recomputed_steps, 1000000ull * 999999ull / 2);
+  EXPECT_TRUE(plan_schedule(1000, 10, 0, true).listed);
+  EXPECT_EQ(plan_schedule(1000, 10, 0, true).recomputation_warning(), "");
+}
+
 TEST(BinomialSchedule, SplitIsInsideTheSegment) {
   for (std::uint64_t l = 2; l < 200; ++l)
     for (std::uint64_t s = 2; s < 6; ++s) {

@@ -1,6 +1,6 @@
 #pragma once
-// File-name rules shared by the library and the program: default output names from a model file's name, and the
-// refusal to write through a symbolic link.
+// File-name rules shared by the library and the program: default output names from a model file's name, the
+// refusal to write through a symbolic link, and whether two names are one file.
 #include <filesystem>
 #include <string>
 
@@ -24,6 +24,16 @@ inline void refuse_symbolic_link(const std::string& path, const std::string& opt
     throw InputError(path, option,
                      "is a symbolic link (to " + std::filesystem::read_symlink(path, error).string() +
                          "); flexadj does not write through links: give the target itself or another file name");
+}
+
+// True if `a` and `b` name the same file, also through links or another spelling of the path, whether or not the
+// file exists yet. Empty names name no file.
+inline bool same_file(const std::string& a, const std::string& b) {
+  if (a.empty() || b.empty()) return false;
+  std::error_code error_a, error_b;
+  const auto path_a = std::filesystem::weakly_canonical(std::filesystem::absolute(a, error_a), error_a);
+  const auto path_b = std::filesystem::weakly_canonical(std::filesystem::absolute(b, error_b), error_b);
+  return !error_a && !error_b && path_a == path_b;
 }
 
 }  // namespace flexadj

@@ -1,5 +1,4 @@
 #include "flexadj/gradient/gradient_problem.hpp"
-#include "flexadj/linalg/linear_solver.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -21,6 +20,7 @@
 #include "flexadj/integrators/registry.hpp"
 #include "flexadj/integrators/simulation.hpp"
 #include "flexadj/io/trajectory_output.hpp"
+#include "flexadj/storage/folder_lock.hpp"
 #include "flexadj/storage/trajectory.hpp"
 #include "flexadj/objectives/objective_formula.hpp"
 
@@ -65,10 +65,19 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
   if (settings.mode != "discrete" && settings.mode != "continuous" && settings.mode != "spacetime")
     throw InputError("", "--adjoint", "expected discrete, continuous or spacetime, got '" + settings.mode + "'");
   const auto& solvers = adjoint::spacetime_solvers();
-  if (std::find(solvers.begin(), solvers.end(), settings.spacetime_solver) == solvers.end())
-    throw InputError("", "--spacetime-solver",
-                     "expected gmres-slab, gmres-two-level, gmres-two-level-fcf or gmres, got '" +
-                         settings.spacetime_solver + "'");
+  if (std::find(solvers.begin(), solvers.end(), settings.spacetime_solver) == solvers.end()) {
+    std::string accepted;
+    for (std::size_t k = 0; k < solvers.size(); ++k)
+      accepted += (k == 0 ? "" : k + 1 == solvers.size() ? " or " : ", ") + solvers[k];
+    throw InputError("", "--spacetime-solver", "expected " + accepted + ", got '" + settings.spacetime_solver + "'");
+  }
+  // A relative residual of 1 or more is met before the first iteration: the gradient would be the initial guess's.
+  if (!(settings.spacetime_tolerance > 0.0 && settings.spacetime_tolerance < 1.0)) {
+    std::ostringstream given;
+    given << settings.spacetime_tolerance;
+    throw InputError("", "--spacetime-tolerance",
+                     "expected a relative residual in (0, 1), such as 1e-10 (the default), got " + given.str());
+  }
   if (settings.mode == "spacetime" && settings.restart)
     throw InputError("", "--restart", "the spacetime adjoint writes no restart files; use --adjoint discrete");
   if (settings.bdf_order < 1 || settings.bdf_order > 4)
@@ -174,36 +183,6 @@ std::size_t GradientProblem::disk_interval() {
   return adjoint::slab_compatible_interval(n, slabs, adjoint::default_time_groups(int(ranks), slabs), interval);
 }
 
-std::string GradientProblem::run_identity() {
-  prepare();
-  std::uint32_t model_crc = 0;
-  const std::string& source = problem_.model->source_file;
-  if (!source.empty()) {
-    std::ifstream in(source, std::ios::binary);
-    const std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    model_crc = checksum(0, text.data(), text.size());
-  }
-  // What the model file alone does not fix (--set overrides, design values): every component parameter, the
-  // initial state and the control values.
-  const model::Model& m = *problem_.model;
-  std::uint32_t values_crc = checksum(0, m.initial_coordinates());
-  values_crc = checksum(values_crc, m.initial_velocities());
-  for (const auto& element : m.force_elements()) values_crc = checksum(values_crc, element->parameters());
-  for (const auto& constraint : m.constraints()) values_crc = checksum(values_crc, constraint->parameters());
-  for (const auto& [name, signal] : m.controls()) values_crc = checksum(values_crc, signal->values());
-  const std::vector<double> times = integrators::step_times(problem_.integrator);
-  std::ostringstream id;
-  id << std::hex << (source.empty() ? std::string("(model in memory)") : file_stem(source)) << " model crc "
-     << model_crc << ", values crc " << values_crc << ", times crc " << checksum(0, times) << std::dec << ", "
-     << times.size() - 1 << " steps, " << comm_->getSize() << " ranks, disk checkpoint every " << disk_interval()
-     << " steps, linear solver "
-     << linalg::chosen_linear_solver(problem_.integrator.linear_solver,
-                                     static_cast<long long>(assembler_->matrix()->getGlobalNumRows()), comm_->getSize());
-  // The solver changes the states at round-off: a restart with another one would mix two runs' checkpoints.
-  if (problem_.integrator.linear_solver == "iterative") id << " (overlap " << problem_.integrator.schwarz_overlap << ")";
-  return id.str();
-}
-
 void GradientProblem::prepare() {
   if (assembler_) return;
   assembler_ = std::make_unique<assembly::Assembler>(
@@ -259,6 +238,11 @@ GradientEvaluation GradientProblem::forward() {
   auto* checkpointed = dynamic_cast<storage::CheckpointedTrajectory*>(trajectory_.get());
   const bool disk = checkpointed && checkpointed->disk().interval > 0;
   std::size_t resume_from = 0;
+  // One run per folder: a second would remove and overwrite this one's files.
+  if (disk && (!folder_lock_ || folder_lock_->folder() != checkpointed->disk().folder)) {
+    folder_lock_.reset();
+    folder_lock_ = std::make_unique<storage::FolderLock>(checkpointed->disk().folder, comm_);
+  }
   if (disk && restart_pending_) {
     restart_pending_ = false;
     const storage::DiskCheckpoints& files = checkpointed->disk();

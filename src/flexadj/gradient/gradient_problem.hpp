@@ -17,6 +17,7 @@
 #include "flexadj/gradient/adjoint_settings.hpp"
 #include "flexadj/integrators/simulation.hpp"
 #include "flexadj/storage/checkpointed_trajectory.hpp"
+#include "flexadj/storage/folder_lock.hpp"
 #include "flexadj/problem/design_space.hpp"
 #include "flexadj/problem/problem.hpp"
 
@@ -84,9 +85,12 @@ class GradientProblem {
   // checkpoint_folder(). With a folder and no number of disk checkpoints, the interval is the number of slots.
   std::size_t disk_interval();
   const std::string& checkpoint_folder() const { return adjoint_.folder; }
-  // The identity of a run, written into disk checkpoints: the model file's name and CRC-32, the CRC-32 of all
-  // component parameters, initial values and control values (so --set overrides and design values count), of the
-  // time grid, the rank count and the disk interval. A checkpoint of any other run is refused.
+  // The identity of a run (core/run_identity.hpp), written into disk checkpoints, sweep restart files and
+  // optimisation restart files: the program version, the CRC-32 of each section of the model file as read (--set
+  // overrides applied; objective, integrator, design variables, bodies, ...; not title, output and trajectory, nor
+  // the optimisation's stopping rules), of all component parameters, initial values and control values (design
+  // values count), of the time grid; the rank count, disk interval, linear solver and adjoint. A file of any
+  // other run is refused, naming the first item that differs.
   std::string run_identity();
   // What the last forward() resumed from with AdjointSettings::restart (one line; empty: nothing to resume).
   const std::string& restart_note() const { return restart_note_; }
@@ -114,6 +118,7 @@ class GradientProblem {
   AdjointSettings adjoint_;
   std::unique_ptr<assembly::Assembler> assembler_;
   std::unique_ptr<integrators::TimeIntegrator> integrator_;  // of the settings' kind (integrators/registry.hpp)
+  std::unique_ptr<storage::FolderLock> folder_lock_;  // the disk checkpoints' folder, while this run uses it
   std::unique_ptr<storage::Trajectory> trajectory_;  // of the last forward(), memory or HDF5 (adjoint settings)
   bool recorded_ = false;                            // the last forward() completed
   bool progress_ = false;

@@ -15,7 +15,7 @@
 
 namespace flexadj::io {
 
-void apply_design_values(model::Model& model, const std::string& path) {
+void apply_design_values(model::Model& model, const std::string& path, integrators::IntegratorSettings* integrator) {
   YAML::Node root;
   try {
     root = YAML::LoadFile(path);
@@ -41,9 +41,15 @@ void apply_design_values(model::Model& model, const std::string& path) {
     } catch (const InputError& e) {
       throw InputError(path, key, e.what());
     }
-    if (variable.kind == problem::DesignSpace::Kind::FinalTime)
-      value.fail("integrator.end_time is not read from a design-values file yet; set it with --set "
-                 "integrator.end_time=<value>");
+    if (variable.kind == problem::DesignSpace::Kind::FinalTime) {
+      if (!integrator) value.fail("integrator.end_time is a setting of the problem, not of the model");
+      const double end_time = value.number();
+      if (!(end_time > integrator->start_time))
+        value.fail("expected an end time after integrator.start_time (" + reader::format_number(integrator->start_time) +
+                   "), got " + value.describe());
+      integrator->end_time = end_time;  // a free final time keeps its step count (integrator.fixed_steps)
+      continue;
+    }
     const problem::DesignSpace one(model, {name});
     std::vector<double> x;
     if (variable.kind == problem::DesignSpace::Kind::Parameter) {

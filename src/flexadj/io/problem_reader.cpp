@@ -51,6 +51,18 @@ using reader::Reader;
 using reader::Value;
 namespace fs = std::filesystem;
 
+// Each top-level section of the model as YAML text, sorted by key (--set may add a key at the end).
+std::vector<std::pair<std::string, std::string>> sections_of(const YAML::Node& root) {
+  std::vector<std::pair<std::string, std::string>> sections;
+  for (const auto& entry : root) {
+    YAML::Emitter text;
+    text << entry.second;
+    sections.emplace_back(entry.first.as<std::string>(), text.c_str());
+  }
+  std::sort(sections.begin(), sections.end());
+  return sections;
+}
+
 problem::Problem read(const std::string& text, Context context, const std::vector<std::string>& overrides) {
   YAML::Node root;
   try {
@@ -66,6 +78,7 @@ problem::Problem read(const std::string& text, Context context, const std::vecto
     if (root.IsMap())
       for (const std::string& o : overrides) apply_override(context, root, o);
     Reader(context, problem).read(Value(context, root, ""));
+    problem.model_sections = sections_of(root);
   } catch (const YAML::Exception& e) {
     // Not expected: the accessors check types before converting.
     throw InputError(context.file, "", std::string("cannot interpret the model: ") + e.what());

@@ -227,7 +227,7 @@ void Reader::read_optimization(const Value& v) {
     const Value from = v.at("start_from");
     s.start_from = resolve(from, from.name()).string();
     try {
-      apply_design_values(model_, s.start_from);
+      apply_design_values(model_, s.start_from, &problem_.integrator);
     } catch (const InputError& e) {
       from.fail(e.what());
     }

@@ -190,7 +190,7 @@ void Reader::read_trajectory(const Value& v) {
     const Value limit = v.at("memory_limit");
     const double bytes = parse_byte_size(limit.text());
     if (!(bytes > 0.0))
-      limit.fail("expected a size such as 500MB, 4GB or 2GiB (or a number of bytes), got " + limit.describe());
+      limit.fail(std::string("expected ") + byte_size_forms() + ", got " + limit.describe());
     s.memory_limit = bytes;
   }
   if (v.has("disk_checkpoints"))

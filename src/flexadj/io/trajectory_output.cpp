@@ -11,6 +11,7 @@
 #include "flexadj/core/error.hpp"
 
 #include "flexadj/io/hdf5_results_file.hpp"
+#include "flexadj/core/renamed_output.hpp"
 #include "flexadj/io/state_reader.hpp"
 #include "flexadj/io/xdmf_writer.hpp"
 #include "flexadj/model/coordinate_names.hpp"
@@ -38,6 +39,33 @@ int find_parameter(const model::Component& component, const std::string& name) {
 
 }  // namespace
 
+std::string xdmf_path_of(const std::string& path) {
+  const auto dot = path.rfind('.');
+  const auto slash = path.rfind('/');
+  const bool has_extension = dot != std::string::npos && (slash == std::string::npos || dot > slash);
+  return (has_extension ? path.substr(0, dot) : path) + ".xmf";
+}
+
+void check_trajectory_name(const std::string& path, bool xdmf, const std::string& option, const std::string& instead) {
+  // Every file is written under a temporary name and renamed (NAME.h5.tmp, NAME.xmf.tmp, NAME.xmf2.tmp): their
+  // names must fit the file system's limit too.
+  std::string longest_name = std::filesystem::path(temporary_name(path)).filename().string();
+  if (xdmf) {
+    const std::string xdmf_name =
+        std::filesystem::path(temporary_name(XdmfWriter::legacy_path(xdmf_path_of(path)))).filename().string();
+    if (xdmf_name.size() > longest_name.size()) longest_name = xdmf_name;
+  }
+  if (longest_name.size() > kMaxFileName)
+    throw InputError(path, option, "the file name is too long (" + std::to_string(longest_name.size()) +
+                                       " characters with the .tmp suffix it is written under; at most " +
+                                       std::to_string(kMaxFileName) + ")");
+  // XDMF refers to a dataset as "file:dataset" (XDMF 3: "file:dataset|selection").
+  const std::string name = std::filesystem::path(path).filename().string();
+  if (xdmf && name.find_first_of(":|") != std::string::npos)
+    throw InputError(path, option, "a ':' or '|' in the file name cannot be referred to from the XDMF files that "
+                                   "ParaView reads; rename the output or write none (" + instead + ")");
+}
+
 TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const integrators::IntegratorSettings& run,
                                    const std::string& path, int every, bool xdmf)
     : assembler_(assembler),
@@ -47,21 +75,10 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const integra
       run_(run),
       last_step_(run.adaptive() ? -1 : run.step_count()) {  // with step control: unknown (observe_final)
   const auto& model = assembler_.model();
-  // The XDMF files are written as NAME.xmf.tmp and NAME.xmf2.tmp and renamed: their names must fit the file
-  // system's limit too.
-  const std::string longest_name =
-      std::filesystem::path(xdmf_ ? XdmfWriter::legacy_path(xdmf_path()) + ".tmp" : path_).filename().string();
-  if (longest_name.size() > kMaxFileName)
-    throw InputError(path_, "", "the file name is too long (" + std::to_string(longest_name.size()) +
-                                    " characters with the .xmf2.tmp the XDMF files need; at most " +
-                                    std::to_string(kMaxFileName) + ")");
-  // XDMF refers to a dataset as "file:dataset" (XDMF 3: "file:dataset|selection").
-  const std::string name = std::filesystem::path(path_).filename().string();
-  if (xdmf_ && name.find_first_of(":|") != std::string::npos)
-    throw InputError(path_, "", "a ':' or '|' in the file name cannot be referred to from the XDMF files that "
-                                "ParaView reads; rename the output or write none (--no-xdmf)");
+  check_trajectory_name(path_, xdmf_, "", "--no-xdmf");
   const auto& dofs = assembler_.dofs();
-  file_ = std::make_unique<ResultsFile>(raw_mpi_comm(*assembler_.comm()), path_);
+  renamed_ = std::make_unique<RenamedOutput>(path_, raw_mpi_comm(*assembler_.comm()));
+  file_ = std::make_unique<ResultsFile>(raw_mpi_comm(*assembler_.comm()), renamed_->temporary());
 
   joint_of_constraint_.assign(model.constraints().size(), -1);
   for (std::size_t i = 0; i < model.constraints().size(); ++i) {
@@ -183,14 +200,10 @@ TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const integra
   joint_data_.resize(2 * joint_values);
 }
 
-TrajectoryOutput::~TrajectoryOutput() = default;
+// An unfinished file is closed before its temporary is removed (RenamedOutput).
+TrajectoryOutput::~TrajectoryOutput() { file_.reset(); }
 
-std::string TrajectoryOutput::xdmf_path() const {
-  const auto dot = path_.rfind('.');
-  const auto slash = path_.rfind('/');
-  const bool has_extension = dot != std::string::npos && (slash == std::string::npos || dot > slash);
-  return (has_extension ? path_.substr(0, dot) : path_) + ".xmf";
-}
+std::string TrajectoryOutput::xdmf_path() const { return xdmf_path_of(path_); }
 
 void TrajectoryOutput::observe(long long step, double t, const assembly::State& state) {
   if (step % every_ != 0 && step != last_step_) return;
@@ -296,12 +309,17 @@ void TrajectoryOutput::flush() {
   pending_times_.clear();
 }
 
+// The XDMF files refer to the HDF5 file by its final name; it is renamed last, when all are complete.
 void TrajectoryOutput::finish() {
   if (!file_) return;
   flush();
   file_->close();
   file_.reset();
-  if (!xdmf_) return;
+  if (xdmf_) write_xdmf();
+  renamed_->commit();
+}
+
+void TrajectoryOutput::write_xdmf() const {
   const auto& model = assembler_.model();
   XdmfWriter xdmf(raw_mpi_comm(*assembler_.comm()));
   xdmf.add_point_set("bodies", "/bodies/position", static_cast<long long>(model.bodies().size()));

@@ -23,9 +23,22 @@
 #include "flexadj/assembly/assembler.hpp"
 #include "flexadj/integrators/integrator_settings.hpp"
 
+namespace flexadj {
+class RenamedOutput;
+}
+
 namespace flexadj::io {
 
 class ResultsFile;
+
+// NAME.xmf beside NAME.h5 (the XDMF file of a trajectory file).
+std::string xdmf_path_of(const std::string& path);
+
+// InputError(path, option, ...) unless `path` can be written as a trajectory file: its name (with the .tmp it is
+// written under, and its XDMF files' names) fits the file system, and with XDMF files it has no ':' or '|' (which
+// XDMF cannot refer to). `instead`: how to write no XDMF files, for the message. Checked by the constructor; a
+// command checks its names with it before its work.
+void check_trajectory_name(const std::string& path, bool xdmf, const std::string& option, const std::string& instead);
 
 class TrajectoryOutput {
  public:
@@ -42,7 +55,9 @@ class TrajectoryOutput {
     last_step_ = step;
     observe(step, t, state);
   }
-  // Writes buffered steps, closes the HDF5 file and writes the XDMF description (collective).
+  // Writes buffered steps, closes the HDF5 file, writes the XDMF description and renames the HDF5 file from its
+  // temporary name (collective). Without finish() (a failed run) the temporary is removed: an earlier file of the
+  // same name stays as it was.
   void finish();
   const std::string& path() const { return path_; }
   std::string xdmf_path() const;
@@ -56,6 +71,7 @@ class TrajectoryOutput {
   long long last_step_;
   long long written_ = 0;
   std::vector<double> times_;
+  std::unique_ptr<RenamedOutput> renamed_;  // declared before file_: the file closes before its temporary goes
   std::unique_ptr<ResultsFile> file_;
   int q_field_, v_field_, a_field_, lambda_field_ = -1, position_field_, axis_fields_[3], velocity_field_,
       joint_position_field_, joint_force_field_;
@@ -71,6 +87,7 @@ class TrajectoryOutput {
   std::vector<double> beam_data_;             // midpoints, forces, moments of the local beam elements
   // Steps are buffered and written in blocks: one collective write per field per block.
   void flush();
+  void write_xdmf() const;
   struct Buffer {
     int field;
     std::size_t values_per_step;

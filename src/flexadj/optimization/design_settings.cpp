@@ -1,5 +1,6 @@
 #include "flexadj/optimization/design_settings.hpp"
 
+#include <algorithm>
 #include <limits>
 
 namespace flexadj::optimization {
@@ -30,7 +31,7 @@ Settings design_settings(const problem::Problem& problem, const problem::DesignS
   s.lbfgs_memory = m.lbfgs_memory;
   s.nonmonotone_memory = m.nonmonotone_memory;
   s.metric = design_metric(design, *problem.model);
-  if (!m.bounds.empty()) {
+  if (!m.bounds.empty() || design.has_final_time()) {
     const int n = design.size();
     s.lower.assign(n, -std::numeric_limits<double>::infinity());
     s.upper.assign(n, std::numeric_limits<double>::infinity());
@@ -41,6 +42,13 @@ Settings design_settings(const problem::Problem& problem, const problem::DesignS
             s.lower[k] = bound.lower;
             s.upper[k] = bound.upper;
           }
+    // A free final time stays after the start: an implicit lower bound t0 + kFinalTimeMargin (t1 - t0) of the
+    // problem as given (the forward run would otherwise integrate backwards).
+    const auto& run = problem.integrator;
+    for (const auto& e : design.entries())
+      if (e.kind == problem::DesignSpace::Kind::FinalTime)
+        s.lower[e.offset] = std::max(s.lower[e.offset],
+                                     run.start_time + kFinalTimeMargin * (run.end_time - run.start_time));
   }
   return s;
 }

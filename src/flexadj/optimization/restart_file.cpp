@@ -1,11 +1,13 @@
 #include "flexadj/optimization/restart_file.hpp"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <utility>
 
 #include "flexadj/core/error.hpp"
+#include "flexadj/core/run_identity.hpp"
 
 namespace flexadj::optimization {
 namespace {
@@ -56,6 +58,13 @@ class Parser {
     for (double& xi : x) xi = number();
     return x;
   }
+  // Design values must be numbers: an inf or nan would reach the model as a parameter.
+  void require_finite(const std::vector<double>& x, const std::string& key) const {
+    for (std::size_t k = 0; k < x.size(); ++k)
+      if (!std::isfinite(x[k]))
+        fail("damaged restart file (" + key + "[" + std::to_string(k) + "] is " + (std::isnan(x[k]) ? "nan" : "inf") +
+             ", expected a finite design value)");
+  }
   void expect(const std::string& key) {
     in_ >> word_;
     if (word_ != key) fail("damaged restart file (expected '" + key + "')");
@@ -63,6 +72,7 @@ class Parser {
   RecordedEvaluation evaluation() {
     RecordedEvaluation e;
     e.x = vector("x");
+    require_finite(e.x, "x of an evaluation");
     expect("J");
     e.objective = number();
     e.gradient = vector("gradient");
@@ -155,14 +165,16 @@ RestartState read_restart(const std::string& path, const std::string& method, co
     std::getline(in, stored_run);
     if (word != "run") parse.fail("damaged restart file (expected 'run')");
     if (stored_run != run)
-      parse.fail("the restart file belongs to another run (the model file or its values, the time grid or the rank "
-                 "count differ): '" + stored_run + "', this run is '" + run + "'");
+      parse.fail("the restart file belongs to another run: " + run_identity_difference(stored_run, run));
   }
   std::string stored_method;
   in >> word >> stored_method;
   if (stored_method != method)
     parse.fail("the restart file was written by method '" + stored_method + "', this run uses '" + method + "'");
-  in >> word >> s.iteration >> word;
+  in >> word >> s.iteration;
+  if (!in || s.iteration < 0)
+    parse.fail("damaged restart file (expected an iteration >= 0, got " + std::to_string(s.iteration) + ")");
+  in >> word;
   s.initial_gradient_norm = parse.number();
   s.previous_objective = parse.number();
   s.objective_before = parse.number();
@@ -171,13 +183,16 @@ RestartState read_restart(const std::string& path, const std::string& method, co
   if (static_cast<int>(s.x.size()) != size)
     parse.fail("the restart file has " + std::to_string(s.x.size()) + " design values, the model " +
                std::to_string(size));
+  parse.require_finite(s.x, "x");
   s.previous_x = parse.vector("previous_x");
+  parse.require_finite(s.previous_x, "previous_x");
   s.previous_gradient = parse.vector("previous_gradient");
   if (version >= 4) {
     parse.expect("best");
     in >> s.best_iteration;
     s.best_objective = parse.number();
     s.best_x = parse.vector("best_x");
+    parse.require_finite(s.best_x, "best_x");
     if (!in || (!s.best_x.empty() && static_cast<int>(s.best_x.size()) != size))
       parse.fail("damaged restart file (the best iterate)");
   }

@@ -4,6 +4,7 @@
 // and the optimiser's settings. io::read_problem_file reads one; the programs and tests take one.
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "flexadj/integrators/integrator_settings.hpp"
@@ -44,6 +45,9 @@ struct Problem {
   std::vector<objectives::ObjectiveTerm> objective_terms;
   std::vector<std::string> design_variables;
   OptimizationSettings optimization;  // flexadj optimize
+  // The model file as read, the --set overrides applied: each top-level section (key, YAML text), sorted by key.
+  // What a run's identity is computed from (GradientProblem::run_identity).
+  std::vector<std::pair<std::string, std::string>> model_sections;
 };
 
 }  // namespace flexadj::problem

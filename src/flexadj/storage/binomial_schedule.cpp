@@ -28,9 +28,16 @@ std::uint64_t binomial_reach(std::uint64_t slots, std::uint64_t repetitions) {
 
 std::uint64_t repetition_number(std::uint64_t states, std::uint64_t slots) {
   if (slots < 1) throw std::invalid_argument("binomial checkpointing needs at least one slot");
-  std::uint64_t t = 0;
-  while (binomial_reach(slots, t) < states) ++t;
-  return t;
+  // beta(s, t) grows with t: the least t by doubling, then bisection (one slot over 10^6 states needs t = 10^6).
+  std::uint64_t high = 1;
+  while (binomial_reach(slots, high) < states) high *= 2;
+  std::uint64_t low = 0;
+  while (low < high) {
+    const std::uint64_t middle = low + (high - low) / 2;
+    if (binomial_reach(slots, middle) >= states) high = middle;
+    else low = middle + 1;
+  }
+  return low;
 }
 
 std::uint64_t optimal_forward_steps(std::uint64_t states, std::uint64_t slots) {
@@ -123,8 +130,49 @@ BinomialSchedule binomial_schedule(std::uint64_t steps, std::uint64_t slots, std
   return schedule;
 }
 
+BinomialSchedule schedule_counts(std::uint64_t steps, std::uint64_t slots, std::uint64_t disk_interval) {
+  if (slots < 1) throw std::invalid_argument("binomial checkpointing needs at least one slot");
+  BinomialSchedule schedule;
+  schedule.steps = steps;
+  schedule.slots = slots;
+  schedule.disk_interval = disk_interval;
+  schedule.listed = false;
+  schedule.restores = steps;  // one per state below the last
+  if (disk_interval == 0) {
+    schedule.recomputed_steps = optimal_forward_steps(steps + 1, slots) - steps;
+  } else {
+    schedule.recomputed_steps = two_level_recomputed_steps(steps, slots, disk_interval);
+    schedule.disk_writes = steps / disk_interval + 1;  // at the start of every interval
+    schedule.disk_reads = schedule.disk_writes - 1;   // every interval below the last, once
+  }
+  return schedule;
+}
+
+BinomialSchedule plan_schedule(std::uint64_t steps, std::uint64_t slots, std::uint64_t disk_interval, bool actions) {
+  return actions && steps <= kMaxListedSteps ? binomial_schedule(steps, slots, disk_interval)
+                                             : schedule_counts(steps, slots, disk_interval);
+}
+
+std::string BinomialSchedule::recomputation_warning() const {
+  if (recomputed_steps <= kRecomputationWarning * steps) return "";
+  std::ostringstream out;
+  out << "the checkpoint schedule recomputes " << recomputed_steps << " steps, "
+      << (steps > 0 ? recomputed_steps / steps : 0) << " times the " << steps << " steps of the forward run: the "
+      << "backward sweep will take that much longer; more checkpoints (--checkpoints, --memory-limit) or disk "
+      << "checkpoints (--disk-checkpoints) recompute fewer";
+  return out.str();
+}
+
 std::string BinomialSchedule::summary() const {
   std::ostringstream out;
+  if (!listed) {
+    out << (disk_interval == 0 ? "binomial" : "two-level") << " checkpointing: " << steps << " steps, " << slots
+        << " slots in memory";
+    if (disk_interval > 0) out << ", a disk checkpoint every " << disk_interval << " steps";
+    out << "; " << recomputed_steps << " steps recomputed, " << restores << " restores";
+    if (disk_interval > 0) out << ", " << disk_writes << " disk writes, " << disk_reads << " disk reads";
+    return out.str();
+  }
   if (disk_interval == 0) {
     out << "binomial checkpointing: " << steps << " steps, " << slots << " slots in memory; " << recomputed_steps
         << " steps recomputed (optimum p(N+1, s) - N = " << optimal_forward_steps(steps + 1, slots) - steps << "), "
@@ -141,6 +189,9 @@ std::string BinomialSchedule::summary() const {
 std::string BinomialSchedule::describe() const {
   std::ostringstream out;
   out << summary() << "\n";
+  if (!listed)
+    out << "(the actions are listed for schedules of at most " << kMaxListedSteps << " steps; this one has " << steps
+        << ")\n";
   for (const auto& a : actions) {
     switch (a.kind) {
       case ScheduleAction::Kind::Advance: out << "advance " << a.from << " -> " << a.to << "\n"; break;

@@ -52,10 +52,22 @@ struct BinomialSchedule {
   std::uint64_t recomputed_steps = 0;   // forward steps taken during the backward sweep
   std::uint64_t stores = 0, restores = 0;
   std::uint64_t disk_writes = 0, disk_reads = 0;
+  bool listed = true;            // the actions and every count are there (else the counts of schedule_counts)
   std::string summary() const;   // one line: the counts and the optimum they are compared with
-  std::string describe() const;  // summary(), then one action per line
+  std::string describe() const;  // summary(), then one action per line (if listed)
+  // A warning when the sweep recomputes more than kRecomputationWarning times the forward run's steps; else "".
+  std::string recomputation_warning() const;
 };
 
+// The schedule is listed action by action up to this many steps (a long one takes long to build and to print).
+inline constexpr std::uint64_t kMaxListedSteps = 100000;
+inline constexpr std::uint64_t kRecomputationWarning = 10;
+
 BinomialSchedule binomial_schedule(std::uint64_t steps, std::uint64_t slots, std::uint64_t disk_interval = 0);
+// The counts only, from the closed forms (recomputed steps, restores, disk writes and reads; no actions, no
+// stores): at once for any number of steps.
+BinomialSchedule schedule_counts(std::uint64_t steps, std::uint64_t slots, std::uint64_t disk_interval = 0);
+// binomial_schedule() if `actions` are wanted and there are at most kMaxListedSteps steps, else schedule_counts().
+BinomialSchedule plan_schedule(std::uint64_t steps, std::uint64_t slots, std::uint64_t disk_interval, bool actions);
 
 }  // namespace flexadj::storage

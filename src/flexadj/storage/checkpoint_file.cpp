@@ -8,8 +8,10 @@
 
 #include "flexadj/core/checksum.hpp"
 #include "flexadj/core/error.hpp"
+#include "flexadj/core/run_identity.hpp"
 #include "flexadj/core/mpi_comm.hpp"
 #include "flexadj/io/hdf5_results_file.hpp"
+#include "flexadj/core/renamed_output.hpp"
 
 namespace flexadj::storage {
 namespace {
@@ -66,9 +68,9 @@ void write_checkpoint_fields(const std::string& path, MPI_Comm comm, const Check
   const long long my_crc = crc;
   MPI_Allgather(&my_crc, 1, MPI_LONG_LONG, crcs.data(), 1, MPI_LONG_LONG, comm);
 
-  const std::string temporary = path + ".tmp";
+  RenamedOutput renamed(path, comm);
   {
-    io::ResultsFile file(comm, temporary);
+    io::ResultsFile file(comm, renamed.temporary());
     file.write_attribute("/", "format", kFormat);
     file.write_attribute("/", "version", kVersion);
     file.write_attribute("/", "kind", header.kind);
@@ -93,12 +95,7 @@ void write_checkpoint_fields(const std::string& path, MPI_Comm comm, const Check
     }
     file.close();
   }
-  // Complete and closed on every rank: now it may carry the final name.
-  MPI_Barrier(comm);
-  int failed = 0;
-  if (rank == 0) failed = std::rename(temporary.c_str(), path.c_str()) != 0;
-  MPI_Bcast(&failed, 1, MPI_INT, 0, comm);
-  if (failed) throw OutputError(path + ": cannot rename the checkpoint from " + temporary);
+  renamed.commit();  // complete and closed on every rank: now it may carry the final name
 }
 
 void read_checkpoint_fields(const std::string& path, MPI_Comm comm, const CheckpointHeader& expected,
@@ -125,8 +122,7 @@ void read_checkpoint_fields(const std::string& path, MPI_Comm comm, const Checkp
                                          "'");
     if (text("run") != expected.run)
       throw InputError(path, "run",
-                       "the checkpoint belongs to another run (model file, design values, time grid or rank count "
-                       "differ): '" + text("run") + "', this run is '" + expected.run + "'");
+                       "the checkpoint belongs to another run: " + run_identity_difference(text("run"), expected.run));
     if (number("step") != static_cast<double>(expected.step))
       throw InputError(path, "step", "holds step " + shown(number("step")) + ", expected step " +
                                          std::to_string(expected.step));
