@@ -90,6 +90,9 @@ int main(int argc, char** argv) {
         text, "rigid_chain.yaml",
         {"chain.count=" + std::to_string(links), "integrator.step_size=2e-3", "integrator.type=" + scheme,
          "integrator.end_time=" + std::to_string(h * double(n)), "integrator.newton_tolerance=1e-12"});
+    // Wired by hand, not through GradientProblem: every row solves the spacetime adjoint over the one forward run
+    // with its own iteration cap and catches its failure, while GradientProblem::set_adjoint() drops the recorded
+    // run and AdjointSettings has no iteration cap.
     assembly::Assembler assembler(*problem.model, comm);
     linalg::LinearSolverOptions solver_options;
     solver_options.kind = "direct";
