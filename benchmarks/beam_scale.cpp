@@ -23,10 +23,8 @@
 #include <string>
 #include <vector>
 
-#include "flexadj/adjoint/discrete_adjoint.hpp"
 #include "flexadj/core/runtime.hpp"
-#include "flexadj/integrators/generalized_alpha.hpp"
-#include "flexadj/integrators/simulation.hpp"
+#include "flexadj/gradient/gradient_problem.hpp"
 #include "flexadj/io/problem_reader.hpp"
 
 namespace {
@@ -131,40 +129,34 @@ int main(int argc, char** argv) {
     for (int elements : counts) {
       Row row;
       row.elements = elements;
-      auto start = Clock::now();
+      const auto start = Clock::now();
       auto problem = io::read_problem_string(cantilever(elements, steps, formulation), "beam_scale.yaml");
-      auto& model = *problem.model;
-      assembly::Assembler assembler(model, comm);
-      linalg::LinearSolverOptions options;
-      options.kind = solver;
-      const auto integrator_owner = integrators::make_time_integrator(assembler, problem.integrator, options);
-      integrators::TimeIntegrator& integrator = *integrator_owner;
-      assembly::State state = assembler.make_state();
-      assembler.scatter_global(model.initial_coordinates(), model.initial_velocities(), state);
-      row.unknowns = model.coordinate_count() + model.multiplier_count();
-      row.solver = integrator.linear_solver().description();
+      const model::Model& model = *problem.model;
+      // J = y(tip)^2 at the end; --no-adjoint runs the forward run alone (which sums J on the way).
+      objectives::ObjectiveTerm tip;
+      tip.kind = objectives::ObjectiveTerm::Kind::FinalSquare;
+      tip.coordinate = model.body_offset(model.find_body("beam.end")) + 1;
+      problem.objective_terms = {tip};
+      // --parameters none: a design of one initial value, so that the sweep wants no parameter derivative.
+      problem.design_variables.clear();
+      if (parameters == "none") problem.design_variables = {"initial_velocity:beam.end.y"};
+      problem.integrator.linear_solver = solver;
+      GradientProblem gradient(std::move(problem), comm, "benchmark");
+      gradient.prepare();
+      row.unknowns = gradient.model().coordinate_count() + gradient.model().multiplier_count();
+      row.solver = gradient.integrator().linear_solver().description();
       row.setup = seconds_since(start);
-      start = Clock::now();
-      storage::MemoryTrajectory trajectory;
-      integrators::record_forward_run(assembler, integrator, state, trajectory);
-      row.forward = seconds_since(start);
-      row.steps = static_cast<long long>(trajectory.step_count()) - 1;
+      row.forward = gradient.forward().forward_seconds;
+      row.steps = static_cast<long long>(gradient.step_times().size()) - 1;
       if (with_adjoint) {
-        objectives::Objective objective;
-        objectives::ObjectiveTerm tip;
-        tip.kind = objectives::ObjectiveTerm::Kind::FinalSquare;
-        tip.coordinate = model.body_offset(model.find_body("beam.end")) + 1;
-        objective.add(tip);
-        model::ParameterSpace design(model);
-        if (parameters == "none") design.want_gradients_of({});
-        start = Clock::now();
-        const auto gradient = adjoint::discrete_adjoint_gradient(assembler, integrator, trajectory, objective, design);
-        row.adjoint = seconds_since(start);
+        const GradientEvaluation result = gradient.adjoint();
+        row.adjoint = result.adjoint_seconds;
+        const adjoint::Gradient& g = result.sensitivities;
         if (root && !gradient_path.empty()) {
           std::ofstream out(gradient_path);
           out.precision(17);
-          out << gradient.objective << "\n";
-          for (const auto* part : {&gradient.parameters, &gradient.initial_coordinates, &gradient.initial_velocities})
+          out << g.objective << "\n";
+          for (const auto* part : {&g.parameters, &g.initial_coordinates, &g.initial_velocities})
             for (double value : *part) out << value << "\n";
         }
       }

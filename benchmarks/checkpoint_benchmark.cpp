@@ -16,8 +16,8 @@
 #include <string>
 #include <vector>
 
-#include "flexadj/adjoint/discrete_adjoint.hpp"
 #include "flexadj/core/runtime.hpp"
+#include "flexadj/gradient/gradient_problem.hpp"
 #include "flexadj/integrators/simulation.hpp"
 #include "flexadj/io/problem_reader.hpp"
 #include "flexadj/storage/binomial_schedule.hpp"
@@ -44,50 +44,49 @@ int run_row(char** argv, long long links, long long steps, const std::string& st
                                        {"chain.count=" + std::to_string(links), "integrator.step_size=2e-3",
                                         "integrator.end_time=" + std::to_string(h * double(steps))});
   const auto comm = runtime.comm();
-  assembly::Assembler assembler(*problem.model, comm);
-  linalg::LinearSolverOptions options;
-  options.kind = "direct";
-  const auto integrator = integrators::make_time_integrator(assembler, problem.integrator, options);
-  const objectives::Objective objective(problem.objective_terms);
-  const model::ParameterSpace parameters(*problem.model);
+  problem.integrator.linear_solver = "direct";
+  problem.design_variables.clear();  // all component parameters
 
-  auto state = assembler.make_state();
-  assembler.scatter_global(problem.model->initial_coordinates(), problem.model->initial_velocities(), state);
-  integrators::SimulationOptions quiet;
-  quiet.progress = false;
-  quiet.track_energy = false;
-  auto start = Clock::now();
-  integrators::simulate(assembler, *integrator, state, quiet, {});
-  const double forward = seconds_since(start);
-
-  storage::TrajectoryOptions trajectory_options;
-  trajectory_options.storage = storage == "disk" ? "checkpoints" : storage;
-  trajectory_options.checkpoints = slots;
-  if (storage == "disk") {
-    trajectory_options.disk_interval = slots;
-    trajectory_options.folder = folder;
-    trajectory_options.run = "checkpoint benchmark";
+  // The forward run alone, recording nothing and summing no J: a bare simulation, which GradientProblem (a forward
+  // run that keeps its states for a sweep) does not make; its assembler and integrator are gone before the gradient.
+  double forward = 0.0;
+  {
+    assembly::Assembler assembler(*problem.model, comm);
+    const auto integrator = integrators::make_time_integrator(assembler, problem.integrator,
+                                                             integrators::linear_solver_options(problem.integrator));
+    auto state = assembler.make_state();
+    assembler.scatter_global(problem.model->initial_coordinates(), problem.model->initial_velocities(), state);
+    integrators::SimulationOptions quiet;
+    quiet.progress = false;
+    quiet.track_energy = false;
+    const auto start = Clock::now();
+    integrators::simulate(assembler, *integrator, state, quiet, {});
+    forward = seconds_since(start);
   }
-  const auto trajectory = storage::make_trajectory(trajectory_options, assembler, *integrator);
-  assembler.scatter_global(problem.model->initial_coordinates(), problem.model->initial_velocities(), state);
-  start = Clock::now();
-  integrators::record_forward_run(assembler, *integrator, state, *trajectory);
-  const auto gradient = adjoint::discrete_adjoint_gradient(assembler, *integrator, *trajectory, objective, parameters);
-  const double total = seconds_since(start);
-  const auto* checkpointed = dynamic_cast<const storage::CheckpointedTrajectory*>(trajectory.get());
-  const unsigned long long recomputed = checkpointed ? checkpointed->statistics().recomputed_steps : 0;
+
+  const long long unknowns = problem.model->coordinate_count() + problem.model->multiplier_count();
+  GradientProblem gradient_problem(std::move(problem), comm, "benchmark");
+  AdjointSettings settings;
+  settings.storage = storage == "disk" ? "checkpoints" : storage;
+  settings.checkpoints = slots;
+  if (storage == "disk") settings.folder = folder;  // a disk checkpoint every `slots` steps
+  gradient_problem.set_adjoint(settings);
+  gradient_problem.prepare();
+  const GradientEvaluation gradient = gradient_problem.evaluate(true);
+  const double total = gradient.forward_seconds + gradient.adjoint_seconds;
+  const storage::CheckpointStatistics* checkpointed = gradient_problem.checkpoint_statistics();
+  const unsigned long long recomputed = checkpointed ? checkpointed->recomputed_steps : 0;
   const auto n = static_cast<std::uint64_t>(steps);
   const unsigned long long optimum = !checkpointed      ? 0
                                      : storage == "disk" ? storage::two_level_recomputed_steps(n, slots, slots)
                                                          : storage::optimal_forward_steps(n + 1, slots) - n;
-  const unsigned long long disk_files = checkpointed ? checkpointed->statistics().disk_writes : 0;
-  const double disk_seconds = checkpointed ? checkpointed->statistics().disk_seconds : 0.0;
+  const unsigned long long disk_files = checkpointed ? checkpointed->disk_writes : 0;
+  const double disk_seconds = checkpointed ? checkpointed->disk_seconds : 0.0;
   std::printf("{\"links\": %lld, \"unknowns\": %lld, \"steps\": %lld, \"storage\": \"%s\", \"slots\": %zu, "
               "\"forward_s\": %.4f, \"gradient_s\": %.4f, \"recomputed\": %llu, \"optimum\": %llu, "
               "\"disk_files\": %llu, \"disk_s\": %.4f, \"peak_rss_mb\": %.1f, \"J\": %.17g}\n",
-              links, static_cast<long long>(problem.model->coordinate_count() + problem.model->multiplier_count()),
-              steps, storage.c_str(), checkpointed ? slots : 0, forward, total, recomputed, optimum, disk_files,
-              disk_seconds, peak_rss_mb(), gradient.objective);
+              links, unknowns, steps, storage.c_str(), checkpointed ? slots : 0, forward, total, recomputed, optimum,
+              disk_files, disk_seconds, peak_rss_mb(), gradient.objective);
   return 0;
 }
 

@@ -80,6 +80,8 @@ int main(int argc, char** argv) {
       auto state = assembler.make_state();
       assembler.scatter_global(model.initial_coordinates(), model.initial_velocities(), state);
       record.setup_seconds = std::chrono::duration<double>(Clock::now() - setup_start).count();
+      // A bare simulation with no objective, counting Newton iterations and the constraint residual: not a
+      // gradient problem (GradientProblem needs an objective and reports neither count).
       flexadj::integrators::SimulationOptions simulation;
       simulation.progress = false;
       simulation.track_energy = false;

@@ -1,9 +1,9 @@
 // Spacetime adjoint benchmark (adjoint/spacetime_adjoint.hpp): the gradient of the rigid chain of
 // meshes/rigid_chain.yaml (objective of the file) by the sequential sweep and by the spacetime adjoint, in one
-// process after one forward run kept in memory.
+// process, each after a forward run kept in memory (flexadj::GradientProblem; the same states every time).
 //   iterations: GMRES iterations and adjoint steps (work) against N and P, slab and two-level preconditioners
 //   timing:     wall time of the sequential sweep and of the spacetime adjoint (P = slabs) at this rank count, and
-//               their ratio; each spacetime row is timed after the sequential sweep of the same run
+//               their ratio; each row times the adjoint alone
 // Prints a table on rank 0; --json FILE writes the rows.
 //   flexadj_benchmark_spacetime [--mode iterations|timing] [--links L] [--scheme generalized_alpha|variational]
 //                               [--steps 100,1000,10000] [--slabs 1,2,4,...] [--coarsening K]
@@ -15,11 +15,9 @@
 #include <string>
 #include <vector>
 
-#include "flexadj/adjoint/discrete_adjoint.hpp"
-#include "flexadj/adjoint/spacetime_adjoint.hpp"
 #include "flexadj/core/error.hpp"
 #include "flexadj/core/runtime.hpp"
-#include "flexadj/integrators/simulation.hpp"
+#include "flexadj/gradient/gradient_problem.hpp"
 #include "flexadj/io/problem_reader.hpp"
 
 namespace {
@@ -90,44 +88,42 @@ int main(int argc, char** argv) {
         text, "rigid_chain.yaml",
         {"chain.count=" + std::to_string(links), "integrator.step_size=2e-3", "integrator.type=" + scheme,
          "integrator.end_time=" + std::to_string(h * double(n)), "integrator.newton_tolerance=1e-12"});
-    assembly::Assembler assembler(*problem.model, comm);
-    linalg::LinearSolverOptions solver_options;
-    solver_options.kind = "direct";
-    const auto integrator = integrators::make_time_integrator(assembler, problem.integrator, solver_options);
-    const objectives::Objective objective(problem.objective_terms);
-    const model::ParameterSpace parameters(*problem.model);
-    auto state = assembler.make_state();
-    assembler.scatter_global(problem.model->initial_coordinates(), problem.model->initial_velocities(), state);
-    storage::MemoryTrajectory trajectory;
-    integrators::record_forward_run(assembler, *integrator, state, trajectory);
-    comm->barrier();
-    auto start = Clock::now();
-    const adjoint::Gradient sequential =
-        adjoint::discrete_adjoint_gradient(assembler, *integrator, trajectory, objective, parameters);
-    comm->barrier();
-    const double sequential_seconds = seconds_since(start);
+    problem.integrator.linear_solver = "direct";
+    problem.design_variables.clear();  // all component parameters
+    GradientProblem gradient_problem(std::move(problem), comm, "benchmark");
+    gradient_problem.prepare();
+    gradient_problem.forward();
+    const GradientEvaluation sequential_run = gradient_problem.adjoint();
+    const adjoint::Gradient& sequential = sequential_run.sensitivities;
+    const double sequential_seconds = sequential_run.adjoint_seconds;
     for (long long p : slabs) {
       if (p > n) continue;
       for (const std::string& solver : solvers) {
         if (p == 1 && solver != "gmres-slab") continue;
-        adjoint::SpacetimeOptions options;
-        options.slabs = static_cast<std::size_t>(p);
-        options.solver = solver;
-        options.coarsening = static_cast<std::size_t>(coarsening);
-        options.max_iterations = int(2 * p + 40);
-        adjoint::SpacetimeStatistics statistics;
+        AdjointSettings settings;
+        settings.mode = "spacetime";
+        settings.storage = "memory";
+        settings.time_slabs = static_cast<std::size_t>(p);
+        settings.spacetime_solver = solver;
+        settings.spacetime_coarsening = static_cast<std::size_t>(coarsening);
+        settings.spacetime_max_iterations = int(2 * p + 40);
+        gradient_problem.set_adjoint(settings);  // drops the recorded run: record it again
+        gradient_problem.forward();
+        // Timed here rather than by adjoint_seconds: a solve that does not converge is timed too.
         comm->barrier();
-        start = Clock::now();
+        const auto start = Clock::now();
         adjoint::Gradient gradient;
         bool converged = true;
         try {
-          gradient = adjoint::spacetime_adjoint_gradient(assembler, *integrator, trajectory, objective, parameters,
-                                                         options, &statistics);
+          gradient = gradient_problem.adjoint().sensitivities;
         } catch (const SolverError&) {
           converged = false;
         }
         comm->barrier();
         const double seconds = seconds_since(start);
+        // The statistics of the solve, also of one that did not converge.
+        const adjoint::SpacetimeStatistics* reported = gradient_problem.spacetime_statistics();
+        const adjoint::SpacetimeStatistics statistics = reported ? *reported : adjoint::SpacetimeStatistics{};
         const double difference = converged ? relative_difference(gradient.parameters, sequential.parameters) : -1.0;
         if (root)
           std::printf("%7lld %5lld %-16s %6zu %6d %11zu %9.3f %9.3f %9.2f %7.1e %10.1e%s\n", n, p, solver.c_str(),

@@ -45,6 +45,7 @@ inline std::vector<double> gather_global(const std::vector<double>& values, cons
   return global;
 }
 
+// A bare simulation that records every step's states: no objective and no sweep, so not a GradientProblem.
 inline Trajectory run(const problem::Problem& problem, RCP<const Comm> comm, bool record = true,
                       const std::string& solver = "direct") {
   const model::Model& model = *problem.model;

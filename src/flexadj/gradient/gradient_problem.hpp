@@ -77,6 +77,8 @@ class GradientProblem {
   void replay_trajectory(const integrators::StepObserver& observer);
   // The assembler of the forward runs (ownership and numbering of the coordinates); built by prepare().
   const assembly::Assembler& assembler() const { return *assembler_; }
+  // The integrator of the forward runs (its linear solver, for reports); built by prepare().
+  const integrators::TimeIntegrator& integrator() const { return *integrator_; }
 
   // The checkpoints a sweep with storage "checkpoints" keeps: the given number, or as many as fit in the memory
   // limit (InputError if not one fits), or storage::default_checkpoints. Collective (builds the assembler).
