@@ -279,10 +279,12 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
     throw InputError(m.source_file, "optimization", e.what());
   }
 
-  // A non-monotone run that left its best iterate returns that one: the design file holds it.
-  if (root && result.best_iteration != result.iterations)
+  // The design file holds the returned iterate (a non-monotone run that left its best returns that one). Written
+  // here too: a restart whose replay reaches the end calls no observer, and its temporary file would be missing.
+  if (root)
     write_design(design_file.temporary(), problem, result.x,
-                 comment + ", iteration " + std::to_string(result.best_iteration) + " (the lowest J)");
+                 comment + ", iteration " + std::to_string(result.best_iteration) +
+                     (result.best_iteration != result.iterations ? " (the lowest J)" : ""));
   // The final design's trajectory (the forward run is served from the cache if it was the last one).
   function.value(result.x);
   if (options.trajectory) problem.write_trajectory(options.prefix + ".h5", problem.problem().output.xdmf);
