@@ -168,6 +168,8 @@ expect "another run's files (the model file changed) are refused" 2 "belongs to 
 mv original.yaml cart.yaml
 expect "another run's files (a --set override) are refused" 2 "belongs to another run" -- gradient cart.yaml \
   "${DISK[@]}" --set forces[1].damping=0.6 --restart
+expect "another run's files (another linear solver) are refused, naming the integrator" 2 "belongs to another run" \
+  "integrator" -- gradient cart.yaml "${DISK[@]}" --set integrator.linear_solver=iterative --restart
 expect "another run's files (another disk interval) are refused" 2 "belongs to another run" -- gradient cart.yaml \
   --checkpoints 10 --disk-checkpoints 29 --checkpoint-folder files --restart
 pass_if "another rank count's files are refused (exit 2)" bash -c "$MPIRUN '$FLEXADJ' gradient cart.yaml ${DISK[*]} \
