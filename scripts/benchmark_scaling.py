@@ -11,7 +11,7 @@ of), Newton and GMRES iterations; and the wall times that flexadj reports (meani
   scripts/benchmark_scaling.py [--ranks 1,2,4,8,16] [--chain-links 18182] [--beam-elements 10000] [--steps 5]
                                [--json benchmarks/runs/scaling.json] [--only chain|beam]
 
-Prints a table and writes JSON. 18182 links are 2 x 10^5 unknowns (coordinates and multipliers).
+FLEXADJ=PATH measures another build of the program. Prints a table and writes JSON. 18182 links are 2 x 10^5 unknowns (coordinates and multipliers).
 """
 import argparse
 import json
@@ -26,7 +26,7 @@ import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-FLEXADJ = os.path.join(ROOT, "build", "apps", "flexadj")
+FLEXADJ = os.environ.get("FLEXADJ", os.path.join(ROOT, "build", "apps", "flexadj"))  # the program measured
 
 
 def cases(args):

@@ -4,7 +4,7 @@
     scripts/benchmark_tables.py stamp FILE...          adds the run's machine, date, load and commit to JSON files
                                                        (the benchmark scripts call it after each run)
     scripts/benchmark_tables.py print KIND [--results DIR]
-                                                       prints one table (forward, gradient, checkpoints, beams, peers,
+                                                       prints one table (scaling, forward, gradient, checkpoints, beams, peers,
                                                        spacetime, state_space)
     scripts/benchmark_tables.py readme [--results DIR] [--readme docs/benchmarks.md] [--check]
                                                        rewrites every table of the page that sits between
@@ -22,6 +22,7 @@ import os
 import platform
 import re
 import subprocess
+import statistics
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -241,7 +242,25 @@ def state_space(results):
             + "ratios from the same run. " + run_line(*datas))
 
 
-KINDS = {"forward": forward, "gradient": gradient, "checkpoints": checkpoints, "beams": beams, "peers": peers,
+def scaling(results):
+    data = load(results, "scaling.json")
+    if not data:
+        return None
+    rows = []
+    for r in data["records"]:
+        rss = sorted(r["peak_rss_mib"])
+        median = statistics.median(rss)
+        gmres = f"{r['gmres_per_solve_mean']:.1f} / {r['gmres_per_solve_max']}" if "gmres_per_solve_mean" in r else ""
+        rows.append([r["case"], r["command"], r["solver"], r["ranks"], f"{r['peak_rss_mib'][0]:.0f}", f"{median:.0f}",
+                     f"{r['peak_rss_mib'][0] / median:.2f}", f"{max(r['bytes_sent']) / r['steps_requested'] / 1e6:.1f}",
+                     gmres, secs(r["seconds"])])
+    return (table(["model", "run", "solver", "np", "rank 0 MiB", "median MiB", "rank 0 / median",
+                   "MB sent per step (largest rank)", "GMRES per solve (mean / max)", "seconds"], rows)
+            + f"\n\n{data['records'][0]['steps_requested']} steps per run; ranks past {data.get('cores', '?')} are "
+            "oversubscribed (memory, messages and iterations hold, the seconds do not). " + run_line(data))
+
+
+KINDS = {"scaling": scaling, "forward": forward, "gradient": gradient, "checkpoints": checkpoints, "beams": beams, "peers": peers,
          "spacetime": spacetime, "state_space": state_space}
 BLOCK = re.compile(r"(<!-- benchmark-table: (\w+) -->\n)(.*?)(<!-- end benchmark-table -->)", re.S)
 

@@ -39,7 +39,7 @@ declare -A LIBRARY_SOURCES=(
   [model_yaml]="src/flexadj/io/problem_reader.cpp src/flexadj/io/read_*.cpp src/flexadj/io/reader_overrides.cpp
                 src/flexadj/io/parameter_rules.cpp src/flexadj/io/design_values.cpp src/flexadj/io/gmsh_mesh.cpp
                 src/flexadj/functions/expression.cpp src/flexadj/functions/control_signal.cpp"
-  [hdf5]="src/flexadj/io/state_reader.cpp src/flexadj/io/hdf5_results_file.cpp
+  [hdf5]="src/flexadj/results/state_reader.cpp src/flexadj/results/hdf5_results_file.cpp
           src/flexadj/storage/checkpoint_file.cpp src/flexadj/functions/control_signal.cpp")
 CMAKE_BUILD="${FUZZ_CMAKE_BUILD:-build}"
 JOBS="${JOBS:-2}"
@@ -62,7 +62,7 @@ library_flags() {
   LIBRARY_FLAGS=$(python3 - "$CMAKE_BUILD/compile_commands.json" <<'PY'
 import json, shlex, sys
 for entry in json.load(open(sys.argv[1])):
-    if entry["file"].endswith("src/flexadj/io/state_reader.cpp"):
+    if entry["file"].endswith("src/flexadj/results/state_reader.cpp"):
         words = shlex.split(entry["command"])[1:]
         keep, skip = [], False
         for w in words:

@@ -61,7 +61,7 @@ def leaves(data, name, found, unnamed):
         found.setdefault(name, []).append(data)
 
 
-legacy = path + "2"  # RUN.xmf2: the XDMF 2 form for the XDMF Reader (src/flexadj/io/xdmf_writer.hpp)
+legacy = path + "2"  # RUN.xmf2: the XDMF 2 form for the XDMF Reader (src/flexadj/results/xdmf_writer.hpp)
 if not os.path.exists(legacy):
     sys.exit(f"{legacy} is missing: flexadj writes it beside {path}")
 for label, make, file in (("Xdmf3ReaderS", lambda: Xdmf3ReaderS(FileName=[path]), path),

@@ -1,9 +1,12 @@
 #pragma once
 // The command-line options of the adjoint and of the trajectory storage, shared by `flexadj gradient`, `check`
 // and `optimize`.
+#include <cmath>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
+#include "flexadj/core/error.hpp"
 #include "flexadj/gradient/adjoint_settings.hpp"
 
 namespace flexadj::app {
@@ -17,6 +20,19 @@ std::string trajectory_options_help();
 // `flexadj gradient`, `check` and `optimize`.
 bool read_spacetime_option(const std::vector<std::string>& arguments, std::size_t& i, AdjointSettings& settings);
 std::string spacetime_options_help();
+
+// The positive number (an integer if `integer`) of option `option`; InputError naming the option otherwise.
+template <class T>
+T parse_positive(const std::string& option, const std::string& text, bool integer) {
+  try {
+    std::size_t used = 0;
+    const double x = std::stod(text, &used);
+    if (used == text.size() && x > 0.0 && std::isfinite(x) && (!integer || x == std::floor(x))) return static_cast<T>(x);
+  } catch (const std::exception&) {
+  }
+  throw InputError("", option, std::string("expected a positive ") + (integer ? "integer" : "number") + ", got '" +
+                                   text + "'");
+}
 
 // The integrator kinds of the registry with what their gradients can do (for `flexadj gradient --help`).
 std::string integrator_kinds_help();

@@ -34,17 +34,6 @@ struct CheckOptions {
   bool quiet = false;
 };
 
-template <class T>
-T parse_number(const std::string& option, const std::string& text, bool integer) {
-  try {
-    std::size_t used = 0;
-    const double x = std::stod(text, &used);
-    if (used == text.size() && x > 0.0 && std::isfinite(x) && (!integer || x == std::floor(x))) return static_cast<T>(x);
-  } catch (const std::exception&) {
-  }
-  throw InputError("", option, std::string("expected a positive ") + (integer ? "integer" : "number") + ", got '" + text + "'");
-}
-
 CheckOptions parse(const std::vector<std::string>& arguments) {
   CheckOptions options;
   auto value_of = [&](std::size_t& i) -> const std::string& {
@@ -53,14 +42,14 @@ CheckOptions parse(const std::vector<std::string>& arguments) {
   };
   for (std::size_t i = 0; i < arguments.size(); ++i) {
     const std::string& a = arguments[i];
-    if (a == "--directions") options.directions = parse_number<int>(a, value_of(i), true);
-    else if (a == "--seed") options.seed = parse_number<unsigned long>(a, value_of(i), true);
-    else if (a == "--relative-step") options.relative_steps = {parse_number<double>(a, value_of(i), false)};
-    else if (a == "--step0") options.step0 = parse_number<double>(a, value_of(i), false);
+    if (a == "--directions") options.directions = parse_positive<int>(a, value_of(i), true);
+    else if (a == "--seed") options.seed = parse_positive<unsigned long>(a, value_of(i), true);
+    else if (a == "--relative-step") options.relative_steps = {parse_positive<double>(a, value_of(i), false)};
+    else if (a == "--step0") options.step0 = parse_positive<double>(a, value_of(i), false);
     else if (a == "--adjoint") options.adjoint.mode = value_of(i);
     else if (read_spacetime_option(arguments, i, options.adjoint)) continue;
-    else if (a == "--bdf-order") options.adjoint.bdf_order = parse_number<int>(a, value_of(i), true);
-    else if (a == "--adjoint-steps") options.adjoint.adjoint_steps = parse_number<long long>(a, value_of(i), true);
+    else if (a == "--bdf-order") options.adjoint.bdf_order = parse_positive<int>(a, value_of(i), true);
+    else if (a == "--adjoint-steps") options.adjoint.adjoint_steps = parse_positive<long long>(a, value_of(i), true);
     else if (a == "--set") options.overrides.push_back(value_of(i));
     else if (a == "-q" || a == "--quiet") options.quiet = true;
     else if (!a.empty() && a[0] == '-') throw InputError("", a, "unknown option; see 'flexadj check --help'");

@@ -1,24 +1,17 @@
 // flexadj gradient: the objective of a model file and its adjoint gradient (discrete or continuous) with
 // respect to the model's design variables.
-#include <Teuchos_CommHelpers.hpp>
-#include <Teuchos_DefaultMpiComm.hpp>
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <iostream>
 
 #include "commands.hpp"
-#include "flexadj/core/mpi_comm.hpp"
+#include "adjoint_options.hpp"
+#include "flexadj/adjoint/slab_states.hpp"
 #include "flexadj/core/error.hpp"
-#include "flexadj/io/hdf5_results_file.hpp"
-#include "flexadj/core/renamed_output.hpp"
+#include "flexadj/gradient/gradient_files.hpp"
+#include "flexadj/gradient/gradient_problem.hpp"
 #include "flexadj/integrators/registry.hpp"
 #include "flexadj/io/problem_reader.hpp"
-#include "flexadj/adjoint/slab_states.hpp"
-#include "flexadj/storage/binomial_schedule.hpp"
-#include "adjoint_options.hpp"
-#include "flexadj/gradient/gradient_problem.hpp"
 
 namespace flexadj::app {
 namespace {
@@ -47,32 +40,8 @@ GradientOptions parse(const std::vector<std::string>& arguments) {
     else if (a == "--adjoint") options.adjoint.mode = value_of(i);
     else if (a == "--print-schedule") options.print_schedule = true;
     else if (a == "--restart") options.adjoint.restart = true;
-    else if (a == "--bdf-order") {
-      const std::string& text = value_of(i);
-      std::size_t used = 0;
-      int k = 0;
-      try {
-        k = std::stoi(text, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != text.size() || text.empty())
-        throw InputError("", "--bdf-order", "expected an integer from 1 to 4, got '" + text + "'");
-      options.adjoint.bdf_order = k;
-    }
-    else if (a == "--adjoint-steps") {
-      const std::string& text = value_of(i);
-      std::size_t used = 0;
-      long long steps = 0;
-      try {
-        steps = std::stoll(text, &used);
-      } catch (const std::exception&) {
-        used = 0;
-      }
-      if (used != text.size() || text.empty() || steps < 1)
-        throw InputError("", "--adjoint-steps", "expected a positive step count, got '" + text + "'");
-      options.adjoint.adjoint_steps = steps;
-    }
+    else if (a == "--bdf-order") options.adjoint.bdf_order = parse_positive<int>(a, value_of(i), true);
+    else if (a == "--adjoint-steps") options.adjoint.adjoint_steps = parse_positive<long long>(a, value_of(i), true);
     else if (read_trajectory_option(arguments, i, options.adjoint)) continue;
     else if (read_spacetime_option(arguments, i, options.adjoint)) continue;
     else if (a == "-q" || a == "--quiet") options.quiet = true;
@@ -82,84 +51,6 @@ GradientOptions parse(const std::vector<std::string>& arguments) {
   }
   if (options.model_path.empty()) throw InputError("", "", "missing MODEL.yaml; see 'flexadj gradient --help'");
   return options;
-}
-
-// The design values, their gradient and their names, one per scalar.
-struct Result {
-  double objective;
-  std::vector<std::string> names;
-  std::vector<double> values, gradient;
-};
-
-std::string csv_field(const std::string& text) {
-  if (text.find_first_of(",\"") == std::string::npos) return text;
-  std::string quoted = "\"";
-  for (char c : text) quoted += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return quoted + "\"";
-}
-
-// Before the computation, on all ranks: an InputError if rank 0 cannot create the CSV file (under its temporary
-// name: an earlier file stays as it was until the result replaces it).
-void check_writable(const RenamedOutput& csv, const Comm& comm) {
-  int ok = comm.getRank() == 0 ? static_cast<bool>(std::ofstream(csv.temporary())) : 0;
-  Teuchos::broadcast(comm, 0, &ok);
-  if (!ok) throw InputError(csv.path(), "-o", "cannot write the CSV file (does its folder exist?)");
-}
-
-// Rank 0 only: name,value,gradient, one line per design scalar.
-void write_csv(const RenamedOutput& csv, const Result& r) {
-  std::ofstream out(csv.temporary());
-  if (!out) throw InputError(csv.path(), "-o", "cannot write the CSV file");
-  out.precision(17);
-  out << "name,value,gradient\n";
-  for (std::size_t i = 0; i < r.names.size(); ++i)
-    out << csv_field(r.names[i]) << ',' << r.values[i] << ',' << r.gradient[i] << '\n';
-  out.close();  // a full disk shows only when the buffer is written
-  if (!out) throw OutputError(csv.path() + ": writing the CSV file failed (is the disk full?)");
-}
-
-// Collective; created before the computation so that a bad path fails early.
-std::unique_ptr<io::ResultsFile> create_hdf5(const std::string& path, const Comm& comm) {
-  return std::make_unique<io::ResultsFile>(raw_mpi_comm(comm), path);
-}
-
-// Collective: rank 0 writes the CSV file, every rank learns whether it could and takes part in the rename.
-void write_and_rename_csv(RenamedOutput& csv, const Result& r, const Comm& comm) {
-  int written = 0;
-  if (comm.getRank() == 0) {
-    try {
-      write_csv(csv, r);
-      written = 1;
-    } catch (...) {
-      Teuchos::broadcast(comm, 0, &written);
-      throw;
-    }
-  }
-  Teuchos::broadcast(comm, 0, &written);
-  if (!written) throw OutputError(csv.path() + ": writing the CSV file failed on rank 0");
-  csv.commit();
-}
-
-// Collective: /objective, /design/{names,values,gradient}, /controls/<name>/{times,values,gradient}.
-void write_hdf5(io::ResultsFile& file, const Result& r, const GradientProblem& problem) {
-  const auto n = static_cast<long long>(r.names.size());
-  file.write_attribute("/", "model_file", problem.model().source_file);
-  file.write_static("/objective", {r.objective}, {1});
-  file.write_strings("/design/names", r.names);
-  file.write_static("/design/values", r.values, {n});
-  file.write_static("/design/gradient", r.gradient, {n});
-  for (const auto& e : problem.design().entries()) {
-    if (e.kind != Kind::Control) continue;
-    const std::string group = "/controls/" + e.control;
-    const auto& times = problem.model().find_control(e.control)->times();
-    const auto slice = [&](const std::vector<double>& x) {
-      return std::vector<double>(x.begin() + e.offset, x.begin() + e.offset + e.size);
-    };
-    file.write_static(group + "/times", times, {static_cast<long long>(times.size())});
-    file.write_static(group + "/values", slice(r.values), {e.size});
-    file.write_static(group + "/gradient", slice(r.gradient), {e.size});
-  }
-  file.close();
 }
 
 void print_header(const GradientOptions& options, const GradientProblem& problem, const Comm& comm,
@@ -187,25 +78,8 @@ void print_header(const GradientOptions& options, const GradientProblem& problem
     std::printf("  integrator  %s, h = %g s, %lld steps%s\n", kind.title.c_str(), run.step_size, run.step_count(),
                 at_most);
   std::printf("  objective   J = %s\n", problem.describe_objective().c_str());
+  std::printf("  adjoint     %s\n", problem.describe_adjoint().c_str());
   const AdjointSettings& a = problem.adjoint_settings();
-  using integrators::ContinuousAdjoint;
-  if (a.mode == "continuous" && kind.can.continuous_adjoint == ContinuousAdjoint::JointSpaceOde)
-    std::printf("  adjoint     continuous (Maciag et al. 2022: joint-coordinate adjoint ODE, dense, Heun backwards); "
-                "gradient of the continuous J to the integration error\n");
-  else if (a.mode == "continuous" && kind.can.continuous_adjoint == ContinuousAdjoint::StateSpaceOde)
-    std::printf("  adjoint     continuous (Held and Seifried: adjoint ODE of the QR state-space form, dense, Heun "
-                "backwards); gradient of the continuous J to the integration error\n");
-  else if (a.mode == "continuous" && a.adjoint_steps > 0)
-    std::printf("  adjoint     continuous (Nachbagauer et al. 2015), BDF-%d on %lld steps of its own (forward states "
-                "interpolated); gradient of the continuous J to the integration error\n", a.bdf_order, a.adjoint_steps);
-  else if (a.mode == "continuous")
-    std::printf("  adjoint     continuous (Nachbagauer et al. 2015), BDF-%d; gradient of the continuous J to the "
-                "integration error\n", a.bdf_order);
-  else if (a.mode == "spacetime")
-    std::printf("  adjoint     spacetime discrete (all steps as one system, %s, tolerance %g; the discrete J's "
-                "gradient to that tolerance)\n", a.spacetime_solver.c_str(), a.spacetime_tolerance);
-  else
-    std::printf("  adjoint     discrete (exact gradient of the discrete J)\n");
   if (schedule) {
     const auto steps = static_cast<unsigned long long>(schedule->steps);
     if (schedule->disk_interval > 0 && a.mode == "spacetime")
@@ -235,20 +109,22 @@ void print_header(const GradientOptions& options, const GradientProblem& problem
 }
 
 // The table: one line per parameter or initial value, one summary line per control signal.
-void print_result(const Result& r, const GradientProblem& problem, const GradientEvaluation& e) {
+void print_result(const GradientProblem& problem, const GradientEvaluation& e) {
+  const std::vector<double> values = problem.values();
+  const std::vector<double>& gradient = e.gradient;
   std::size_t width = 16;
   for (const auto& entry : problem.design().entries())
     if (entry.kind != Kind::Control) width = std::max(width, entry.name.size());
-  std::printf("J = %.15g\n", r.objective);
+  std::printf("J = %.15g\n", e.objective);
   std::printf("  %-*s  %-22s  %s\n", int(width), "design variable", "value", "dJ/d(value)");
   for (const auto& entry : problem.design().entries()) {
     const int i = entry.offset;
     if (entry.kind != Kind::Control) {
-      std::printf("  %-*s  %-22.15g  %.15g\n", int(width), entry.name.c_str(), r.values[i], r.gradient[i]);
+      std::printf("  %-*s  %-22.15g  %.15g\n", int(width), entry.name.c_str(), values[i], gradient[i]);
       continue;
     }
     double largest = 0.0;
-    for (int k = i; k < i + entry.size; ++k) largest = std::max(largest, std::abs(r.gradient[k]));
+    for (int k = i; k < i + entry.size; ++k) largest = std::max(largest, std::abs(gradient[k]));
     std::printf("  control %s: %d values, |dJ/du|_max = %.6g\n", entry.control.c_str(), entry.size, largest);
   }
   std::printf("timing  forward %.3f s, adjoint %.3f s, adjoint/forward %.2f\n", e.forward_seconds, e.adjoint_seconds,
@@ -358,19 +234,10 @@ int gradient_command(const std::vector<std::string>& arguments, RCP<const Comm> 
     refuse_same_file(options.h5_path, "--h5", trajectory, "--trajectory-file (the forward states)");
   }
   refuse_same_file(options.csv_path, "-o", options.h5_path, "--h5");
-  // Written under temporary names and renamed when complete (a failed run leaves earlier files as they were).
-  const MPI_Comm mpi = raw_mpi_comm(*comm);
-  RenamedOutput csv(options.csv_path, mpi), h5_file(options.h5_path, mpi);
-  if (!options.csv_path.empty()) check_writable(csv, *comm);
-  const auto h5 = options.h5_path.empty() ? nullptr : create_hdf5(h5_file.temporary(), *comm);
+  GradientFiles files(options.csv_path, options.h5_path, *comm);
   const bool report = root && !options.quiet;
   // Collective (it may build the assembler to size the checkpoints): before the rank-0 header.
-  std::unique_ptr<storage::BinomialSchedule> schedule;
-  if (problem.adjoint_settings().storage == "checkpoints") {
-    const std::size_t slots = problem.checkpoint_slots(), interval = problem.disk_interval();
-    schedule = std::make_unique<storage::BinomialSchedule>(storage::plan_schedule(
-        static_cast<std::uint64_t>(problem.problem().integrator.step_count()), slots, interval, options.print_schedule));
-  }
+  const std::unique_ptr<storage::BinomialSchedule> schedule = problem.checkpoint_schedule(options.print_schedule);
   if (report) print_header(options, problem, *comm, schedule.get());
   if (root && schedule && !schedule->recomputation_warning().empty())
     std::fprintf(stderr, "flexadj gradient: warning: %s\n", schedule->recomputation_warning().c_str());
@@ -383,17 +250,12 @@ int gradient_command(const std::vector<std::string>& arguments, RCP<const Comm> 
 
   const GradientEvaluation e = problem.evaluate(true);
   if (report && !problem.restart_note().empty()) std::printf("restart  %s\n", problem.restart_note().c_str());
-  const Result result{e.objective, problem.design().names(), problem.values(), e.gradient};
-  if (report) print_result(result, problem, e);
-  if (h5) {
-    write_hdf5(*h5, result, problem);
-    h5_file.commit();
-  }
-  if (!options.csv_path.empty()) write_and_rename_csv(csv, result, *comm);
+  if (report) print_result(problem, e);
+  files.write(problem, e.objective, e.gradient);
   if (report) {
-    std::string files = options.csv_path;
-    if (!options.h5_path.empty()) files += (files.empty() ? "" : ", ") + options.h5_path;
-    if (!files.empty()) std::printf("output  %s\n", files.c_str());
+    std::string written = options.csv_path;
+    if (!options.h5_path.empty()) written += (written.empty() ? "" : ", ") + options.h5_path;
+    if (!written.empty()) std::printf("output  %s\n", written.c_str());
   }
   return kSuccess;
 }

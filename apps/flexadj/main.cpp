@@ -10,7 +10,7 @@
 #include "commands.hpp"
 #include "flexadj/core/error.hpp"
 #include "flexadj/core/version.hpp"
-#include "flexadj/io/hdf5_results_file.hpp"
+#include "flexadj/results/hdf5_results_file.hpp"
 
 namespace {
 
@@ -38,8 +38,8 @@ int run(int argc, char** argv, const flexadj::Runtime& runtime);
 int main(int argc, char** argv) {
   const flexadj::Runtime runtime(argv);
   const int code = run(argc, argv, runtime);
-  if (flexadj::io::results_file_left_open()) {
-    // HDF5 would crash finalizing a file whose close failed (flexadj::io::results_file_left_open): end here, with
+  if (flexadj::results::results_file_left_open()) {
+    // HDF5 would crash finalizing a file whose close failed (flexadj::results::results_file_left_open): end here, with
     // the error already reported, without finalizing MPI.
     std::cout.flush();
     std::cerr.flush();

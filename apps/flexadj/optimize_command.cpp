@@ -2,26 +2,20 @@
 // discrete-adjoint gradient (optimization::minimize: ROL, the gradient method of Nachbagauer et al. 2015,
 // Barzilai-Borwein, on optimization::GradientProblemFunction), with per-iteration progress, history, design values,
 // restart file and final trajectory. This file reads the options, prints and writes the files.
-#include <Teuchos_DefaultMpiComm.hpp>
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
-#include <limits>
 
+#include "adjoint_options.hpp"
 #include "commands.hpp"
-#include "flexadj/core/mpi_comm.hpp"
 #include "flexadj/core/error.hpp"
-#include "flexadj/io/design_values.hpp"
-#include "flexadj/io/hdf5_results_file.hpp"
+#include "flexadj/gradient/gradient_problem.hpp"
 #include "flexadj/io/problem_reader.hpp"
-#include "flexadj/core/renamed_output.hpp"
-#include "flexadj/io/trajectory_output.hpp"
 #include "flexadj/optimization/design_settings.hpp"
 #include "flexadj/optimization/gradient_problem_function.hpp"
-#include "adjoint_options.hpp"
-#include "flexadj/gradient/gradient_problem.hpp"
+#include "flexadj/optimization/optimization_files.hpp"
 #include "flexadj/optimization/restart_file.hpp"
+#include "flexadj/results/trajectory_output.hpp"
 
 namespace flexadj::app {
 namespace {
@@ -83,74 +77,6 @@ optimization::Settings settings_of(const GradientProblem& problem, const Optimiz
   if (!options.method.empty()) s.method = options.method;
   if (options.max_iterations >= 0) s.max_iterations = options.max_iterations;
   return s;
-}
-
-// ---- outputs --------------------------------------------------------------------------------------------------
-
-// One design-values entry per design variable (a control with all its values).
-void write_design(const std::string& path, const GradientProblem& problem, const std::vector<double>& x,
-                  const std::string& comment) {
-  std::vector<std::string> names;
-  std::vector<std::vector<double>> values;
-  for (const auto& e : problem.design().entries()) {
-    names.push_back(e.name);
-    values.emplace_back(x.begin() + e.offset, x.begin() + e.offset + e.size);
-  }
-  io::write_design_values(path, names, values, comment);
-}
-
-const char* kHistoryHeader = "iteration,objective,gradient_norm,step,forward_runs,adjoint_runs,seconds\n";
-
-void write_history_row(std::ostream& out, const optimization::Iteration& h) {
-  char line[256];
-  std::snprintf(line, sizeof line, "%d,%.17g,%.17g,%.17g,%ld,%ld,%.6f\n", h.iteration, h.objective, h.gradient_norm,
-                h.step, h.forward_runs, h.adjoint_runs, h.seconds);
-  out << line;
-}
-
-// Collective: /history/<column>, /design/{names,values,lower,upper}, /controls/<name>/{times,values}.
-void write_history_hdf5(const std::string& path, const Comm& comm, const GradientProblem& problem,
-                        const std::vector<optimization::Iteration>& history, const optimization::Settings& settings,
-                        const optimization::Result& result) {
-  RenamedOutput renamed(path, raw_mpi_comm(comm));
-  io::ResultsFile file(raw_mpi_comm(comm), renamed.temporary());
-  const auto rows = static_cast<long long>(history.size());
-  std::vector<double> iteration, objective, gradient_norm, step, forward_runs, adjoint_runs, seconds;
-  for (const auto& h : history) {
-    iteration.push_back(h.iteration);
-    objective.push_back(h.objective);
-    gradient_norm.push_back(h.gradient_norm);
-    step.push_back(h.step);
-    forward_runs.push_back(static_cast<double>(h.forward_runs));
-    adjoint_runs.push_back(static_cast<double>(h.adjoint_runs));
-    seconds.push_back(h.seconds);
-  }
-  file.write_attribute("/", "model_file", problem.model().source_file);
-  file.write_attribute("/", "method", settings.method);
-  file.write_attribute("/", "stop_reason", result.stop_reason);
-  file.write_static("/history/iteration", iteration, {rows});
-  file.write_static("/history/objective", objective, {rows});
-  file.write_static("/history/gradient_norm", gradient_norm, {rows});
-  file.write_static("/history/step", step, {rows});
-  file.write_static("/history/forward_runs", forward_runs, {rows});
-  file.write_static("/history/adjoint_runs", adjoint_runs, {rows});
-  file.write_static("/history/seconds", seconds, {rows});
-  const auto n = static_cast<long long>(result.x.size());
-  file.write_strings("/design/names", problem.design().names());
-  file.write_static("/design/values", result.x, {n});
-  if (!settings.lower.empty()) {
-    file.write_static("/design/lower", settings.lower, {n});
-    file.write_static("/design/upper", settings.upper, {n});
-  }
-  for (const auto& e : problem.design().entries()) {
-    if (e.kind != Kind::Control) continue;
-    const auto& times = problem.model().find_control(e.control)->times();
-    file.write_static("/controls/" + e.control + "/times", times, {static_cast<long long>(times.size())});
-    file.write_static("/controls/" + e.control + "/values",
-                      std::vector<double>(result.x.begin() + e.offset, result.x.begin() + e.offset + e.size), {e.size});
-  }
-  file.close();
-  renamed.commit();
 }
 
 }  // namespace
@@ -215,33 +141,20 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   GradientProblem problem(io::read_problem_file(options.model_path, options.overrides), comm, "optimize");
   problem.set_adjoint(options.adjoint);
   const optimization::Settings settings = settings_of(problem, options);
-  const std::string history_csv = options.prefix + "_history.csv", history_h5 = options.prefix + "_history.h5",
-                    design_yaml = options.prefix + "_design.yaml", restart_file = options.prefix + "_restart.txt";
   // The final trajectory's name is checked before the work, not when it is written at the end.
   if (options.trajectory)
-    io::check_trajectory_name(options.prefix + ".h5", problem.problem().output.xdmf, "-o",
+    results::check_trajectory_name(options.prefix + ".h5", problem.problem().output.xdmf, "-o",
                               "--no-trajectory, or --set output.xdmf=false");
   if (problem.adjoint_settings().storage == "hdf5")  // the trajectory file is written and kept
-    for (const std::string& output : {history_csv, history_h5, design_yaml, restart_file, options.prefix + ".h5"})
-      refuse_same_file(output, "-o", problem.adjoint_settings().trajectory_path,
+    for (const char* output : {"_history.csv", "_history.h5", "_design.yaml", "_restart.txt", ".h5"})
+      refuse_same_file(options.prefix + output, "-o", problem.adjoint_settings().trajectory_path,
                        "--trajectory-file (the forward states of each iterate)");
   optimization::RestartState restart;
   const std::string run = problem.run_identity();  // collective; before any design values change
-  if (options.restart) restart = optimization::read_restart(restart_file, settings.method, run, problem.design().size());
-  optimization::RestartWriter restart_writer(restart_file, settings.method, run);
-
-  // The history and design files are written under temporary names as the run goes and renamed at its end: a run
-  // that fails leaves the files of an earlier run as they were.
-  const MPI_Comm mpi = raw_mpi_comm(*comm);
-  RenamedOutput csv_file(history_csv, mpi), design_file(design_yaml, mpi);
-  std::ofstream csv;
-  if (root) {
-    csv.open(csv_file.temporary());
-    if (!csv) throw InputError(history_csv, "-o", "cannot write the history file (does its folder exist?)");
-    csv << kHistoryHeader;
-    for (const auto& h : restart.history) write_history_row(csv, h);
-    csv.flush();
-  }
+  if (options.restart)
+    restart = optimization::read_restart(options.prefix + "_restart.txt", settings.method, run, problem.design().size());
+  optimization::OptimizationFiles files(options.prefix, problem, settings, run, restart.history,
+                                        "flexadj optimize " + options.model_path);
   const bool report = root && !options.quiet;
   const model::Model& m = problem.model();
   if (report) {
@@ -257,19 +170,14 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   }
 
   optimization::GradientProblemFunction function(problem);
-  const std::string comment = "flexadj optimize " + options.model_path;
   const optimization::Observer observer = [&](const optimization::Iteration& h, const std::vector<double>& x,
                                               const optimization::RestartState& state) {
-    if (!root) return;
-    if (!options.quiet) {
+    if (root && !options.quiet) {
       std::printf("%5d  %-23.16e  %-11.4e  %-11.4e  %7ld  %7ld  %9.2f\n", h.iteration, h.objective, h.gradient_norm,
                   h.step, h.forward_runs, h.adjoint_runs, h.seconds);
       std::fflush(stdout);
     }
-    write_history_row(csv, h);
-    csv.flush();
-    write_design(design_file.temporary(), problem, x, comment + ", iteration " + std::to_string(h.iteration));
-    restart_writer.write(state);
+    files.observe(h, x, state);
   };
   optimization::Result result;
   try {
@@ -279,27 +187,19 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
     throw InputError(m.source_file, "optimization", e.what());
   }
 
-  // The design file holds the returned iterate (a non-monotone run that left its best returns that one). Written
-  // here too: a restart whose replay reaches the end calls no observer, and its temporary file would be missing.
-  if (root)
-    write_design(design_file.temporary(), problem, result.x,
-                 comment + ", iteration " + std::to_string(result.best_iteration) +
-                     (result.best_iteration != result.iterations ? " (the lowest J)" : ""));
   // The final design's trajectory (the forward run is served from the cache if it was the last one).
   function.value(result.x);
   if (options.trajectory) problem.write_trajectory(options.prefix + ".h5", problem.problem().output.xdmf);
-  write_history_hdf5(history_h5, *comm, problem, result.history, settings, result);
-  if (root) csv.close();
-  csv_file.commit();
-  design_file.commit();
+  files.finish(result);
   if (report) {
     const auto& first = result.history.front();
     std::printf("stopped     %s after %d iteration(s)\n", result.stop_reason.c_str(), result.iterations);
     std::printf("result      J = %.16e (J/J0 = %.3e), forward runs %ld, adjoint runs %ld, %.2f s\n",
                 result.objective, first.objective != 0.0 ? result.objective / first.objective : 0.0,
                 function.forward_runs(), function.adjoint_runs(), result.history.back().seconds);
-    std::printf("output      %s, %s, %s, %s%s\n", history_csv.c_str(), history_h5.c_str(), design_yaml.c_str(),
-                restart_file.c_str(), options.trajectory ? (", " + options.prefix + ".h5").c_str() : "");
+    std::printf("output      %s, %s, %s, %s%s\n", files.history_csv().c_str(), files.history_h5().c_str(),
+                files.design_yaml().c_str(), files.restart_file().c_str(),
+                options.trajectory ? (", " + options.prefix + ".h5").c_str() : "");
   }
   return kSuccess;
 }

@@ -2,19 +2,18 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
-#include <iostream>
-#include <sstream>
 
+#include "adjoint_options.hpp"
 #include "commands.hpp"
 #include "flexadj/core/error.hpp"
 #include "flexadj/core/memory_usage.hpp"
 #include "flexadj/core/mpi_comm.hpp"
 #include "flexadj/integrators/simulation.hpp"
+#include "flexadj/integrators/summary_file.hpp"
 #include "flexadj/io/problem_reader.hpp"
 #include "flexadj/core/renamed_output.hpp"
-#include "flexadj/io/trajectory_output.hpp"
-#include "flexadj/io/xdmf_writer.hpp"
+#include "flexadj/results/trajectory_output.hpp"
+#include "flexadj/results/xdmf_writer.hpp"
 
 namespace flexadj::app {
 namespace {
@@ -36,14 +35,7 @@ SimulateOptions parse(const std::vector<std::string>& arguments) {
     const std::string& a = arguments[i];
     if (a == "-o" || a == "--output") options.output_path = value_of(i);
     else if (a == "--every") {
-      const std::string& text = value_of(i);
-      try {
-        std::size_t used = 0;
-        options.every = std::stoi(text, &used);
-        if (used != text.size() || options.every < 1) throw std::invalid_argument(text);
-      } catch (const std::exception&) {
-        throw InputError("", "--every", "expected a positive integer, got '" + text + "'");
-      }
+      options.every = parse_positive<int>(a, value_of(i), true);
     } else if (a == "--set") options.overrides.push_back(value_of(i));
     else if (a == "--solver") options.solver = value_of(i);
     else if (a == "--summary") options.summary_path = value_of(i);
@@ -57,44 +49,6 @@ SimulateOptions parse(const std::vector<std::string>& arguments) {
   if (options.model_path.empty()) throw InputError("", "", "missing MODEL.yaml; see 'flexadj simulate --help'");
   if (!options.solver.empty()) options.overrides.push_back("integrator.linear_solver=" + options.solver);
   return options;
-}
-
-// The energy scale of a run: |E0| or the largest kinetic energy (E0 alone depends on where the potential is zero).
-double energy_scale(const integrators::SimulationSummary& s) {
-  return std::max({std::abs(s.initial_energy), s.max_kinetic_energy, 1e-12});
-}
-// A conservative model whose energy changed by more than its energy scale: the integrator did not resolve the
-// motion (k = 1e150 gave |E - E0| = 6e117 J from E0 = 0.125 J).
-bool energy_untrustworthy(const integrators::SimulationSummary& s) {
-  return s.energy_tracked && !(s.max_energy_deviation <= energy_scale(s));
-}
-
-void write_summary_json(const std::string& path, const model::Model& model, const integrators::SimulationSummary& s,
-                        int ranks, const linalg::LinearSolver& solver, const std::vector<double>& peak_rss_mib,
-                        const std::string& output) {
-  RenamedOutput renamed(path, MPI_COMM_SELF);  // rank 0 alone writes it
-  std::ofstream out(renamed.temporary());
-  if (!out) throw InputError(path, "--summary", "cannot write the summary file");
-  out.precision(17);
-  out << "{\n  \"model\": \"" << model.source_file << "\",\n  \"ranks\": " << ranks
-      << ",\n  \"coordinates\": " << model.coordinate_count() << ",\n  \"multipliers\": " << model.multiplier_count()
-      << ",\n  \"steps\": " << s.steps << ",\n  \"end_time\": " << s.end_time
-      << ",\n  \"newton_iterations\": " << s.newton_iterations << ",\n  \"max_newton_iterations\": "
-      << s.max_newton_iterations << ",\n  \"max_constraint_residual\": " << s.max_constraint_residual
-      << ",\n  \"energy_tracked\": " << (s.energy_tracked ? "true" : "false")
-      << ",\n  \"initial_energy\": " << s.initial_energy << ",\n  \"max_energy_deviation\": " << s.max_energy_deviation
-      << ",\n  \"energy_warning\": " << (energy_untrustworthy(s) ? "true" : "false")
-      << ",\n  \"wall_seconds\": " << s.wall_seconds << ",\n  \"linear_solver\": \"" << solver.description()
-      << "\",\n  \"linear_solves\": " << solver.counts().solves;
-  if (solver.counts().iterative)
-    out << ",\n  \"krylov_iterations_mean\": " << solver.counts().mean_iterations()
-        << ",\n  \"krylov_iterations_max\": " << solver.counts().max_iterations;
-  out << ",\n  \"peak_rss_mib_per_rank\": [";
-  for (std::size_t r = 0; r < peak_rss_mib.size(); ++r) out << (r ? ", " : "") << peak_rss_mib[r];
-  out << "],\n  \"output\": \"" << output << "\"\n}\n";
-  out.close();  // a full disk shows only when the buffer is written
-  if (!out) throw OutputError(path + ": writing the summary file failed (is the disk full?)");
-  renamed.commit();
 }
 
 }  // namespace
@@ -142,9 +96,9 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   refuse_overwriting_input(output_path, options.model_path, "-o");
   refuse_overwriting_input(options.summary_path, options.model_path, "--summary");
   const int every = options.every > 0 ? options.every : problem.output.every;
-  std::unique_ptr<io::TrajectoryOutput> output;
+  std::unique_ptr<results::TrajectoryOutput> output;
   if (!options.no_output)
-    output = std::make_unique<io::TrajectoryOutput>(assembler, problem.integrator, output_path, every,
+    output = std::make_unique<results::TrajectoryOutput>(assembler, integrators::describe_run(problem.integrator), output_path, every,
                                                     options.xdmf && problem.output.xdmf);
 
   if (root && !options.quiet) {
@@ -220,19 +174,19 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
     if (output) {
       std::printf("  output      %s", output->path().c_str());
       if (options.xdmf && problem.output.xdmf) std::printf(", %s (open in ParaView; %s for its XDMF Reader)", output->xdmf_path().c_str(),
-                    io::XdmfWriter::legacy_path(output->xdmf_path()).c_str());
+                    results::XdmfWriter::legacy_path(output->xdmf_path()).c_str());
       std::printf("\n");
     }
   }
-  if (root && energy_untrustworthy(summary))
+  if (root && summary.energy_untrustworthy())
     std::fprintf(stderr,
                  "flexadj simulate: warning: the energy of this conservative model changed by up to %.3e J, more "
                  "than its energy scale %.3e J (|E0| or the largest kinetic energy): the results are not "
                  "trustworthy (a step too large for the model's fastest motion, or parameters whose scales differ "
                  "by many orders of magnitude); try a smaller integrator.step_size\n",
-                 summary.max_energy_deviation, energy_scale(summary));
+                 summary.max_energy_deviation, summary.energy_scale());
   if (root && !options.summary_path.empty())
-    write_summary_json(options.summary_path, model, summary, comm->getSize(), integrator->linear_solver(),
+    integrators::write_summary_json(options.summary_path, model, summary, comm->getSize(), integrator->linear_solver(),
                        peak_rss_mib, output ? output->path() : "");
   return kSuccess;
 }

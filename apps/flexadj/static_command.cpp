@@ -7,8 +7,9 @@
 #include "flexadj/integrators/static_solver.hpp"
 #include "flexadj/integrators/time_integrator.hpp"
 #include "flexadj/io/problem_reader.hpp"
-#include "flexadj/io/trajectory_output.hpp"
-#include "flexadj/io/xdmf_writer.hpp"
+#include "flexadj/integrators/simulation.hpp"
+#include "flexadj/results/trajectory_output.hpp"
+#include "flexadj/results/xdmf_writer.hpp"
 
 namespace flexadj::app {
 namespace {
@@ -84,9 +85,9 @@ int static_command(const std::vector<std::string>& arguments, RCP<const Comm> co
   std::string output_path = options.output_path.empty() ? problem.output.path : options.output_path;
   if (output_path.empty()) output_path = file_stem(options.model_path) + "-static.h5";
   refuse_overwriting_input(output_path, options.model_path, "-o");
-  std::unique_ptr<io::TrajectoryOutput> output;
+  std::unique_ptr<results::TrajectoryOutput> output;
   if (!options.no_output)
-    output = std::make_unique<io::TrajectoryOutput>(assembler, problem.integrator, output_path, 1,
+    output = std::make_unique<results::TrajectoryOutput>(assembler, integrators::describe_run(problem.integrator), output_path, 1,
                                                     options.xdmf && problem.output.xdmf);
 
   if (root && !options.quiet) {
@@ -117,7 +118,7 @@ int static_command(const std::vector<std::string>& arguments, RCP<const Comm> co
     if (output) {
       std::printf("  output      %s", output->path().c_str());
       if (options.xdmf && problem.output.xdmf) std::printf(", %s (open in ParaView; %s for its XDMF Reader)", output->xdmf_path().c_str(),
-                    io::XdmfWriter::legacy_path(output->xdmf_path()).c_str());
+                    results::XdmfWriter::legacy_path(output->xdmf_path()).c_str());
       std::printf("\n");
     }
   }

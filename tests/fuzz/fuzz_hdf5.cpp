@@ -1,5 +1,5 @@
 // libFuzzer harness (scripts/fuzz.sh): the HDF5 files flexadj reads back. Each input is written to a file, which
-// is then read as a trajectory (io::StateReader, every step), as a checkpoint (storage::read_checkpoint_file) and
+// is then read as a trajectory (results::StateReader, every step), as a checkpoint (storage::read_checkpoint_file) and
 // as a control signal (ControlSignal::from_hdf5). Each reader must accept the file or refuse it with an
 // InputError naming it; anything else escaping, a sanitizer report or a hang is a crash. What is accepted must
 // be finite. MPI, Kokkos and a small model (a mass on a rail with a spring: coordinates and a multiplier) are
@@ -24,8 +24,8 @@
 #include "flexadj/integrators/simulation.hpp"
 #include "flexadj/integrators/time_integrator.hpp"
 #include "flexadj/io/problem_reader.hpp"
-#include "flexadj/io/state_reader.hpp"
-#include "flexadj/io/trajectory_output.hpp"
+#include "flexadj/results/state_reader.hpp"
+#include "flexadj/results/trajectory_output.hpp"
 #include "flexadj/storage/checkpoint_file.hpp"
 #include "hdf5_harness_model.hpp"
 
@@ -68,7 +68,7 @@ void write_seeds(const std::string& folder) {
   assembly::State state = f.assembler.make_state();
   f.assembler.scatter_global(f.problem.model->initial_coordinates(), f.problem.model->initial_velocities(), state);
   {
-    io::TrajectoryOutput output(f.assembler, f.problem.integrator, folder + "/trajectory.h5", 1, false);
+    results::TrajectoryOutput output(f.assembler, integrators::describe_run(f.problem.integrator), folder + "/trajectory.h5", 1, false);
     integrators::SimulationOptions options;
     options.progress = false;
     integrators::simulate(f.assembler, *integrator, state, options,
@@ -119,7 +119,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   Fixture& f = *fixture;
   assembly::State state = f.assembler.make_state();
   try {
-    const io::StateReader reader(path, f.assembler);
+    const results::StateReader reader(path, f.assembler);
     for (std::size_t k = 0; k < reader.times().size(); ++k) {
       reader.read(static_cast<long long>(k), state);
       check_finite(state.q, "coordinate");

@@ -87,7 +87,7 @@ TEST(AdjointRanks, VariationalChainGradientMatchesTheSingleRankGradient) {
   assembler.scatter_global(problem.model->initial_coordinates(), problem.model->initial_velocities(), state);
   const std::string path = "variational_adjoint_trajectory_np" + std::to_string(world()->getSize()) + ".h5";
   storage::MemoryTrajectory memory;
-  storage::Hdf5Trajectory file(path, assembler, problem.integrator);
+  storage::Hdf5Trajectory file(path, assembler, integrators::describe_run(problem.integrator));
   record_into_both(assembler, *integrator, state, memory, file);
   const auto from_memory = adjoint::discrete_adjoint_gradient(assembler, *integrator, memory, objective, space);
   const auto from_file = adjoint::discrete_adjoint_gradient(assembler, *integrator, file, objective, space);
@@ -148,7 +148,7 @@ TEST(AdjointRanks, Hdf5TrajectoryGivesTheMemoryGradient) {
   assembler.scatter_global(problem.model->initial_coordinates(), problem.model->initial_velocities(), state);
   const std::string path = "adjoint_trajectory_np" + std::to_string(comm->getSize()) + ".h5";
   storage::MemoryTrajectory memory;
-  storage::Hdf5Trajectory file(path, assembler, problem.integrator);
+  storage::Hdf5Trajectory file(path, assembler, integrators::describe_run(problem.integrator));
   record_into_both(assembler, integrator, state, memory, file);
   const model::ParameterSpace space(*problem.model);
   const auto from_memory =

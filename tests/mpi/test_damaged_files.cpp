@@ -20,8 +20,8 @@
 #include "flexadj/io/problem_reader.hpp"
 #include "flexadj/integrators/simulation.hpp"
 #include "flexadj/integrators/time_integrator.hpp"
-#include "flexadj/io/state_reader.hpp"
-#include "flexadj/io/trajectory_output.hpp"
+#include "flexadj/results/state_reader.hpp"
+#include "flexadj/results/trajectory_output.hpp"
 #include "flexadj/storage/checkpoint_file.hpp"
 #include "../fuzz/hdf5_harness_model.hpp"
 #include "simulation_support.hpp"
@@ -38,7 +38,7 @@ void write_trajectory(const std::string& path) {
   const auto integrator = integrators::make_time_integrator(assembler, problem.integrator, {});
   assembly::State state = assembler.make_state();
   assembler.scatter_global(problem.model->initial_coordinates(), problem.model->initial_velocities(), state);
-  io::TrajectoryOutput output(assembler, problem.integrator, path, 1, false);
+  results::TrajectoryOutput output(assembler, integrators::describe_run(problem.integrator), path, 1, false);
   integrators::SimulationOptions options;
   options.progress = false;
   integrators::simulate(assembler, *integrator, state, options,
@@ -52,7 +52,7 @@ std::string trajectory_refusal(const std::string& path) {
   assembly::Assembler assembler(*problem.model, world());
   assembly::State state = assembler.make_state();
   try {
-    const io::StateReader reader(path, assembler);
+    const results::StateReader reader(path, assembler);
     for (std::size_t k = 0; k < reader.times().size(); ++k) reader.read(static_cast<long long>(k), state);
   } catch (const InputError& e) {
     return e.what();
@@ -129,7 +129,7 @@ TEST(DamagedFiles, RefusesChunksSwappedInTheirIndex) {
   // The damage the record checks cannot see: the chunk index of HDF5 1.8's format (a version-1 B-tree) has no
   // checksum, and with the addresses of the chunks of steps 1 and 2 of /state/q swapped every record is still a
   // whole chunk of the extent inside the file. HDF5 then reads step 2's positions as step 1's; the checksum of
-  // each step's values (written beside them, io/state_reader.cpp) refuses them.
+  // each step's values (written beside them, results/state_reader.cpp) refuses them.
   const std::string path = "damaged_swapped_chunks.h5";
   write_trajectory(path);
   std::filesystem::copy_file(path, "damaged_swapped_chunks_original.h5",

@@ -9,10 +9,10 @@
 
 #include "beam_support.hpp"
 #include "flexadj/integrators/time_integrator.hpp"
-#include "flexadj/io/hdf5_results_file.hpp"
+#include "flexadj/results/hdf5_results_file.hpp"
 #include "flexadj/io/problem_reader.hpp"
-#include "flexadj/io/state_reader.hpp"
-#include "flexadj/io/trajectory_output.hpp"
+#include "flexadj/results/state_reader.hpp"
+#include "flexadj/results/trajectory_output.hpp"
 #include "flexadj/storage/trajectory.hpp"
 #include "flexadj/integrators/simulation.hpp"
 #include "flexadj/core/error.hpp"
@@ -32,7 +32,7 @@ TEST(TrajectoryOutput, FileMatchesTheInMemoryTrajectory) {
   auto state = assembler.make_state();
   assembler.scatter_global(problem.model->initial_coordinates(), problem.model->initial_velocities(), state);
   const std::string path = "trajectory_output_np" + std::to_string(comm->getSize()) + ".h5";
-  io::TrajectoryOutput output(assembler, problem.integrator, path, 2, true);  // every second step and the last
+  results::TrajectoryOutput output(assembler, integrators::describe_run(problem.integrator), path, 2, true);  // every second step and the last
 
   std::vector<double> times;
   std::vector<std::vector<double>> q, lambda;
@@ -51,7 +51,7 @@ TEST(TrajectoryOutput, FileMatchesTheInMemoryTrajectory) {
   integrators::simulate(assembler, *integrator, state, options, {record});
   output.finish();
 
-  const io::ResultsReader reader(path);
+  const results::ResultsReader reader(path);
   ASSERT_EQ(reader.steps(), 76);  // steps 0, 2, ..., 150
   EXPECT_EQ(reader.times(), times);
   const auto file_q = reader.read_all("/state/q");
@@ -94,7 +94,7 @@ std::pair<std::vector<std::vector<double>>, std::vector<std::vector<double>>> ru
   const auto integrator = integrators::make_time_integrator(assembler, problem.integrator, {});
   auto state = assembler.make_state();
   assembler.scatter_global(model.initial_coordinates(), model.initial_velocities(), state);
-  io::TrajectoryOutput output(assembler, problem.integrator, path, 1, false);
+  results::TrajectoryOutput output(assembler, integrators::describe_run(problem.integrator), path, 1, false);
   std::vector<std::vector<double>> q, v;
   const auto& dofs = assembler.dofs();
   integrators::StepObserver record = [&](long long n, double t, const assembly::State& s) {
@@ -129,7 +129,7 @@ void check_beam_output(const std::string& yaml, const std::string& name) {
     if (problem.model->force_elements()[i]->resultant_count() > 0) beam_elements.push_back(static_cast<int>(i));
   const long long steps = static_cast<long long>(q.size()), beams = static_cast<long long>(beam_elements.size());
   const long long bodies = static_cast<long long>(problem.model->bodies().size());
-  const io::ResultsReader reader(path), serial(serial_path);
+  const results::ResultsReader reader(path), serial(serial_path);
   ASSERT_EQ(reader.steps(), steps);
   for (const char* field : kBeamFields)
     ASSERT_EQ(reader.dims(field),
@@ -241,7 +241,7 @@ TEST(TrajectoryOutput, ChangedTrajectoryFileIsRefused) {
   const std::string path = "changed_trajectory_np" + std::to_string(world()->getSize()) + ".h5";
   std::vector<double> step6;
   {
-    storage::Hdf5Trajectory trajectory(path, assembler, problem.integrator);
+    storage::Hdf5Trajectory trajectory(path, assembler, integrators::describe_run(problem.integrator));
     auto state = assembler.make_state();
     assembler.scatter_global(problem.model->initial_coordinates(), problem.model->initial_velocities(), state);
     integrators::record_forward_run(assembler, *integrator, state, trajectory);
@@ -270,7 +270,7 @@ TEST(TrajectoryOutput, ChangedTrajectoryFileIsRefused) {
   }
   world()->barrier();
   // A new reader (as the next sweep opens it) sees the change, on every rank.
-  const io::StateReader reader(path, assembler);
+  const results::StateReader reader(path, assembler);
   auto read_back = assembler.make_state();
   try {
     reader.read(7, read_back);

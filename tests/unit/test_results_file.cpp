@@ -14,15 +14,15 @@
 #include <vector>
 
 #include "flexadj/core/error.hpp"
-#include "flexadj/io/hdf5_results_file.hpp"
-#include "flexadj/io/xdmf_writer.hpp"
+#include "flexadj/results/hdf5_results_file.hpp"
+#include "flexadj/results/xdmf_writer.hpp"
 
 namespace {
 
 using flexadj::InputError;
-using flexadj::io::ResultsFile;
-using flexadj::io::ResultsReader;
-using flexadj::io::XdmfWriter;
+using flexadj::results::ResultsFile;
+using flexadj::results::ResultsReader;
+using flexadj::results::XdmfWriter;
 
 int rank() {
   int r = 0;

@@ -19,7 +19,7 @@
 #include "flexadj/core/file_names.hpp"
 #include "flexadj/integrators/registry.hpp"
 #include "flexadj/integrators/simulation.hpp"
-#include "flexadj/io/trajectory_output.hpp"
+#include "flexadj/results/trajectory_output.hpp"
 #include "flexadj/storage/folder_lock.hpp"
 #include "flexadj/storage/trajectory.hpp"
 #include "flexadj/objectives/objective_formula.hpp"
@@ -366,7 +366,7 @@ void GradientProblem::replay_trajectory(const integrators::StepObserver& observe
 
 void GradientProblem::write_trajectory(const std::string& path, bool xdmf) {
   if (!recorded_) throw std::logic_error("GradientProblem::write_trajectory() without a complete forward run");
-  io::TrajectoryOutput output(*assembler_, problem_.integrator, path, 1, xdmf);
+  results::TrajectoryOutput output(*assembler_, integrators::describe_run(problem_.integrator), path, 1, xdmf);
   replay_trajectory([&](long long n, double t, const assembly::State& s) { output.observe(n, t, s); });
   output.finish();
 }
@@ -389,6 +389,37 @@ GradientEvaluation GradientProblem::evaluate(bool with_gradient) {
 
 std::string GradientProblem::describe_objective() const {
   return objectives::objective_formula(problem_.objective_terms, *problem_.model);
+}
+
+std::unique_ptr<storage::BinomialSchedule> GradientProblem::checkpoint_schedule(bool actions) {
+  if (adjoint_.storage != "checkpoints") return nullptr;
+  const std::size_t slots = checkpoint_slots(), interval = disk_interval();
+  return std::make_unique<storage::BinomialSchedule>(storage::plan_schedule(
+      static_cast<std::uint64_t>(problem_.integrator.step_count()), slots, interval, actions));
+}
+
+std::string GradientProblem::describe_adjoint() const {
+  const AdjointSettings& a = adjoint_;
+  const auto continuous = integrators::integrator_kind(problem_.integrator).can.continuous_adjoint;
+  std::ostringstream text;
+  using integrators::ContinuousAdjoint;
+  if (a.mode == "continuous" && continuous == ContinuousAdjoint::JointSpaceOde)
+    text << "continuous (Maciag et al. 2022: joint-coordinate adjoint ODE, dense, Heun backwards); gradient of the "
+            "continuous J to the integration error";
+  else if (a.mode == "continuous" && continuous == ContinuousAdjoint::StateSpaceOde)
+    text << "continuous (Held and Seifried: adjoint ODE of the QR state-space form, dense, Heun backwards); gradient "
+            "of the continuous J to the integration error";
+  else if (a.mode == "continuous")
+    text << "continuous (Nachbagauer et al. 2015), BDF-" << a.bdf_order
+         << (a.adjoint_steps > 0 ? " on " + std::to_string(a.adjoint_steps) + " steps of its own (forward states "
+                                                                               "interpolated)" : std::string())
+         << "; gradient of the continuous J to the integration error";
+  else if (a.mode == "spacetime")
+    text << "spacetime discrete (all steps as one system, " << a.spacetime_solver << ", tolerance "
+         << a.spacetime_tolerance << "; the discrete J's gradient to that tolerance)";
+  else
+    text << "discrete (exact gradient of the discrete J)";
+  return text.str();
 }
 
 const std::vector<double>& GradientProblem::step_times() const {

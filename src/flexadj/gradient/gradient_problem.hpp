@@ -16,6 +16,7 @@
 #include "flexadj/core/tpetra_types.hpp"
 #include "flexadj/gradient/adjoint_settings.hpp"
 #include "flexadj/integrators/simulation.hpp"
+#include "flexadj/storage/binomial_schedule.hpp"
 #include "flexadj/storage/checkpointed_trajectory.hpp"
 #include "flexadj/storage/folder_lock.hpp"
 #include "flexadj/problem/design_space.hpp"
@@ -41,6 +42,7 @@ class GradientProblem {
   // The model file's trajectory section applies until set_adjoint() says otherwise.
 
   const problem::Problem& problem() const { return problem_; }
+  const RCP<const Comm>& comm() const { return comm_; }
   const model::Model& model() const { return *problem_.model; }
   const problem::DesignSpace& design() const { return design_; }
   std::vector<double> values() const { return design_.values(problem_); }
@@ -87,6 +89,9 @@ class GradientProblem {
   // checkpoint_folder(). With a folder and no number of disk checkpoints, the interval is the number of slots.
   std::size_t disk_interval();
   const std::string& checkpoint_folder() const { return adjoint_.folder; }
+  // The schedule of storage "checkpoints" (slots, disk interval, recomputed steps; with `actions` its actions too,
+  // up to storage::kMaxListedSteps steps); nullptr for another storage. Collective (checkpoint_slots()).
+  std::unique_ptr<storage::BinomialSchedule> checkpoint_schedule(bool actions);
   // The identity of a run (core/run_identity.hpp), written into disk checkpoints, sweep restart files and
   // optimisation restart files: the program version, the CRC-32 of each section of the model file as read (--set
   // overrides applied; objective, integrator, design variables, bodies, ...; not title, output and trajectory, nor
@@ -105,6 +110,8 @@ class GradientProblem {
 
   // J as a formula, e.g. "mass.x(t_end) + 2/2 (v(load.x)(t_end) - 5)^2", for the report.
   std::string describe_objective() const;
+  // The adjoint of set_adjoint() in one line, e.g. "discrete (exact gradient of the discrete J)", for the report.
+  std::string describe_adjoint() const;
   // The step times t_0 .. t_N of the last forward() (collective reads of a file trajectory are not needed).
   const std::vector<double>& step_times() const;
   // Called after the discrete adjoint's step of each step n = N, ..., 0 (adjoint::SweepOptions::after_step), e.g. to

@@ -142,6 +142,10 @@ std::vector<double> step_times(const IntegratorSettings& settings) {
   return times;
 }
 
+results::RunDescription describe_run(const IntegratorSettings& settings) {
+  return {settings.step_size, settings.spectral_radius, settings.adaptive() ? -1 : settings.step_count()};
+}
+
 SimulationSummary simulate(assembly::Assembler& assembler, TimeIntegrator& integrator, assembly::State& state,
                            const SimulationOptions& options, const std::vector<StepObserver>& observers) {
   const auto start = std::chrono::steady_clock::now();

@@ -1,10 +1,13 @@
 #pragma once
 // The forward time loop: initial conditions, steps, observers (output, tests), progress and summary.
+#include <algorithm>
+#include <cmath>
 #include <functional>
 #include <string>
 #include <vector>
 
 #include "flexadj/integrators/time_integrator.hpp"
+#include "flexadj/results/trajectory_output.hpp"
 
 namespace flexadj::storage {
 class Trajectory;
@@ -26,6 +29,11 @@ struct SimulationSummary {
   // Error-controlled steps (IntegratorSettings::step_control): steps taken again smaller, and the sizes taken.
   long long rejected_steps = 0;
   double smallest_step = 0.0, largest_step = 0.0;
+  // The energy scale of the run: |E0| or the largest kinetic energy (E0 alone depends on where the potential is 0).
+  double energy_scale() const { return std::max({std::abs(initial_energy), max_kinetic_energy, 1e-12}); }
+  // A conservative model whose energy changed by more than its energy scale: the integrator did not resolve the
+  // motion (k = 1e150 gave |E - E0| = 6e117 J from E0 = 0.125 J).
+  bool energy_untrustworthy() const { return energy_tracked && !(max_energy_deviation <= energy_scale()); }
 };
 
 struct SimulationOptions {
@@ -43,11 +51,13 @@ using StepObserver = std::function<void(long long, double, const assembly::State
 SimulationSummary simulate(assembly::Assembler& assembler, TimeIntegrator& integrator, assembly::State& state,
                            const SimulationOptions& options, const std::vector<StepObserver>& observers);
 
-// The forward run of a gradient: no progress line or energy, every step recorded into `trajectory`
-// (begin_recording ... end_recording). Collective.
 // The times t_0 .. t_N of a run with these settings, as simulate() steps through them (the last is end_time).
 std::vector<double> step_times(const IntegratorSettings& settings);
+// What a trajectory file of a run with these settings says of it.
+results::RunDescription describe_run(const IntegratorSettings& settings);
 
+// The forward run of a gradient: no progress line or energy, every step recorded into `trajectory`
+// (begin_recording ... end_recording). Collective.
 // `also` (if given) sees every step as well (e.g. to sum the objective while the states pass).
 SimulationSummary record_forward_run(assembly::Assembler& assembler, TimeIntegrator& integrator,
                                      assembly::State& state, storage::Trajectory& trajectory,

@@ -1,6 +1,7 @@
 #include "flexadj/integrators/time_integrator.hpp"
 
 #include "flexadj/integrators/registry.hpp"
+#include "flexadj/integrators/simulation.hpp"
 
 #include <Teuchos_CommHelpers.hpp>
 
@@ -14,6 +15,10 @@
 #include "flexadj/core/error.hpp"
 
 namespace flexadj::integrators {
+
+std::vector<double> TimeIntegrator::recorded_step_times() const { return step_times(settings()); }
+
+results::RunDescription TimeIntegrator::run_description() const { return describe_run(settings()); }
 
 linalg::LinearSolverOptions linear_solver_options(const IntegratorSettings& settings) {
   linalg::LinearSolverOptions options;

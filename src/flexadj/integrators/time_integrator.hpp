@@ -18,6 +18,7 @@
 #include "flexadj/assembly/assembler.hpp"
 #include "flexadj/integrators/integrator_settings.hpp"
 #include "flexadj/linalg/linear_solver.hpp"
+#include "flexadj/storage/step_recomputer.hpp"
 
 namespace flexadj::storage {
 class Trajectory;
@@ -37,9 +38,9 @@ struct StepStatistics {
   double constraint_residual = 0.0; // ||C(q_{n+1})||_inf at convergence
 };
 
-class TimeIntegrator {
+class TimeIntegrator : public storage::StepRecomputer {
  public:
-  virtual ~TimeIntegrator() = default;
+  ~TimeIntegrator() override = default;
   TimeIntegrator(const TimeIntegrator&) = delete;
   TimeIntegrator& operator=(const TimeIntegrator&) = delete;
 
@@ -56,8 +57,12 @@ class TimeIntegrator {
   virtual double local_error(const assembly::State& before, const assembly::State& after, double h) const;
   // What step() carries from one step to the next outside the State (the variational predictor's mean
   // acceleration), so that a checkpointed trajectory restarting at step n recomputes steps n + 1, ... bit for bit.
-  virtual void save_restart_data(std::vector<double>& data) const { data.clear(); }
-  virtual void load_restart_data(const std::vector<double>& data) { (void)data; }
+  void save_restart_data(std::vector<double>& data) const override { data.clear(); }
+  void load_restart_data(const std::vector<double>& data) override { (void)data; }
+  // storage::StepRecomputer: the steps of settings() (step_times()), step() again, describe_run().
+  std::vector<double> recorded_step_times() const override;
+  void recompute_step(assembly::State& state, double t, double h, long long n) override { step(state, t, h, n); }
+  results::RunDescription run_description() const override;
 
   // The discrete adjoint (docs/adjoint.md): the backward sweep of adjoint::discrete_adjoint_gradient calls
   // begin_adjoint() once, then adjoint_step() for n = N, N-1, ..., 0 over the trajectory of the last forward run of

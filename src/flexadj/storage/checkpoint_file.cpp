@@ -10,7 +10,7 @@
 #include "flexadj/core/error.hpp"
 #include "flexadj/core/run_identity.hpp"
 #include "flexadj/core/mpi_comm.hpp"
-#include "flexadj/io/hdf5_results_file.hpp"
+#include "flexadj/results/hdf5_results_file.hpp"
 #include "flexadj/core/renamed_output.hpp"
 
 namespace flexadj::storage {
@@ -70,7 +70,7 @@ void write_checkpoint_fields(const std::string& path, MPI_Comm comm, const Check
 
   RenamedOutput renamed(path, comm);
   {
-    io::ResultsFile file(comm, renamed.temporary());
+    results::ResultsFile file(comm, renamed.temporary());
     file.write_attribute("/", "format", kFormat);
     file.write_attribute("/", "version", kVersion);
     file.write_attribute("/", "kind", header.kind);
@@ -108,7 +108,7 @@ void read_checkpoint_fields(const std::string& path, MPI_Comm comm, const Checkp
   std::string problem;
   try {
     if (!std::filesystem::exists(path)) throw InputError(path, "", "checkpoint file missing");
-    const io::ResultsReader file(path);
+    const results::ResultsReader file(path);
     auto text = [&](const char* name) { return file.read_string_attribute("/", name); };
     auto number = [&](const char* name) { return file.read_double_attribute("/", name); };
     if (text("format") != kFormat) throw InputError(path, "format", "not a flexadj checkpoint");

@@ -7,7 +7,6 @@
 #include <stdexcept>
 
 #include "flexadj/core/error.hpp"
-#include "flexadj/integrators/simulation.hpp"
 #include "flexadj/storage/binomial_schedule.hpp"
 #include "flexadj/storage/checkpoint_file.hpp"
 
@@ -20,10 +19,10 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 
 }  // namespace
 
-CheckpointedTrajectory::CheckpointedTrajectory(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator,
-                                               std::size_t slots, DiskCheckpoints disk)
+CheckpointedTrajectory::CheckpointedTrajectory(assembly::Assembler& assembler, StepRecomputer& run, std::size_t slots,
+                                               DiskCheckpoints disk)
     : assembler_(assembler),
-      integrator_(integrator),
+      run_(run),
       slots_(slots),
       disk_(std::move(disk)),
       current_(assembler.make_state()),
@@ -44,8 +43,8 @@ CheckpointedTrajectory::~CheckpointedTrajectory() {
 
 void CheckpointedTrajectory::begin_recording() {
   remove_disk_files();
-  times_.clear();
   start_run();
+  times_.clear();  // record() takes the times
   if (disk_.interval > 0) {
     std::error_code ignored;
     std::filesystem::create_directories(disk_.folder, ignored);
@@ -63,12 +62,11 @@ void CheckpointedTrajectory::resume_recording(std::size_t from, assembly::State&
     throw std::logic_error("CheckpointedTrajectory::resume_recording() needs a disk checkpoint step after step 0");
   start_run();
   if (from > steps_) throw std::logic_error("CheckpointedTrajectory::resume_recording(): beyond the last step");
-  const std::vector<double> times = integrators::step_times(integrator_.settings());
-  times_.assign(times.begin(), times.begin() + static_cast<long>(from) + 1);
+  times_.resize(from + 1);
   disk_steps_.clear();
   for (std::size_t n = 0; n <= from; n += disk_.interval) disk_steps_.push_back(n);
   read_disk(from, state, restart_scratch_);
-  integrator_.load_restart_data(restart_scratch_);
+  run_.load_restart_data(restart_scratch_);
   planned_.clear();
   plan_memory_checkpoints(steps_ / period() * period());
   next_planned_ = 0;
@@ -79,7 +77,6 @@ void CheckpointedTrajectory::resume_recording(std::size_t from, assembly::State&
 void CheckpointedTrajectory::resume_recorded() {
   if (disk_.interval == 0) throw std::logic_error("CheckpointedTrajectory::resume_recorded() needs a disk tier");
   start_run();
-  times_ = integrators::step_times(integrator_.settings());
   disk_steps_.clear();
   for (std::size_t n = 0; n <= steps_; n += disk_.interval) disk_steps_.push_back(n);
   sweep_low_ = steps_ + 1;
@@ -90,7 +87,8 @@ void CheckpointedTrajectory::start_run() {
   statistics_ = CheckpointStatistics{};
   statistics_.slots = slots_;
   statistics_.disk_interval = disk_.interval;
-  steps_ = static_cast<std::size_t>(integrator_.settings().step_count());
+  times_ = run_.recorded_step_times();
+  steps_ = times_.size() - 1;
   current_valid_ = false;
 }
 
@@ -105,14 +103,14 @@ void CheckpointedTrajectory::plan_memory_checkpoints(std::size_t from) {
 }
 
 void CheckpointedTrajectory::store(std::size_t step, const assembly::State& state) {
-  integrator_.save_restart_data(restart_scratch_);
+  run_.save_restart_data(restart_scratch_);
   checkpoints_.push_back({step, state, restart_scratch_});
   ++statistics_.stores;
 }
 
 void CheckpointedTrajectory::write_disk(std::size_t step, const assembly::State& state) {
   const auto start = std::chrono::steady_clock::now();
-  integrator_.save_restart_data(restart_scratch_);
+  run_.save_restart_data(restart_scratch_);
   write_checkpoint_file(disk_.path(static_cast<long long>(step)), assembler_,
                         {disk_.run, static_cast<long long>(step), times_[step]}, state, restart_scratch_);
   disk_steps_.push_back(step);
@@ -159,7 +157,7 @@ void CheckpointedTrajectory::keep(std::size_t n, const assembly::State& state) {
 
 void CheckpointedTrajectory::end_recording() {
   if (times_.size() != steps_ + 1)
-    throw std::logic_error("CheckpointedTrajectory: the run recorded does not have the integrator's step count");
+    throw std::logic_error("CheckpointedTrajectory: the run recorded does not have the step count of its recomputer");
   sweep_low_ = steps_ + 1;
 }
 
@@ -197,7 +195,7 @@ void CheckpointedTrajectory::recompute(std::size_t n) {
   current_ = top.state;
   current_step_ = top.step;
   current_valid_ = true;
-  integrator_.load_restart_data(top.restart_data);
+  run_.load_restart_data(top.restart_data);
   ++statistics_.restores;
   // Forward steps need the forward matrices (the sweep has the assembler in transposed mode).
   const assembly::ScopedTransposedAssembly forward_assembly(assembler_, false);
@@ -212,7 +210,7 @@ void CheckpointedTrajectory::recompute(std::size_t n) {
 
 void CheckpointedTrajectory::advance(std::size_t to) {
   for (std::size_t k = current_step_; k < to; ++k) {
-    integrator_.step(current_, times_[k], times_[k + 1] - times_[k], static_cast<long long>(k + 1));
+    run_.recompute_step(current_, times_[k], times_[k + 1] - times_[k], static_cast<long long>(k + 1));
     ++statistics_.recomputed_steps;
   }
   current_step_ = to;

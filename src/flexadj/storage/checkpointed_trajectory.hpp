@@ -19,8 +19,8 @@
 #include <string>
 #include <vector>
 
-#include "flexadj/integrators/time_integrator.hpp"
 #include "flexadj/storage/checkpoint_folder.hpp"
+#include "flexadj/storage/step_recomputer.hpp"
 #include "flexadj/storage/trajectory.hpp"
 
 namespace flexadj::storage {
@@ -38,8 +38,8 @@ struct CheckpointStatistics {
 
 class CheckpointedTrajectory final : public Trajectory {
  public:
-  // slots >= 1 checkpoints (x_0 takes one). The integrator is the one whose run is recorded: it recomputes steps.
-  CheckpointedTrajectory(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator, std::size_t slots,
+  // slots >= 1 checkpoints (x_0 takes one). `run` recomputes the steps of the run recorded (its integrator).
+  CheckpointedTrajectory(assembly::Assembler& assembler, StepRecomputer& run, std::size_t slots,
                          DiskCheckpoints disk = {});
   // Removes the disk checkpoints of the last run, unless it is destroyed by an exception passing (a failed run
   // keeps them for a restart).
@@ -74,7 +74,7 @@ class CheckpointedTrajectory final : public Trajectory {
   // Reads the disk checkpoint of `step` into `checkpoint` (state, restart data).
   void read_disk(std::size_t step, assembly::State& state, std::vector<double>& restart_data);
   void remove_disk_files();
-  void start_run();  // no checkpoints, statistics or state at hand; steps_ from the integrator
+  void start_run();  // no checkpoints, statistics or state at hand; times_ and steps_ of the run
   void plan_memory_checkpoints(std::size_t from);  // planned_: the binomial splits from `from` to the last step
   std::size_t period() const { return disk_.interval > 0 ? disk_.interval : steps_ + 1; }  // one interval: memory only
   // Advances current_ from the top checkpoint to step n, storing checkpoints at the binomial splits.
@@ -82,7 +82,7 @@ class CheckpointedTrajectory final : public Trajectory {
   void advance(std::size_t to);  // current_ from current_step_ to `to`
 
   assembly::Assembler& assembler_;
-  integrators::TimeIntegrator& integrator_;
+  StepRecomputer& run_;
   std::size_t slots_;
   DiskCheckpoints disk_;
   std::size_t steps_ = 0;  // N of the run recorded

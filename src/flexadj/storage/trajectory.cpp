@@ -2,10 +2,10 @@
 
 #include <stdexcept>
 
-#include "flexadj/io/state_reader.hpp"
+#include "flexadj/results/state_reader.hpp"
 #include "flexadj/storage/binomial_schedule.hpp"
 #include "flexadj/storage/checkpointed_trajectory.hpp"
-#include "flexadj/io/trajectory_output.hpp"
+#include "flexadj/results/trajectory_output.hpp"
 
 namespace flexadj::storage {
 
@@ -20,14 +20,14 @@ void MemoryTrajectory::record(long long, double t, const assembly::State& state)
 }
 
 Hdf5Trajectory::Hdf5Trajectory(const std::string& path, assembly::Assembler& assembler,
-                               const integrators::IntegratorSettings& run)
+                               const results::RunDescription& run)
     : path_(path), assembler_(assembler), run_(run), state_(assembler.make_state()) {}
 
 Hdf5Trajectory::~Hdf5Trajectory() = default;
 
 void Hdf5Trajectory::begin_recording() {
   reader_.reset();  // closes the file before it is written again
-  output_ = std::make_unique<io::TrajectoryOutput>(assembler_, run_, path_, 1, false);
+  output_ = std::make_unique<results::TrajectoryOutput>(assembler_, run_, path_, 1, false);
 }
 
 void Hdf5Trajectory::record(long long step, double t, const assembly::State& state) {
@@ -39,7 +39,7 @@ void Hdf5Trajectory::end_recording() {
   if (!output_) return;
   output_->finish();
   output_.reset();
-  reader_ = std::make_unique<io::StateReader>(path_, assembler_);
+  reader_ = std::make_unique<results::StateReader>(path_, assembler_);
 }
 
 const std::vector<double>& Hdf5Trajectory::step_times() const {
@@ -65,13 +65,13 @@ std::size_t disk_interval_for(long long steps, std::size_t disk_checkpoints) {
 }
 
 std::unique_ptr<Trajectory> make_trajectory(const TrajectoryOptions& options, assembly::Assembler& assembler,
-                                            integrators::TimeIntegrator& integrator) {
+                                            StepRecomputer& run) {
   if (options.storage == "memory") return std::make_unique<MemoryTrajectory>();
-  if (options.storage == "hdf5") return std::make_unique<Hdf5Trajectory>(options.path, assembler, integrator.settings());
+  if (options.storage == "hdf5") return std::make_unique<Hdf5Trajectory>(options.path, assembler, run.run_description());
+  const auto steps = static_cast<long long>(run.recorded_step_times().size()) - 1;
   if (options.storage == "checkpoints")
     return std::make_unique<CheckpointedTrajectory>(
-        assembler, integrator,
-        options.checkpoints > 0 ? options.checkpoints : default_checkpoints(integrator.settings().step_count()),
+        assembler, run, options.checkpoints > 0 ? options.checkpoints : default_checkpoints(steps),
         DiskCheckpoints{options.disk_interval, options.folder, options.run});
   throw std::invalid_argument("trajectory storage: expected memory, hdf5 or checkpoints, got '" + options.storage +
                               "'");

@@ -9,16 +9,12 @@
 #include <vector>
 
 #include "flexadj/assembly/assembler.hpp"
-#include "flexadj/integrators/integrator_settings.hpp"
+#include "flexadj/results/trajectory_output.hpp"
+#include "flexadj/storage/step_recomputer.hpp"
 
-namespace flexadj::integrators {
-class TimeIntegrator;
-}
-
-namespace flexadj::io {
+namespace flexadj::results {
 class StateReader;
-class TrajectoryOutput;
-}  // namespace flexadj::io
+}
 
 namespace flexadj::storage {
 
@@ -50,12 +46,12 @@ class MemoryTrajectory final : public Trajectory {
   std::vector<assembly::State> states_;
 };
 
-// Every step written to an HDF5 results file during the forward run (io::TrajectoryOutput, the layout of
-// io/state_reader.hpp) and read back by each rank for its own rows. The file is kept after the run.
+// Every step written to an HDF5 results file during the forward run (results::TrajectoryOutput, the layout of
+// results/state_reader.hpp) and read back by each rank for its own rows. The file is kept after the run.
 class Hdf5Trajectory final : public Trajectory {
  public:
-  // `run`: the settings of the integrator whose run is recorded (attributes of the file).
-  Hdf5Trajectory(const std::string& path, assembly::Assembler& assembler, const integrators::IntegratorSettings& run);
+  // `run`: what the file says of the run recorded (its attributes).
+  Hdf5Trajectory(const std::string& path, assembly::Assembler& assembler, const results::RunDescription& run);
   ~Hdf5Trajectory() override;
   void begin_recording() override;
   void record(long long step, double t, const assembly::State& state) override;
@@ -67,9 +63,9 @@ class Hdf5Trajectory final : public Trajectory {
  private:
   std::string path_;
   assembly::Assembler& assembler_;
-  integrators::IntegratorSettings run_;
-  std::unique_ptr<io::TrajectoryOutput> output_;  // while recording
-  std::unique_ptr<io::StateReader> reader_;       // after end_recording()
+  results::RunDescription run_;
+  std::unique_ptr<results::TrajectoryOutput> output_;  // while recording
+  std::unique_ptr<results::StateReader> reader_;       // after end_recording()
   assembly::State state_;
 };
 
@@ -89,9 +85,9 @@ std::size_t disk_interval_for(long long steps, std::size_t disk_checkpoints);
 // (repetition number 2: about N recomputed steps, memory about sqrt(2 N) states).
 std::size_t default_checkpoints(long long steps);
 
-// The trajectory of `options` for runs of `integrator` (which recomputes steps for checkpoints).
+// The trajectory of `options` for the runs of `run` (which recomputes steps for checkpoints; the integrator).
 // std::invalid_argument for an unknown storage.
 std::unique_ptr<Trajectory> make_trajectory(const TrajectoryOptions& options, assembly::Assembler& assembler,
-                                            integrators::TimeIntegrator& integrator);
+                                            StepRecomputer& run);
 
 }  // namespace flexadj::storage

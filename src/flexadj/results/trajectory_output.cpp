@@ -1,4 +1,4 @@
-#include "flexadj/io/trajectory_output.hpp"
+#include "flexadj/results/trajectory_output.hpp"
 
 #include <Teuchos_DefaultMpiComm.hpp>
 
@@ -10,13 +10,13 @@
 #include "flexadj/core/checksum.hpp"
 #include "flexadj/core/error.hpp"
 
-#include "flexadj/io/hdf5_results_file.hpp"
+#include "flexadj/results/hdf5_results_file.hpp"
 #include "flexadj/core/renamed_output.hpp"
-#include "flexadj/io/state_reader.hpp"
-#include "flexadj/io/xdmf_writer.hpp"
+#include "flexadj/results/state_reader.hpp"
+#include "flexadj/results/xdmf_writer.hpp"
 #include "flexadj/model/coordinate_names.hpp"
 
-namespace flexadj::io {
+namespace flexadj::results {
 namespace {
 
 // (N, Q2, Q3, T, M2, M3) per beam element.
@@ -66,14 +66,14 @@ void check_trajectory_name(const std::string& path, bool xdmf, const std::string
                                    "ParaView reads; rename the output or write none (" + instead + ")");
 }
 
-TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const integrators::IntegratorSettings& run,
-                                   const std::string& path, int every, bool xdmf)
+TrajectoryOutput::TrajectoryOutput(assembly::Assembler& assembler, const RunDescription& run, const std::string& path,
+                                   int every, bool xdmf)
     : assembler_(assembler),
       path_(path),
       every_(std::max(every, 1)),
       xdmf_(xdmf),
       run_(run),
-      last_step_(run.adaptive() ? -1 : run.step_count()) {  // with step control: unknown (observe_final)
+      last_step_(run.last_step) {
   const auto& model = assembler_.model();
   check_trajectory_name(path_, xdmf_, "", "--no-xdmf");
   const auto& dofs = assembler_.dofs();
@@ -348,4 +348,4 @@ void TrajectoryOutput::write_xdmf() const {
   xdmf.write(xdmf_path(), path_, times_);
 }
 
-}  // namespace flexadj::io
+}  // namespace flexadj::results

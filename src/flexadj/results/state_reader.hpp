@@ -8,7 +8,7 @@
 
 #include "flexadj/assembly/assembler.hpp"
 
-namespace flexadj::io {
+namespace flexadj::results {
 
 class ResultsReader;
 
@@ -44,4 +44,4 @@ class StateReader {
   bool has_multipliers_ = false;
 };
 
-}  // namespace flexadj::io
+}  // namespace flexadj::results

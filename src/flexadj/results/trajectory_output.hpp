@@ -2,7 +2,7 @@
 // Writes a simulation to one HDF5 file (collectively, each rank its own rows) and an XDMF file next
 // to it that ParaView opens as a time series:
 //   /time                       [steps]
-//   /state/q, /state/v, /state/a [steps, coordinates]      /state/lambda [steps, multipliers] (io/state_reader.hpp;
+//   /state/q, /state/v, /state/a [steps, coordinates]      /state/lambda [steps, multipliers] (results/state_reader.hpp;
 //                                                          absent for a model without multipliers)
 //   /bodies/position            [steps, bodies, 3]  centre of mass
 //   /bodies/axis_x|y|z          [steps, bodies, 3]  body-frame axes in global coordinates (ANCF nodes: the section
@@ -21,13 +21,12 @@
 #include <vector>
 
 #include "flexadj/assembly/assembler.hpp"
-#include "flexadj/integrators/integrator_settings.hpp"
 
 namespace flexadj {
 class RenamedOutput;
 }
 
-namespace flexadj::io {
+namespace flexadj::results {
 
 class ResultsFile;
 
@@ -40,12 +39,17 @@ std::string xdmf_path_of(const std::string& path);
 // command checks its names with it before its work.
 void check_trajectory_name(const std::string& path, bool xdmf, const std::string& option, const std::string& instead);
 
+// What a trajectory file says of the run that wrote it (integrators::describe_run() makes it from the settings).
+struct RunDescription {
+  double step_size = 0.0;        // the first step (root attribute)
+  double spectral_radius = 0.0;  // generalized-alpha's rho_infinity (root attribute)
+  long long last_step = -1;      // always written; -1: known only at the end (error-controlled steps; observe_final)
+};
+
 class TrajectoryOutput {
  public:
-  // `run`: the integrator settings of the run written (its last step is always written; step size and spectral
-  // radius become attributes).
-  TrajectoryOutput(assembly::Assembler& assembler, const integrators::IntegratorSettings& run, const std::string& path,
-                   int every, bool xdmf);
+  TrajectoryOutput(assembly::Assembler& assembler, const RunDescription& run, const std::string& path, int every,
+                   bool xdmf);
   ~TrajectoryOutput();
   // Writes step n if n is a multiple of `every` or the last step (collective).
   void observe(long long step, double t, const assembly::State& state);
@@ -67,7 +71,7 @@ class TrajectoryOutput {
   std::string path_;
   int every_;
   bool xdmf_;
-  integrators::IntegratorSettings run_;
+  RunDescription run_;
   long long last_step_;
   long long written_ = 0;
   std::vector<double> times_;
@@ -100,4 +104,4 @@ class TrajectoryOutput {
   std::vector<double> body_data_, joint_data_;
 };
 
-}  // namespace flexadj::io
+}  // namespace flexadj::results

@@ -14,7 +14,7 @@
 #include "flexadj/core/error.hpp"
 #include "flexadj/core/hdf5_storage.hpp"
 
-namespace flexadj::io::hdf5_support {
+namespace flexadj::results::hdf5_support {
 
 // Owns one HDF5 identifier and closes it with the matching H5?close.
 class Handle {
@@ -187,4 +187,4 @@ inline std::vector<std::string> read_string_values(const Check& ck, hid_t file_t
   return out;
 }
 
-}  // namespace flexadj::io::hdf5_support
+}  // namespace flexadj::results::hdf5_support

@@ -1,5 +1,5 @@
 // The HDF5 result reader (ResultsReader): each read checks the storage first (core/hdf5_storage.hpp).
-#include "flexadj/io/hdf5_results_file.hpp"
+#include "flexadj/results/hdf5_results_file.hpp"
 
 #include <hdf5.h>
 
@@ -11,9 +11,9 @@
 
 #include "flexadj/core/error.hpp"
 #include "flexadj/core/hdf5_storage.hpp"
-#include "flexadj/io/hdf5_support.hpp"
+#include "flexadj/results/hdf5_support.hpp"
 
-namespace flexadj::io {
+namespace flexadj::results {
 using namespace hdf5_support;
 
 // ---------------------------------------------------------------------------------------------------------
@@ -169,4 +169,4 @@ std::vector<double> ResultsReader::times() const { return read_all("/time"); }
 long long ResultsReader::steps() const { return dims("/time").at(0); }
 const std::string& ResultsReader::path() const { return impl_->path; }
 
-}  // namespace flexadj::io
+}  // namespace flexadj::results

@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-namespace flexadj::io {
+namespace flexadj::results {
 
 // The form of the step selection: "file:dataset|start:stride:count:extent" (XDMF 3) or a HyperSlab DataItem
 // (XDMF 2).
@@ -62,4 +62,4 @@ class XdmfWriter {
   std::vector<PointSet> sets_;
 };
 
-}  // namespace flexadj::io
+}  // namespace flexadj::results

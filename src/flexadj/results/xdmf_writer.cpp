@@ -1,4 +1,4 @@
-#include "flexadj/io/xdmf_writer.hpp"
+#include "flexadj/results/xdmf_writer.hpp"
 
 #include <charconv>
 #include <filesystem>
@@ -8,7 +8,7 @@
 
 #include "flexadj/core/error.hpp"
 
-namespace flexadj::io {
+namespace flexadj::results {
 namespace {
 
 std::string escape(const std::string& text) {
@@ -224,4 +224,4 @@ void XdmfWriter::write(const std::string& xmf_path, const std::string& h5_path, 
   if (!error.empty()) throw InputError(xmf_path, "", error);
 }
 
-}  // namespace flexadj::io
+}  // namespace flexadj::results

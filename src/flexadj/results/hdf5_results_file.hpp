@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-namespace flexadj::io {
+namespace flexadj::results {
 
 // True once closing a results file failed on some rank (disk full): HDF5 1.10 then holds a half-destroyed file and
 // crashes on it when MPI finalizes, so the program must end without finalizing (std::_Exit after its message).
@@ -99,4 +99,4 @@ class ResultsReader {
   std::unique_ptr<Impl> impl_;
 };
 
-}  // namespace flexadj::io
+}  // namespace flexadj::results

@@ -1,12 +1,12 @@
-#include "flexadj/io/state_reader.hpp"
+#include "flexadj/results/state_reader.hpp"
 
 #include <Teuchos_CommHelpers.hpp>
 
 #include "flexadj/core/checksum.hpp"
 #include "flexadj/core/error.hpp"
-#include "flexadj/io/hdf5_results_file.hpp"
+#include "flexadj/results/hdf5_results_file.hpp"
 
-namespace flexadj::io {
+namespace flexadj::results {
 
 double state_checksum(const assembly::State& state) {
   std::uint32_t crc = 0;
@@ -54,4 +54,4 @@ void StateReader::read(long long k, assembly::State& state) const {
                          "(refused: a trajectory that does not match is never used)");
 }
 
-}  // namespace flexadj::io
+}  // namespace flexadj::results

@@ -1,5 +1,5 @@
 // The HDF5 result writer (ResultsFile); the reader is hdf5_results_reader.cpp, what both use hdf5_support.hpp.
-#include "flexadj/io/hdf5_results_file.hpp"
+#include "flexadj/results/hdf5_results_file.hpp"
 
 #include <hdf5.h>
 
@@ -9,9 +9,9 @@
 #include <utility>
 
 #include "flexadj/core/error.hpp"
-#include "flexadj/io/hdf5_support.hpp"
+#include "flexadj/results/hdf5_support.hpp"
 
-namespace flexadj::io {
+namespace flexadj::results {
 using namespace hdf5_support;
 namespace {
 
@@ -338,4 +338,4 @@ bool ResultsFile::is_open() const { return impl_->file.valid(); }
 long long ResultsFile::steps_written() const { return impl_->steps; }
 const std::string& ResultsFile::path() const { return impl_->path; }
 
-}  // namespace flexadj::io
+}  // namespace flexadj::results
