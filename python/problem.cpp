@@ -3,7 +3,7 @@
 #include <limits>
 #include <stdexcept>
 
-#include "flexadj/adjoint/slab_states.hpp"
+#include "flexadj/adjoint/slab_states.hpp"  // gather_global
 #include "flexadj/core/error.hpp"
 #include "flexadj/core/mpi_comm.hpp"
 #include "flexadj/io/problem_reader.hpp"

@@ -10,6 +10,7 @@ of), Newton and GMRES iterations; and the wall times that flexadj reports (meani
 
   scripts/benchmark_scaling.py [--ranks 1,2,4,8,16] [--chain-links 18182] [--beam-elements 10000] [--steps 5]
                                [--json benchmarks/runs/scaling.json] [--only chain|beam]
+                               [--solvers direct,klu_gathered,iterative]
 
 FLEXADJ=PATH measures another build of the program. Prints a table and writes JSON. 18182 links are 2 x 10^5 unknowns (coordinates and multipliers).
 """
@@ -111,6 +112,8 @@ def main():
     parser.add_argument("--beam-elements", type=int, default=10000)
     parser.add_argument("--steps", type=int, default=5)
     parser.add_argument("--only", choices=["chain", "beam"])
+    parser.add_argument("--solvers", default="direct,klu_gathered,iterative",
+                        help="forward runs' linear solvers (gradients: direct)")
     parser.add_argument("--json", default=os.path.join(ROOT, "benchmarks", "runs", "scaling.json"))
     args = parser.parse_args()
     if not os.access(FLEXADJ, os.X_OK):
@@ -125,7 +128,7 @@ def main():
     print(header)
     try:
         for label, model_args in cases(args):
-            for command, solvers in (("simulate", ["direct", "klu_gathered", "iterative"]), ("gradient", ["direct"])):
+            for command, solvers in (("simulate", args.solvers.split(",")), ("gradient", ["direct"])):
                 for solver in solvers:
                     for np in ranks:
                         r = run(np, command, model_args, solver, work)

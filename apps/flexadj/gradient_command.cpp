@@ -6,7 +6,6 @@
 
 #include "commands.hpp"
 #include "adjoint_options.hpp"
-#include "flexadj/adjoint/slab_states.hpp"
 #include "flexadj/core/error.hpp"
 #include "flexadj/gradient/gradient_files.hpp"
 #include "flexadj/gradient/gradient_problem.hpp"
@@ -144,7 +143,7 @@ void print_result(const GradientProblem& problem, const GradientEvaluation& e) {
                 s->interface_defect, s->adjoint_steps, s->steps + 1);
     if (s->recomputed) {
       // Per group: the steps it took from its file (adjoint/slab_states.hpp).
-      const std::vector<std::size_t> first = adjoint::group_first_steps(s->steps, s->slabs, s->groups);
+      const std::vector<std::size_t>& first = s->group_first_steps;
       std::printf("spacetime  forward states recomputed from checkpoint files: steps recomputed per group");
       bool below = false;
       for (std::size_t g = 0; g < s->groups; ++g) {
@@ -249,7 +248,6 @@ int gradient_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   }
 
   const GradientEvaluation e = problem.evaluate(true);
-  if (report && !problem.restart_note().empty()) std::printf("restart  %s\n", problem.restart_note().c_str());
   if (report) print_result(problem, e);
   files.write(problem, e.objective, e.gradient);
   if (report) {

@@ -93,6 +93,7 @@ Gradient spacetime_adjoint_gradient(assembly::Assembler& assembler, integrators:
   s.recomputed = system.recomputed();
   s.group_checkpoints.clear();
   s.group_recomputed_steps.clear();
+  s.group_first_steps = group_first_steps(steps, slabs, groups);
   if (s.recomputed)
     for (const SlabRecomputation& r : system.recomputation_by_group()) {
       s.group_checkpoints.push_back(r.checkpoint);

@@ -39,6 +39,7 @@ struct SpacetimeStatistics {
   // trajectory (empty lists).
   bool recomputed = false;
   std::vector<std::size_t> group_checkpoints, group_recomputed_steps;
+  std::vector<std::size_t> group_first_steps;  // the first step of each group's first slab
   double setup_seconds = 0.0, solve_seconds = 0.0, gradient_seconds = 0.0;
 };
 

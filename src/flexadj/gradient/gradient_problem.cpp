@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -256,6 +257,7 @@ GradientEvaluation GradientProblem::forward() {
       resumed_sweep_ = recorded_ = true;
       restart_note_ = "resuming the backward sweep below step " + std::to_string(sweep.front()) + " (" +
                       files.adjoint_path(sweep.front()) + ")";
+      announce_restart();
       e.objective = std::numeric_limits<double>::quiet_NaN();  // the sweep's, see evaluate()
       comm_->barrier();
       e.forward_seconds = seconds_since(start);
@@ -269,6 +271,7 @@ GradientEvaluation GradientProblem::forward() {
     } else {
       restart_note_ = "nothing to resume in " + files.folder + ": starting from the beginning";
     }
+    announce_restart();
   } else if (disk) {
     checkpointed->disk().remove_all(*comm_);  // a new run: what an earlier one left is not this run's
   }
@@ -295,6 +298,13 @@ GradientEvaluation GradientProblem::forward() {
   comm_->barrier();
   e.forward_seconds = seconds_since(start);
   return e;
+}
+
+void GradientProblem::announce_restart() const {
+  if (progress_ && comm_->getRank() == 0) {
+    std::fprintf(stderr, "restart  %s\n", restart_note_.c_str());
+    std::fflush(stderr);
+  }
 }
 
 void GradientProblem::hold_steps() {

@@ -121,6 +121,7 @@ class GradientProblem {
   }
 
  private:
+  void announce_restart() const;  // the restart note on rank 0's stderr, with progress lines
   problem::Problem problem_;
   RCP<const Comm> comm_;
   problem::DesignSpace design_;
