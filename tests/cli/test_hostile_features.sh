@@ -75,6 +75,12 @@ for tolerance in 1 2 inf; do
 done
 expect "--spacetime-tolerance 0.5 is accepted" 0 "J = " -- \
   gradient "$MESHES/oscillator.yaml" --adjoint spacetime --spacetime-tolerance 0.5
+# Met after 3 of 8 iterations (residual 0.5): interface defect 0.25 and dJ/dk -0.062 instead of -0.250.
+expect "a large interface defect is exit 3 with the attained residual" 3 \
+  "interface defect 0.245" "exceeds 0.0001" "relative residual of 0.4999" "after 3 iterations" -- \
+  gradient "$MESHES/oscillator.yaml" --adjoint spacetime --time-slabs 8 --spacetime-tolerance 0.5
+expect "a loose tolerance the slabs meet is exit 0" 0 "interface defect 8.88e-16" -- \
+  gradient "$MESHES/oscillator.yaml" --adjoint spacetime --time-slabs 8 --spacetime-tolerance 0.3
 expect "--spacetime-solver lists every solver" 2 \
   "--spacetime-solver: expected gmres-slab, gmres-two-level, gmres-two-level-fcf, gmres or direct, got 'lu'" -- \
   gradient "$MESHES/oscillator.yaml" --adjoint spacetime --spacetime-solver lu
