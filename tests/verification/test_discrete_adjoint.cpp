@@ -407,6 +407,33 @@ TEST(DiscreteAdjoint, HhtOnARigidChainMatchesFiniteDifferencesAndTaylor) {
                                          e.value));
 }
 
+// HHT's control gradient (its alpha-shifted force evaluation enters the control terms): the moving crane's force
+// and torque values, early, middle and the last two that act (t = 0.79, 0.8), against central differences, and a
+// Taylor test along F.
+TEST(DiscreteAdjoint, HhtCraneControlValuesMatchFiniteDifferencesAndTaylor) {
+  auto problem = moving_crane();
+  problem.integrator.scheme = "hht";
+  const objectives::Objective objective = crane_load_objective();
+  const Evaluation e = evaluate(problem, objective, world(), true);
+  for (const std::string name : {"F", "M"}) {
+    auto signal = problem.model->controls().at(name);
+    const auto& gradient = e.gradient.controls.at(name);
+    for (int k : {0, 37, 79, 80}) {
+      const double h = relative_step(signal->values()[k], 1e-4);
+      EXPECT_TRUE(matches_central_difference(name + "[" + std::to_string(k) + "]", gradient[k],
+                                             control_central_difference(problem, objective, world(), *signal, k, h),
+                                             e.value));
+    }
+  }
+  auto F = problem.model->controls().at("F");
+  std::vector<double> direction(F->size());
+  for (std::size_t k = 0; k < direction.size(); ++k) direction[k] = 50.0 * std::sin(0.05 * double(k));
+  std::vector<double> remainders;
+  const auto orders =
+      control_taylor_orders(problem, objective, world(), *F, e.gradient.controls.at("F"), direction, 0.2, &remainders);
+  expect_second_order(orders, remainders);
+}
+
 // A planar double pendulum of two rigid links on revolute joints with a rotational spring-damper between them
 // (moment -(k (theta_b - theta_a - theta_0) + c (omega_b - omega_a))): stiffness, damping and rest angle.
 TEST(DiscreteAdjoint, PlanarRotationalSpringDamperParameters) {
