@@ -78,7 +78,7 @@ void check_type(const std::string& type, const std::vector<std::string>& names,
     ASSERT_GE(index, 0) << name;
     indices.push_back(index);
     EXPECT_TRUE(matches_central_difference(type + " " + name, e.gradient.parameters[index],
-                                           central_difference(problem, objective, world(), index), e.value, accuracy));
+                                           central_difference(problem, objective, world(), index, 1e-4), e.value, accuracy));
   }
   std::vector<double> direction;
   for (std::size_t k = 0; k < indices.size(); ++k)

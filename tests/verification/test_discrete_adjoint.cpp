@@ -149,7 +149,7 @@ TEST(DiscreteAdjoint, CraneControlValuesMatchFiniteDifferencesAndTaylor) {
     const auto& gradient = e.gradient.controls.at(name);
     ASSERT_EQ(gradient.size(), signal->size());
     for (int k : {0, 10, 37, 40, 79, 80}) {
-      const double h = relative_step(signal->values()[k], 1e-6);
+      const double h = relative_step(signal->values()[k], 1e-4);
       EXPECT_TRUE(matches_central_difference(name + "[" + std::to_string(k) + "]", gradient[k],
                                              control_central_difference(problem, objective, world(), *signal, k, h),
                                              e.value));
@@ -252,7 +252,7 @@ TEST(DiscreteAdjoint, PenaltyAndControlEffortMatchFiniteDifferences) {
   const Evaluation e = evaluate(problem, objective, world(), true);
   const auto& gradient = e.gradient.controls.at("u");
   for (int k : {0, 3, 9, 15, 20}) {
-    const double h = relative_step(signal->values()[k], 1e-6);
+    const double h = relative_step(signal->values()[k], 1e-5);
     EXPECT_TRUE(matches_central_difference("u[" + std::to_string(k) + "]", gradient[k],
                                            control_central_difference(problem, objective, world(), *signal, k, h),
                                            e.value));
@@ -401,7 +401,7 @@ TEST(DiscreteAdjoint, HhtOnARigidChainMatchesFiniteDifferencesAndTaylor) {
   check_parameters(problem, objective, e,
                    {"link1.mass", "link3.mass", "link2.inertia_xx", "link3.inertia_yy", "link1.gravity_y",
                     "link2.gravity_z", "joint2.point_b_z", "joint3.point_a_z"},
-                   {0.3, -0.2, 0.01, 0.005, 0.5, 1.0, 0.05, -0.05}, 5e-2);
+                   {0.3, -0.2, 0.01, 0.005, 0.5, 1.0, 0.05, -0.05}, 5e-2, kSimulationAccuracy, 1e-5);
   EXPECT_TRUE(matches_central_difference("initial velocity of link3.y", e.gradient.initial_velocities[tip + 1],
                                          initial_velocity_central_difference(problem, objective, world(), tip + 1, 1e-6),
                                          e.value));
@@ -504,7 +504,7 @@ joints:
   check_parameters(problem, objective, e,
                    {"weld.point_a_x", "weld.point_b_z", "weld.rest_rotation_0", "weld.rest_rotation_2", "head.mass",
                     "head.inertia_xz"},
-                   {0.02, -0.02, 0.01, 0.01, 0.3, 0.001}, 1e-1);
+                   {0.02, -0.02, 0.01, 0.01, 0.3, 0.001}, 1e-1, kSimulationAccuracy, 1e-5);
 }
 
 // A spatial point mass (x, y, z) on a rod (distance constraint) from the origin, with a spring to a ground point,
@@ -565,7 +565,7 @@ joints:
   // Values 0..9 act on [0, 1), value 10 (t = 1.0 = T) through the equations of the last step at T; values 11
   // and 12 (after T) do not act.
   for (std::size_t k = 0; k <= 10; ++k) {
-    const double h = relative_step(signal->values()[k], 1e-6);
+    const double h = relative_step(signal->values()[k], 1e-4);
     EXPECT_TRUE(matches_central_difference("F[" + std::to_string(k) + "]", gradient[k],
                                            control_central_difference(problem, objective, world(), *signal, k, h),
                                            e.value));
