@@ -168,6 +168,18 @@ done
 expect "optimize --restart with more iterations (a stopping rule) is accepted" 0 -- \
   "${OPT[@]}" --restart --set optimization.max_iterations=3
 cp restart.kept run_restart.txt
+# The identity named the version only: a restart file of another build (another commit, same version) was accepted.
+VERSION_LINE="$("$FLEXADJ" --version)"
+pass_if "the run identity names the program as --version does ($VERSION_LINE)" \
+  grep -qF "program=$VERSION_LINE;" run_restart.txt
+if git -C "$HERE" rev-parse --short HEAD > head.txt 2> /dev/null; then
+  pass_if "--version names the commit of the git checkout ($(cat head.txt))" grep -qF "$(cat head.txt)" <<< "$VERSION_LINE"
+fi
+OTHER="$(cut -d' ' -f1-2 <<< "$VERSION_LINE") (git 0000000)"  # the same version, another commit
+sed -i "s/program=flexadj [^;]*;/program=$OTHER;/" run_restart.txt
+expect "optimize --restart of another commit of the same version is refused" 2 "run_restart.txt: --restart" \
+  "its program differs ($OTHER in the file, $VERSION_LINE in this run)" -- "${OPT[@]}" --restart
+cp restart.kept run_restart.txt
 sed -i 's/^iteration .*/iteration -3/' run_restart.txt
 expect "optimize --restart from iteration -3" 2 "run_restart.txt: --restart" "iteration >= 0, got -3" -- "${OPT[@]}" --restart
 for bad in inf nan; do
