@@ -134,7 +134,8 @@ std::string spacetime_options_help() {
          "                         relaxation); gmres: no preconditioner (for comparison); direct: the\n"
          "                         assembled matrix factored by Amesos2 KLU2 (a reference for small problems)\n"
          "  --spacetime-coarsening K  gmres-two-level: fine steps per coarse step (default 4)\n"
-         "  --spacetime-tolerance T  GMRES relative residual, in (0, 1) (default 1e-10)\n";
+         "  --spacetime-tolerance T  GMRES relative residual, in (0, 1) (default 1e-10); an interface defect\n"
+         "                         above 1e-4 at the end is exit 3\n";
 }
 
 std::string integrator_kinds_help() {

@@ -57,7 +57,7 @@ int run(int argc, char** argv, const flexadj::Runtime& runtime) {
     return arguments.empty() ? flexadj::app::kInputError : flexadj::app::kSuccess;
   }
   if (arguments[0] == "--version") {
-    if (root) std::cout << "flexadj " << flexadj::program_version() << "\n";
+    if (root) std::cout << "flexadj " << flexadj::program_build() << "\n";
     return flexadj::app::kSuccess;
   }
   const std::string command = arguments[0];

@@ -75,6 +75,12 @@ for tolerance in 1 2 inf; do
 done
 expect "--spacetime-tolerance 0.5 is accepted" 0 "J = " -- \
   gradient "$MESHES/oscillator.yaml" --adjoint spacetime --spacetime-tolerance 0.5
+# Met after 3 of 8 iterations (residual 0.5): interface defect 0.25 and dJ/dk -0.062 instead of -0.250.
+expect "a large interface defect is exit 3 with the attained residual" 3 \
+  "interface defect 0.245" "exceeds 0.0001" "relative residual of 0.4999" "after 3 iterations" -- \
+  gradient "$MESHES/oscillator.yaml" --adjoint spacetime --time-slabs 8 --spacetime-tolerance 0.5
+expect "a loose tolerance the slabs meet is exit 0" 0 "interface defect 8.88e-16" -- \
+  gradient "$MESHES/oscillator.yaml" --adjoint spacetime --time-slabs 8 --spacetime-tolerance 0.3
 expect "--spacetime-solver lists every solver" 2 \
   "--spacetime-solver: expected gmres-slab, gmres-two-level, gmres-two-level-fcf, gmres or direct, got 'lu'" -- \
   gradient "$MESHES/oscillator.yaml" --adjoint spacetime --spacetime-solver lu
@@ -161,6 +167,18 @@ for change in "objective[0].target=0.3" "integrator.spectral_radius=0.5"; do
 done
 expect "optimize --restart with more iterations (a stopping rule) is accepted" 0 -- \
   "${OPT[@]}" --restart --set optimization.max_iterations=3
+cp restart.kept run_restart.txt
+# The identity named the version only: a restart file of another build (another commit, same version) was accepted.
+VERSION_LINE="$("$FLEXADJ" --version)"
+pass_if "the run identity names the program as --version does ($VERSION_LINE)" \
+  grep -qF "program=$VERSION_LINE;" run_restart.txt
+if git -C "$HERE" rev-parse --short HEAD > head.txt 2> /dev/null; then
+  pass_if "--version names the commit of the git checkout ($(cat head.txt))" grep -qF "$(cat head.txt)" <<< "$VERSION_LINE"
+fi
+OTHER="$(cut -d' ' -f1-2 <<< "$VERSION_LINE") (git 0000000)"  # the same version, another commit
+sed -i "s/program=flexadj [^;]*;/program=$OTHER;/" run_restart.txt
+expect "optimize --restart of another commit of the same version is refused" 2 "run_restart.txt: --restart" \
+  "its program differs ($OTHER in the file, $VERSION_LINE in this run)" -- "${OPT[@]}" --restart
 cp restart.kept run_restart.txt
 sed -i 's/^iteration .*/iteration -3/' run_restart.txt
 expect "optimize --restart from iteration -3" 2 "run_restart.txt: --restart" "iteration >= 0, got -3" -- "${OPT[@]}" --restart

@@ -3,7 +3,8 @@
 # model without joints open in ParaView's three XDMF readers (RUN.xmf in Xdmf3ReaderS and Xdmf3ReaderT, RUN.xmf2 in
 # the XDMF Reader) without any error or warning, with every point set and array (beams as lines with their cell
 # arrays) and the same points. Runs scripts/paraview_check.py under pvpython; skipped (exit 77)
-# without ParaView (Debian: apt-get install paraview python3-paraview). Usage: test_paraview.sh PATH/TO/flexadj
+# without ParaView (Debian: apt-get install paraview python3-paraview); cli_xdmf reads the same files without it.
+# Usage: test_paraview.sh PATH/TO/flexadj
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 if ! command -v pvpython > /dev/null; then
   echo "cli_paraview skipped: pvpython is not installed (Debian: apt-get install paraview python3-paraview)"

@@ -7,9 +7,11 @@
 //     noise = eps |f| / h.
 // A derivative d is accepted if |d - D| <= rel_tol |D| + noise. The truncation error of D (h^2 |f'''| / 6) is
 // not in the floor: a test chooses h so that it stays below rel_tol |D|.
-// Before that, |D| must exceed 10 noise. A difference nearer the floor is mostly noise and cannot judge d (a zero
-// or sign-flipped d would pass an absolute floor); the check then fails with "below the noise floor". A
-// derivative that is zero by symmetry is asserted as such in the test, not through this check.
+// Before that, |D| must exceed 1e4 noise (the resolution R = |D| / noise): the floor is then at most 1e-4 |D|, so a
+// derivative 1e-3 wrong fails (at R = 11 one 9 % wrong passed). A difference nearer the floor cannot judge d to that
+// accuracy; the check then fails with "below the noise floor" (take a larger step, with Richardson extrapolation,
+// richardson_difference(), where the truncation grows). A derivative that is zero by symmetry is asserted as such in
+// the test, not through this check.
 //
 // eps, the relative accuracy of f:
 //  - kSimulationAccuracy = 1e-13, J of a run of generalized-alpha or HHT. Measured: the scatter of J about a cubic
@@ -36,13 +38,21 @@ inline constexpr double kSimulationAccuracy = 1e-13;
 inline constexpr double kVariationalAccuracy = 1e-12;
 inline constexpr double kRoundOffAccuracy = 1e-14;
 // |D| must exceed this multiple of the noise floor to be compared at all.
-inline constexpr double kResolvedMultiple = 10.0;
+inline constexpr double kResolvedMultiple = 1e4;
 
-// A central difference and the (absolute) step it was taken with.
+// A central difference and the (absolute) step it was taken with; noise_factor: the floor's multiple for a
+// combination of differences (1.5 for richardson_difference()).
 struct CentralDifference {
   double value = 0.0;
   double step = 0.0;
+  double noise_factor = 1.0;
 };
+
+// Richardson extrapolation of central differences at steps h and 2h: (4 D(h) - D(2h)) / 3, truncation O(h^4); its
+// noise is (4/3 + 1/6) eps |f| / h = 1.5 x that of D(h).
+inline CentralDifference richardson_difference(const CentralDifference& h, const CentralDifference& two_h) {
+  return {(4.0 * h.value - two_h.value) / 3.0, h.step, 1.5 * h.noise_factor};
+}
 
 // Absolute step for a relative step s on a value x: s |x|, or s when x is zero (then x has no scale of its own).
 inline double relative_step(double x, double s) { return x != 0.0 ? s * std::abs(x) : s; }
@@ -54,13 +64,14 @@ inline bool on_rank_zero() {
 }
 
 // |derivative - difference| <= relative_tolerance |difference| + noise, noise = accuracy |magnitude| / step, after
-// |difference| > 10 noise. `magnitude` is the size of the differenced function (|J| for an objective). Prints one
+// |difference| > 1e4 noise. `magnitude` is the size of the differenced function (|J| for an objective). Prints one
 // line per check (rank 0) with the figures.
 inline ::testing::AssertionResult matches_central_difference(const std::string& name, double derivative,
                                                              double difference, double step, double magnitude,
                                                              double accuracy = kSimulationAccuracy,
-                                                             double relative_tolerance = 1e-6) {
-  const double noise = accuracy * std::abs(magnitude) / step;
+                                                             double relative_tolerance = 1e-6,
+                                                             double noise_factor = 1.0) {
+  const double noise = noise_factor * accuracy * std::abs(magnitude) / step;
   const double error = std::abs(derivative - difference);
   const double allowed = relative_tolerance * std::abs(difference) + noise;
   const double resolution = std::abs(difference) / noise;
@@ -88,13 +99,13 @@ inline ::testing::AssertionResult matches_central_difference(const std::string& 
                                                              double accuracy = kSimulationAccuracy,
                                                              double relative_tolerance = 1e-6) {
   return matches_central_difference(name, derivative, difference.value, difference.step, magnitude, accuracy,
-                                    relative_tolerance);
+                                    relative_tolerance, difference.noise_factor);
 }
 
 // A Jacobian (rows x columns, row-major) against central differences of a vector function f, all columns with
 // step `step`, f's entries of size up to `magnitude`; `scale` multiplies the noise when the differences are a
 // combination of several (sum of |coefficients|). Every entry: |d - D| <= relative_tolerance |D| + noise, as
-// above. Structural zeros are normal in a Jacobian, so entries below 10 noise are not rejected; they are held to
+// above. Structural zeros are normal in a Jacobian, so entries below 1e4 noise are not rejected; they are held to
 // the noise floor itself (d may differ from D by at most noise + relative_tolerance |D|, so a d that FD sees as
 // zero must be below the floor too). The check fails if fewer than `minimum_resolved` entries are resolved.
 inline ::testing::AssertionResult jacobian_matches_central_differences(
@@ -123,7 +134,7 @@ inline ::testing::AssertionResult jacobian_matches_central_differences(
     std::printf("FD %-40s %zu of %zu entries resolved (noise %.2e), largest relative error of those %.2e\n",
                 name.c_str(), resolved, derivative.size(), noise, worst_relative);
   if (resolved < minimum_resolved)
-    return ::testing::AssertionFailure() << name << ": " << resolved << " entries above 10 x the noise floor " << noise
+    return ::testing::AssertionFailure() << name << ": " << resolved << " entries above 1e4 x the noise floor " << noise
                                          << ", fewer than " << minimum_resolved;
   if (worst_excess > 1.0) {
     std::ostringstream out;

@@ -122,6 +122,7 @@ TEST(BeamAdjoint, NodePositionAndControlTorqueMatchCentralDifferences) {
 
 // The distributed forward and adjoint runs give the single-rank gradient.
 TEST(BeamAdjoint, GradientIsIndependentOfTheRankCount) {
+  FLEXADJ_SKIP_UNLESS_DISTRIBUTED();
   auto problem = flexible_beam();
   const auto objective = tip_objective(*problem.model);
   const Evaluation distributed = evaluate(problem, objective, world(), true);

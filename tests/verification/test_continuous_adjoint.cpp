@@ -256,6 +256,52 @@ TEST(ContinuousAdjoint, BdfThreeAndFourConvergeAtSecondOrder) {
   }
 }
 
+// The adjoint DAE takes any forward trajectory (registry: ContinuousAdjoint::Dae for HHT and the absolute
+// Hamiltonian equations): BDF-2 on HHT's and on the Hamiltonian integrator's runs converges at second order to the
+// closed forms of the oscillator and the torsional pendulum (a constraint parameter), and to the discrete adjoint
+// (checked by differences in test_discrete_adjoint and test_hamiltonian_adjoint).
+TEST(ContinuousAdjoint, HhtAndAbsoluteHamiltonianRunsConvergeToTheClosedForms) {
+  for (const std::string scheme : {"hht", "hamiltonian"}) {
+    std::vector<double> errors, gaps;
+    for (long long steps : {100, 200, 400, 800}) {
+      auto problem = oscillator(1.0, 1.0, 0.0, 0.5, M_PI / 2, steps);
+      problem.integrator.scheme = scheme;
+      const int stiffness = model::ParameterSpace(*problem.model).find("spring.stiffness");
+      const Evaluation c = evaluate(problem, final_value(0), world(), true, nullptr, 2);
+      const Evaluation d = evaluate(problem, final_value(0), world(), true);
+      EXPECT_EQ(c.value, d.value);
+      errors.push_back(std::hypot(c.gradient.parameters[stiffness] + 0.25, c.gradient.initial_velocities[0] - 1.0));
+      gaps.push_back(std::hypot(c.gradient.parameters[stiffness] - d.gradient.parameters[stiffness],
+                                c.gradient.initial_velocities[0] - d.gradient.initial_velocities[0]));
+    }
+    expect_order(errors, 1.9, scheme + " oscillator vs closed form");
+    expect_order(gaps, 1.9, scheme + " oscillator vs discrete adjoint");
+    EXPECT_LT(errors.back(), 1e-5) << scheme;
+
+    const double m = 1.0, l = 1.2, c_r = 2.0, alpha0 = 0.4, t1 = 10.0;
+    const double omega = std::sqrt(c_r / m) / l, phase = alpha0 * std::cos(omega * t1);
+    const double dpsi_domega = l * std::cos(phase) * alpha0 * (-std::sin(omega * t1)) * t1;
+    const std::map<std::string, double> exact{
+        {"rod.length", std::sin(phase) + alpha0 * t1 * omega * std::cos(phase) * std::sin(omega * t1)},
+        {"torsion.stiffness", dpsi_domega * omega / (2.0 * c_r)},
+        {"mass.mass", -dpsi_domega * omega / (2.0 * m)}};
+    std::vector<double> pendulum;
+    for (long long steps : {500, 1000, 2000}) {
+      auto problem = torsional_pendulum(m, l, c_r, alpha0, t1, steps);
+      problem.integrator.scheme = scheme;
+      problem.integrator.newton_tolerance = 1e-12;
+      const model::ParameterSpace space(*problem.model);
+      const Evaluation c = evaluate(problem, final_value(1), world(), true, nullptr, 2);
+      double worst = 0.0;
+      for (const auto& [name, value] : exact)
+        worst = std::max(worst, std::abs(c.gradient.parameters[space.find(name)] - value) / std::abs(value));
+      pendulum.push_back(worst);
+    }
+    expect_order(pendulum, 1.9, scheme + " torsional pendulum vs closed form");
+    EXPECT_LT(pendulum.back(), 1e-3) << scheme;
+  }
+}
+
 TEST(ContinuousAdjoint, RejectsABdfOrderOutsideOneToFour) {
   auto problem = oscillator(1.0, 1.0, 0.0, 0.5, 1.0, 10);
   EXPECT_THROW(evaluate(problem, final_value(0), world(), true, nullptr, 5), flexadj::InputError);

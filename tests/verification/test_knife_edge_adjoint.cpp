@@ -120,6 +120,7 @@ TEST(KnifeEdgeAdjoint, SteeringControlMatchesFiniteDifferencesAndTaylor) {
 }
 
 TEST(KnifeEdgeAdjoint, GradientIsIndependentOfTheRankCount) {
+  FLEXADJ_SKIP_UNLESS_DISTRIBUTED();
   auto problem = sleighs();
   expect_gradient_independent_of_ranks(problem, objectives::Objective(problem.objective_terms));
 }

@@ -68,7 +68,7 @@ TEST(StateSpaceAdjoint, CraneControlValuesAndDrumRadiusMatchFiniteDifferencesAnd
     const std::string name = signal == F.get() ? "F" : "M";
     const auto& gradient = e.gradient.controls.at(name);
     for (int k : {0, 37, 78, 79}) {
-      const double h = relative_step(signal->values()[k], 1e-6);
+      const double h = relative_step(signal->values()[k], 2e-4);
       EXPECT_TRUE(matches_central_difference(name + "[" + std::to_string(k) + "]", gradient[k],
                                              control_central_difference(problem, objective, world(), *signal, k, h),
                                              e.value, kStateSpaceAccuracy));

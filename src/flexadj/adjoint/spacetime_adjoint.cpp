@@ -131,6 +131,16 @@ Gradient spacetime_adjoint_gradient(assembly::Assembler& assembler, integrators:
   start = std::chrono::steady_clock::now();
   Gradient gradient = system.gradient(x->getData(0).getRawPtr(), s.interface_defect);
   s.gradient_seconds = seconds_since(start);
+  if (!(s.interface_defect <= kLargestInterfaceDefect)) {
+    std::ostringstream message;
+    message << "the spacetime adjoint's interface defect " << s.interface_defect << " exceeds "
+            << kLargestInterfaceDefect << " (the gradient would be wrong in its leading digits): "
+            << (options.solver == "direct" ? "the direct solve" : "GMRES") << " stopped at a relative residual of "
+            << (s.attained_residual >= 0.0 ? s.attained_residual : s.residuals.empty() ? 0.0 : s.residuals.back())
+            << " after " << s.iterations << " iterations (tolerance " << options.tolerance
+            << "); ask for less with --spacetime-tolerance";
+    throw SolverError(message.str());
+  }
   s.adjoint_steps = system.adjoint_steps_taken();
   return gradient;
 }

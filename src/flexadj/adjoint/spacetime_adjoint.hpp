@@ -46,6 +46,9 @@ struct SpacetimeStatistics {
 // How far above the tolerance the explicit residual may end where GMRES met the tolerance in its implicit one
 // (Belos' loss of accuracy, which round-off over many steps causes): the attained residual is then reported.
 inline constexpr double kRoundOffAllowance = 1e3;
+// The largest interface defect a gradient is returned with: above it (a loose --spacetime-tolerance met early) the
+// gradient is wrong in its leading digits, a SolverError naming the attained residual and the defect.
+inline constexpr double kLargestInterfaceDefect = 1e-4;
 
 // The list of --spacetime-solver values, for messages.
 const std::vector<std::string>& spacetime_solvers();

@@ -43,7 +43,7 @@ std::string crc_text(std::uint32_t crc) {
 
 std::string GradientProblem::run_identity() {
   const std::string& source = problem_.model->source_file;
-  RunIdentityItems items{{"program", std::string("flexadj ") + program_version()},
+  RunIdentityItems items{{"program", std::string("flexadj ") + program_build()},
                          {"model", source.empty() ? std::string("(model in memory)") : file_stem(source)}};
   // The model file as read, --set overrides applied, section by section (objective, integrator, design variables,
   // bodies, ...): what changes is named.
