@@ -6,7 +6,7 @@
     scripts/benchmark_tables.py print KIND [--results DIR]
                                                        prints one table (scaling, forward, gradient, checkpoints, beams, peers,
                                                        spacetime, state_space)
-    scripts/benchmark_tables.py readme [--results DIR] [--readme docs/benchmarks.md] [--check]
+    scripts/benchmark_tables.py readme [--results DIR] [--readme PAGE...] [--check]
                                                        rewrites every table of the page that sits between
                                                        <!-- benchmark-table: KIND --> and <!-- end benchmark-table -->
                                                        from DIR (default: benchmarks/runs, the committed JSON of the
@@ -97,7 +97,7 @@ def thousands(n):
 
 
 def table(head, rows):
-    align = ["---" if h in ("solver", "problem", "storage") else "---:" for h in head]
+    align = ["---" if h in ("solver", "problem", "storage", "model", "command") else "---:" for h in head]
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join(align) + "|"]
     lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
     return "\n".join(lines)
@@ -254,7 +254,7 @@ def scaling(results):
         rows.append([r["case"], r["command"], r["solver"], r["ranks"], f"{r['peak_rss_mib'][0]:.0f}", f"{median:.0f}",
                      f"{r['peak_rss_mib'][0] / median:.2f}", f"{max(r['bytes_sent']) / r['steps_requested'] / 1e6:.1f}",
                      gmres, secs(r["seconds"])])
-    return (table(["model", "run", "solver", "np", "rank 0 MiB", "median MiB", "rank 0 / median",
+    return (table(["model", "command", "solver", "np", "rank 0 MiB", "median MiB", "rank 0 / median",
                    "MB sent per step (largest rank)", "GMRES per solve (mean / max)", "seconds"], rows)
             + f"\n\n{data['records'][0]['steps_requested']} steps per run; ranks past {data.get('cores', '?')} are "
             "oversubscribed (memory, messages and iterations hold, the seconds do not). " + run_line(data))
@@ -304,8 +304,8 @@ def main():
     p.add_argument("--results", default=os.path.join(ROOT, "results"))
     p = sub.add_parser("readme")
     p.add_argument("--results", default=os.path.join(ROOT, "benchmarks", "runs"))
-    p.add_argument("--readme", default=os.path.join(ROOT, "docs", "benchmarks.md"),
-                   help="the Markdown page with the tables (default docs/benchmarks.md)")
+    p.add_argument("--readme", nargs="+", default=[os.path.join(ROOT, "docs", "benchmarks.md")],
+                   help="the Markdown pages with tables (default docs/benchmarks.md)")
     p.add_argument("--check", action="store_true")
     a = parser.parse_args()
     if a.command == "stamp":
@@ -317,7 +317,7 @@ def main():
             sys.exit(f"benchmark_tables: no JSON for '{a.kind}' in {a.results}")
         print(made)
         return 0
-    return readme(a.results, a.readme, a.check)
+    return max(readme(a.results, page, a.check) for page in a.readme)
 
 
 if __name__ == "__main__":
