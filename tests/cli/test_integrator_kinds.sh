@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
-# Every integrator kind with an absolute-coordinate adjoint on the pendulum on a cart (data/pendulum_cart.yaml, 300
+# Every integrator kind with an absolute-coordinate adjoint (generalized-alpha, HHT, variational, state space,
+# hamiltonian) on the pendulum on a cart (data/pendulum_cart.yaml, 300
 # steps): the discrete adjoint against central differences of J (Richardson, in the spring's stiffness and the
 # pendulum's mass), the continuous adjoints (adjoint DAE: generalized-alpha, HHT, hamiltonian) against the same
 # differences to their integration error; np 2 from its own mpiexec against np 1; an HDF5 trajectory equal to memory
-# byte for byte (HHT, state_space, hamiltonian, and HHT's and hamiltonian's continuous adjoint); HHT with disk
+# byte for byte (HHT, variational, state_space, hamiltonian, and HHT's and hamiltonian's continuous adjoint); HHT with disk
 # checkpoints and the spacetime adjoint.
 # Usage: test_integrator_kinds.sh PATH/TO/flexadj
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -11,7 +12,7 @@ source "$HERE/cli_support.sh" "$1"
 MPIRUN="mpiexec --oversubscribe -n 2"
 
 sed 's/end_time: 3,/end_time: 0.3,/; s/end: 3, count: 7/end: 0.3, count: 7/' "$HERE/data/pendulum_cart.yaml" > cart.yaml
-for kind in generalized_alpha hht state_space hamiltonian; do
+for kind in generalized_alpha hht variational state_space hamiltonian; do
   sed "s/integrator: {end_time: 0.3, step_size: 1e-3}/integrator: {end_time: 0.3, step_size: 1e-3, type: $kind}/" \
     cart.yaml > $kind.yaml
 done
@@ -65,7 +66,7 @@ np2() {  # np2 OUT.csv ARGS...: a gradient at np 2 from its own mpiexec; its exi
   $MPIRUN "$FLEXADJ" gradient "$@" -o $out > $out.txt 2>/dev/null && [ -s $out ] && grep -q "; 2 rank(s)" $out.txt
 }
 
-for kind in generalized_alpha hht state_space hamiltonian; do
+for kind in generalized_alpha hht variational state_space hamiltonian; do
   expect "$kind: discrete adjoint" 0 "J = " -- gradient $kind.yaml -o $kind.memory.csv
   if [ $kind != generalized_alpha ]; then  # generalized-alpha's: test_discrete_adjoint
     fd $kind
@@ -74,7 +75,7 @@ for kind in generalized_alpha hht state_space hamiltonian; do
   pass_if "$kind: np 2" np2 $kind.np2.csv $kind.yaml
   pass_if "$kind: np 2 = np 1 to 1e-9" same_to $kind.np2.csv $kind.memory.csv 1e-9
 done
-for kind in hht state_space hamiltonian; do
+for kind in hht variational state_space hamiltonian; do
   expect "$kind: HDF5 trajectory" 0 "trajectory  HDF5 file" -- gradient $kind.yaml --trajectory hdf5 -o $kind.hdf5.csv
   pass_if "$kind: HDF5 = memory byte for byte" same_bytes $kind.hdf5.csv $kind.memory.csv
 done
