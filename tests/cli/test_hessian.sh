@@ -64,8 +64,12 @@ print(f"     | np1-np2 {ranks:.2e}, symmetry {symmetry:.2e}, Hv-H*v {product:.2e
 raise SystemExit(not (ranks <= 1e-12 and symmetry <= 1e-10 and product <= 1e-10 and len(h1) == 64))
 PY
 
-# Refused inputs: exit 2, naming what is refused.
 sed 's/spectral_radius: 0.8/type: variational/' masses.yaml > variational.yaml
+# flexadj check verifies H dp as its test (d) where the model has the second-order adjoint, and says why not where not.
+expect "check (d)" 0 "(d) Hessian-vector product H dp" "check passed" ", (d) Hessian-vector product" -- check masses.yaml -q --directions 1
+expect "check without (d)" 0 "(d) Hessian-vector product: not checked" "RATTLE" -- check variational.yaml -q --directions 1
+
+# Refused inputs: exit 2, naming what is refused.
 expect "no second-order adjoint" 2 "variational.yaml" "integrator.type" "flexadj hessian" "RATTLE" -- hessian variational.yaml
 expect "storage" 2 "--trajectory" "storage 'checkpoints'" -- hessian masses.yaml --trajectory checkpoints
 grep -v "control:F\[2\]" direction.csv > short.csv
