@@ -65,6 +65,43 @@ raise SystemExit(not (ranks <= 1e-12 and symmetry <= 1e-10 and product <= 1e-10 
 PY
 
 sed 's/spectral_radius: 0.8/type: variational/' masses.yaml > variational.yaml
+# With joints (a pendulum on a cart on a rail): the force elements' parameters and the control values.
+cat > cart.yaml <<'YAML'
+dimension: 2
+gravity: [0, -9.81]
+integrator: {end_time: 1.0, step_size: 0.005, spectral_radius: 0.8}
+controls:
+  - {name: F, times: [0, 0.5, 1.0], values: [1, -2, 3]}
+bodies:
+  - {name: cart, type: point_mass, mass: 2, position: [0, 0], velocity: [0.3, 0]}
+  - {name: pendulum, type: rigid_body, mass: 0.5, inertia: 0.01, position: [0.3, -0.4], velocity: [0.3, 0]}
+forces:
+  - {name: push, type: load, body: cart, control: {name: F, force_direction: [1, 0]}}
+  - {name: spring, type: spring_damper, bodies: [ground, cart], points: [[-1, 0], [0, 0]], stiffness: 10, damping: 0.5, free_length: 0.8}
+joints:
+  - {name: rail, type: prismatic, bodies: [ground, cart], axis: [1, 0]}
+  - {name: hinge, type: revolute, bodies: [cart, pendulum], point: [0, 0]}
+objective:
+  - {type: tracking, coordinate: pendulum.x, reference: "0.3*cos(3*t)", weight: 2}
+  - {type: final_square, coordinate: pendulum.y, target: -0.45}
+design_variables: [cart.mass, pendulum.inertia_zz, spring.stiffness, {control: F}]
+YAML
+expect "joints, np 1" 0 "6 product(s)" -- hessian cart.yaml -o C1.csv
+mpiexec -n 2 "$FLEXADJ" hessian cart.yaml -o C2.csv > np2_cart.txt 2>&1
+pass_if "joints: np 1 = np 2, symmetric" /usr/bin/python3 - <<'PY'
+import csv
+def matrix(path):
+    return {(r["row"], r["column"]): float(r["value"]) for r in csv.DictReader(open(path))}
+h1, h2 = matrix("C1.csv"), matrix("C2.csv")
+scale = max(abs(x) for x in h1.values())
+ranks = max(abs(h1[k] - h2[k]) for k in h1) / scale
+symmetry = max(abs(h1[(a, b)] - h1[(b, a)]) for (a, b) in h1) / scale
+print(f"     | joints: np1-np2 {ranks:.2e}, symmetry {symmetry:.2e} (max |H| {scale:.4g})")
+raise SystemExit(not (ranks <= 1e-12 and symmetry <= 1e-10 and len(h1) == 36))
+PY
+sed 's/design_variables: \[cart.mass/design_variables: [{initial_velocity: cart.x}, cart.mass/' cart.yaml > cart_initial.yaml
+expect "joints: initial state refused" 2 "design_variables" "initial_velocity:cart.x" "joint 'rail'" -- hessian cart_initial.yaml
+
 # flexadj check verifies H dp as its test (d) where the model has the second-order adjoint, and says why not where not.
 expect "check (d)" 0 "(d) Hessian-vector product H dp" "check passed" ", (d) Hessian-vector product" -- check masses.yaml -q --directions 1
 expect "check without (d)" 0 "(d) Hessian-vector product: not checked" "RATTLE" -- check variational.yaml -q --directions 1

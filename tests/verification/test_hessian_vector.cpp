@@ -71,6 +71,31 @@ design_variables:
   - control: F
 )YAML";
 
+// A pendulum hinged to a cart on a rail (prismatic and revolute joints), the cart on a damped spring and pushed
+// by a control force; the force elements' parameters and the control values are the design (with joints, the
+// initial state and the joints' parameters are refused so far).
+const char* kCartPendulum = R"YAML(dimension: 2
+gravity: [0, -9.81]
+integrator: {end_time: 1.0, step_size: 0.005, spectral_radius: 0.8}
+controls:
+  - {name: F, times: [0, 0.25, 0.5, 0.75, 1.0], values: [1, -2, 0.5, 3, -1]}
+bodies:
+  - {name: cart, type: point_mass, mass: 2, position: [0, 0], velocity: [0.3, 0]}
+  - {name: pendulum, type: rigid_body, mass: 0.5, inertia: 0.01, position: [0.3, -0.4], velocity: [0.3, 0]}
+forces:
+  - {name: push, type: load, body: cart, control: {name: F, force_direction: [1, 0]}}
+  - {name: spring, type: spring_damper, bodies: [ground, cart], points: [[-1, 0], [0, 0]], stiffness: 10, damping: 0.5, free_length: 0.8}
+joints:
+  - {name: rail, type: prismatic, bodies: [ground, cart], axis: [1, 0]}
+  - {name: hinge, type: revolute, bodies: [cart, pendulum], point: [0, 0]}
+objective:
+  - {type: tracking, coordinate: pendulum.x, reference: "0.3*cos(3*t)", weight: 2}
+  - {type: final_square, coordinate: pendulum.y, target: -0.45}
+  - {type: final_square, quantity: velocity, coordinate: cart.x, target: 0.1, weight: 0.5}
+  - {type: control_effort, control: F, weight: 0.01}
+design_variables: [cart.mass, pendulum.mass, pendulum.inertia_zz, pendulum.gravity_y, spring.stiffness, spring.damping, spring.free_length, {control: F}]
+)YAML";
+
 std::unique_ptr<GradientProblem> make(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
   auto problem = std::make_unique<GradientProblem>(io::read_problem_string(yaml, "test.yaml", overrides), world(),
                                                    "hessian");
@@ -158,6 +183,19 @@ TEST(HessianVector, HhtColumnsMatchCentralDifferencesOfGradients) {
   expect_columns_match_differences(kTwoMasses, {"integrator.type=hht", "integrator.spectral_radius=0.7"});
 }
 
+TEST(HessianVector, WithJointsColumnsMatchCentralDifferencesOfGradients) {
+  expect_columns_match_differences(kCartPendulum, {});
+}
+
+TEST(HessianVector, WithJointsIsSymmetric) {
+  auto problem = make(kCartPendulum);
+  const std::vector<double> x = problem->values();
+  const std::vector<double> u = random_direction(x.size(), 5), v = random_direction(x.size(), 6);
+  const double uhv = dot(u, product(*problem, x, v)), vhu = dot(v, product(*problem, x, u));
+  std::printf("joints: u.Hv %.17g  v.Hu %.17g  relative difference %.2e\n", uhv, vhu, std::abs(uhv - vhu) / std::abs(uhv));
+  EXPECT_LE(std::abs(uhv - vhu), 1e-10 * std::abs(uhv));
+}
+
 TEST(HessianVector, IsSymmetric) {
   auto problem = make(kTwoMasses);
   const std::vector<double> x = problem->values();
@@ -218,7 +256,10 @@ TEST(HessianVector, RefusesWhatItCannotDifferentiate) {
   std::string jointed = kTwoMasses;
   jointed.replace(jointed.find("objective:"), 0,
                   "joints:\n  - {name: rod, type: distance, bodies: [mass, mass2]}\n");
-  refused(jointed, {}, "joint 'rod'");
+  refused(jointed, {}, "design variable 'initial_position:mass.x'; joint 'rod'");
+  std::string joint_parameter = kCartPendulum;
+  joint_parameter.replace(joint_parameter.find("design_variables: [cart.mass"), 28, "design_variables: [hinge.point_b_x");
+  refused(joint_parameter, {}, "design variable 'hinge.point_b_x'");
   auto problem = make(kTwoMasses);
   problem->forward();
   EXPECT_THROW(problem->hessian_vector({1.0, 2.0}), std::invalid_argument);

@@ -1,7 +1,8 @@
 // The Assembler's pieces of the tangent-linear model and the second-order adjoint (assembler.hpp; docs/adjoint.md,
 // "Second-order adjoint"): the residual's derivative along a direction of state, parameters and controls, and the
 // derivative of the adjoint products K^T mu, D^T mu, M^T mu, mu . dR/dp, mu . dR/du along it, element by element
-// (ForceElement::residual_tangent, add_second_order_products: nested Sacado forward AD).
+// (ForceElement::residual_tangent, add_second_order_products; Constraint::constraint_tangent,
+// add_second_order_products: nested Sacado forward AD).
 #include "flexadj/assembly/assembler.hpp"
 
 #include <Tpetra_FECrsMatrix.hpp>
@@ -14,10 +15,11 @@
 namespace flexadj::assembly {
 namespace {
 
-void refuse_constraints(const model::Model& model) {
-  if (!model.constraints().empty())
-    throw std::logic_error("Assembler: the second-order products have no constraints yet ('" +
-                           model.constraints().front()->name() + "')");
+void refuse_velocity_constraints(const model::Model& model) {
+  for (const auto& constraint : model.constraints())
+    if (constraint->velocity_level())
+      throw std::logic_error("Assembler: the second-order products have no non-holonomic constraints ('" +
+                             constraint->name() + "')");
 }
 
 }  // namespace
@@ -32,6 +34,7 @@ void Assembler::import_tangent(const State& tangent) {
     std::size_t parameters = 0;
     for (const auto& element : model_.force_elements()) parameters = std::max(parameters, element->parameters().size());
     p_dot_.resize(std::max(parameters, std::size_t(1)));
+    c_tangent_.resize(c_.size());
   }
   {
     auto q = owned_tangent_->getDataNonConst(0), v = owned_tangent_->getDataNonConst(1),
@@ -67,13 +70,13 @@ double Assembler::control_tangent(const model::ForceElement& element, const Loca
 }
 
 void Assembler::tangent_residual(const State& state, const State& tangent, double t, const LocalGradient& direction,
-                                 std::vector<double>& r_dot) {
-  refuse_constraints(model_);
+                                 std::vector<double>& r_dot, std::vector<double>& c_dot) {
+  refuse_velocity_constraints(model_);
   import_state(state, true, true);
   import_tangent(tangent);
-  ghosted_work_->putScalar(0.0);
+  ghosted_residual_->putScalar(0.0);
   {
-    auto sum = ghosted_work_->getDataNonConst(0);
+    auto residual = ghosted_residual_->getDataNonConst(0);
     const GhostedViews views = ghosted_views();
     for (const auto& c : forces_) {
       const auto& element = *model_.force_elements()[c.index];
@@ -81,17 +84,32 @@ void Assembler::tangent_residual(const State& state, const State& tangent, doubl
       load_tangent(c, direction, direction.force_offsets[c.index], static_cast<int>(element.parameters().size()));
       element.residual_tangent(q_.data(), v_.data(), a_.data(), t, q_dot_.data(), v_dot_.data(), a_dot_.data(),
                                p_dot_.data(), control_tangent(element, direction, t), r_.data());
-      for (std::size_t i = 0; i < c.state_entries.size(); ++i) sum[c.state_entries[i]] += r_[i];
+      for (std::size_t i = 0; i < c.rows.size(); ++i) residual[c.rows[i]] += r_[i];
+    }
+    for (const auto& c : constraints_) {
+      const auto& constraint = *model_.constraints()[c.index];
+      load(c, views);
+      load_tangent(c, direction, -1, 0);
+      constraint.constraint_tangent(q_.data(), t, state.lambda.data() + c.first_multiplier, q_dot_.data(),
+                                    tangent.lambda.data() + c.first_multiplier, c_tangent_.data(), r_.data());
+      for (std::size_t i = 0; i < c.rows.size(); ++i) residual[c.rows[i]] += r_[i];
+      for (int k = 0; k < constraint.equation_count(); ++k) residual[c.multiplier_rows[k]] += c_tangent_[k];
     }
   }
-  export_first_work_column(r_dot);
+  residual_->putScalar(0.0);
+  residual_->doExport(*ghosted_residual_, *residual_export_, Tpetra::ADD);
+  const auto values = residual_->getData(0);
+  const std::size_t n = dofs_.owned_coordinates().size();
+  for (std::size_t i = 0; i < n; ++i) r_dot[i] = values[i];
+  for (std::size_t k = 0; k < c_dot.size(); ++k) c_dot[k] = values[n + k];
 }
 
 void Assembler::second_order_products(const State& state, const State& tangent, double t,
                                       const LocalGradient& direction, const std::vector<double>& mu_r,
-                                      std::vector<double>& out_q, std::vector<double>& out_v,
-                                      std::vector<double>& out_a, LocalGradient& gradient) {
-  refuse_constraints(model_);
+                                      const std::vector<double>& mu_c, std::vector<double>& out_q,
+                                      std::vector<double>& out_v, std::vector<double>& out_a,
+                                      std::vector<double>& m_dot, LocalGradient& gradient) {
+  refuse_velocity_constraints(model_);
   import_state(state, true, true);
   import_tangent(tangent);
   import_products_mu(mu_r);
@@ -128,6 +146,21 @@ void Assembler::second_order_products(const State& state, const State& tangent, 
         values[w.k0] += w.w0 * du;
         values[w.k1] += w.w1 * du;
       }
+    }
+    // Constraints: their parameters held (GradientProblem::check_second_order).
+    for (const auto& c : constraints_) {
+      const auto& constraint = *model_.constraints()[c.index];
+      load(c, views);
+      load_tangent(c, direction, -1, 0);
+      for (std::size_t i = 0; i < c.state_entries.size(); ++i) {
+        local_mu[i] = mu[c.state_entries[i]];
+        local_q[i] = 0.0;
+      }
+      const double* multiplier_mu = mu_c.empty() ? zero_multipliers_.data() : mu_c.data() + c.first_multiplier;
+      constraint.add_second_order_products(q_.data(), t, state.lambda.data() + c.first_multiplier, q_dot_.data(),
+                                           tangent.lambda.data() + c.first_multiplier, local_mu, multiplier_mu,
+                                           local_q, m_dot.data() + c.first_multiplier);
+      for (std::size_t i = 0; i < c.state_entries.size(); ++i) sum_q[c.state_entries[i]] += local_q[i];
     }
   }
   export_products(out_q, out_v, out_a);

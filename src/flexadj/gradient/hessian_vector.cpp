@@ -54,11 +54,26 @@ void GradientProblem::check_second_order() const {
   if (adjoint_.mode != "discrete")
     throw InputError(file, "--adjoint", what + "the derivative of the discrete adjoint (got --adjoint " +
                                             adjoint_.mode + ")");
-  if (!problem_.model->constraints().empty())
-    throw InputError(file, "joints",
-                     what + "which treats models of force elements without constraints so far (joint '" +
-                         problem_.model->constraints().front()->name() + "', " +
-                         problem_.model->constraints().front()->type() + ")");
+  // With joints: the tangents of the initial projections and of C_acc, and third derivatives in the constraints'
+  // parameters, are not formed yet: the direction must hold the initial state and the joints' parameters.
+  const auto& constraints = problem_.model->constraints();
+  std::size_t force_parameters = 0;
+  for (const auto& element : problem_.model->force_elements()) force_parameters += element->parameters().size();
+  for (const auto& constraint : constraints)
+    if (constraint->velocity_level())
+      throw InputError(file, "joints", what + "which does not treat non-holonomic constraints yet (joint '" +
+                                           constraint->name() + "', " + constraint->type() + ")");
+  using Kind = problem::DesignSpace::Kind;
+  for (const auto& entry : design_.entries()) {
+    if (constraints.empty()) break;
+    const bool initial = entry.kind == Kind::InitialPosition || entry.kind == Kind::InitialVelocity;
+    const bool joint = entry.kind == Kind::Parameter && static_cast<std::size_t>(entry.parameter) >= force_parameters;
+    if (initial || joint)
+      throw InputError(file, "design_variables",
+                       what + "which with joints differentiates in the force elements' parameters and the control "
+                              "values only so far (design variable '" + entry.name + "'; joint '" +
+                           constraints.front()->name() + "')");
+  }
   if (objectives::Objective(problem_.objective_terms).depends_on_parameters())
     throw InputError(file, "objective", what + "which does not treat momentum sensors yet");
   if (problem_.integrator.end_condition || problem_.integrator.fixed_steps > 0)

@@ -82,7 +82,7 @@ class GeneralizedAlpha final : public TimeIntegrator {
       y_m_, aux_n_;
   // The second-order adjoint's: d/de of the adjoint variables of the next step, and work vectors.
   std::vector<double> mu_q_dot_next_, mu_v_dot_next_, mu_aux_dot_next_, g_q_dot_, g_v_dot_, g_a_dot_, g_aux_dot_,
-      z_k_, z_d_, z_m_, mu_r_dot_, mu_c_dot_, r_dot_, tangent_a_, tangent_aux_;
+      z_k_, z_d_, z_m_, mu_r_dot_, mu_c_dot_, r_dot_, c_dot_, tangent_a_, tangent_aux_;
 };
 
 }  // namespace flexadj::integrators

@@ -214,6 +214,21 @@ class Constraint : public Component {
   // out += d(C_q^T lambda)/dq^T mu_r + C_q^T mu_c (adjoint sweeps; the first term is symmetric).
   virtual void add_transposed_products(const double* q, double t, const double* lambda, const double* mu_r,
                                        const double* mu_c, double* out) const = 0;
+  // Second-order adjoint (Hessian-vector products, docs/adjoint.md), along a direction e of q and lambda (the
+  // parameters held): c_dot = C_q q_dot and r_dot = d/de (C_q^T lambda) = H q_dot + C_q^T lambda_dot.
+  virtual void constraint_tangent(const double* q, double t, const double* lambda, const double* q_dot,
+                                  const double* lambda_dot, double* c_dot, double* r_dot) const {
+    (void)q, (void)t, (void)lambda, (void)q_dot, (void)lambda_dot, (void)c_dot, (void)r_dot;
+    throw std::logic_error("'" + name() + "' (" + type() + ") has no second derivatives");
+  }
+  // out += d/de [d(C_q^T lambda)/dq^T mu_r + C_q^T mu_c] (mu held) and m_dot = d/de (C_q mu_r), along (q_dot,
+  // lambda_dot): third derivatives of C by one nested Sacado pass.
+  virtual void add_second_order_products(const double* q, double t, const double* lambda, const double* q_dot,
+                                         const double* lambda_dot, const double* mu_r, const double* mu_c,
+                                         double* out, double* m_dot) const {
+    (void)q, (void)t, (void)lambda, (void)q_dot, (void)lambda_dot, (void)mu_r, (void)mu_c, (void)out, (void)m_dot;
+    throw std::logic_error("'" + name() + "' (" + type() + ") has no second derivatives");
+  }
   // Jacobians of the velocity-level (level 1: dc/ds) or acceleration-level (level 2: d2c/ds2) constraint of
   // time_derivatives with respect to q and v (equation_count x n each, row-major).
   virtual void level_jacobians(const double* q, const double* v, const double* a, double t, int level, double* d_dq,
