@@ -247,13 +247,14 @@ class ForceElementAD : public ForceElement {
       y.fastAccessDx(0) = dx;
       return y;
     };
-    for (int i = 0; i < n; ++i) {
-      qf[i] = seeded(q[i], q_dot[i]);
-      vf[i] = seeded(v[i], v_dot[i]);
-      af[i] = seeded(a[i], a_dot[i]);
+    // Every entry set (past n and np to zero), so that no kernel reads an indeterminate value.
+    for (int i = 0; i < MaxCoordinates; ++i) {
+      qf[i] = i < n ? seeded(q[i], q_dot[i]) : Tangent(0.0);
+      vf[i] = i < n ? seeded(v[i], v_dot[i]) : Tangent(0.0);
+      af[i] = i < n ? seeded(a[i], a_dot[i]) : Tangent(0.0);
       rf[i] = Tangent(0.0);
     }
-    for (int k = 0; k < np; ++k) pf[k] = seeded(parameters()[k], p_dot[k]);
+    for (int k = 0; k < kMaxComponentParameters; ++k) pf[k] = k < np ? seeded(parameters()[k], p_dot[k]) : Tangent(0.0);
     evaluate_with_control_value(qf.data(), vf.data(), af.data(), pf.data(), seeded(control_value(t), u_dot), t,
                                 rf.data());
     for (int i = 0; i < n; ++i) r_dot[i] = rf[i].dx(0);
@@ -281,13 +282,14 @@ class ForceElementAD : public ForceElement {
     };
     std::array<Outer, MaxCoordinates> qf, vf, af, rf;
     std::array<Outer, kMaxComponentParameters> pf;
+    for (int i = n; i < MaxCoordinates; ++i) qf[i] = vf[i] = af[i] = rf[i] = Outer(Tangent(0.0));
     for (int i = 0; i < n; ++i) {
       qf[i] = Outer(slots, i, tangent(q[i], q_dot[i]));
       vf[i] = Outer(slots, n + i, tangent(v[i], v_dot[i]));
       af[i] = with_inertia ? Outer(slots, 2 * n + i, tangent(a[i], a_dot[i])) : Outer(tangent(a[i], a_dot[i]));
       rf[i] = Outer(slots, Tangent(0.0));
     }
-    for (int k = 0; k < np; ++k) pf[k] = Outer(tangent(parameters()[k], p_dot[k]));
+    for (int k = 0; k < kMaxComponentParameters; ++k) pf[k] = Outer(k < np ? tangent(parameters()[k], p_dot[k]) : Tangent(0.0));
     for (int j = 0; j < ns; ++j)
       pf[seeded_parameters[j]] =
           Outer(slots, first_parameter + j, tangent(parameters()[seeded_parameters[j]], p_dot[seeded_parameters[j]]));
