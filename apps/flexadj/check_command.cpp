@@ -13,6 +13,7 @@
 #include "flexadj/io/problem_reader.hpp"
 #include "flexadj/verification/central_difference.hpp"
 #include "flexadj/verification/extrapolated_difference.hpp"
+#include "flexadj/verification/hessian_check.hpp"
 #include "flexadj/verification/taylor_test.hpp"
 #include "adjoint_options.hpp"
 #include "flexadj/gradient/gradient_problem.hpp"
@@ -73,6 +74,19 @@ class Runs {
   GradientEvaluation gradient() {
     announce("J and its gradient (forward and adjoint)");
     return problem_.evaluate(true);
+  }
+
+  // The gradient at x, and H v at p (with its forward run), for test (d).
+  std::vector<double> gradient_at(const std::vector<double>& x, const std::string& what) {
+    announce(what);
+    problem_.set_values(x);
+    return problem_.evaluate(true).gradient;
+  }
+  std::vector<double> hessian_vector(const std::vector<double>& p, const std::vector<double>& v) {
+    announce("Hessian-vector product (forward, tangent and second-order adjoint)");
+    problem_.set_values(p);
+    problem_.forward();
+    return problem_.hessian_vector(v).product;
   }
 
   // objective() as the checks of verification/ take it.
@@ -212,7 +226,12 @@ std::string check_help() {
          "      step 0 (Aitken-Neville) with adaptive order: steps are added (at most 7) while the error estimate\n"
          "      e = |E_k - E_(k-1)|, the difference of the last two extrapolants, falls, and the order with the\n"
          "      smallest e + floor is taken, the floor being J's round-off (1e-12 |J|) amplified by the\n"
-         "      extrapolation weights; passes if |E - dJ/dp_j| <= e + floor for each of them.\n"
+         "      extrapolation weights; passes if |E - dJ/dp_j| <= e + floor for each of them;\n"
+         "  (d) where the model has the second-order adjoint ('flexadj hessian'; else a note says why not): the\n"
+         "      Hessian-vector product H dp along a random dp against symmetry, |u.H dp - dp.H u| <= 1e-10\n"
+         "      (|u| |H dp| + |dp| |H u|) for a second random u, and central differences of the exact gradients at\n"
+         "      the steps of (b), per component: with s = max(|H dp|, |FD|)_inf, passes if e <= 1e-5 s and\n"
+         "      |FD_i - (H dp)_i| <= 1e-6 s + 3 e for every i.\n"
          "The Newton tolerance is set to 1e-12 unless given with --set integrator.newton_tolerance=...\n"
          "With --adjoint continuous the gradient checked is the continuous adjoint's, which approximates the\n"
          "derivative of the discrete J to the integration error only: the check measures that error (and fails\n"
@@ -233,7 +252,41 @@ std::string check_help() {
          "  -q, --quiet            no progress lines (\"run k of n\" on stderr)\n"
          "  -h, --help             this text\n"
          "\n"
-         "Exit codes: 0 tests (a), (b) and (c) passed, 4 the gradient failed the check, 2 bad input, 3 the solver failed.\n";
+         "Exit codes: 0 tests (a), (b), (c) (and (d)) passed, 4 the gradient (or H dp) failed the check, 2 bad input, 3 the solver failed.\n";
+}
+
+// (d) The Hessian-vector product (verification/hessian_check.hpp), where the model has the second-order adjoint.
+// Why the model has none (empty: it has one).
+std::string second_order_unavailable(const GradientProblem& problem) {
+  try {
+    problem.check_second_order();
+  } catch (const InputError& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool hessian_check(Runs& runs, GradientProblem& problem, std::mt19937_64& random, const std::vector<double>& p,
+                   const std::vector<double>& steps, bool root) {
+  if (const std::string unavailable = second_order_unavailable(problem); !unavailable.empty()) {
+    if (root) std::printf("(d) Hessian-vector product: not checked (%s)\n", unavailable.c_str());
+    return true;
+  }
+  const std::vector<double> dp = verification::random_direction(random, p), u = verification::random_direction(random, p);
+  const verification::HessianCheck c = verification::check_hessian(
+      [&](const std::vector<double>& x, const std::string& what) { return runs.gradient_at(x, what); },
+      [&](const std::vector<double>& v) { return runs.hessian_vector(p, v); }, p, dp, u, steps);
+  if (root) {
+    std::printf("(d) Hessian-vector product H dp (second-order adjoint) along a random direction\n");
+    std::printf("    symmetry |u.H dp - dp.H u| / (|u| |H dp| + |dp| |H u|) = %.2e (allowed %.0e)\n", c.symmetry,
+                verification::kSymmetryTolerance);
+    std::printf("    central differences of gradients: max_i |FD_i - (H dp)_i| / max |H dp| = %.2e (allowed %.2e, "
+                "largest at %s, error estimate %.2e)\n", c.error, c.allowed, problem.design().names()[c.worst].c_str(),
+                c.estimate);
+    std::printf("    %s\n", c.passed ? "passed" : !c.resolved ? "FAILED: differences do not resolve H dp (gradients too noisy)"
+                                                                : "FAILED");
+  }
+  return c.passed;
 }
 
 int check_command(const std::vector<std::string>& arguments, RCP<const Comm> comm) {
@@ -247,7 +300,8 @@ int check_command(const std::vector<std::string>& arguments, RCP<const Comm> com
   const int extrapolated_count = std::min<int>(kExtrapolatedVariables, static_cast<int>(p.size()));
   Runs runs(problem,
             1 + verification::kTaylorSteps + 2 * options.directions * static_cast<int>(options.relative_steps.size()) +
-                verification::kExtrapolationSteps * extrapolated_count,
+                verification::kExtrapolationSteps * extrapolated_count +
+                (second_order_unavailable(problem).empty() ? 2 + 2 * static_cast<int>(options.relative_steps.size()) : 0),
             root && !options.quiet);
   if (root) {
     const model::Model& m = problem.model();
@@ -283,13 +337,16 @@ int check_command(const std::vector<std::string>& arguments, RCP<const Comm> com
   const bool differences =
       central_differences(runs, random, p, base.gradient, options.directions, options.relative_steps, root);
   const bool extrapolated = extrapolated_differences(runs, p, base.objective, base.gradient, names, options.step0, root);
+  const bool hessian = hessian_check(runs, problem, random, p, options.relative_steps, root);
   problem.set_values(p);
 
-  const bool passed = taylor && differences && extrapolated;
+  const bool passed = taylor && differences && extrapolated && hessian;
   if (root) {
-    if (passed) std::printf("check passed: (a) Taylor test, (b) central differences and (c) extrapolated differences\n");
-    else std::printf("check FAILED:%s%s%s\n", taylor ? "" : " (a) Taylor test", differences ? "" : " (b) central differences",
-                     extrapolated ? "" : " (c) extrapolated differences");
+    if (passed) std::printf("check passed: (a) Taylor test, (b) central differences and (c) extrapolated differences%s\n",
+                            second_order_unavailable(problem).empty() ? ", (d) Hessian-vector product" : "");
+    else std::printf("check FAILED:%s%s%s%s\n", taylor ? "" : " (a) Taylor test", differences ? "" : " (b) central differences",
+                     extrapolated ? "" : " (c) extrapolated differences",
+                     hessian ? "" : " (d) Hessian-vector product");
     std::fflush(stdout);
   }
   return passed ? kSuccess : kCheckFailed;

@@ -48,5 +48,7 @@ int static_command(const std::vector<std::string>& arguments, RCP<const Comm> co
 std::string static_help();
 int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> comm);
 std::string optimize_help();
+int hessian_command(const std::vector<std::string>& arguments, RCP<const Comm> comm);
+std::string hessian_help();
 
 }  // namespace flexadj::app

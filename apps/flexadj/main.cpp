@@ -23,6 +23,7 @@ const char* kUsage =
     "  simulate MODEL.yaml   forward dynamics; writes HDF5 + XDMF for ParaView\n"
     "  gradient MODEL.yaml   objective and its discrete-adjoint gradient for the design variables\n"
     "  check MODEL.yaml      verifies that gradient: Taylor test and finite differences\n"
+    "  hessian MODEL.yaml    Hessian-vector products of the objective by the second-order adjoint\n"
     "  static MODEL.yaml     static equilibrium (Newton with load steps); writes HDF5 + XDMF\n"
     "  optimize MODEL.yaml   minimises the objective over the design variables (ROL, gradient, Barzilai-Borwein)\n"
     "\n"
@@ -68,8 +69,9 @@ int run(int argc, char** argv, const flexadj::Runtime& runtime) {
     if (command == "check") return flexadj::app::check_command(arguments, comm);
     if (command == "static") return flexadj::app::static_command(arguments, comm);
     if (command == "optimize") return flexadj::app::optimize_command(arguments, comm);
+    if (command == "hessian") return flexadj::app::hessian_command(arguments, comm);
     throw flexadj::InputError("", "",
-                              "unknown command '" + command + "' (expected: simulate, gradient, check, static, optimize); see 'flexadj --help'");
+                              "unknown command '" + command + "' (expected: simulate, gradient, check, hessian, static, optimize); see 'flexadj --help'");
   } catch (const flexadj::InputError& error) {
     if (root) std::cerr << "flexadj: error: " << error.what() << "\n";
     return flexadj::app::kInputError;

@@ -125,6 +125,24 @@ class Assembler {
                                        const std::vector<double>& mu_c, std::vector<double>& out_q,
                                        std::vector<double>& out_v);
 
+  // The tangent-linear model and the second-order adjoint (second_order_products.cpp; docs/adjoint.md,
+  // "Second-order adjoint"), position-level constraints held by their parameters (non-holonomic ones:
+  // std::logic_error). The direction is `tangent` (q_dot, v_dot, a_dot, lambda_dot of this rank),
+  // direction.parameters (p_dot of the force elements, in the layout of a LocalGradient of the same ParameterSpace)
+  // and direction.controls (u_dot_k of each control signal's values).
+  // r_dot = dR/de on the owned coordinates, c_dot = dC/de on the owned multipliers (overwrites residual()).
+  // Collective.
+  void tangent_residual(const State& state, const State& tangent, double t, const LocalGradient& direction,
+                        std::vector<double>& r_dot, std::vector<double>& c_dot);
+  // out_q = d/de (K^T mu_r + C_q^T mu_c), out_v = d/de D^T mu_r, out_a = d/de M^T mu_r (mu held; K including
+  // d(C_q^T lambda)/dq) on the owned coordinates, m_dot = d/de C_q mu_r on the owned multipliers;
+  // gradient.parameters += d/de mu_r . dR/dp of the force elements, gradient.controls += d/de mu_r . dR/du(t) times
+  // the value weights. Collective.
+  void second_order_products(const State& state, const State& tangent, double t, const LocalGradient& direction,
+                             const std::vector<double>& mu_r, const std::vector<double>& mu_c,
+                             std::vector<double>& out_q, std::vector<double>& out_v, std::vector<double>& out_a,
+                             std::vector<double>& m_dot, LocalGradient& gradient);
+
   // Calls visit(force element index, local q, local v) for each force element evaluated on this rank, in
   // DofMap::local_force_elements() order (collective: imports ghost coordinates first).
   void visit_local_force_elements(const State& state,
@@ -197,6 +215,13 @@ class Assembler {
   // constraints, in the order of forces_ and constraints_).
   std::vector<double> kept_jacobians_;
   std::vector<std::size_t> kept_offsets_;
+  // The tangent's columns q_dot, v_dot, a_dot, owned and ghosted, and a component's local tangent and p_dot
+  // (second_order_products.cpp; made at the first call).
+  void import_tangent(const State& tangent);
+  void load_tangent(const LocalComponent& c, const LocalGradient& direction, int offset, int parameter_count);
+  double control_tangent(const model::ForceElement& element, const LocalGradient& direction, double t) const;
+  RCP<MultiVector> owned_tangent_, ghosted_tangent_;
+  std::vector<double> q_dot_, v_dot_, a_dot_, p_dot_, c_tangent_;
   // The element loops of the variational step (integrators/variational_assembly.cpp) use the ghosting and the
   // component tables directly.
   friend class integrators::VariationalAssembly;

@@ -30,6 +30,12 @@ class Load final : public model::ForceElementAD<Load, 12> {
     evaluate_with_control(q, p, S(data_.control ? data_.control->value(t) : 0.0), t, r);
   }
 
+  // The same with the control value given (ForceElementAD's second-order products differentiate in it).
+  template <class S, class P>
+  void evaluate_controlled(const S* q, const S*, const S*, const P* p, const S& u, double t, S* r) const {
+    evaluate_with_control(q, p, u, t, r);
+  }
+
   const functions::ControlSignal* control() const override { return data_.control.get(); }
 
   // mu . dr/du with the control value u(t) as the one independent variable.

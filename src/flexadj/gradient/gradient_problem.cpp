@@ -47,6 +47,7 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
 GradientProblem::GradientProblem(problem::Problem problem, RCP<const Comm> comm, const std::string& command)
     : problem_(checked(std::move(problem), command)),
       comm_(std::move(comm)),
+      command_(command),
       design_(problem::DesignSpace::of(problem_)) {
   set_adjoint(AdjointSettings{});
 }

@@ -33,6 +33,13 @@ struct GradientEvaluation {
   double forward_seconds = 0.0, adjoint_seconds = 0.0;
 };
 
+// H v at the design values of the last forward run, with J and the gradient of the same sweep.
+struct HessianVectorEvaluation {
+  double objective = 0.0;
+  std::vector<double> gradient, product;  // dJ/d(design scalars), H v
+  double seconds = 0.0;                   // tangent and both backward sweeps
+};
+
 class GradientProblem {
  public:
   // InputError (exit code 2) if the model has no objective. The backward sweep solves with the linear solver
@@ -68,6 +75,15 @@ class GradientProblem {
   // have changed in between). Collective.
   GradientEvaluation forward();
   GradientEvaluation adjoint();
+  // The product H v of the Hessian of the discrete J in the design scalars with v (design().size() values) at the
+  // values of the last forward(), exact (the second-order adjoint, adjoint/second_order_adjoint.hpp;
+  // hessian_vector.cpp). check_second_order() (also called by hessian_vector()) throws InputError (exit code 2)
+  // naming the command where it is not available: an integrator without the registry's capability
+  // second_order_adjoint, a trajectory not in memory, non-holonomic joints, with joints an initial value or a joint's
+  // parameter among the design variables, momentum sensors, a free or implicit final time,
+  // error-controlled steps. Collective.
+  HessianVectorEvaluation hessian_vector(const std::vector<double>& v);
+  void check_second_order() const;
   // With error-controlled steps (integrator.step_control): the following forward runs take the step times of the
   // last forward() again instead of choosing their own, so that J is the same discrete function of the design
   // whose derivative the discrete adjoint computes (`flexadj check`'s differences). No effect with fixed steps.
@@ -124,6 +140,7 @@ class GradientProblem {
   void announce_restart() const;  // the restart note on rank 0's stderr, with progress lines
   problem::Problem problem_;
   RCP<const Comm> comm_;
+  std::string command_;  // the program's command, for messages
   problem::DesignSpace design_;
   AdjointSettings adjoint_;
   std::unique_ptr<assembly::Assembler> assembler_;

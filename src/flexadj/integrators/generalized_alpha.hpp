@@ -55,6 +55,17 @@ class GeneralizedAlpha final : public TimeIntegrator {
   void adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
                     std::vector<double>& dJ_dq, std::vector<double>& dJ_dv, assembly::LocalGradient& gradient) override;
 
+  // The second-order adjoint (generalized_alpha_second_order.cpp; docs/adjoint.md, "Second-order adjoint").
+  void tangent_initialize(const assembly::State& state, double t0, const assembly::LocalGradient& direction,
+                          assembly::State& tangent) override;
+  void tangent_step(const assembly::State& state, double t, double h, const assembly::LocalGradient& direction,
+                    assembly::State& tangent) override;
+  void begin_second_order_adjoint() override;
+  void second_order_adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
+                                 const assembly::State& tangent, const assembly::LocalGradient& direction,
+                                 std::vector<double>& dJ_dq_dot, std::vector<double>& dJ_dv_dot,
+                                 assembly::LocalGradient& gradient_dot) override;
+
   // mu_q . dE3/dh + mu_v . dE4/dh of the Newmark relations of step n (docs/adjoint.md, "Implicit final time").
   // Reads aux of steps n and n - 1 from the trajectory: a memory trajectory (an HDF5 one does not keep aux).
   double step_size_sensitivity(storage::Trajectory& trajectory, std::size_t n) override;
@@ -69,6 +80,9 @@ class GeneralizedAlpha final : public TimeIntegrator {
   // Adjoint variables of the step after the current one (zero past the last step), and work vectors.
   std::vector<double> mu_q_next_, mu_v_next_, mu_aux_next_, g_q_, g_v_, g_a_, g_aux_, rhs_q_, mu_r_, mu_c_, y_k_, y_d_,
       y_m_, aux_n_;
+  // The second-order adjoint's: d/de of the adjoint variables of the next step, and work vectors.
+  std::vector<double> mu_q_dot_next_, mu_v_dot_next_, mu_aux_dot_next_, g_q_dot_, g_v_dot_, g_a_dot_, g_aux_dot_,
+      z_k_, z_d_, z_m_, mu_r_dot_, mu_c_dot_, r_dot_, c_dot_, tangent_a_, tangent_aux_;
 };
 
 }  // namespace flexadj::integrators

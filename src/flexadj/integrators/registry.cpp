@@ -33,7 +33,7 @@ IntegratorFactory generalized_alpha_factory(GeneralizedAlpha::Variant variant) {
 IntegratorCapabilities damped_implicit(double min_spectral_radius) {  // generalized-alpha, HHT
   IntegratorCapabilities c;
   c.continuous_adjoint = ContinuousAdjoint::Dae;
-  c.non_holonomic = c.error_controlled_steps = c.spectral_radius = true;
+  c.non_holonomic = c.error_controlled_steps = c.spectral_radius = c.second_order_adjoint = true;
   c.min_spectral_radius = min_spectral_radius;
   return c;
 }

@@ -28,6 +28,9 @@ struct IntegratorCapabilities {
   bool final_time = true;           // an implicit or free final time differentiated by the discrete adjoint
   bool non_holonomic = false;       // velocity-level constraints (knife_edge)
   bool error_controlled_steps = false;  // integrator.step_control (a local error estimate)
+  // The second-order adjoint (TimeIntegrator::tangent_step, second_order_adjoint_step): Hessian-vector products of
+  // J (`flexadj hessian`; GradientProblem::check_second_order says what it covers so far).
+  bool second_order_adjoint = false;
   bool trapezoidal_lagrangians = false;  // elements with their own trapezoidal discrete Lagrangian (dual-quaternion beam)
   // integrator.spectral_radius: the smallest allowed (up to 1); why a kind without numerical damping has none.
   bool spectral_radius = false;

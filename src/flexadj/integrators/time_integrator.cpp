@@ -31,6 +31,23 @@ double TimeIntegrator::local_error(const assembly::State&, const assembly::State
   throw std::logic_error("TimeIntegrator::local_error: this integrator has no error estimate (" + description() + ")");
 }
 
+void TimeIntegrator::tangent_initialize(const assembly::State&, double, const assembly::LocalGradient&,
+                                        assembly::State&) {
+  throw std::logic_error("TimeIntegrator: no second-order adjoint (" + description() + ")");
+}
+void TimeIntegrator::tangent_step(const assembly::State&, double, double, const assembly::LocalGradient&,
+                                  assembly::State&) {
+  throw std::logic_error("TimeIntegrator: no second-order adjoint (" + description() + ")");
+}
+void TimeIntegrator::begin_second_order_adjoint() {
+  throw std::logic_error("TimeIntegrator: no second-order adjoint (" + description() + ")");
+}
+void TimeIntegrator::second_order_adjoint_step(storage::Trajectory&, std::size_t, const assembly::State&,
+                                               const assembly::State&, const assembly::LocalGradient&,
+                                               std::vector<double>&, std::vector<double>&, assembly::LocalGradient&) {
+  throw std::logic_error("TimeIntegrator: no second-order adjoint (" + description() + ")");
+}
+
 TimeIntegrator::TimeIntegrator(assembly::Assembler& assembler, const integrators::IntegratorSettings& settings,
                                const linalg::LinearSolverOptions& solver_options)
     : assembler_(assembler), settings_(settings), solver_options_(solver_options) {

@@ -99,6 +99,27 @@ class TimeIntegrator : public storage::StepRecomputer {
   virtual void load_adjoint_variables(const std::vector<double>& x) = 0;
   virtual void seek_adjoint(storage::Trajectory& trajectory, std::size_t n) = 0;
 
+  // The second-order adjoint (Hessian-vector products; docs/adjoint.md, "Second-order adjoint"), forward over
+  // reverse, for the kinds with the registry's capability second_order_adjoint (the others throw std::logic_error).
+  // The direction e moves the parameters and control values (`direction`, in the layout of the sweep's
+  // LocalGradient) and the given initial state. tangent_initialize(): on entry tangent.q, tangent.v hold the given
+  // initial state's direction, on exit the tangent of initialize() at its result `state`. tangent_step(): the
+  // tangent of step() from t to t + h, `state` being the converged step, `tangent` the previous step's on entry
+  // and this step's on exit. Collective; forward assembly.
+  virtual void tangent_initialize(const assembly::State& state, double t0, const assembly::LocalGradient& direction,
+                                  assembly::State& tangent);
+  virtual void tangent_step(const assembly::State& state, double t, double h, const assembly::LocalGradient& direction,
+                            assembly::State& tangent);
+  // The backward sweep differentiated along e: begin_second_order_adjoint() after begin_adjoint(), then
+  // second_order_adjoint_step(n) right after each adjoint_step(n) with the same state and `tangent` of step n. On
+  // entry dJ_dq_dot, dJ_dv_dot are d/de of the objective's partials at step n; the d/de of adjoint_step()'s
+  // parameter and control terms go into gradient_dot; at n = 0 dJ_dq_dot, dJ_dv_dot become d/de of dJ/d(given q, v).
+  virtual void begin_second_order_adjoint();
+  virtual void second_order_adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
+                                         const assembly::State& tangent, const assembly::LocalGradient& direction,
+                                         std::vector<double>& dJ_dq_dot, std::vector<double>& dJ_dv_dot,
+                                         assembly::LocalGradient& gradient_dot);
+
   // The adjoint of the projection of the given initial state (project_initial_state()): on entry dJ_dq, dJ_dv
   // are the derivatives with respect to the consistent initial state (q_0, v_0); on exit those with respect to the
   // given (q, v) of the model. The projections' parameter terms go into `gradient`. `transposed_solver` solves

@@ -7,6 +7,7 @@
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -98,6 +99,26 @@ class ForceElement : public Component {
   // out_q += (dr/dq)^T mu, out_v += (dr/dv)^T mu, out_a += (dr/da)^T mu (adjoint sweeps).
   virtual void add_transposed_products(const double* q, const double* v, const double* a, double t,
                                        const double* mu, double* out_q, double* out_v, double* out_a) const = 0;
+  // Second-order adjoint (Hessian-vector products, docs/adjoint.md): derivatives along a direction e of the state
+  // (q_dot, v_dot, a_dot), of the parameters (p_dot, one per parameter) and of the control value (u_dot at t; read
+  // only if control()). r_dot = dr/de (the tangent-linear model's residual).
+  virtual void residual_tangent(const double* q, const double* v, const double* a, double t, const double* q_dot,
+                                const double* v_dot, const double* a_dot, const double* p_dot, double u_dot,
+                                double* r_dot) const {
+    (void)q, (void)v, (void)a, (void)t, (void)q_dot, (void)v_dot, (void)a_dot, (void)p_dot, (void)u_dot, (void)r_dot;
+    throw std::logic_error("'" + name() + "' (" + type() + ") has no second derivatives");
+  }
+  // out_q += d/de (dr/dq)^T mu, out_v += d/de (dr/dv)^T mu, out_a += d/de (dr/da)^T mu; gradient[k] += d/de mu . dr/dp_k
+  // for the wanted k; returns d/de mu . dr/du (mu held fixed). One nested Sacado pass (forward over forward).
+  virtual double add_second_order_products(const double* q, const double* v, const double* a, double t,
+                                           const double* q_dot, const double* v_dot, const double* a_dot,
+                                           const double* p_dot, double u_dot, const double* mu, double* out_q,
+                                           double* out_v, double* out_a, double* gradient,
+                                           ParameterMask wanted = kAllParameters) const {
+    (void)q, (void)v, (void)a, (void)t, (void)q_dot, (void)v_dot, (void)a_dot, (void)p_dot, (void)u_dot, (void)mu;
+    (void)out_q, (void)out_v, (void)out_a, (void)gradient, (void)wanted;
+    throw std::logic_error("'" + name() + "' (" + type() + ") has no second derivatives");
+  }
   // Control input: the signal this element reads (none by default) and mu . dr/du at time t.
   virtual const functions::ControlSignal* control() const { return nullptr; }
   virtual double control_sensitivity(const double* /*q*/, const double* /*v*/, const double* /*a*/, double /*t*/,
@@ -193,6 +214,21 @@ class Constraint : public Component {
   // out += d(C_q^T lambda)/dq^T mu_r + C_q^T mu_c (adjoint sweeps; the first term is symmetric).
   virtual void add_transposed_products(const double* q, double t, const double* lambda, const double* mu_r,
                                        const double* mu_c, double* out) const = 0;
+  // Second-order adjoint (Hessian-vector products, docs/adjoint.md), along a direction e of q and lambda (the
+  // parameters held): c_dot = C_q q_dot and r_dot = d/de (C_q^T lambda) = H q_dot + C_q^T lambda_dot.
+  virtual void constraint_tangent(const double* q, double t, const double* lambda, const double* q_dot,
+                                  const double* lambda_dot, double* c_dot, double* r_dot) const {
+    (void)q, (void)t, (void)lambda, (void)q_dot, (void)lambda_dot, (void)c_dot, (void)r_dot;
+    throw std::logic_error("'" + name() + "' (" + type() + ") has no second derivatives");
+  }
+  // out += d/de [d(C_q^T lambda)/dq^T mu_r + C_q^T mu_c] (mu held) and m_dot = d/de (C_q mu_r), along (q_dot,
+  // lambda_dot): third derivatives of C by one nested Sacado pass.
+  virtual void add_second_order_products(const double* q, double t, const double* lambda, const double* q_dot,
+                                         const double* lambda_dot, const double* mu_r, const double* mu_c,
+                                         double* out, double* m_dot) const {
+    (void)q, (void)t, (void)lambda, (void)q_dot, (void)lambda_dot, (void)mu_r, (void)mu_c, (void)out, (void)m_dot;
+    throw std::logic_error("'" + name() + "' (" + type() + ") has no second derivatives");
+  }
   // Jacobians of the velocity-level (level 1: dc/ds) or acceleration-level (level 2: d2c/ds2) constraint of
   // time_derivatives with respect to q and v (equation_count x n each, row-major).
   virtual void level_jacobians(const double* q, const double* v, const double* a, double t, int level, double* d_dq,

@@ -21,6 +21,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "flexadj/functions/control_signal.hpp"
 #include "flexadj/model/component.hpp"
 
 namespace flexadj::model {
@@ -64,6 +65,16 @@ template <class Kernel>
 struct HasKineticEnergy<Kernel, std::void_t<decltype(std::declval<const Kernel&>().template kinetic<double, double>(
                                     std::declval<const double*>(), std::declval<const double*>(),
                                     std::declval<const double*>()))>> : std::true_type {};
+
+// True if Kernel takes its control value as an argument, evaluate_controlled(q, v, a, p, u, t, r) (a load with a
+// control signal): the second-order products then differentiate in u as well.
+template <class Kernel, class = void> struct HasControlledKernel : std::false_type {};
+template <class Kernel>
+struct HasControlledKernel<Kernel, std::void_t<decltype(std::declval<const Kernel&>().template evaluate_controlled<double, double>(
+                                       std::declval<const double*>(), std::declval<const double*>(),
+                                       std::declval<const double*>(), std::declval<const double*>(),
+                                       std::declval<const double&>(), 0.0, std::declval<double*>()))>>
+    : std::true_type {};
 
 // FixedLength: the element always has exactly MaxCoordinates coordinates (and at most kMaxComponentParameters
 // parameters); its Fad types are then the fixed-length SFad, whose unrolled loops are faster than SLFad's.
@@ -223,6 +234,79 @@ class ForceElementAD : public ForceElement {
       add_parameter_gradient_as<FadOf<kMaxComponentParameters>>(q, v, a, t, mu, gradient, seeded, ns);
   }
 
+  // Tangent: one SFad direction e over state, parameters and control value (forward mode).
+  void residual_tangent(const double* q, const double* v, const double* a, double t, const double* q_dot,
+                        const double* v_dot, const double* a_dot, const double* p_dot, double u_dot,
+                        double* r_dot) const override {
+    using Tangent = Sacado::Fad::SFad<double, 1>;
+    const int n = coordinate_count(), np = static_cast<int>(parameters().size());
+    std::array<Tangent, MaxCoordinates> qf, vf, af, rf;
+    std::array<Tangent, kMaxComponentParameters> pf;
+    auto seeded = [](double x, double dx) {
+      Tangent y(1, 0, x);
+      y.fastAccessDx(0) = dx;
+      return y;
+    };
+    // Every entry set (past n and np to zero), so that no kernel reads an indeterminate value.
+    for (int i = 0; i < MaxCoordinates; ++i) {
+      qf[i] = i < n ? seeded(q[i], q_dot[i]) : Tangent(0.0);
+      vf[i] = i < n ? seeded(v[i], v_dot[i]) : Tangent(0.0);
+      af[i] = i < n ? seeded(a[i], a_dot[i]) : Tangent(0.0);
+      rf[i] = Tangent(0.0);
+    }
+    for (int k = 0; k < kMaxComponentParameters; ++k) pf[k] = k < np ? seeded(parameters()[k], p_dot[k]) : Tangent(0.0);
+    evaluate_with_control_value(qf.data(), vf.data(), af.data(), pf.data(), seeded(control_value(t), u_dot), t,
+                                rf.data());
+    for (int i = 0; i < n; ++i) r_dot[i] = rf[i].dx(0);
+  }
+
+  // Forward over forward: the outer Fad's slots are q, v, (a,) the wanted parameters and u; each value carries
+  // the inner direction e. The outer gradient of mu . r is ((dr/dx)^T mu, mu . dr/dp, mu . dr/du), its
+  // e-derivative what is asked.
+  double add_second_order_products(const double* q, const double* v, const double* a, double t, const double* q_dot,
+                                   const double* v_dot, const double* a_dot, const double* p_dot, double u_dot,
+                                   const double* mu, double* out_q, double* out_v, double* out_a, double* gradient,
+                                   ParameterMask wanted = kAllParameters) const override {
+    using Tangent = Sacado::Fad::SFad<double, 1>;
+    using Outer = Sacado::Fad::SLFad<Tangent, 3 * MaxCoordinates + kMaxComponentParameters + 1>;
+    constexpr bool with_inertia = HasKineticEnergy<Derived>::value;
+    const int n = coordinate_count(), np = static_cast<int>(parameters().size());
+    std::array<int, kMaxComponentParameters> seeded_parameters;
+    const int ns = wanted_parameters(wanted, np, seeded_parameters);
+    const int a_slots = with_inertia ? n : 0, first_parameter = 2 * n + a_slots, u_slot = first_parameter + ns;
+    const int slots = u_slot + 1;
+    auto tangent = [](double x, double dx) {
+      Tangent y(1, 0, x);
+      y.fastAccessDx(0) = dx;
+      return y;
+    };
+    std::array<Outer, MaxCoordinates> qf, vf, af, rf;
+    std::array<Outer, kMaxComponentParameters> pf;
+    for (int i = n; i < MaxCoordinates; ++i) qf[i] = vf[i] = af[i] = rf[i] = Outer(Tangent(0.0));
+    for (int i = 0; i < n; ++i) {
+      qf[i] = Outer(slots, i, tangent(q[i], q_dot[i]));
+      vf[i] = Outer(slots, n + i, tangent(v[i], v_dot[i]));
+      af[i] = with_inertia ? Outer(slots, 2 * n + i, tangent(a[i], a_dot[i])) : Outer(tangent(a[i], a_dot[i]));
+      rf[i] = Outer(slots, Tangent(0.0));
+    }
+    for (int k = 0; k < kMaxComponentParameters; ++k) pf[k] = Outer(k < np ? tangent(parameters()[k], p_dot[k]) : Tangent(0.0));
+    for (int j = 0; j < ns; ++j)
+      pf[seeded_parameters[j]] =
+          Outer(slots, first_parameter + j, tangent(parameters()[seeded_parameters[j]], p_dot[seeded_parameters[j]]));
+    evaluate_with_control_value(qf.data(), vf.data(), af.data(), pf.data(),
+                                Outer(slots, u_slot, tangent(control_value(t), u_dot)), t, rf.data());
+    Outer pairing(slots, Tangent(0.0));
+    for (int i = 0; i < n; ++i) pairing += mu[i] * rf[i];
+    if (!pairing.hasFastAccess()) return 0.0;
+    for (int j = 0; j < n; ++j) {
+      out_q[j] += pairing.fastAccessDx(j).dx(0);
+      out_v[j] += pairing.fastAccessDx(n + j).dx(0);
+      if (with_inertia) out_a[j] += pairing.fastAccessDx(2 * n + j).dx(0);
+    }
+    for (int j = 0; j < ns; ++j) gradient[seeded_parameters[j]] += pairing.fastAccessDx(first_parameter + j).dx(0);
+    return pairing.fastAccessDx(u_slot).dx(0);
+  }
+
  protected:
   // The Fad inputs of residual_jacobian: slot j carries c.q in q_j, c.v in v_j and c.a in a_j; r starts at zero.
   template <class JacobianFad>
@@ -300,6 +384,17 @@ class ForceElementAD : public ForceElement {
     for (int i = 0; i < n; ++i)
       if (rf[i].hasFastAccess())
         for (int j = 0; j < ns; ++j) gradient[seeded[j]] += mu[i] * rf[i].fastAccessDx(j);
+  }
+
+  // The control value u(t) of the element's signal (0 without one).
+  double control_value(double t) const { return control() ? control()->value(t) : 0.0; }
+  // The kernel with the control value given (of the AD type S), for the second-order products.
+  template <class S, class P>
+  void evaluate_with_control_value(const S* q, const S* v, const S* a, const P* p, const S& u, double t, S* r) const {
+    if constexpr (HasControlledKernel<Derived>::value)
+      derived().template evaluate_controlled<S, P>(q, v, a, p, u, t, r);
+    else
+      derived().template evaluate<S, P>(q, v, a, p, t, r);
   }
 
   // r += the residual without inertia terms.

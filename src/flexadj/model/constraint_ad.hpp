@@ -205,6 +205,60 @@ class ConstraintAD : public Constraint {
     }
   }
 
+  // Outer Fad over q, each value carrying the direction e: c_k.dx(j) = dc_k/dq_j and its e-derivative.
+  void constraint_tangent(const double* q, double t, const double* lambda, const double* q_dot,
+                          const double* lambda_dot, double* c_dot, double* r_dot) const override {
+    using Tangent = Sacado::Fad::SFad<double, 1>;
+    using Outer = Sacado::Fad::SLFad<Tangent, MaxCoordinates>;
+    const int n = coordinate_count(), m = equation_count();
+    std::array<Outer, MaxCoordinates> qf;
+    std::array<Outer, MaxEquations> cf;
+    for (int i = 0; i < n; ++i) {
+      Tangent x(1, 0, q[i]);
+      x.fastAccessDx(0) = q_dot[i];
+      qf[i] = Outer(n, i, x);
+    }
+    derived().template evaluate<Outer, double>(qf.data(), Outer(Tangent(t)), parameters().data(), cf.data());
+    for (int j = 0; j < n; ++j) r_dot[j] = 0.0;
+    for (int k = 0; k < m; ++k) {
+      c_dot[k] = cf[k].val().dx(0);
+      if (!cf[k].hasFastAccess()) continue;
+      for (int j = 0; j < n; ++j) {
+        const Tangent& d = cf[k].fastAccessDx(j);
+        r_dot[j] += lambda[k] * d.dx(0) + lambda_dot[k] * d.val();
+      }
+    }
+  }
+
+  // Phi = lambda . (C_q mu_r) + mu_c . c, the first term the s-derivative of lambda . c(q + s mu_r): an SFad in s
+  // over an outer Fad in q over the direction e. grad_q Phi = H mu_r + C_q^T mu_c; its e-derivative with lambda(e).
+  void add_second_order_products(const double* q, double t, const double* lambda, const double* q_dot,
+                                 const double* lambda_dot, const double* mu_r, const double* mu_c, double* out,
+                                 double* m_dot) const override {
+    using Tangent = Sacado::Fad::SFad<double, 1>;
+    using Outer = Sacado::Fad::SLFad<Tangent, MaxCoordinates>;
+    using Along = Sacado::Fad::SFad<Outer, 1>;
+    const int n = coordinate_count(), m = equation_count();
+    std::array<Along, MaxCoordinates> qf;
+    std::array<Along, MaxEquations> cf;
+    for (int i = 0; i < n; ++i) {
+      Tangent x(1, 0, q[i]);
+      x.fastAccessDx(0) = q_dot[i];
+      qf[i] = Along(1, 0, Outer(n, i, x));
+      qf[i].fastAccessDx(0) = Outer(mu_r[i]);
+    }
+    derived().template evaluate<Along, double>(qf.data(), Along(Outer(Tangent(t))), parameters().data(), cf.data());
+    Outer phi(n, Tangent(0.0));
+    for (int k = 0; k < m; ++k) {
+      Tangent multiplier(1, 0, lambda[k]);
+      multiplier.fastAccessDx(0) = lambda_dot[k];
+      phi += multiplier * cf[k].dx(0) + mu_c[k] * cf[k].val();
+      m_dot[k] = cf[k].dx(0).val().dx(0);
+    }
+    if (!phi.hasFastAccess()) return;
+    for (int j = 0; j < n; ++j) out[j] += phi.fastAccessDx(j).dx(0);
+  }
+
   // Derivatives along the path q(s) = q + v s + a s^2/2, t(s) = t + s, of the gradient rows dc/dq(q(s), t(s)): an
   // outer Fad over q (n slots) with the path Fad inside. Since dq(s)/dv = s I, the v-derivatives need no slots of
   // their own: d/dv (dc/ds)|0 = dc/dq, d/dv (d2c/ds2)|0 = 2 d/ds (dc/dq)|0; and d/dq of the levels is d/ds or d2/ds2

@@ -192,6 +192,53 @@ void Objective::add_partials(const assembly::Assembler& assembler, const std::ve
   }
 }
 
+void Objective::add_partials_tangent(const assembly::Assembler& assembler, const std::vector<double>& times,
+                                     std::size_t n, const assembly::State& state, const assembly::State& tangent,
+                                     std::vector<double>& dq_dot, std::vector<double>& dv_dot) const {
+  using Nested = Sacado::Fad::SFad<ControlFad, kMaxInputs>;  // outer: the inputs; inner: the direction e
+  const std::size_t last = times.size() - 1;
+  const double weight = quadrature_weight(times, n);
+  TermInputs inputs, directions;
+  std::array<Nested, kMaxInputs> seeded;
+  for (const auto& term : terms_) {
+    if (!term.on_states()) continue;
+    if (term.on_momentum()) throw std::logic_error("Objective::add_partials_tangent: a momentum sensor");
+    const bool here = gather_inputs(assembler, term, state, inputs);
+    gather_inputs(assembler, term, tangent, directions);  // the same collectives as the line above
+    if (!here) continue;
+    for (int k = 0; k < inputs.count; ++k) {
+      ControlFad value(1, 0, inputs.values[k]);
+      value.fastAccessDx(0) = directions.values[k];
+      seeded[k] = Nested(inputs.count, k, value);
+    }
+    const Nested x = kernels::measured_quantity(term, inputs.body_kind, seeded.data());
+    Nested j = weight * kernels::integrand(term, x, times[n]);
+    if (n == last) j += kernels::terminal(term, x);
+    for (int k = 0; k < inputs.count; ++k)
+      if (inputs.owned[k] >= 0) (inputs.velocity[k] ? dv_dot : dq_dot)[inputs.owned[k]] += j.dx(k).dx(0);
+  }
+}
+
+void Objective::add_control_gradient_tangent(const model::Model& model, const std::vector<double>& times,
+                                             const std::map<std::string, std::vector<double>>& control_dots,
+                                             std::map<std::string, std::vector<double>>& controls) const {
+  using Nested = Sacado::Fad::SFad<ControlFad, 1>;
+  for (const auto& term : terms_) {
+    if (term.kind != ObjectiveTerm::Kind::ControlEffort) continue;
+    const auto signal = model.find_control(term.control);
+    const std::vector<double>& u_dot = control_dots.at(term.control);
+    auto& gradient = controls.at(term.control);
+    for (std::size_t n = 0; n < times.size(); ++n) {
+      const auto w = signal->weights(times[n]);
+      ControlFad u(1, 0, signal->value(times[n]));
+      u.fastAccessDx(0) = w.w0 * u_dot[w.k0] + w.w1 * u_dot[w.k1];
+      const double d = (quadrature_weight(times, n) * kernels::integrand(term, Nested(1, 0, u), times[n])).dx(0).dx(0);
+      gradient[w.k0] += w.w0 * d;
+      gradient[w.k1] += w.w1 * d;
+    }
+  }
+}
+
 bool Objective::depends_on_parameters() const {
   return std::any_of(terms_.begin(), terms_.end(), [](const ObjectiveTerm& t) { return t.on_momentum(); });
 }

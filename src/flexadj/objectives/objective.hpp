@@ -57,6 +57,16 @@ class Objective {
   void add_partials(const assembly::Assembler& assembler, const std::vector<double>& times, std::size_t n,
                     const assembly::State& state, std::vector<double>& dq, std::vector<double>& dv,
                     Partials partials = Partials::Discrete, assembly::LocalGradient* gradient = nullptr) const;
+  // The second-order adjoint's (Hessian-vector products): dq_dot += d/de of add_partials(Discrete)'s dq along the
+  // state's direction `tangent` (q_dot, v_dot), dv_dot likewise (momentum sensors, which read parameters: refused
+  // before); controls[name][k] += d/de of add_control_gradient's dJ/du_k along the control values' direction
+  // control_dots (the control-effort terms). Second derivatives of the same kernels by nested Sacado types.
+  void add_partials_tangent(const assembly::Assembler& assembler, const std::vector<double>& times, std::size_t n,
+                            const assembly::State& state, const assembly::State& tangent, std::vector<double>& dq_dot,
+                            std::vector<double>& dv_dot) const;
+  void add_control_gradient_tangent(const model::Model& model, const std::vector<double>& times,
+                                    const std::map<std::string, std::vector<double>>& control_dots,
+                                    std::map<std::string, std::vector<double>>& controls) const;
   // Some term depends on model parameters explicitly (a momentum sensor): a gradient path must pass its
   // LocalGradient to add_partials.
   bool depends_on_parameters() const;

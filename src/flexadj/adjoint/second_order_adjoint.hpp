@@ -1,0 +1,25 @@
+#pragma once
+// The second-order adjoint (docs/adjoint.md, "Second-order adjoint"): the exact product H e of the Hessian of the
+// discrete objective J with a direction e of the parameters, the initial state and the control values, forward over
+// reverse: a tangent-linear sweep along e (TimeIntegrator::tangent_step), then the backward sweep of
+// discrete_adjoint.cpp together with its derivative along e (TimeIntegrator::second_order_adjoint_step). The loops
+// only; each integrator's tangent and differentiated adjoint step sit beside its adjoint step.
+#include "flexadj/adjoint/gradient.hpp"
+#include "flexadj/integrators/time_integrator.hpp"
+#include "flexadj/storage/trajectory.hpp"
+
+namespace flexadj::adjoint {
+
+struct HessianVectorProduct {
+  Gradient gradient;  // J and its gradient (the first-order sweep, as discrete_adjoint_gradient)
+  Gradient product;   // H e in the same layout (its objective is 0)
+};
+
+// `direction` holds e in the layout of a Gradient of `parameters` (parameters, initial_coordinates,
+// initial_velocities in global numbering, controls). The trajectory must hold every step of the last forward run
+// of `integrator`, readable in both directions (memory). Collective.
+HessianVectorProduct second_order_adjoint(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator,
+                                          storage::Trajectory& trajectory, const objectives::Objective& objective,
+                                          const model::ParameterSpace& parameters, const Gradient& direction);
+
+}  // namespace flexadj::adjoint

@@ -1,0 +1,106 @@
+// GradientProblem::hessian_vector (gradient_problem.hpp): H v by the second-order adjoint
+// (adjoint/second_order_adjoint.hpp), the design scalars mapped onto parameters, initial values and control values
+// as DesignSpace::gradient maps them back (the map is linear: the Hessian in the design scalars is a block of the
+// Hessian in those).
+#include <chrono>
+#include <stdexcept>
+
+#include "flexadj/adjoint/second_order_adjoint.hpp"
+#include "flexadj/core/error.hpp"
+#include "flexadj/gradient/gradient_problem.hpp"
+#include "flexadj/integrators/registry.hpp"
+
+namespace flexadj {
+namespace {
+
+// The direction of the design scalars v in the layout of an adjoint::Gradient.
+adjoint::Gradient direction_of(const problem::DesignSpace& design, const model::Model& model,
+                               const std::vector<double>& v) {
+  adjoint::Gradient e;
+  e.parameters.assign(static_cast<std::size_t>(design.parameters().size()), 0.0);
+  e.initial_coordinates.assign(model.initial_coordinates().size(), 0.0);
+  e.initial_velocities.assign(model.initial_velocities().size(), 0.0);
+  for (const auto& [name, signal] : model.controls()) e.controls[name].assign(signal->size(), 0.0);
+  using Kind = problem::DesignSpace::Kind;
+  for (const auto& entry : design.entries()) {
+    const double* values = v.data() + entry.offset;
+    switch (entry.kind) {
+      case Kind::Parameter: e.parameters[entry.parameter] = values[0]; break;
+      case Kind::InitialPosition: e.initial_coordinates[entry.coordinate] = values[0]; break;
+      case Kind::InitialVelocity: e.initial_velocities[entry.coordinate] = values[0]; break;
+      case Kind::Control:
+        for (int k = 0; k < entry.size; ++k) e.controls.at(entry.control)[k] = values[k];
+        break;
+      case Kind::FinalTime: throw std::logic_error("hessian_vector: a free final time");
+    }
+  }
+  return e;
+}
+
+}  // namespace
+
+void GradientProblem::check_second_order() const {
+  const std::string& file = problem_.model->source_file;
+  const std::string what = "'flexadj " + command_ + "' needs the second-order adjoint, ";
+  const integrators::IntegratorKind& kind = integrators::integrator_kind(problem_.integrator);
+  if (!kind.can.second_order_adjoint)
+    throw InputError(file, "integrator.type",
+                     what + "which the " + kind.title + " (type " + kind.type + ") does not have yet; use " +
+                         integrators::types_with([](const auto& k) { return k.can.second_order_adjoint; }, "or"));
+  if (adjoint_.storage != "memory")
+    throw InputError(file, "--trajectory",
+                     what + "which reads the forward states of a trajectory in memory only so far (got storage '" +
+                         adjoint_.storage + "'); use --trajectory memory");
+  if (adjoint_.mode != "discrete")
+    throw InputError(file, "--adjoint", what + "the derivative of the discrete adjoint (got --adjoint " +
+                                            adjoint_.mode + ")");
+  // With joints: the tangents of the initial projections and of C_acc, and third derivatives in the constraints'
+  // parameters, are not formed yet: the direction must hold the initial state and the joints' parameters.
+  const auto& constraints = problem_.model->constraints();
+  std::size_t force_parameters = 0;
+  for (const auto& element : problem_.model->force_elements()) force_parameters += element->parameters().size();
+  for (const auto& constraint : constraints)
+    if (constraint->velocity_level())
+      throw InputError(file, "joints", what + "which does not treat non-holonomic constraints yet (joint '" +
+                                           constraint->name() + "', " + constraint->type() + ")");
+  using Kind = problem::DesignSpace::Kind;
+  for (const auto& entry : design_.entries()) {
+    if (constraints.empty()) break;
+    const bool initial = entry.kind == Kind::InitialPosition || entry.kind == Kind::InitialVelocity;
+    const bool joint = entry.kind == Kind::Parameter && static_cast<std::size_t>(entry.parameter) >= force_parameters;
+    if (initial || joint)
+      throw InputError(file, "design_variables",
+                       what + "which with joints differentiates in the force elements' parameters and the control "
+                              "values only so far (design variable '" + entry.name + "'; joint '" +
+                           constraints.front()->name() + "')");
+  }
+  if (objectives::Objective(problem_.objective_terms).depends_on_parameters())
+    throw InputError(file, "objective", what + "which does not treat momentum sensors yet");
+  if (problem_.integrator.end_condition || problem_.integrator.fixed_steps > 0)
+    throw InputError(file, problem_.integrator.end_condition ? "integrator.end_condition" : "design_variables",
+                     what + "which does not treat an implicit or free final time yet");
+  if (problem_.integrator.step_control.enabled())
+    throw InputError(file, "integrator.step_control", what + "which takes fixed steps only so far");
+}
+
+HessianVectorEvaluation GradientProblem::hessian_vector(const std::vector<double>& v) {
+  check_second_order();
+  if (!recorded_) throw std::logic_error("GradientProblem::hessian_vector() without a complete forward run");
+  if (v.size() != static_cast<std::size_t>(design_.size()))
+    throw std::invalid_argument("GradientProblem::hessian_vector: " + std::to_string(v.size()) +
+                                " values for " + std::to_string(design_.size()) + " design scalars");
+  const auto start = std::chrono::steady_clock::now();
+  const objectives::Objective objective(problem_.objective_terms);
+  const adjoint::HessianVectorProduct result =
+      adjoint::second_order_adjoint(*assembler_, *integrator_, *trajectory_, objective, design_.parameters(),
+                                    direction_of(design_, *problem_.model, v));
+  HessianVectorEvaluation e;
+  e.objective = result.gradient.objective;
+  e.gradient = design_.gradient(result.gradient);
+  e.product = design_.gradient(result.product);
+  comm_->barrier();
+  e.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  return e;
+}
+
+}  // namespace flexadj

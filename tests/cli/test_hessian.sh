@@ -1,0 +1,118 @@
+#!/usr/bin/env bash
+# `flexadj hessian`: the whole Hessian (row,column,value) and one product (name,value,product) of a two-mass model
+# with parameters, initial values and control values; np 1 and np 2 from separate processes agree to 1e-12 (relative
+# to max |H|), the Hessian is symmetric and its product with a direction file is the matrix times the direction;
+# refused inputs exit with 2 and name the integrator, the storage, the file and the entry.
+# Usage: test_hessian.sh PATH/TO/flexadj
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$HERE/cli_support.sh" "$1"
+command -v mpiexec > /dev/null || { echo "mpiexec not found: these tests need it"; exit 1; }
+
+cat > masses.yaml <<'YAML'
+dimension: 2
+gravity: [0, -9.81]
+integrator: {end_time: 1.0, step_size: 0.005, spectral_radius: 0.8}
+controls:
+  - {name: F, times: [0, 0.5, 1.0], values: [1, -2, 0.5]}
+bodies:
+  - {name: mass, type: point_mass, mass: 1.3, position: [0.2, -0.9], velocity: [0.4, 0.3]}
+  - {name: mass2, type: point_mass, mass: 0.7, position: [0.9, -1.2], velocity: [0, -0.5]}
+forces:
+  - {name: spring, type: spring_damper, bodies: [ground, mass], points: [[0, 0], [0.05, 0]], stiffness: 40, damping: 0.7, free_length: 0.8}
+  - {name: link, type: spring_damper, bodies: [mass, mass2], points: [[0.2, -0.9], [0.9, -1.2]], stiffness: 25, free_length: 0.6}
+  - {name: push, type: load, body: mass2, control: {name: F, force_direction: [1, 0.5]}}
+objective:
+  - {type: tracking, coordinate: mass.y, reference: "-1", weight: 3}
+  - {type: final_square, coordinate: mass2.x, target: 0.3}
+  - {type: control_effort, control: F, weight: 0.01}
+design_variables: [mass.mass, spring.stiffness, link.free_length, {initial_position: mass.x}, {initial_velocity: mass2.y}, {control: F}]
+YAML
+
+expect "whole Hessian, np 1" 0 "8 design scalar(s), 8 product(s)" "symmetry" -- hessian masses.yaml -o H1.csv
+mpiexec -n 2 "$FLEXADJ" hessian masses.yaml -o H2.csv > np2.txt 2>&1
+pass_if "whole Hessian, np 2" grep -q "8 product(s)" np2.txt
+cat > direction.csv <<'CSV'
+name,value
+mass.mass,0.5
+spring.stiffness,-1
+link.free_length,2
+initial_position:mass.x,0.25
+initial_velocity:mass2.y,-0.5
+control:F[0],1
+control:F[1],0.3
+control:F[2],-2
+CSV
+expect "one product" 0 "control:F[2]" -- hessian masses.yaml --direction direction.csv -o Hv.csv
+pass_if "product header" test "$(head -1 Hv.csv)" = "name,value,product"
+
+# H1 = H2 (np 1, np 2) to 1e-12 of max |H|; H symmetric to 1e-10; Hv = H direction to 1e-10.
+pass_if "np 1 = np 2, symmetric, H v = H times v" /usr/bin/python3 - <<'PY'
+import csv
+def matrix(path):
+    rows = list(csv.DictReader(open(path)))
+    names = list(dict.fromkeys(r["row"] for r in rows))
+    return names, {(r["row"], r["column"]): float(r["value"]) for r in rows}
+names, h1 = matrix("H1.csv")
+_, h2 = matrix("H2.csv")
+scale = max(abs(x) for x in h1.values())
+ranks = max(abs(h1[k] - h2[k]) for k in h1) / scale
+symmetry = max(abs(h1[(a, b)] - h1[(b, a)]) for a in names for b in names) / scale
+v = {r["name"]: float(r["value"]) for r in csv.DictReader(open("direction.csv"))}
+hv = {r["name"]: float(r["product"]) for r in csv.DictReader(open("Hv.csv"))}
+product = max(abs(sum(h1[(a, b)] * v[b] for b in names) - hv[a]) for a in names) / scale
+print(f"     | np1-np2 {ranks:.2e}, symmetry {symmetry:.2e}, Hv-H*v {product:.2e} (max |H| {scale:.4g})")
+raise SystemExit(not (ranks <= 1e-12 and symmetry <= 1e-10 and product <= 1e-10 and len(h1) == 64))
+PY
+
+sed 's/spectral_radius: 0.8/type: variational/' masses.yaml > variational.yaml
+# With joints (a pendulum on a cart on a rail): the force elements' parameters and the control values.
+cat > cart.yaml <<'YAML'
+dimension: 2
+gravity: [0, -9.81]
+integrator: {end_time: 1.0, step_size: 0.005, spectral_radius: 0.8}
+controls:
+  - {name: F, times: [0, 0.5, 1.0], values: [1, -2, 3]}
+bodies:
+  - {name: cart, type: point_mass, mass: 2, position: [0, 0], velocity: [0.3, 0]}
+  - {name: pendulum, type: rigid_body, mass: 0.5, inertia: 0.01, position: [0.3, -0.4], velocity: [0.3, 0]}
+forces:
+  - {name: push, type: load, body: cart, control: {name: F, force_direction: [1, 0]}}
+  - {name: spring, type: spring_damper, bodies: [ground, cart], points: [[-1, 0], [0, 0]], stiffness: 10, damping: 0.5, free_length: 0.8}
+joints:
+  - {name: rail, type: prismatic, bodies: [ground, cart], axis: [1, 0]}
+  - {name: hinge, type: revolute, bodies: [cart, pendulum], point: [0, 0]}
+objective:
+  - {type: tracking, coordinate: pendulum.x, reference: "0.3*cos(3*t)", weight: 2}
+  - {type: final_square, coordinate: pendulum.y, target: -0.45}
+design_variables: [cart.mass, pendulum.inertia_zz, spring.stiffness, {control: F}]
+YAML
+expect "joints, np 1" 0 "6 product(s)" -- hessian cart.yaml -o C1.csv
+mpiexec -n 2 "$FLEXADJ" hessian cart.yaml -o C2.csv > np2_cart.txt 2>&1
+pass_if "joints: np 1 = np 2, symmetric" /usr/bin/python3 - <<'PY'
+import csv
+def matrix(path):
+    return {(r["row"], r["column"]): float(r["value"]) for r in csv.DictReader(open(path))}
+h1, h2 = matrix("C1.csv"), matrix("C2.csv")
+scale = max(abs(x) for x in h1.values())
+ranks = max(abs(h1[k] - h2[k]) for k in h1) / scale
+symmetry = max(abs(h1[(a, b)] - h1[(b, a)]) for (a, b) in h1) / scale
+print(f"     | joints: np1-np2 {ranks:.2e}, symmetry {symmetry:.2e} (max |H| {scale:.4g})")
+raise SystemExit(not (ranks <= 1e-12 and symmetry <= 1e-10 and len(h1) == 36))
+PY
+sed 's/design_variables: \[cart.mass/design_variables: [{initial_velocity: cart.x}, cart.mass/' cart.yaml > cart_initial.yaml
+expect "joints: initial state refused" 2 "design_variables" "initial_velocity:cart.x" "joint 'rail'" -- hessian cart_initial.yaml
+
+# flexadj check verifies H dp as its test (d) where the model has the second-order adjoint, and says why not where not.
+expect "check (d)" 0 "(d) Hessian-vector product H dp" "check passed" ", (d) Hessian-vector product" -- check masses.yaml -q --directions 1
+expect "check without (d)" 0 "(d) Hessian-vector product: not checked" "RATTLE" -- check variational.yaml -q --directions 1
+
+# Refused inputs: exit 2, naming what is refused.
+expect "no second-order adjoint" 2 "variational.yaml" "integrator.type" "flexadj hessian" "RATTLE" -- hessian variational.yaml
+expect "storage" 2 "--trajectory" "storage 'checkpoints'" -- hessian masses.yaml --trajectory checkpoints
+grep -v "control:F\[2\]" direction.csv > short.csv
+expect "direction: missing entry" 2 "short.csv" "control:F[2]" "missing" -- hessian masses.yaml --direction short.csv
+sed 's/^spring.stiffness/spring.stifness/' direction.csv > misnamed.csv
+expect "direction: unknown name" 2 "misnamed.csv" "spring.stifness" -- hessian masses.yaml --direction misnamed.csv
+expect "direction: no file" 2 "no_such.csv" -- hessian masses.yaml --direction no_such.csv
+expect "help" 0 "usage: flexadj hessian" "--direction" -- hessian --help
+finish

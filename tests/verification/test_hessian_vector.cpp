@@ -1,0 +1,292 @@
+// Hessian-vector products by the second-order adjoint (GradientProblem::hessian_vector; docs/adjoint.md,
+// "Second-order adjoint"): the oscillator's closed-form Hessian, central differences of the exact gradients for
+// parameters, initial values and control values (generalized-alpha and HHT), symmetry, a Taylor test of order 3,
+// and the inputs refused.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+#include <memory>
+#include <random>
+
+#include "fd_check.hpp"
+#include "flexadj/core/error.hpp"
+#include "flexadj/gradient/gradient_problem.hpp"
+#include "flexadj/io/direction_file.hpp"
+#include "flexadj/io/problem_reader.hpp"
+#include "simulation_support.hpp"
+
+namespace flexadj {
+namespace {
+
+using testing::world;
+
+// x'' + c x = 0 along the spring's axis (the mass starts on it at rest length: the spring is linear there),
+// x(0) = 0, x'(0) = z0, psi = x(T) = z0 sin(w T)/w, w = sqrt(c) (Bestle and Eberhard 1992's oscillator, no rail).
+std::string oscillator(long long steps) {
+  char text[1024];
+  std::snprintf(text, sizeof text, R"(dimension: 2
+integrator: {end_time: 1.5707963267948966, step_size: %.17g}
+bodies:
+  - {name: mass, type: point_mass, mass: 1, position: [0, 0], velocity: [0.5, 0]}
+forces:
+  - {name: spring, type: spring_damper, bodies: [ground, mass], points: [[-1, 0], [0, 0]], stiffness: 1, free_length: 1}
+objective:
+  - {type: final_value, coordinate: mass.x}
+design_variables: [spring.stiffness, {initial_velocity: mass.x}]
+)", M_PI / 2 / double(steps));
+  return text;
+}
+
+// Two masses in the plane under gravity, on nonlinear springs with damping, one pushed by a control force;
+// tracking, terminal and control-effort terms. 14 design scalars of every kind.
+const char* kTwoMasses = R"YAML(dimension: 2
+gravity: [0, -9.81]
+integrator: {end_time: 1.0, step_size: 0.005, spectral_radius: 0.8}
+controls:
+  - {name: F, times: [0, 0.25, 0.5, 0.75, 1.0], values: [1, -2, 0.5, 3, -1]}
+bodies:
+  - {name: mass, type: point_mass, mass: 1.3, position: [0.2, -0.9], velocity: [0.4, 0.3]}
+  - {name: mass2, type: point_mass, mass: 0.7, position: [0.9, -1.2], velocity: [0, -0.5]}
+forces:
+  - {name: spring, type: spring_damper, bodies: [ground, mass], points: [[0, 0], [0.05, 0]], stiffness: 40, damping: 0.7, free_length: 0.8}
+  - {name: link, type: spring_damper, bodies: [mass, mass2], points: [[0.2, -0.9], [0.9, -1.2]], stiffness: 25, damping: 0.2, free_length: 0.6}
+  - {name: push, type: load, body: mass2, control: {name: F, force_direction: [1, 0.5]}}
+objective:
+  - {type: tracking, coordinate: mass.y, reference: "-1+0.2*sin(4*t)", weight: 3}
+  - {type: final_square, coordinate: mass2.x, target: 0.3}
+  - {type: final_square, quantity: velocity, coordinate: mass.y, target: 0.1, weight: 0.5}
+  - {type: control_effort, control: F, weight: 0.01}
+design_variables:
+  - mass.mass
+  - mass.gravity_y
+  - spring.stiffness
+  - spring.damping
+  - spring.free_length
+  - spring.point_a_x
+  - link.stiffness
+  - initial_position: mass.x
+  - initial_velocity: mass2.y
+  - control: F
+)YAML";
+
+// A pendulum hinged to a cart on a rail (prismatic and revolute joints), the cart on a damped spring and pushed
+// by a control force; the force elements' parameters and the control values are the design (with joints, the
+// initial state and the joints' parameters are refused so far).
+const char* kCartPendulum = R"YAML(dimension: 2
+gravity: [0, -9.81]
+integrator: {end_time: 1.0, step_size: 0.005, spectral_radius: 0.8}
+controls:
+  - {name: F, times: [0, 0.25, 0.5, 0.75, 1.0], values: [1, -2, 0.5, 3, -1]}
+bodies:
+  - {name: cart, type: point_mass, mass: 2, position: [0, 0], velocity: [0.3, 0]}
+  - {name: pendulum, type: rigid_body, mass: 0.5, inertia: 0.01, position: [0.3, -0.4], velocity: [0.3, 0]}
+forces:
+  - {name: push, type: load, body: cart, control: {name: F, force_direction: [1, 0]}}
+  - {name: spring, type: spring_damper, bodies: [ground, cart], points: [[-1, 0], [0, 0]], stiffness: 10, damping: 0.5, free_length: 0.8}
+joints:
+  - {name: rail, type: prismatic, bodies: [ground, cart], axis: [1, 0]}
+  - {name: hinge, type: revolute, bodies: [cart, pendulum], point: [0, 0]}
+objective:
+  - {type: tracking, coordinate: pendulum.x, reference: "0.3*cos(3*t)", weight: 2}
+  - {type: final_square, coordinate: pendulum.y, target: -0.45}
+  - {type: final_square, quantity: velocity, coordinate: cart.x, target: 0.1, weight: 0.5}
+  - {type: control_effort, control: F, weight: 0.01}
+design_variables: [cart.mass, pendulum.mass, pendulum.inertia_zz, pendulum.gravity_y, spring.stiffness, spring.damping, spring.free_length, {control: F}]
+)YAML";
+
+std::unique_ptr<GradientProblem> make(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
+  auto problem = std::make_unique<GradientProblem>(io::read_problem_string(yaml, "test.yaml", overrides), world(),
+                                                   "hessian");
+  AdjointSettings settings;
+  settings.storage = "memory";
+  problem->set_adjoint(settings);
+  return problem;
+}
+
+std::vector<double> product(GradientProblem& problem, const std::vector<double>& x, const std::vector<double>& v) {
+  problem.set_values(x);
+  problem.forward();
+  return problem.hessian_vector(v).product;
+}
+
+double dot(const std::vector<double>& a, const std::vector<double>& b) {
+  double sum = 0.0;
+  for (std::size_t i = 0; i < a.size(); ++i) sum += a[i] * b[i];
+  return sum;
+}
+
+std::vector<double> random_direction(std::size_t n, unsigned seed) {
+  std::mt19937 generator(seed);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  std::vector<double> v(n);
+  for (double& x : v) x = uniform(generator);
+  return v;
+}
+
+TEST(HessianVector, OscillatorMatchesTheClosedForm) {
+  auto problem = make(oscillator(10000));
+  const std::vector<double> x = problem->values();  // c = 1, z0 = 0.5
+  const double T = M_PI / 2, z0 = 0.5, w = 1.0;
+  // f(w) = sin(wT)/w; d/dc = f'/(2w), d2/dc2 = f''/(4w^2) - f'/(4w^3).
+  const double f1 = T * std::cos(w * T) / w - std::sin(w * T) / (w * w);
+  const double f2 = -T * T * std::sin(w * T) / w - 2 * T * std::cos(w * T) / (w * w) + 2 * std::sin(w * T) / (w * w * w);
+  const double h_cc = z0 * (f2 / (4 * w * w) - f1 / (4 * w * w * w)), h_cz = f1 / (2 * w);
+  const std::vector<double> column_c = product(*problem, x, {1.0, 0.0}), column_z = product(*problem, x, {0.0, 1.0});
+  std::printf("H_cc %.12g (closed form %.12g), H_cz %.12g %.12g (%.12g), H_zz %.3g\n", column_c[0], h_cc, column_c[1],
+              column_z[0], h_cz, column_z[1]);
+  EXPECT_NEAR(column_c[0], h_cc, 1e-6 * std::abs(h_cc));
+  EXPECT_NEAR(column_c[1], h_cz, 1e-6 * std::abs(h_cz));
+  EXPECT_NEAR(column_z[0], h_cz, 1e-6 * std::abs(h_cz));
+  EXPECT_NEAR(column_z[1], 0.0, 1e-12);  // psi is linear in z0
+}
+
+// Column j of H against the central difference of the exact gradient in design scalar j, per component.
+void expect_columns_match_differences(const std::string& yaml, const std::vector<std::string>& overrides) {
+  auto problem = make(yaml, overrides);
+  const std::vector<double> x = problem->values();
+  const std::size_t n = x.size();
+  double largest_gradient = 0.0;
+  for (double g : problem->evaluate(true).gradient) largest_gradient = std::max(largest_gradient, std::abs(g));
+  for (std::size_t j = 0; j < n; ++j) {
+    std::vector<double> e(n, 0.0);
+    e[j] = 1.0;
+    const std::vector<double> column = product(*problem, x, e);
+    const double step = testing::relative_step(x[j], 1e-4);
+    std::vector<double> plus = x, minus = x;
+    plus[j] += step;
+    minus[j] -= step;
+    problem->set_values(plus);
+    const std::vector<double> g_plus = problem->evaluate(true).gradient;
+    problem->set_values(minus);
+    const std::vector<double> g_minus = problem->evaluate(true).gradient;
+    double largest = 0.0;
+    for (double h : column) largest = std::max(largest, std::abs(h));
+    for (std::size_t i = 0; i < n; ++i) {
+      const double difference = (g_plus[i] - g_minus[i]) / (2 * step);
+      const std::string name = problem->design().names()[i] + " / " + problem->design().names()[j];
+      // Entries far below the column's largest (zero by structure, e.g. a control value against itself through a
+      // linear load) are compared absolutely.
+      if (std::abs(difference) < 1e-7 * largest && std::abs(column[i]) < 1e-7 * largest)
+        EXPECT_NEAR(column[i], difference, 1e-9 * largest) << name;
+      else
+        EXPECT_TRUE(testing::matches_central_difference(name, column[i], difference, step, largest_gradient));
+    }
+  }
+  problem->set_values(x);
+}
+
+TEST(HessianVector, ColumnsMatchCentralDifferencesOfGradients) { expect_columns_match_differences(kTwoMasses, {}); }
+
+TEST(HessianVector, HhtColumnsMatchCentralDifferencesOfGradients) {
+  expect_columns_match_differences(kTwoMasses, {"integrator.type=hht", "integrator.spectral_radius=0.7"});
+}
+
+TEST(HessianVector, WithJointsColumnsMatchCentralDifferencesOfGradients) {
+  expect_columns_match_differences(kCartPendulum, {});
+}
+
+TEST(HessianVector, WithJointsIsSymmetric) {
+  auto problem = make(kCartPendulum);
+  const std::vector<double> x = problem->values();
+  const std::vector<double> u = random_direction(x.size(), 5), v = random_direction(x.size(), 6);
+  const double uhv = dot(u, product(*problem, x, v)), vhu = dot(v, product(*problem, x, u));
+  std::printf("joints: u.Hv %.17g  v.Hu %.17g  relative difference %.2e\n", uhv, vhu, std::abs(uhv - vhu) / std::abs(uhv));
+  EXPECT_LE(std::abs(uhv - vhu), 1e-10 * std::abs(uhv));
+}
+
+TEST(HessianVector, IsSymmetric) {
+  auto problem = make(kTwoMasses);
+  const std::vector<double> x = problem->values();
+  const std::vector<double> u = random_direction(x.size(), 3), v = random_direction(x.size(), 4);
+  const std::vector<double> hu = product(*problem, x, u), hv = product(*problem, x, v);
+  const double uhv = dot(u, hv), vhu = dot(v, hu);
+  std::printf("u.Hv %.17g  v.Hu %.17g  relative difference %.2e\n", uhv, vhu, std::abs(uhv - vhu) / std::abs(uhv));
+  EXPECT_LE(std::abs(uhv - vhu), 1e-10 * std::abs(uhv));
+}
+
+// |J(x + eps v) - J - eps g.v - eps^2/2 v.Hv| = O(eps^3).
+TEST(HessianVector, TaylorRemainderIsOfOrderThree) {
+  auto problem = make(kTwoMasses);
+  const std::vector<double> x = problem->values();
+  std::vector<double> v = random_direction(x.size(), 7);
+  for (std::size_t i = 0; i < x.size(); ++i) v[i] *= 0.05 * std::max(std::abs(x[i]), 1.0);
+  problem->set_values(x);
+  problem->forward();
+  const HessianVectorEvaluation at_x = problem->hessian_vector(v);
+  const double slope = dot(at_x.gradient, v), curvature = dot(v, at_x.product);
+  std::vector<double> remainders;
+  for (double eps = 0.4; eps > 0.02; eps /= 2) {
+    std::vector<double> moved = x;
+    for (std::size_t i = 0; i < x.size(); ++i) moved[i] += eps * v[i];
+    problem->set_values(moved);
+    remainders.push_back(
+        std::abs(problem->evaluate(false).objective - at_x.objective - eps * slope - 0.5 * eps * eps * curvature));
+  }
+  problem->set_values(x);
+  for (std::size_t k = 1; k < remainders.size(); ++k) {
+    const double order = std::log2(remainders[k - 1] / remainders[k]);
+    std::printf("Taylor remainder %.3e -> %.3e: order %.3f\n", remainders[k - 1], remainders[k], order);
+    EXPECT_GT(order, 2.85);
+    EXPECT_LT(order, 3.15);
+  }
+}
+
+TEST(HessianVector, RefusesWhatItCannotDifferentiate) {
+  const auto refused = [](const std::string& yaml, const std::vector<std::string>& overrides, const std::string& text,
+                          const std::string& storage = "memory") {
+    auto problem = std::make_unique<GradientProblem>(io::read_problem_string(yaml, "bad.yaml", overrides), world(),
+                                                     "hessian");
+    AdjointSettings settings;
+    settings.storage = storage;
+    problem->set_adjoint(settings);
+    try {
+      problem->check_second_order();
+      ADD_FAILURE() << "not refused: " << text;
+    } catch (const InputError& error) {
+      EXPECT_NE(std::string(error.what()).find(text), std::string::npos) << error.what();
+      EXPECT_NE(std::string(error.what()).find("flexadj hessian"), std::string::npos) << error.what();
+    }
+  };
+  std::string variational = kTwoMasses;
+  variational.replace(variational.find("spectral_radius: 0.8"), 20, "type: variational");
+  refused(variational, {}, "midpoint variational integrator (RATTLE)");
+  refused(kTwoMasses, {}, "storage 'hdf5'", "hdf5");
+  std::string jointed = kTwoMasses;
+  jointed.replace(jointed.find("objective:"), 0,
+                  "joints:\n  - {name: rod, type: distance, bodies: [mass, mass2]}\n");
+  refused(jointed, {}, "design variable 'initial_position:mass.x'; joint 'rod'");
+  std::string joint_parameter = kCartPendulum;
+  joint_parameter.replace(joint_parameter.find("design_variables: [cart.mass"), 28, "design_variables: [hinge.point_b_x");
+  refused(joint_parameter, {}, "design variable 'hinge.point_b_x'");
+  auto problem = make(kTwoMasses);
+  problem->forward();
+  EXPECT_THROW(problem->hessian_vector({1.0, 2.0}), std::invalid_argument);
+}
+
+TEST(HessianVector, DirectionFilesNameEveryDesignScalarOnce) {
+  const std::vector<std::string> names = {"spring.stiffness", "control:F[0]", "control:F[1]"};
+  const auto read = [&](const std::string& text) {
+    std::ofstream("direction.csv") << text;
+    return io::read_direction("direction.csv", names);
+  };
+  EXPECT_EQ(read("name,value\ncontrol:F[1],3\nspring.stiffness,1.5\ncontrol:F[0],-2\n"),
+            (std::vector<double>{1.5, -2.0, 3.0}));
+  const auto refused = [&](const std::string& text, const std::string& entry) {
+    try {
+      read(text);
+      ADD_FAILURE() << "not refused: " << text;
+    } catch (const InputError& error) {
+      EXPECT_EQ(error.file(), "direction.csv");
+      EXPECT_EQ(error.key(), entry) << error.what();
+    }
+  };
+  refused("name,value\nspring.stiffnes,1\ncontrol:F[0],1\ncontrol:F[1],1\n", "spring.stiffnes");
+  refused("name,value\nspring.stiffness,1\ncontrol:F[0],1\n", "control:F[1]");
+  refused("spring.stiffness,1\nspring.stiffness,2\ncontrol:F[0],1\ncontrol:F[1],1\n", "spring.stiffness");
+  refused("spring.stiffness,x\ncontrol:F[0],1\ncontrol:F[1],1\n", "spring.stiffness");
+}
+
+}  // namespace
+}  // namespace flexadj
