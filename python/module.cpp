@@ -127,6 +127,19 @@ PYBIND11_MODULE(flexadj, m) {
              return py::make_tuple(result.first, array_of(result.second));
            },
            py::arg("x") = py::none(), "(J, dJ/dx) by the adjoint of the model's settings. Collective.")
+      .def("hessian_vector", [](Problem& p, const std::optional<Values>& x, const Values& v) {
+             const auto values = values_of(x);
+             const std::vector<double> direction = *values_of(v);
+             std::vector<double> product;
+             {
+               py::gil_scoped_release released;
+               product = p.hessian_vector(values, direction);
+             }
+             return array_of(product);
+           },
+           py::arg("x"), py::arg("v"),
+           "H v: the Hessian of the discrete J at x (None: the values set) times v, exact (the second-order "
+           "adjoint; as 'flexadj hessian'). ValueError where the model has none. Collective.")
       .def("simulate", [](const std::shared_ptr<Problem>& p, const std::optional<Values>& x) {
              const auto values = values_of(x);
              flexadj::python::SimulatedRun run;

@@ -59,6 +59,17 @@ GradientEvaluation Problem::forward() {
   return e;
 }
 
+std::vector<double> Problem::hessian_vector(const std::optional<std::vector<double>>& x,
+                                            const std::vector<double>& v) {
+  use(x);
+  problem().check_second_order();
+  if (v.size() != current_.size())
+    throw InputError("", "v", "expected " + std::to_string(current_.size()) + " values (one per design scalar), got " +
+                                  std::to_string(v.size()));
+  forward();
+  return problem().hessian_vector(v).product;
+}
+
 double Problem::objective(const std::optional<std::vector<double>>& x) {
   use(x);
   return forward().objective;

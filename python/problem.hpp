@@ -36,6 +36,8 @@ class Problem final : public Releasable {
   double objective(const std::optional<std::vector<double>>& x);
   std::pair<double, std::vector<double>> gradient(const std::optional<std::vector<double>>& x);
   SimulatedRun simulate(const std::optional<std::vector<double>>& x);
+  // H v at x by the second-order adjoint (GradientProblem::hessian_vector; InputError where the model has none).
+  std::vector<double> hessian_vector(const std::optional<std::vector<double>>& x, const std::vector<double>& v);
   // Writes the forward run at x as HDF5 + XDMF, like `flexadj simulate -o` (runs it unless it is the last run).
   void write_trajectory(const std::vector<double>& x, const std::string& path, bool xdmf);
 

@@ -1,17 +1,13 @@
 // flexadj hessian: Hessian-vector products of a model file's objective by the second-order adjoint
 // (GradientProblem::hessian_vector): the whole Hessian by one product per design scalar, or one product.
-#include <Teuchos_CommHelpers.hpp>
-
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
-#include <fstream>
 
 #include "adjoint_options.hpp"
 #include "commands.hpp"
-#include "flexadj/core/mpi_comm.hpp"
-#include "flexadj/core/renamed_output.hpp"
 #include "flexadj/gradient/gradient_problem.hpp"
+#include "flexadj/gradient/hessian_files.hpp"
 #include "flexadj/io/direction_file.hpp"
 #include "flexadj/io/problem_reader.hpp"
 
@@ -44,13 +40,6 @@ HessianOptions parse(const std::vector<std::string>& arguments) {
   }
   if (options.model_path.empty()) throw InputError("", "", "missing MODEL.yaml; see 'flexadj hessian --help'");
   return options;
-}
-
-std::string quoted(const std::string& text) {
-  if (text.find_first_of(",\"") == std::string::npos) return text;
-  std::string out = "\"";
-  for (char c : text) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return out + "\"";
 }
 
 }  // namespace
@@ -89,40 +78,12 @@ int hessian_command(const std::vector<std::string>& arguments, RCP<const Comm> c
   const std::size_t n = names.size();
   const bool one = !options.direction_path.empty();
   const std::vector<double> direction = one ? io::read_direction(options.direction_path, names) : std::vector<double>();
-  RenamedOutput csv(options.csv_path, raw_mpi_comm(*comm));
-  const GradientEvaluation forward = problem.forward();
-  // Column j of H (the whole Hessian) or the one product.
-  std::vector<std::vector<double>> products;
-  double seconds = 0.0;
-  for (std::size_t j = 0; j < (one ? 1 : n); ++j) {
-    std::vector<double> v = one ? direction : std::vector<double>(n, 0.0);
-    if (!one) v[j] = 1.0;
-    const HessianVectorEvaluation e = problem.hessian_vector(v);
-    products.push_back(e.product);
-    seconds += e.seconds;
-  }
-  const std::vector<double> values = problem.values();
-  if (!options.csv_path.empty()) {  // rank 0 writes; every rank learns whether it could, then the rename
-    int written = 0;
-    if (root) {
-      std::ofstream out(csv.temporary());
-      out.precision(17);
-      out << (one ? "name,value,product\n" : "row,column,value\n");
-      for (std::size_t i = 0; i < n; ++i) {
-        if (one) out << quoted(names[i]) << ',' << values[i] << ',' << products[0][i] << '\n';
-        else
-          for (std::size_t j = 0; j < n; ++j) out << quoted(names[i]) << ',' << quoted(names[j]) << ',' << products[j][i] << '\n';
-      }
-      out.close();
-      written = static_cast<bool>(out);
-    }
-    Teuchos::broadcast(*comm, 0, &written);
-    if (!written) throw OutputError(csv.path() + ": writing the CSV file failed (does its folder exist?)");
-  }
-  if (!options.csv_path.empty()) csv.commit();
+  const HessianProducts h = hessian_products(problem, one ? &direction : nullptr);
+  const std::vector<std::vector<double>>& products = h.columns;
+  if (!options.csv_path.empty()) write_hessian_csv(options.csv_path, problem, h);
   if (root && !options.quiet) {
     std::printf("flexadj hessian %s: J = %.15g, %zu design scalar(s), %zu product(s)\n", options.model_path.c_str(),
-                forward.objective, n, products.size());
+                h.objective, n, products.size());
     double asymmetry = 0.0, largest = 0.0;
     for (std::size_t i = 0; !one && i < n; ++i)
       for (std::size_t j = 0; j < n; ++j) {
@@ -132,9 +93,9 @@ int hessian_command(const std::vector<std::string>& arguments, RCP<const Comm> c
     if (!one) std::printf("symmetry  max |H_ij - H_ji| = %.3g (max |H_ij| = %.6g)\n", asymmetry, largest);
     for (std::size_t i = 0; one && i < n && i < 20; ++i)
       std::printf("  %-24s  %.15g\n", names[i].c_str(), products[0][i]);
-    std::printf("timing  forward %.3f s, %.3f s per product (%.2f forward runs)\n", forward.forward_seconds,
-                seconds / double(products.size()),
-                forward.forward_seconds > 0.0 ? seconds / double(products.size()) / forward.forward_seconds : 0.0);
+    const double per_product = h.product_seconds / double(products.size());
+    std::printf("timing  forward %.3f s, %.3f s per product (%.2f forward runs)\n", h.forward_seconds, per_product,
+                h.forward_seconds > 0.0 ? per_product / h.forward_seconds : 0.0);
     if (!options.csv_path.empty()) std::printf("output  %s\n", options.csv_path.c_str());
   }
   return kSuccess;

@@ -1,0 +1,33 @@
+"""Problem.hessian_vector: the exact H v of the discrete J (second-order adjoint) against central differences of
+the module's own exact gradients, its symmetry, and the errors for a wrong direction and a design the second-order adjoint does not cover."""
+import numpy as np
+import pytest
+
+import flexadj
+from conftest import model
+
+OSCILLATOR = model("meshes/oscillator.yaml")
+DESIGN = {"design_variables": "[spring.stiffness, mass.mass]"}  # J = z(t1) in the stiffness and the mass
+
+
+def test_hessian_vector_matches_differences_of_gradients():
+    problem = flexadj.Problem(OSCILLATOR, overrides=DESIGN)
+    x = problem.design_values()
+    rng = np.random.default_rng(3)
+    v, u = rng.uniform(-1, 1, x.size), rng.uniform(-1, 1, x.size)
+    Hv = problem.hessian_vector(x, v)
+    h = 1e-4
+    difference = (problem.gradient(x + h * v)[1] - problem.gradient(x - h * v)[1]) / (2 * h)
+    assert np.max(np.abs(Hv - difference)) <= 1e-6 * np.max(np.abs(Hv))
+    Hu = problem.hessian_vector(x, u)
+    assert abs(u @ Hv - v @ Hu) <= 1e-10 * (np.linalg.norm(u) * np.linalg.norm(Hv) + np.linalg.norm(v) * np.linalg.norm(Hu))
+
+
+def test_hessian_vector_bad_inputs():
+    problem = flexadj.Problem(OSCILLATOR, overrides=DESIGN)
+    with pytest.raises(ValueError, match="one per design scalar"):
+        problem.hessian_vector(None, np.ones(5))
+    # With the rail joint, initial values are not yet design variables of the second-order adjoint.
+    initial = flexadj.Problem(OSCILLATOR, overrides={"design_variables": "[initial_velocity: mass.x]"})
+    with pytest.raises(ValueError, match="needs the second-order adjoint"):
+        initial.hessian_vector(None, np.ones(1))
