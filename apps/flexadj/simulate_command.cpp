@@ -70,7 +70,7 @@ std::string simulate_help() {
          "  --solver KIND          linear solver: auto (the default: KLU on one rank; on several the gathered\n"
          "                         KLU up to 100 000 unknowns, MUMPS above) | direct (KLU on one rank, MUMPS\n"
          "                         distributed on several) | klu_gathered (KLU on rank 0 of the gathered\n"
-         "                         system) | iterative (GMRES + overlapping Schwarz)\n"
+         "                         system) | iterative (GMRES + the interface Schur complement)\n"
          "  --summary FILE.json    write the run summary as JSON\n"
          "  -q, --quiet            no progress line and no summary\n"
          "  -h, --help             this text\n"

@@ -1,11 +1,13 @@
 #!/usr/bin/env bash
-# The iterative solver on 2, 4 and 8 ranks (4 and 8 oversubscribed): GMRES with the overlapping Schwarz
-# preconditioner (overlap 2, the default) against block Jacobi (schwarz_overlap 0). Its trajectory is the direct
-# solver's to the Newton tolerance; the summary and its JSON report the iterations per solve; the overlap takes no more
-# iterations than block Jacobi. On the beam the count stays at most 10 up to np 8. On the rigid chain and the
-# branched tree it still grows with the ranks (a one-level method: a chain's slowest mode spans every rank), so
-# those limits are the measured counts with a margin, to catch a regression: np 2 / 4 / 8 at most 6 / 14 / 22
-# (chain) and 7 / 20 / 24 (tree).
+# The iterative solver on 2, 4 and 8 ranks (4 and 8 oversubscribed). With its default preconditioner, the exact
+# Schur complement of the interface between the ranks, GMRES takes one iteration per solve at every rank count
+# (the limit 2 leaves room for round-off) and the trajectory is the direct solver's to round-off. With the
+# overlapping Schwarz preconditioner (overlap 2) the trajectory is the direct solver's to the Newton tolerance and
+# the overlap takes no more iterations than block Jacobi (schwarz_overlap 0); on the beam its count stays at most
+# 10 up to np 8, on the rigid chain and the branched tree it grows with the ranks (a one-level method: a chain's
+# slowest mode spans every rank), so those limits are the measured counts with a margin, to catch a regression:
+# np 2 / 4 / 8 at most 6 / 14 / 22 (chain) and 7 / 20 / 24 (tree). The summary and its JSON report the iterations
+# per solve.
 # Usage: test_iterative_ranks.sh PATH/TO/flexadj
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/cli_support.sh" "$1"
@@ -52,22 +54,34 @@ sys.exit(0 if a <= b else 1)
 PY
 }
 
-check_model() {  # LABEL "LIMIT_NP2 LIMIT_NP4 LIMIT_NP8" MODEL ARGS...
+check_model() {  # LABEL "SCHWARZ_LIMIT_NP2 NP4 NP8" MODEL ARGS...
   local label="$1" model="$3"
   read -r -a limits <<< "$2"
   shift 3
   simulate "${label}_direct" 1 "$model" "$@" || return
   local k=0
   for np in 2 4 8; do
-    simulate "${label}_np$np" "$np" "$model" --solver iterative "$@" || continue
-    pass_if "$label np $np: at most ${limits[$k]} GMRES iterations per solve" iterations "${label}_np$np" "${limits[$k]}"
-    pass_if "$label np $np: the direct solver's trajectory" same_trajectory "${label}_direct" "${label}_np$np" 1e-8
-    simulate "${label}_jacobi_np$np" "$np" "$model" --solver iterative --set integrator.schwarz_overlap=0 "$@" &&
-      iterations "${label}_jacobi_np$np" 1000000 &&
-      pass_if "$label np $np: no more iterations than block Jacobi" fewer "${label}_np$np" "${label}_jacobi_np$np"
+    if simulate "${label}_np$np" "$np" "$model" --solver iterative "$@"; then
+      pass_if "$label np $np, interface Schur complement: at most 2 GMRES iterations per solve" \
+        iterations "${label}_np$np" 2
+      pass_if "$label np $np, interface Schur complement: the direct solver's trajectory to 1e-12" \
+        same_trajectory "${label}_direct" "${label}_np$np" 1e-12
+    fi
+    if simulate "${label}_schwarz_np$np" "$np" "$model" --solver iterative --set integrator.preconditioner=schwarz "$@"; then
+      pass_if "$label np $np, Schwarz: at most ${limits[$k]} GMRES iterations per solve" \
+        iterations "${label}_schwarz_np$np" "${limits[$k]}"
+      pass_if "$label np $np, Schwarz: the direct solver's trajectory" \
+        same_trajectory "${label}_direct" "${label}_schwarz_np$np" 1e-8
+      simulate "${label}_jacobi_np$np" "$np" "$model" --solver iterative --set integrator.preconditioner=schwarz \
+        --set integrator.schwarz_overlap=0 "$@" && iterations "${label}_jacobi_np$np" 1000000 &&
+        pass_if "$label np $np: Schwarz takes no more iterations than block Jacobi" fewer "${label}_schwarz_np$np" \
+          "${label}_jacobi_np$np"
+    fi
     k=$((k + 1))
   done
   pass_if "$label: the summary reports GMRES iterations" grep -q "GMRES iterations per solve" "${label}_np2.txt"
+  pass_if "$label: the summary names the interface" grep -q "interface Schur complement/KLU, [0-9]* interface rows" \
+    "${label}_np2.txt"
 }
 
 check_model chain "6 14 22" "$MESHES/rigid_chain.yaml" --set chain.count=64 --set integrator.end_time=0.02
@@ -77,4 +91,6 @@ check_model beam "10 10 10" "$MESHES/beam_swing_up.yaml" --set beams[0].elements
 
 expect "schwarz_overlap out of range" 2 "schwarz_overlap" -- simulate "$HERE/data/branched_tree.yaml" \
   --set integrator.schwarz_overlap=9 --no-output
+expect "unknown preconditioner" 2 "preconditioner" -- simulate "$HERE/data/branched_tree.yaml" \
+  --set integrator.preconditioner=ilu --no-output
 finish

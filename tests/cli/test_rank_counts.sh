@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Gradients at np 1, 2, 4 and 8 (np 4 and 8 oversubscribed) agree to 1e-10 relative, with the distributed direct
-# solver (MUMPS past one rank) and with the gathered KLU, on a rigid chain, a branched tree and a geometrically
-# exact beam (the ranks sum their contributions in another order: equal to round-off, not bit for bit).
+# solver (MUMPS past one rank), with the gathered KLU and with the iterative solver (GMRES with the interface Schur
+# complement), on a rigid chain, a branched tree and a geometrically exact beam (the ranks sum their contributions
+# in another order: equal to round-off, not bit for bit).
 # Each run is its own mpirun, so that np N is compared with np 1 from separate processes.
 # Usage: test_rank_counts.sh PATH/TO/flexadj
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -40,7 +41,7 @@ PY
 check_model() {  # LABEL MODEL ARGS...
   local label="$1" model="$2"; shift 2
   run "${label}_np1" 1 direct "$model" "$@" || return
-  for solver_np in direct:2 direct:4 direct:8 klu_gathered:2 klu_gathered:4; do
+  for solver_np in direct:2 direct:4 direct:8 klu_gathered:2 klu_gathered:4 iterative:2 iterative:4 iterative:8; do
     local solver="${solver_np%:*}" np="${solver_np#*:}"
     run "${label}_${solver}_np$np" "$np" "$solver" "$model" "$@" || continue
     pass_if "$label: $solver at np $np = np 1 to 1e-10" agree "${label}_np1.csv" "${label}_${solver}_np$np.csv" 1e-10

@@ -71,7 +71,9 @@ std::string GradientProblem::run_identity() {
                                                     static_cast<long long>(assembler_->matrix()->getGlobalNumRows()),
                                                     comm_->getSize());
   if (problem_.integrator.linear_solver == "iterative")
-    solver += " (overlap " + std::to_string(problem_.integrator.schwarz_overlap) + ")";
+    solver += problem_.integrator.preconditioner == "schwarz"
+                  ? " (schwarz, overlap " + std::to_string(problem_.integrator.schwarz_overlap) + ")"
+                  : " (" + problem_.integrator.preconditioner + ")";
   items.emplace_back("linear solver", solver);
   // The sweep's restart files hold the adjoint of one kind.
   std::string adjoint = adjoint_.mode;

@@ -26,7 +26,9 @@ struct IntegratorSettings {
   int max_newton_iterations = 25;
   double newton_tolerance = 1e-10;     // on the scaled residual and the relative increment
   std::string linear_solver = "auto";  // auto | direct | klu_gathered | iterative (linalg/linear_solver.hpp)
-  // iterative, several ranks: levels of overlap of the Schwarz preconditioner (0: block Jacobi; linalg/).
+  // iterative, several ranks: interface_schur | schwarz (linalg/linear_solver.hpp), and the levels of overlap of
+  // the Schwarz preconditioner (0: block Jacobi).
+  std::string preconditioner = "interface_schur";
   int schwarz_overlap = 2;
   std::string partition = "blocks";    // blocks | graph: which rank owns which body (assembly/body_partition.hpp)
   // An implicit final time (end_condition.hpp): the run stops where the condition is met; end_time bounds it.

@@ -23,6 +23,7 @@ results::RunDescription TimeIntegrator::run_description() const { return describ
 linalg::LinearSolverOptions linear_solver_options(const IntegratorSettings& settings) {
   linalg::LinearSolverOptions options;
   options.kind = settings.linear_solver;
+  options.preconditioner = settings.preconditioner;
   options.overlap = settings.schwarz_overlap;
   return options;
 }

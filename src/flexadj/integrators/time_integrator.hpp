@@ -228,7 +228,7 @@ class TimeIntegrator : public storage::StepRecomputer {
   std::vector<double> projection_sigma_;     // position_projection_adjoint()'s multiplier part
 };
 
-// The linear-solver options of the integrator settings (integrator.linear_solver, integrator.schwarz_overlap).
+// The linear-solver options of the integrator settings (integrator.linear_solver, .preconditioner, .schwarz_overlap).
 linalg::LinearSolverOptions linear_solver_options(const IntegratorSettings& settings);
 
 // The integrator of the settings' kind (integrators/registry.hpp); InputError for elements it cannot integrate.

@@ -35,7 +35,7 @@ void Reader::read_static(const Value& v) {
 
 void Reader::read_integrator(const Value& v) {
   v.expect_map({"type", "coordinates", "start_time", "end_time", "step_size", "spectral_radius",
-                "max_newton_iterations", "newton_tolerance", "linear_solver", "schwarz_overlap", "partition", "end_condition",
+                "max_newton_iterations", "newton_tolerance", "linear_solver", "preconditioner", "schwarz_overlap", "partition", "end_condition",
                 "step_control"});
   auto& s = problem_.integrator;
   // type and coordinates name a kind of integrators/registry.hpp (coordinates: absolute, the default; joint; or
@@ -89,6 +89,7 @@ void Reader::read_integrator(const Value& v) {
     s.max_newton_iterations = v.at("max_newton_iterations").integer(1, kMaxNewtonIterations, kNewtonLimitReason);
   if (v.has("newton_tolerance")) s.newton_tolerance = v.at("newton_tolerance").positive();
   if (v.has("linear_solver")) s.linear_solver = v.at("linear_solver").choice({"auto", "direct", "klu_gathered", "iterative"});
+  if (v.has("preconditioner")) s.preconditioner = v.at("preconditioner").choice({"interface_schur", "schwarz"});
   if (v.has("schwarz_overlap")) s.schwarz_overlap = v.at("schwarz_overlap").integer(0, 8, "at most 8 levels");
   if (v.has("partition")) s.partition = v.at("partition").choice({"blocks", "graph"});
   read_step_control(v.at("step_control"));

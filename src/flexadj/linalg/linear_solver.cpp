@@ -15,15 +15,17 @@
 #include "flexadj/core/error.hpp"
 #include "flexadj/linalg/block_jacobi_klu.hpp"
 #include "flexadj/linalg/gathered_direct_solver.hpp"
+#include "flexadj/linalg/interface_schur_klu.hpp"
 #include "flexadj/linalg/mumps_direct_solver.hpp"
 #include "flexadj/linalg/overlapping_schwarz_klu.hpp"
 
 namespace flexadj::linalg {
 namespace {
 
-// Belos GMRES, right-preconditioned on several ranks by restricted additive Schwarz with KLU on each rank's
-// overlapping block (overlapping_schwarz_klu.hpp), or with overlap 0 by block Jacobi with the cut constraints
-// decoupled (block_jacobi_klu.hpp). The true residual is checked after every solve.
+// Belos GMRES, right-preconditioned on several ranks by the exact Schur complement of the interface between the
+// ranks (interface_schur_klu.hpp), by restricted additive Schwarz with KLU on each rank's overlapping block
+// (overlapping_schwarz_klu.hpp), or with overlap 0 by block Jacobi with the cut constraints decoupled
+// (block_jacobi_klu.hpp); on one rank by KLU. The true residual is checked after every solve.
 class IterativeSolver final : public LinearSolver {
  public:
   using Operator = Tpetra::Operator<double, LocalOrdinal, GlobalOrdinal, Node>;
@@ -33,7 +35,11 @@ class IterativeSolver final : public LinearSolver {
     const int rows = static_cast<int>(matrix_->getRowMap()->getNodeNumElements());
     const int first_multiplier_row = options.local_coordinate_rows >= 0 ? options.local_coordinate_rows : rows;
     RCP<Operator> preconditioner;
-    if (matrix_->getComm()->getSize() > 1 && options.overlap > 0) {
+    const bool several = matrix_->getComm()->getSize() > 1;
+    if (several && options.preconditioner == "interface_schur") {
+      schur_ = rcp(new InterfaceSchurKlu(matrix_, first_multiplier_row));
+      preconditioner = schur_;
+    } else if (several && options.overlap > 0) {
       schwarz_ = rcp(new OverlappingSchwarzKlu(matrix_, first_multiplier_row, options.overlap));
       preconditioner = schwarz_;
     } else {
@@ -55,7 +61,8 @@ class IterativeSolver final : public LinearSolver {
 
   void update(Pivots pivots) override {
     matrix_norm_ = matrix_->getFrobeniusNorm();
-    if (schwarz_) schwarz_->update(pivots);
+    if (schur_) schur_->update(pivots);
+    else if (schwarz_) schwarz_->update(pivots);
     else block_jacobi_->update(pivots);
   }
 
@@ -87,6 +94,9 @@ class IterativeSolver final : public LinearSolver {
   }
 
   std::string description() const override {
+    if (schur_)
+      return "iterative (Belos GMRES + interface Schur complement/KLU, " + std::to_string(schur_->interface_rows()) +
+             " interface rows)";
     if (schwarz_)
       return "iterative (Belos GMRES + restricted additive Schwarz/KLU, overlap " + std::to_string(options_.overlap) +
              ")";
@@ -98,6 +108,7 @@ class IterativeSolver final : public LinearSolver {
   LinearSolverOptions options_;
   RCP<BlockJacobiKlu> block_jacobi_;
   RCP<OverlappingSchwarzKlu> schwarz_;
+  RCP<InterfaceSchurKlu> schur_;
   RCP<Belos::LinearProblem<double, MultiVector, Operator>> problem_;
   RCP<Belos::SolverManager<double, MultiVector, Operator>> solver_;
   RCP<Vector> residual_;

@@ -7,8 +7,10 @@
 //                 can differ at round-off (seen under load), so a resumed run matches to round-off only.
 //   klu_gathered: KLU on rank 0 of the matrix gathered from all ranks (gathered_direct_solver.hpp), for small
 //                 systems; rank 0 holds the whole matrix and its factor.
-//   iterative:    Belos GMRES preconditioned by block Jacobi with KLU on each rank's block (block_jacobi_klu.hpp),
-//                 the constraints cut by the partition decoupled (true residual checked after every solve).
+//   iterative:    Belos GMRES preconditioned on several ranks by the exact Schur complement of the interface
+//                 between the ranks (interface_schur_klu.hpp; one iteration at any rank count), or by restricted
+//                 additive Schwarz with KLU on each rank's overlapping block (overlapping_schwarz_klu.hpp; block
+//                 Jacobi with overlap 0); on one rank by KLU. The true residual is checked after every solve.
 //   auto:         KLU on one rank; on several, klu_gathered up to kAutoGatheredRows global rows (faster there
 //                 and bit-reproducible; docs/performance.md), MUMPS above (rank 0's memory).
 #include <memory>
@@ -26,7 +28,8 @@ struct LinearSolverOptions {
   double tolerance = 1e-12;           // iterative: relative residual GMRES aims at
   double accepted_residual = 1e-8;    // iterative: backward error |r| / (|A| |x| + |b|) accepted after the solve
   int max_iterations = 500;
-  int overlap = 2;    // iterative, several ranks: Schwarz overlap levels (0: block Jacobi)
+  std::string preconditioner = "interface_schur";  // iterative, several ranks: interface_schur | schwarz
+  int overlap = 2;    // iterative, several ranks, schwarz: overlap levels (0: block Jacobi)
   int restart = 30;  // Krylov vectors before a restart (Belos allocates them at every solve)
   // Saddle-point layout of the local rows: this many coordinate rows first, then the multiplier rows
   // (the iterative solver decouples constraints cut by the rank partition); -1: no multipliers.
