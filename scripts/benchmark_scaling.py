@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Scaling benchmark: the rigid chain and a geometrically exact beam, forward run and gradient, at several rank counts,
-with the direct solver (KLU on one rank, MUMPS with the distributed input on several) and, for forward runs, the
-iterative one (GMRES + block Jacobi).
+with the direct solver (KLU on one rank, MUMPS with the distributed input on several), the gathered KLU and the
+iterative one (GMRES preconditioned by the interface Schur complement; `schwarz`: by overlapping Schwarz).
 
 Per run it records what does not depend on how many cores the machine has, so that rank counts past the cores
 (mpirun --oversubscribe) still say something: every rank's peak resident memory (GNU time's %M), the bytes each
@@ -10,7 +10,8 @@ of), Newton and GMRES iterations; and the wall times that flexadj reports (meani
 
   scripts/benchmark_scaling.py [--ranks 1,2,4,8,16] [--chain-links 18182] [--beam-elements 10000] [--steps 5]
                                [--json benchmarks/runs/scaling.json] [--only chain|beam]
-                               [--solvers direct,klu_gathered,iterative]
+                               [--solvers direct,klu_gathered,iterative,schwarz]
+                               [--gradient-solvers direct,iterative]
 
 FLEXADJ=PATH measures another build of the program. Prints a table and writes JSON. 18182 links are 2 x 10^5 unknowns (coordinates and multipliers).
 """
@@ -52,7 +53,11 @@ def run(np, command, model_args, solver, work):
     env = dict(os.environ, OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
     mpirun = ["mpirun", "-np", str(np), "--oversubscribe", "--mca", "pml_monitoring_enable", "1",
               "--mca", "pml_monitoring_enable_output", "3", "--mca", "pml_monitoring_filename", prof]
-    flexadj = [FLEXADJ, command] + model_args + ["--set", f"integrator.linear_solver={solver}"]
+    if solver == "schwarz":
+        settings = ["--set", "integrator.linear_solver=iterative", "--set", "integrator.preconditioner=schwarz"]
+    else:
+        settings = ["--set", f"integrator.linear_solver={solver}"]
+    flexadj = [FLEXADJ, command] + model_args + settings
     if command == "simulate":
         flexadj += ["--no-output", "--summary", os.path.join(work, "summary.json")]
     else:
@@ -79,6 +84,8 @@ def run(np, command, model_args, solver, work):
         record["seconds"] = summary["wall_seconds"]
         record["newton_iterations"] = summary["newton_iterations"]
         record["linear_solver"] = summary["linear_solver"]
+        for share in ("assembly", "factorization", "solve"):
+            record[f"{share}_seconds_per_rank"] = summary[f"{share}_seconds_per_rank"]
         if "krylov_iterations_mean" in summary:
             record["gmres_per_solve_mean"] = summary["krylov_iterations_mean"]
             record["gmres_per_solve_max"] = summary["krylov_iterations_max"]
@@ -112,8 +119,9 @@ def main():
     parser.add_argument("--beam-elements", type=int, default=10000)
     parser.add_argument("--steps", type=int, default=5)
     parser.add_argument("--only", choices=["chain", "beam"])
-    parser.add_argument("--solvers", default="direct,klu_gathered,iterative",
-                        help="forward runs' linear solvers (gradients: direct)")
+    parser.add_argument("--solvers", default="direct,klu_gathered,iterative,schwarz",
+                        help="forward runs' linear solvers")
+    parser.add_argument("--gradient-solvers", default="direct,iterative", help="gradients' linear solvers")
     parser.add_argument("--json", default=os.path.join(ROOT, "benchmarks", "runs", "scaling.json"))
     args = parser.parse_args()
     if not os.access(FLEXADJ, os.X_OK):
@@ -128,7 +136,8 @@ def main():
     print(header)
     try:
         for label, model_args in cases(args):
-            for command, solvers in (("simulate", args.solvers.split(",")), ("gradient", ["direct"])):
+            for command, solvers in (("simulate", args.solvers.split(",")),
+                                     ("gradient", [s for s in args.gradient_solvers.split(",") if s])):
                 for solver in solvers:
                     for np in ranks:
                         r = run(np, command, model_args, solver, work)

@@ -142,7 +142,8 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   if (output && (problem.integrator.end_condition || problem.integrator.adaptive()))
     output->observe_final(summary.steps, summary.end_time, state);
   if (output) output->finish();
-  const std::vector<double> peak_rss_mib = peak_rss_per_rank_mib(raw_mpi_comm(*comm));
+  const integrators::RankCosts costs = integrators::gather_rank_costs(assembler, integrator->linear_solver());
+  const std::vector<double>& peak_rss_mib = costs.peak_rss_mib;
 
   if (root && !options.quiet) {
     std::printf("summary\n");
@@ -169,8 +170,9 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
       std::printf("  memory      peak RSS per rank: rank 0 %.0f MiB, median %.0f MiB, largest %.0f MiB\n",
                   peak_rss_mib[0], sorted[sorted.size() / 2], sorted.back());
     }
-    std::printf("  wall time   %.3f s (%.1f steps/s)\n", summary.wall_seconds,
-                summary.wall_seconds > 0 ? double(summary.steps) / summary.wall_seconds : 0.0);
+    std::printf("  wall time   %.3f s (%.1f steps/s); rank 0: assembly %.3f s, factorization %.3f s, solves %.3f s\n",
+                summary.wall_seconds, summary.wall_seconds > 0 ? double(summary.steps) / summary.wall_seconds : 0.0,
+                costs.assembly_seconds[0], costs.factorization_seconds[0], costs.solve_seconds[0]);
     if (output) {
       std::printf("  output      %s", output->path().c_str());
       if (options.xdmf && problem.output.xdmf) std::printf(", %s (open in ParaView; %s for its XDMF Reader)", output->xdmf_path().c_str(),
@@ -187,7 +189,7 @@ int simulate_command(const std::vector<std::string>& arguments, RCP<const Comm> 
                  summary.max_energy_deviation, summary.energy_scale());
   if (root && !options.summary_path.empty())
     integrators::write_summary_json(options.summary_path, model, summary, comm->getSize(), integrator->linear_solver(),
-                       peak_rss_mib, output ? output->path() : "");
+                       costs, output ? output->path() : "");
   return kSuccess;
 }
 

@@ -8,12 +8,21 @@
 #include "flexadj/functions/control_signal.hpp"
 
 #include <algorithm>
+#include <chrono>
 #include <stdexcept>
 #include <cmath>
 #include <map>
 
 namespace flexadj::assembly {
 namespace {
+
+// Adds the wall time of its scope to `total` (every return path of assemble()).
+struct ElapsedTime {
+  explicit ElapsedTime(double& total) : total(total) {}
+  ~ElapsedTime() { total += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); }
+  double& total;
+  const std::chrono::steady_clock::time_point start = std::chrono::steady_clock::now();
+};
 
 RCP<const Map> make_map(const std::vector<long long>& gids, const RCP<const Comm>& comm) {
   const auto invalid = Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid();
@@ -228,6 +237,7 @@ void Assembler::load(const LocalComponent& c, const GhostedViews& views) {
 void Assembler::assemble(const State& state, double t, ConstraintLevel level, double scale,
                          const model::JacobianCoefficients* coefficients,
                          const std::vector<double>* projection_target) {
+  const ElapsedTime timer(assembly_seconds_);
   import_state(state, true, true);
   ghosted_residual_->putScalar(0.0);
   double* values = nullptr;  // of the ghosted matrix in assembly mode, at LocalComponent::value_offsets

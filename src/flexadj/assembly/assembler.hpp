@@ -59,6 +59,9 @@ class Assembler {
   // Sets the state of this rank from vectors in global numbering.
   void scatter_global(const std::vector<double>& q, const std::vector<double>& v, State& state) const;
 
+  // Wall time in assemble() so far (element and constraint kernels, the exchange of ghosted values).
+  double assembly_seconds() const { return assembly_seconds_; }
+
   // Fills residual() and, if coefficients is given, matrix().
   // With projection_target, the system of the projection of the initial state onto the constraints instead
   // (no force elements): residual [x - target + C_q^T lambda; constraint at level] with x = q (Position) or
@@ -156,6 +159,7 @@ class Assembler {
       const std::function<void(int, const double* q, const double* lambda, const double* Cq)>& visit);
 
  private:
+  double assembly_seconds_ = 0.0;
   struct LocalComponent {
     int index = 0;                        // in the model's force element or constraint list
     std::vector<int> state_entries;       // into the ghosted coordinate vectors

@@ -85,7 +85,7 @@ class GatheredDirectSolver final : public LinearSolver {
     factorization_ = std::make_unique<KluFactorization>(std::move(row_offsets), std::move(columns));
   }
 
-  void update(Pivots pivots) override {
+  void take_values(Pivots pivots) override {
     // The local matrix's values are its rows' entries in row order, as the constructor gathered the structure.
     const auto local = matrix_->getLocalMatrixHost();
     if (static_cast<int>(local.values.extent(0)) != local_entries_)
@@ -107,7 +107,7 @@ class GatheredDirectSolver final : public LinearSolver {
     if (failed) throw SolverError("the saddle-point matrix is singular (KLU2 factorization failed)");
   }
 
-  void solve(const Vector& b, Vector& x) override {
+  void solve_system(const Vector& b, Vector& x) override {
     ++counts_.solves;
     const auto local_b = b.getData(0);
     std::copy(local_b.begin(), local_b.begin() + local_rows_, value_buffer_.begin());

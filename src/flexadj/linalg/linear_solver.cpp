@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <chrono>
 #include <numeric>
 #include <sstream>
 #include <stdexcept>
@@ -59,14 +60,14 @@ class IterativeSolver final : public LinearSolver {
     residual_ = rcp(new Vector(matrix_->getRowMap()));
   }
 
-  void update(Pivots pivots) override {
+  void take_values(Pivots pivots) override {
     matrix_norm_ = matrix_->getFrobeniusNorm();
     if (schur_) schur_->update(pivots);
     else if (schwarz_) schwarz_->update(pivots);
     else block_jacobi_->update(pivots);
   }
 
-  void solve(const Vector& b, Vector& x) override {
+  void solve_system(const Vector& b, Vector& x) override {
     x.putScalar(0.0);
     problem_->setProblem(Teuchos::rcpFromRef<MultiVector>(x), Teuchos::rcpFromRef<const MultiVector>(b));
     solver_->solve();
@@ -117,6 +118,18 @@ class IterativeSolver final : public LinearSolver {
 };
 
 }  // namespace
+
+void LinearSolver::update(Pivots pivots) {
+  const auto start = std::chrono::steady_clock::now();
+  take_values(pivots);
+  counts_.update_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+void LinearSolver::solve(const Vector& b, Vector& x) {
+  const auto start = std::chrono::steady_clock::now();
+  solve_system(b, x);
+  counts_.solve_seconds += std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
 
 std::string chosen_linear_solver(const std::string& kind, long long global_rows, int ranks) {
   if (kind == "iterative") return kind;

@@ -53,6 +53,8 @@ struct SolveCounts {
   long long iterations = 0;  // iterative solvers: the sum over the solves
   int max_iterations = 0;    // iterative solvers: the most one solve took
   bool iterative = false;
+  double update_seconds = 0.0;  // wall time in update(): factorizations, preconditioner set-up, their messages
+  double solve_seconds = 0.0;   // wall time in solve(): triangular solves, Krylov iterations, their messages
   double mean_iterations() const { return solves > 0 ? static_cast<double>(iterations) / solves : 0.0; }
 };
 
@@ -60,14 +62,16 @@ class LinearSolver {
  public:
   virtual ~LinearSolver() = default;
   // Takes the current values of the matrix (same graph as at creation) and factorizes/preconditions.
-  virtual void update(Pivots pivots = Pivots::Fresh) = 0;
+  void update(Pivots pivots = Pivots::Fresh);
   // Solves A x = b (b, x on the matrix's row map); A^T x = b for a solver made with `transposed`.
-  virtual void solve(const Vector& b, Vector& x) = 0;
+  void solve(const Vector& b, Vector& x);
   virtual std::string description() const = 0;
   // Solves so far, and for an iterative solver the Krylov iterations they took.
   const SolveCounts& counts() const { return counts_; }
 
  protected:
+  virtual void take_values(Pivots pivots) = 0;
+  virtual void solve_system(const Vector& b, Vector& x) = 0;
   SolveCounts counts_;
 };
 

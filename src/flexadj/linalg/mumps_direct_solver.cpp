@@ -86,7 +86,7 @@ class MumpsDirectSolver final : public LinearSolver {
     dmumps_c(&id_);
   }
 
-  void update(Pivots) override {
+  void take_values(Pivots) override {
     // MUMPS has no refactorization with the pivot order of an earlier one: every update() is a numerical
     // factorization (job 2) on the analysis of the first; Pivots::Reuse only saves work with KLU.
     const auto local = matrix_->getLocalMatrixHost();
@@ -114,7 +114,7 @@ class MumpsDirectSolver final : public LinearSolver {
     solution_rows_checked_ = false;
   }
 
-  void solve(const Vector& b, Vector& x) override {
+  void solve_system(const Vector& b, Vector& x) override {
     ++counts_.solves;
     const auto local_b = b.getData(0);
     std::copy(local_b.begin(), local_b.begin() + owned_rows_, rhs_.begin());
