@@ -222,6 +222,21 @@ double GeneralizedAlpha::step_size_sensitivity(storage::Trajectory& trajectory, 
   return global;
 }
 
+void GeneralizedAlpha::newmark_partials(double h_next, const std::vector<double>& dJ_dq,
+                                        const std::vector<double>& dJ_dv, const std::vector<double>& mu_q_next,
+                                        const std::vector<double>& mu_v_next, const std::vector<double>& mu_aux_next,
+                                        std::vector<double>& g_q, std::vector<double>& g_v, std::vector<double>& g_a,
+                                        std::vector<double>& g_aux) const {
+  const auto& c = coefficients_;
+  for (std::size_t i = 0; i < coordinate_count_; ++i) {
+    g_q[i] = dJ_dq[i] - mu_q_next[i];
+    g_v[i] = dJ_dv[i] - h_next * mu_q_next[i] - mu_v_next[i];
+    g_a[i] = -c.alpha_f * mu_aux_next[i];
+    g_aux[i] = -h_next * h_next * (0.5 - c.beta) * mu_q_next[i] - h_next * (1.0 - c.gamma) * mu_v_next[i] +
+               c.alpha_m * mu_aux_next[i];
+  }
+}
+
 // The discrete adjoint of one step (docs/adjoint.md, "Generalized-alpha"): the step residual R_{n+1} = 0 and the
 // Newmark relations of q, v, aux with multipliers; the coordinate and multiplier parts solve one system with the
 // transpose of the converged Newton matrix, and the Newmark multipliers pass to step n - 1 explicitly.
@@ -234,14 +249,7 @@ void GeneralizedAlpha::adjoint_step(storage::Trajectory& trajectory, std::size_t
   const std::size_t last = times.size() - 1, size = coordinate_count_;
   const double t = times[n];
   const double h_next = n < last ? times[n + 1] - t : 0.0;
-  // Partial derivatives of J and of the next step's Newmark relations with respect to this step's state.
-  for (std::size_t i = 0; i < size; ++i) {
-    g_q_[i] = dJ_dq[i] - mu_q_next_[i];
-    g_v_[i] = dJ_dv[i] - h_next * mu_q_next_[i] - mu_v_next_[i];
-    g_a_[i] = -c.alpha_f * mu_aux_next_[i];
-    g_aux_[i] = -h_next * h_next * (0.5 - c.beta) * mu_q_next_[i] - h_next * (1.0 - c.gamma) * mu_v_next_[i] +
-                c.alpha_m * mu_aux_next_[i];
-  }
+  newmark_partials(h_next, dJ_dq, dJ_dv, mu_q_next_, mu_v_next_, mu_aux_next_, g_q_, g_v_, g_a_, g_aux_);
 
   if (n > 0) {
     // [S^T C_q^T; C_q 0] [mu_r; beta h^2 mu_c] = [-(beta h^2 g_q + gamma h g_v + c_a g_a + g_aux); 0]

@@ -74,6 +74,13 @@ class GeneralizedAlpha final : public TimeIntegrator {
   StepJacobian step_jacobian(double h) const;
 
  private:
+  // The partials of J (dJ_dq, dJ_dv) and of the next step's Newmark relations (multipliers mu_*_next, step
+  // h_next) with respect to this step's q, v, a and aux: the adjoint step's right-hand sides, and the second-order
+  // adjoint's with the multipliers' tangents.
+  void newmark_partials(double h_next, const std::vector<double>& dJ_dq, const std::vector<double>& dJ_dv,
+                        const std::vector<double>& mu_q_next, const std::vector<double>& mu_v_next,
+                        const std::vector<double>& mu_aux_next, std::vector<double>& g_q, std::vector<double>& g_v,
+                        std::vector<double>& g_a, std::vector<double>& g_aux) const;
   Variant variant_;
   GeneralizedAlphaCoefficients coefficients_;
   std::vector<double> previous_a_, previous_aux_, last_increment_;

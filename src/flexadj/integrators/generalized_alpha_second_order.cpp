@@ -95,13 +95,8 @@ void GeneralizedAlpha::second_order_adjoint_step(storage::Trajectory& trajectory
   const std::size_t last = times.size() - 1, size = coordinate_count_;
   const double t = times[n];
   const double h_next = n < last ? times[n + 1] - t : 0.0;
-  for (std::size_t i = 0; i < size; ++i) {
-    g_q_dot_[i] = dJ_dq_dot[i] - mu_q_dot_next_[i];
-    g_v_dot_[i] = dJ_dv_dot[i] - h_next * mu_q_dot_next_[i] - mu_v_dot_next_[i];
-    g_a_dot_[i] = -c.alpha_f * mu_aux_dot_next_[i];
-    g_aux_dot_[i] = -h_next * h_next * (0.5 - c.beta) * mu_q_dot_next_[i] - h_next * (1.0 - c.gamma) * mu_v_dot_next_[i] +
-                    c.alpha_m * mu_aux_dot_next_[i];
-  }
+  newmark_partials(h_next, dJ_dq_dot, dJ_dv_dot, mu_q_dot_next_, mu_v_dot_next_, mu_aux_dot_next_, g_q_dot_, g_v_dot_,
+                   g_a_dot_, g_aux_dot_);
   assembler_.second_order_products(state, tangent, t, direction, mu_r_, mu_c_, z_k_, z_d_, z_m_, c_dot_, gradient_dot);
 
   if (n > 0) {
