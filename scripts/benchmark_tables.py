@@ -251,11 +251,16 @@ def scaling(results):
         rss = sorted(r["peak_rss_mib"])
         median = statistics.median(rss)
         gmres = f"{r['gmres_per_solve_mean']:.1f} / {r['gmres_per_solve_max']}" if "gmres_per_solve_mean" in r else ""
-        rows.append([r["case"], r["command"], r["solver"], r["ranks"], f"{r['peak_rss_mib'][0]:.0f}", f"{median:.0f}",
+        shares = ""
+        if "assembly_seconds_per_rank" in r:
+            shares = " / ".join(secs(r[f"{k}_seconds_per_rank"][0]) for k in ("assembly", "factorization", "solve"))
+        solver = {"iterative": "iterative (interface Schur)", "schwarz": "iterative (Schwarz)"}.get(r["solver"], r["solver"])
+        rows.append([r["case"], r["command"], solver, r["ranks"], f"{r['peak_rss_mib'][0]:.0f}", f"{median:.0f}",
                      f"{r['peak_rss_mib'][0] / median:.2f}", f"{max(r['bytes_sent']) / r['steps_requested'] / 1e6:.1f}",
-                     gmres, secs(r["seconds"])])
+                     gmres, secs(r["seconds"]), shares])
     return (table(["model", "command", "solver", "np", "rank 0 MiB", "median MiB", "rank 0 / median",
-                   "MB sent per step (largest rank)", "GMRES per solve (mean / max)", "seconds"], rows)
+                   "MB sent per step (largest rank)", "GMRES per solve (mean / max)", "seconds",
+                   "rank 0 assembly / factorization / solves (s)"], rows)
             + f"\n\n{data['records'][0]['steps_requested']} steps per run; ranks past {data.get('cores', '?')} are "
             "oversubscribed (memory, messages and iterations hold, the seconds do not). " + run_line(data))
 

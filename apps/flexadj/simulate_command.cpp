@@ -68,7 +68,7 @@ std::string simulate_help() {
          "  --set KEY=VALUE        override a model-file value, e.g. --set integrator.step_size=1e-4\n"
          "                         or --set chain.count=1000 (repeatable)\n"
          "  --solver KIND          linear solver: auto (the default: KLU on one rank; on several the gathered\n"
-         "                         KLU up to 100 000 unknowns, MUMPS above) | direct (KLU on one rank, MUMPS\n"
+         "                         KLU up to 100 000 unknowns, iterative above) | direct (KLU on one rank, MUMPS\n"
          "                         distributed on several) | klu_gathered (KLU on rank 0 of the gathered\n"
          "                         system) | iterative (GMRES + the interface Schur complement)\n"
          "  --summary FILE.json    write the run summary as JSON\n"

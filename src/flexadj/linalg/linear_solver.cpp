@@ -138,7 +138,7 @@ std::string chosen_linear_solver(const std::string& kind, long long global_rows,
                      "expected auto, direct, klu_gathered or iterative, got '" + kind + "'");
   if (ranks == 1) return "klu";
   if (kind == "klu_gathered" || (kind == "auto" && global_rows <= kAutoGatheredRows)) return "klu_gathered";
-  return "mumps";
+  return kind == "auto" ? "iterative" : "mumps";
 }
 
 std::unique_ptr<LinearSolver> make_linear_solver(RCP<const CrsMatrix> matrix, const LinearSolverOptions& options) {
@@ -149,7 +149,10 @@ std::unique_ptr<LinearSolver> make_linear_solver(RCP<const CrsMatrix> matrix, co
   if (options.transposed)
     throw SolverError("the iterative solver has no transposed mode yet: use integrator.linear_solver = direct "
                       "for gradients");
-  return std::make_unique<IterativeSolver>(std::move(matrix), options);
+  if (options.kind != "auto") return std::make_unique<IterativeSolver>(std::move(matrix), options);
+  LinearSolverOptions with_schur = options;
+  with_schur.preconditioner = "interface_schur";
+  return std::make_unique<IterativeSolver>(std::move(matrix), with_schur);
 }
 
 }  // namespace flexadj::linalg

@@ -11,8 +11,10 @@
 //                 between the ranks (interface_schur_klu.hpp; one iteration at any rank count), or by restricted
 //                 additive Schwarz with KLU on each rank's overlapping block (overlapping_schwarz_klu.hpp; block
 //                 Jacobi with overlap 0); on one rank by KLU. The true residual is checked after every solve.
-//   auto:         KLU on one rank; on several, klu_gathered up to kAutoGatheredRows global rows (faster there
-//                 and bit-reproducible; docs/performance.md), MUMPS above (rank 0's memory).
+//   auto:         KLU on one rank; on several, klu_gathered up to kAutoGatheredRows global rows (fastest there),
+//                 above it iterative with the interface Schur complement (rank 0 holds no more than the others;
+//                 faster than MUMPS, a fraction of its messages; docs/performance.md). Both give the same bits in
+//                 every run at a given rank count.
 #include <memory>
 #include <string>
 
@@ -45,7 +47,7 @@ struct LinearSolverOptions {
 enum class Pivots { Fresh, Reuse };
 
 // The solver `kind` stands for on a system of `global_rows` over `ranks`: "klu" (one rank), "klu_gathered",
-// "mumps" or "iterative". InputError for an unknown kind.
+// "mumps" or "iterative" (`auto`: with the interface Schur complement). InputError for an unknown kind.
 std::string chosen_linear_solver(const std::string& kind, long long global_rows, int ranks);
 
 struct SolveCounts {
