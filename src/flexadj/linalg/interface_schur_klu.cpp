@@ -136,6 +136,7 @@ InterfaceSchurKlu::InterfaceSchurKlu(RCP<const CrsMatrix> matrix, int first_mult
   interior_interface_values_.resize(interior_interface_.size());
   interface_interior_values_.resize(interface_interior_.size());
   interior_work_.resize(interior_rows_.size());
+  column_block_.resize(std::min(kColumnBlock, coupled_columns_.size()) * interior_rows_.size());
   interior_rhs_.resize(interior_rows_.size());
   interface_work_.resize(own_interface);
   schur_work_.resize(interface_total_);
@@ -201,19 +202,26 @@ void InterfaceSchurKlu::update(Pivots pivots) {
     interface_interior_values_[k] = values(interface_interior_[k].source);
   if (!schur_klu_) return;
 
-  // This rank's term of S: A_ΓΓ's entries, then -A_ΓI A_II^-1 A_IΓ column by column.
+  // This rank's term of S: A_ΓΓ's entries, then -A_ΓI A_II^-1 A_IΓ, kColumnBlock columns per pass through the
+  // interior factors.
   std::size_t t = 0;
   for (const Entry& e : interface_interface_) term_values_[t++] = values(e.source);
+  const std::size_t n = interior_rows_.size();
   std::size_t k = 0;
-  for (int j : coupled_columns_) {
-    std::fill(interior_work_.begin(), interior_work_.end(), 0.0);
-    for (; k < interior_interface_.size() && interior_interface_[k].column == j; ++k)
-      interior_work_[interior_interface_[k].row] = interior_interface_values_[k];
-    interior_solve(interior_work_.data());
-    std::fill(interface_work_.begin(), interface_work_.end(), 0.0);
-    for (std::size_t e = 0; e < interface_interior_.size(); ++e)
-      interface_work_[interface_interior_[e].row] += interface_interior_values_[e] * interior_work_[interface_interior_[e].column];
-    for (int i : coupled_rows_) term_values_[t++] = -interface_work_[i];
+  for (std::size_t first = 0; first < coupled_columns_.size(); first += kColumnBlock) {
+    const std::size_t count = std::min(kColumnBlock, coupled_columns_.size() - first);
+    std::fill(column_block_.begin(), column_block_.begin() + count * n, 0.0);
+    for (std::size_t b = 0; b < count; ++b)
+      for (; k < interior_interface_.size() && interior_interface_[k].column == coupled_columns_[first + b]; ++k)
+        column_block_[b * n + interior_interface_[k].row] = interior_interface_values_[k];
+    if (interior_klu_) interior_klu_->solve(column_block_.data(), false, static_cast<int>(count));
+    for (std::size_t b = 0; b < count; ++b) {
+      const double* z = column_block_.data() + b * n;
+      std::fill(interface_work_.begin(), interface_work_.end(), 0.0);
+      for (std::size_t e = 0; e < interface_interior_.size(); ++e)
+        interface_work_[interface_interior_[e].row] += interface_interior_values_[e] * z[interface_interior_[e].column];
+      for (int i : coupled_rows_) term_values_[t++] = -interface_work_[i];
+    }
   }
   MPI_Allgatherv(term_values_.data(), static_cast<int>(term_values_.size()), MPI_DOUBLE, gathered_terms_.data(),
                  term_counts_.data(), term_offsets_.data(), MPI_DOUBLE, comm);

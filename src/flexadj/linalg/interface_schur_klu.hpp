@@ -48,6 +48,7 @@ class InterfaceSchurKlu final : public Tpetra::Operator<double, LocalOrdinal, Gl
   // singular.
   void update(Pivots pivots);
   long long interface_rows() const { return interface_total_; }
+  int coupled_columns() const { return static_cast<int>(coupled_columns_.size()); }
   int interior_rows() const { return static_cast<int>(interior_rows_.size()); }
 
   RCP<const Map> getDomainMap() const override { return matrix_->getRowMap(); }
@@ -82,6 +83,8 @@ class InterfaceSchurKlu final : public Tpetra::Operator<double, LocalOrdinal, Gl
   std::vector<double> gathered_terms_;
   std::vector<int> schur_position_;  // gathered term k goes to S's value schur_position_[k]
   std::unique_ptr<KluFactorization> schur_klu_;
+  static constexpr std::size_t kColumnBlock = 8;  // interface columns solved per pass through the interior factors
+  std::vector<double> column_block_;
   mutable std::vector<double> interior_work_, interior_rhs_, interface_work_, schur_work_;
 };
 

@@ -54,12 +54,12 @@ bool KluFactorization::refactorize() {
   return true;
 }
 
-void KluFactorization::solve(double* x, bool transposed) {
+void KluFactorization::solve(double* x, bool transposed, int count) {
   // KLU holds the factors of the matrix read as columns, A^T: its transposed solve solves with A.
   if (transposed)
-    klu_solve(klu_->symbolic, klu_->numeric, size(), 1, x, &klu_->common);
+    klu_solve(klu_->symbolic, klu_->numeric, size(), count, x, &klu_->common);
   else
-    klu_tsolve(klu_->symbolic, klu_->numeric, size(), 1, x, &klu_->common);
+    klu_tsolve(klu_->symbolic, klu_->numeric, size(), count, x, &klu_->common);
 }
 
 }  // namespace flexadj::linalg

@@ -38,8 +38,9 @@ class KluFactorization {
   long long factorizations() const { return factorizations_; }
   long long refactorizations() const { return refactorizations_; }
 
-  // x := A^-1 x, or A^-T x with `transposed`.
-  void solve(double* x, bool transposed = false);
+  // x := A^-1 x, or A^-T x with `transposed`; with count > 1, the `count` columns of x (each size() long) in one
+  // pass through the factors (KLU takes four right-hand sides per pass).
+  void solve(double* x, bool transposed = false, int count = 1);
 
  private:
   double pivot_ratio();
