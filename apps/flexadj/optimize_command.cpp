@@ -61,10 +61,11 @@ OptimizeOptions parse(const std::vector<std::string>& arguments) {
     else throw InputError("", a, "unexpected argument (one model file only)");
   }
   if (options.model_path.empty()) throw InputError("", "", "missing MODEL.yaml; see 'flexadj optimize --help'");
-  const std::vector<std::string> methods = {"lbfgs", "trust_region", "gradient", "barzilai_borwein"};
+  const std::vector<std::string> methods = {"lbfgs", "trust_region", "newton_krylov", "gradient",
+                                            "barzilai_borwein"};
   if (!options.method.empty() && std::find(methods.begin(), methods.end(), options.method) == methods.end())
     throw InputError("", "--method",
-                     "expected one of: lbfgs, trust_region, gradient, barzilai_borwein; got '" + options.method + "'");
+                     "expected one of: lbfgs, trust_region, newton_krylov, gradient, barzilai_borwein; got '" + options.method + "'");
   if (options.adjoint.mode != "discrete" && options.adjoint.mode != "spacetime")
     throw InputError("", "--adjoint", "expected discrete or spacetime, got '" + options.adjoint.mode + "'");
   if (options.prefix.empty()) options.prefix = file_stem(options.model_path) + "_opt";
@@ -94,6 +95,9 @@ std::string optimize_help() {
          "  lbfgs             ROL line search with L-BFGS directions; with bounds ROL's projected quasi-Newton\n"
          "                    method (default)\n"
          "  trust_region      ROL trust region with an L-BFGS model; with bounds ROL's Lin-More algorithm\n"
+         "  newton_krylov     ROL trust region, truncated CG on exact Hessian-vector products (second-order\n"
+         "                    adjoint); with bounds ROL's Lin-More algorithm. Needs an integrator with the\n"
+         "                    second-order adjoint (generalized_alpha/HHT, trajectory in memory)\n"
          "  gradient          steepest descent, step of Nachbagauer et al. 2015 eqs. (56)/(57) (a fraction\n"
          "                    step_fraction of J), with an Armijo line search unless line_search: none\n"
          "  barzilai_borwein  two-point step size gradient method (Barzilai-Borwein), as in Schubert et al. 2024\n"
@@ -141,6 +145,8 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   GradientProblem problem(io::read_problem_file(options.model_path, options.overrides), comm, "optimize");
   problem.set_adjoint(options.adjoint);
   const optimization::Settings settings = settings_of(problem, options);
+  // newton_krylov needs the Hessian-vector products: exit 2 naming what is missing, before any work.
+  if (settings.method == "newton_krylov") problem.check_second_order();
   // The final trajectory's name is checked before the work, not when it is written at the end.
   if (options.trajectory)
     results::check_trajectory_name(options.prefix + ".h5", problem.problem().output.xdmf, "-o",

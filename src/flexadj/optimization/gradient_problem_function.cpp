@@ -36,4 +36,12 @@ double GradientProblemFunction::value_and_gradient(const std::vector<double>& x,
   return gradient_J_;
 }
 
+void GradientProblemFunction::hessian_vector(const std::vector<double>& x, const std::vector<double>& v,
+                                             std::vector<double>& product) {
+  value(x);  // the product is taken on the last forward run, which must be at x
+  if (!forward_valid_) throw SolverError("the forward run failed at an accepted iterate; no Hessian product there");
+  ++hessian_products_;
+  product = problem_.hessian_vector(v).product;
+}
+
 }  // namespace flexadj::optimization

@@ -19,13 +19,17 @@ class GradientProblemFunction : public Function {
   double value_and_gradient(const std::vector<double>& x, std::vector<double>& gradient) override;
   long forward_runs() const override { return forward_runs_; }
   long adjoint_runs() const override { return adjoint_runs_; }
+  // H(x) v by the second-order adjoint (GradientProblem::hessian_vector) on the forward run at x.
+  void hessian_vector(const std::vector<double>& x, const std::vector<double>& v,
+                      std::vector<double>& product) override;
+  long hessian_products() const override { return hessian_products_; }
 
  private:
   GradientProblem& problem_;
   std::vector<double> forward_x_, gradient_x_, gradient_;
   double forward_J_ = 0.0, gradient_J_ = 0.0;
   bool forward_valid_ = false, gradient_valid_ = false;
-  long forward_runs_ = 0, adjoint_runs_ = 0;
+  long forward_runs_ = 0, adjoint_runs_ = 0, hessian_products_ = 0;
 };
 
 }  // namespace flexadj::optimization

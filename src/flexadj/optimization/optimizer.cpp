@@ -175,7 +175,7 @@ class Monitor {
       return false;
     }
     ++stalled_iterations_;
-    return stalled_iterations_ >= (settings_.method == "trust_region" ? 50 : 2);
+    return stalled_iterations_ >= (settings_.method == "trust_region" || settings_.method == "newton_krylov" ? 50 : 2);
   }
 
   Function& function_;
@@ -205,6 +205,11 @@ class RolObjective : public ROL::Objective<double> {
   void gradient(ROL::Vector<double>& g, const ROL::Vector<double>& x, double&) override {
     function_.value_and_gradient(values_of(x), *dynamic_cast<RolVector&>(g).getVector());
   }
+  // Exact products (newton_krylov); the other ROL methods run with "Use as Hessian" and never call it.
+  void hessVec(ROL::Vector<double>& hv, const ROL::Vector<double>& v, const ROL::Vector<double>& x,
+               double&) override {
+    function_.hessian_vector(values_of(x), values_of(v), *dynamic_cast<RolVector&>(hv).getVector());
+  }
 
  private:
   Function& function_;
@@ -232,6 +237,13 @@ class ReplayFunction : public Function {
   }
   long forward_runs() const override { return function_.forward_runs(); }
   long adjoint_runs() const override { return function_.adjoint_runs(); }
+  // Hessian products are not recorded: a replay computes them again at the recorded x (the second-order adjoint
+  // is deterministic, so the replayed ROL run takes the same steps; it costs the products again).
+  void hessian_vector(const std::vector<double>& x, const std::vector<double>& v,
+                      std::vector<double>& product) override {
+    function_.hessian_vector(x, v, product);
+  }
+  long hessian_products() const override { return function_.hessian_products(); }
 
  private:
   const RecordedEvaluation* next(const std::vector<double>& x, bool with_gradient) {
@@ -270,7 +282,10 @@ void run_rol(Function& f, std::vector<double>& x, const Settings& s, Monitor& mo
   list.sublist("General").set("Output Level", 0);
   list.sublist("General").sublist("Secant").set("Type", "Limited-Memory BFGS");
   list.sublist("General").sublist("Secant").set("Maximum Storage", s.lbfgs_memory);
-  list.sublist("General").sublist("Secant").set("Use as Hessian", true);  // no Hessian products of J
+  // newton_krylov: the model is the exact Hessian (hessVec); the others: the L-BFGS matrix, no Hessian products.
+  const bool newton = s.method == "newton_krylov";
+  list.sublist("General").sublist("Secant").set("Use as Hessian", !newton);
+  list.sublist("General").sublist("Secant").set("Use as Preconditioner", false);
   list.sublist("Status Test").set("Iteration Limit", s.max_iterations);
   if (s.method == "lbfgs") {
     list.sublist("Step").set("Type", "Line Search");
@@ -282,6 +297,8 @@ void run_rol(Function& f, std::vector<double>& x, const Settings& s, Monitor& mo
     list.sublist("Step").set("Type", "Trust Region");
     auto& tr = list.sublist("Step").sublist("Trust Region");
     tr.set("Subproblem Solver", "Truncated CG");
+    // With bounds: ROL's Lin-More algorithm (projected truncated CG on the free variables, Lin and More 1999),
+    // the bound-constrained trust region that uses the model's Hessian products as given.
     tr.set("Subproblem Model", "Lin-More");
   }
   ReplayFunction replay(f, monitor.state().evaluations);
@@ -422,8 +439,13 @@ void run_barzilai_borwein(Function& f, std::vector<double>& x, const Settings& s
 
 }  // namespace
 
+void Function::hessian_vector(const std::vector<double>&, const std::vector<double>&, std::vector<double>&) {
+  throw std::logic_error("this function has no Hessian-vector products");
+}
+
 void check_settings(const Settings& s, std::size_t size) {
-  const std::vector<std::string> methods = {"lbfgs", "trust_region", "gradient", "barzilai_borwein"};
+  const std::vector<std::string> methods = {"lbfgs", "trust_region", "newton_krylov", "gradient",
+                                            "barzilai_borwein"};
   if (std::find(methods.begin(), methods.end(), s.method) == methods.end())
     throw std::invalid_argument("unknown optimisation method '" + s.method + "'");
   if (s.lower.size() != s.upper.size() || (!s.lower.empty() && s.lower.size() != size))

@@ -3,6 +3,8 @@
 // gradient (by the discrete adjoint in flexadj optimize). Methods:
 //   lbfgs             ROL line search with L-BFGS directions; with bounds ROL's projected quasi-Newton
 //   trust_region      ROL trust region with an L-BFGS model; with bounds ROL's Lin-More algorithm
+//   newton_krylov     ROL trust region with truncated CG on exact Hessian-vector products (Function::
+//                     hessian_vector); with bounds ROL's Lin-More algorithm on the same products
 //   gradient          steepest descent with the step rule of Nachbagauer et al. 2015, eqs. (56)/(57),
 //                     optionally safeguarded by an Armijo backtracking line search
 //   barzilai_borwein  the two-point step size gradient method (Barzilai and Borwein 1988), as used by
@@ -23,13 +25,16 @@ class Function {
   virtual double value(const std::vector<double>& x) = 0;
   // J(x) and dJ/dx.
   virtual double value_and_gradient(const std::vector<double>& x, std::vector<double>& gradient) = 0;
+  // H(x) v, the exact Hessian-vector product (newton_krylov); the default throws std::logic_error.
+  virtual void hessian_vector(const std::vector<double>& x, const std::vector<double>& v, std::vector<double>& product);
+  virtual long hessian_products() const { return 0; }
   // Work done so far, for the progress lines.
   virtual long forward_runs() const = 0;
   virtual long adjoint_runs() const = 0;
 };
 
 struct Settings {
-  std::string method = "lbfgs";  // lbfgs | trust_region | gradient | barzilai_borwein
+  std::string method = "lbfgs";  // lbfgs | trust_region | newton_krylov | gradient | barzilai_borwein
   int max_iterations = 100;
   double gradient_tolerance = 0.0;
   double relative_gradient_tolerance = 1e-8;
