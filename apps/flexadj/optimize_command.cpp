@@ -146,7 +146,15 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   problem.set_adjoint(options.adjoint);
   const optimization::Settings settings = settings_of(problem, options);
   // newton_krylov needs the Hessian-vector products: exit 2 naming what is missing, before any work.
-  if (settings.method == "newton_krylov") problem.check_second_order();
+  if (settings.method == "newton_krylov") {
+    try {
+      problem.check_second_order();
+    } catch (const InputError& e) {  // the same error, saying which method asked for the second-order adjoint
+      const std::string prefix = (e.file().empty() ? "" : e.file() + ": ") + (e.key().empty() ? "" : e.key() + ": ");
+      throw InputError(e.file(), e.key(),
+                       "optimization.method newton_krylov: " + std::string(e.what()).substr(prefix.size()));
+    }
+  }
   // The final trajectory's name is checked before the work, not when it is written at the end.
   if (options.trajectory)
     results::check_trajectory_name(options.prefix + ".h5", problem.problem().output.xdmf, "-o",

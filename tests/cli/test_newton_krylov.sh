@@ -45,5 +45,5 @@ pass_if "lbfgs not converged in as many iterations" grep -q "iteration limit" lb
 pass_if "restart: same iterations" test "$(iterations half.txt)" = "$(iterations nk.txt)"
 pass_if "restart: same J digit for digit" test "$(result_J half.txt)" = "$(result_J nk.txt)"
 
-expect "trajectory not in memory" 2 "--trajectory" "second-order adjoint" -- optimize masses.yaml --method newton_krylov --trajectory hdf5 -o refused
+expect "trajectory not in memory" 2 "--trajectory" "optimization.method newton_krylov" "second-order adjoint" -- optimize masses.yaml --method newton_krylov --trajectory hdf5 -o refused
 finish
