@@ -109,19 +109,17 @@ class GatheredDirectSolver final : public LinearSolver {
 
   void solve_system(const Vector& b, Vector& x) override {
     ++counts_.solves;
-    const auto local_b = b.getData(0);
-    std::copy(local_b.begin(), local_b.begin() + local_rows_, value_buffer_.begin());
-    MPI_Gatherv(value_buffer_.data(), local_rows_, MPI_DOUBLE, rhs_.data(), row_counts_.data(),
-                row_displacements_.data(), MPI_DOUBLE, 0, mpi_comm_);
+    solve_with(nullptr, b, x);
+  }
+
+  // The factors on rank 0 are handed over; every rank's kept object gathers and scatters as solve_system() does.
+  std::unique_ptr<KeptFactorization> release_factorization() override {
+    std::unique_ptr<KluFactorization::Factors> factors;
     if (rank_ == 0) {
-      for (std::size_t r = 0; r < all_row_ids_.size(); ++r) solution_[all_row_ids_[r]] = rhs_[r];
-      factorization_->solve(solution_.data());
-      for (std::size_t r = 0; r < all_row_ids_.size(); ++r) rhs_[r] = solution_[all_row_ids_[r]];
+      factors = factorization_->release_factors();
+      if (!factors) throw std::logic_error("GatheredDirectSolver: no factorization to hand over");
     }
-    MPI_Scatterv(rhs_.data(), row_counts_.data(), row_displacements_.data(), MPI_DOUBLE, value_buffer_.data(),
-                 local_rows_, MPI_DOUBLE, 0, mpi_comm_);
-    auto local_x = x.getDataNonConst(0);
-    std::copy(value_buffer_.begin(), value_buffer_.begin() + local_rows_, local_x.begin());
+    return std::make_unique<Kept>(*this, std::move(factors));
   }
 
   std::string description() const override {
@@ -130,6 +128,36 @@ class GatheredDirectSolver final : public LinearSolver {
   }
 
  private:
+  class Kept final : public KeptFactorization {
+   public:
+    Kept(GatheredDirectSolver& solver, std::unique_ptr<KluFactorization::Factors> factors)
+        : solver_(solver), factors_(std::move(factors)) {}
+    void solve(const Vector& b, Vector& x) override { solver_.solve_with(factors_.get(), b, x); }
+    std::size_t bytes() const override { return factors_ ? factors_->bytes() : 0; }
+
+   private:
+    GatheredDirectSolver& solver_;
+    std::unique_ptr<KluFactorization::Factors> factors_;
+  };
+
+  // x = A^-1 b with the given factors (rank 0; nullptr: the solver's own).
+  void solve_with(const KluFactorization::Factors* factors, const Vector& b, Vector& x) {
+    const auto local_b = b.getData(0);
+    std::copy(local_b.begin(), local_b.begin() + local_rows_, value_buffer_.begin());
+    MPI_Gatherv(value_buffer_.data(), local_rows_, MPI_DOUBLE, rhs_.data(), row_counts_.data(),
+                row_displacements_.data(), MPI_DOUBLE, 0, mpi_comm_);
+    if (rank_ == 0) {
+      for (std::size_t r = 0; r < all_row_ids_.size(); ++r) solution_[all_row_ids_[r]] = rhs_[r];
+      if (factors) factors->solve(solution_.data());
+      else factorization_->solve(solution_.data());
+      for (std::size_t r = 0; r < all_row_ids_.size(); ++r) rhs_[r] = solution_[all_row_ids_[r]];
+    }
+    MPI_Scatterv(rhs_.data(), row_counts_.data(), row_displacements_.data(), MPI_DOUBLE, value_buffer_.data(),
+                 local_rows_, MPI_DOUBLE, 0, mpi_comm_);
+    auto local_x = x.getDataNonConst(0);
+    std::copy(value_buffer_.begin(), value_buffer_.begin() + local_rows_, local_x.begin());
+  }
+
   void scatter_values(const double* gathered) {
     std::vector<double>& values = factorization_->values();
     for (std::size_t e = 0; e < slot_of_gathered_.size(); ++e) values[slot_of_gathered_[e]] = gathered[e];

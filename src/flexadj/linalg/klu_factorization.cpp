@@ -34,7 +34,9 @@ double KluFactorization::pivot_ratio() {
 
 bool KluFactorization::factorize() {
   if (klu_->numeric != nullptr) klu_free_numeric(&klu_->numeric, &klu_->common);
+  const std::size_t before = klu_->common.memusage;
   klu_->numeric = klu_factor(row_offsets_.data(), columns_.data(), values_.data(), klu_->symbolic, &klu_->common);
+  numeric_bytes_ = klu_->common.memusage - before;
   ++factorizations_;
   last_refactorized_ = false;
   if (klu_->numeric == nullptr) return false;
@@ -60,6 +62,28 @@ void KluFactorization::solve(double* x, bool transposed, int count) {
     klu_solve(klu_->symbolic, klu_->numeric, size(), count, x, &klu_->common);
   else
     klu_tsolve(klu_->symbolic, klu_->numeric, size(), count, x, &klu_->common);
+}
+
+std::unique_ptr<KluFactorization::Factors> KluFactorization::release_factors() {
+  if (klu_->numeric == nullptr) return nullptr;
+  std::unique_ptr<Factors> factors(new Factors(*this, klu_->numeric, numeric_bytes_));
+  klu_->numeric = nullptr;
+  fresh_pivot_ratio_ = 0.0;
+  return factors;
+}
+
+KluFactorization::Factors::~Factors() {
+  auto* numeric = static_cast<klu_numeric*>(numeric_);
+  klu_free_numeric(&numeric, &owner_.klu_->common);
+}
+
+void KluFactorization::Factors::solve(double* x, bool transposed, int count) const {
+  auto* numeric = static_cast<klu_numeric*>(numeric_);
+  auto& klu = *owner_.klu_;
+  if (transposed)
+    klu_solve(klu.symbolic, numeric, owner_.size(), count, x, &klu.common);
+  else
+    klu_tsolve(klu.symbolic, numeric, owner_.size(), count, x, &klu.common);
 }
 
 }  // namespace flexadj::linalg

@@ -42,6 +42,28 @@ class KluFactorization {
   // pass through the factors (KLU takes four right-hand sides per pass).
   void solve(double* x, bool transposed = false, int count = 1);
 
+  // The factors of the last factorization handed over, to solve with later while this object factorizes other
+  // values (the spacetime adjoint keeps one per step); the next refactorize() then factorizes afresh. They use
+  // this object's analysis, which must outlive them. nullptr if there is no factorization.
+  class Factors {
+   public:
+    ~Factors();
+    Factors(const Factors&) = delete;
+    Factors& operator=(const Factors&) = delete;
+    // As KluFactorization::solve, with these factors.
+    void solve(double* x, bool transposed = false, int count = 1) const;
+    std::size_t bytes() const { return bytes_; }
+
+   private:
+    friend class KluFactorization;
+    Factors(KluFactorization& owner, void* numeric, std::size_t bytes)
+        : owner_(owner), numeric_(numeric), bytes_(bytes) {}
+    KluFactorization& owner_;
+    void* numeric_;
+    std::size_t bytes_;
+  };
+  std::unique_ptr<Factors> release_factors();
+
  private:
   double pivot_ratio();
 
@@ -50,6 +72,7 @@ class KluFactorization {
   std::vector<double> values_;
   std::unique_ptr<Klu> klu_;
   double fresh_pivot_ratio_ = 0.0;
+  std::size_t numeric_bytes_ = 0;  // KLU's memory count of the current factors
   bool last_refactorized_ = false;
   long long factorizations_ = 0, refactorizations_ = 0;
 };

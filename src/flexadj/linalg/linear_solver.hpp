@@ -15,6 +15,7 @@
 //                 above it iterative with the interface Schur complement (rank 0 holds no more than the others;
 //                 faster than MUMPS, a fraction of its messages; docs/performance.md). Both give the same bits in
 //                 every run at a given rank count.
+#include <cstddef>
 #include <memory>
 #include <string>
 
@@ -60,6 +61,16 @@ struct SolveCounts {
   double mean_iterations() const { return solves > 0 ? static_cast<double>(iterations) / solves : 0.0; }
 };
 
+// A factorization handed over by LinearSolver::release_factorization(): it solves with the values of the update()
+// that made it while the solver goes on with others (the spacetime adjoint keeps one per step). It must not outlive
+// the solver. Collective as the solver's solve().
+class KeptFactorization {
+ public:
+  virtual ~KeptFactorization() = default;
+  virtual void solve(const Vector& b, Vector& x) = 0;
+  virtual std::size_t bytes() const = 0;  // memory it holds on this rank
+};
+
 class LinearSolver {
  public:
   virtual ~LinearSolver() = default;
@@ -68,6 +79,9 @@ class LinearSolver {
   // Solves A x = b (b, x on the matrix's row map); A^T x = b for a solver made with `transposed`.
   void solve(const Vector& b, Vector& x);
   virtual std::string description() const = 0;
+  // The last update()'s factorization, handed over; the next update() factorizes afresh. nullptr where the solver
+  // cannot hand one over (MUMPS and the iterative solvers keep theirs inside): the caller updates again instead.
+  virtual std::unique_ptr<KeptFactorization> release_factorization() { return nullptr; }
   // Solves so far, and for an iterative solver the Krylov iterations they took.
   const SolveCounts& counts() const { return counts_; }
 
