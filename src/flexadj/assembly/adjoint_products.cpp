@@ -5,6 +5,8 @@
 
 #include <Tpetra_FECrsMatrix.hpp>
 
+#include <stdexcept>
+
 #include "flexadj/assembly/system_vector.hpp"
 #include "flexadj/functions/control_signal.hpp"
 
@@ -242,7 +244,10 @@ void Assembler::assemble_adjoint_matrix(const State& state, double t, double sca
 
 void Assembler::kept_adjoint_products(const std::vector<double>& mu_r, const std::vector<double>& mu_c,
                                       std::vector<double>& out_q, std::vector<double>& out_v,
-                                      std::vector<double>& out_a) {
+                                      std::vector<double>& out_a, const std::vector<double>* jacobians) {
+  const std::vector<double>& kept = jacobians ? *jacobians : kept_jacobians_;
+  if (kept.size() != kept_jacobians_.size())
+    throw std::logic_error("Assembler::kept_adjoint_products: the Jacobians are not of this assembler");
   import_products_mu(mu_r);
   {
     const auto mu = ghosted_mu_->getData(0);
@@ -253,7 +258,7 @@ void Assembler::kept_adjoint_products(const std::vector<double>& mu_r, const std
     // out_q += (dr/dq)^T mu, out_v += (dr/dv)^T mu, out_a += (dr/da)^T mu.
     for (const auto& c : forces_) {
       const int n = static_cast<int>(c.rows.size());
-      const double* dr_dq = kept_jacobians_.data() + kept_offsets_[k++];
+      const double* dr_dq = kept.data() + kept_offsets_[k++];
       const double *dr_dv = dr_dq + n * n, *dr_da = dr_dv + n * n;
       for (int i = 0; i < n; ++i) {
         const double mu_i = mu[c.state_entries[i]];
@@ -267,7 +272,7 @@ void Assembler::kept_adjoint_products(const std::vector<double>& mu_r, const std
     // out_q += H mu_r + C_q^T mu_c (H symmetric); non-holonomic: out_q += H^T mu_r + g_q^T mu_c, out_v += A^T mu_c.
     for (const auto& c : constraints_) {
       const int n = static_cast<int>(c.rows.size()), m = static_cast<int>(c.multiplier_rows.size());
-      const double* Cq = kept_jacobians_.data() + kept_offsets_[k++];
+      const double* Cq = kept.data() + kept_offsets_[k++];
       const double* H = Cq + m * n;
       if (model_.constraints()[c.index]->velocity_level()) {
         const double *g_q = Cq, *A = Cq + m * n, *H_velocity = A + m * n;

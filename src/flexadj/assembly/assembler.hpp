@@ -120,8 +120,11 @@ class Assembler {
   // that state (to round-off) from the kept Jacobians, without evaluating the kernels again. The kept Jacobians
   // take 3 n^2 doubles per force element and (n + m) n per constraint, allocated at the first call. Collective.
   void assemble_adjoint_matrix(const State& state, double t, double scale, const model::JacobianCoefficients& coefficients);
+  // `jacobians`: a copy of kept_jacobians() from an earlier assembly (nullptr: the last one's).
   void kept_adjoint_products(const std::vector<double>& mu_r, const std::vector<double>& mu_c,
-                             std::vector<double>& out_q, std::vector<double>& out_v, std::vector<double>& out_a);
+                             std::vector<double>& out_q, std::vector<double>& out_v, std::vector<double>& out_a,
+                             const std::vector<double>* jacobians = nullptr);
+  const std::vector<double>& kept_jacobians() const { return kept_jacobians_; }
   // out_q += (dc/dq)^T mu_c and out_v += (dc/dv)^T mu_c for the velocity- or acceleration-level constraints
   // c (owned coordinates; mu_c owned multipliers). Collective.
   void add_constraint_level_transposed(const State& state, double t, ConstraintLevel level,

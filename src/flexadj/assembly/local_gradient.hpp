@@ -19,6 +19,8 @@ struct LocalGradient {
   std::vector<model::ParameterMask> force_masks, constraint_masks;
   std::vector<double> parameters;
   std::map<std::string, std::vector<double>> controls;
+  // Sums nobody reads (the spacetime adjoint's operator products): an adjoint step may leave them out.
+  bool discarded = false;
 
   LocalGradient(const model::Model& model, std::vector<int> force_offsets_, std::vector<int> constraint_offsets_,
                 std::vector<model::ParameterMask> force_masks_, std::vector<model::ParameterMask> constraint_masks_,
