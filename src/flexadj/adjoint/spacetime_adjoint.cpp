@@ -1,6 +1,8 @@
 #include "flexadj/adjoint/spacetime_adjoint.hpp"
 
 #include <Amesos2.hpp>
+#include <Teuchos_CommHelpers.hpp>
+#include <mpi.h>
 #include <BelosBlockGmresSolMgr.hpp>
 #include <BelosLinearProblem.hpp>
 #include <BelosStatusTestLogResNorm.hpp>
@@ -14,6 +16,7 @@
 #include "flexadj/adjoint/spacetime_matrix.hpp"
 #include "flexadj/adjoint/spacetime_system.hpp"
 #include "flexadj/core/error.hpp"
+#include "flexadj/core/mpi_comm.hpp"
 
 namespace flexadj::adjoint {
 namespace {
@@ -87,6 +90,7 @@ Gradient spacetime_adjoint_gradient(assembly::Assembler& assembler, integrators:
   slabs = std::max<std::size_t>(1, std::min(slabs, steps));
   const std::size_t groups = options.groups > 0 ? options.groups : default_time_groups(ranks, slabs);
   SpacetimeSystem system(assembler, integrator, trajectory, objective, parameters, slabs, groups);
+  if (options.kept_step_memory > 0.0) system.keep_steps(static_cast<std::size_t>(options.kept_step_memory));
   s.slabs = slabs;
   s.groups = groups;
   s.steps = steps;
@@ -142,6 +146,14 @@ Gradient spacetime_adjoint_gradient(assembly::Assembler& assembler, integrators:
     throw SolverError(message.str());
   }
   s.adjoint_steps = system.adjoint_steps_taken();
+  const integrators::KeptAdjointStatistics& kept = system.kept_steps();
+  double counts[2] = {double(kept.kept), double(kept.not_kept)}, bytes = double(kept.bytes);
+  MPI_Bcast(counts, 2, MPI_DOUBLE, 0, raw_mpi_comm(*assembler.comm()));
+  Teuchos::reduceAll(*assembler.comm(), Teuchos::REDUCE_MAX, double(kept.bytes), Teuchos::outArg(bytes));
+  s.kept_steps = static_cast<std::size_t>(counts[0]);
+  s.steps_taken_again = static_cast<std::size_t>(counts[1]);
+  s.kept_bytes = bytes;
+  s.kept_refusal = options.kept_step_memory > 0.0 ? kept.refusal : "no memory was given for them";
   return gradient;
 }
 

@@ -23,6 +23,10 @@ struct SpacetimeOptions {
   // 1e-11 relative on small models, so much less is round-off).
   double tolerance = 1e-10;
   int max_iterations = 0;    // 0: 2 P + 20
+  // Bytes per rank the adjoint steps' kept factorizations and element Jacobians may take (0: none kept, every
+  // product assembles and factorizes every step again; integrators/kept_adjoint_steps.hpp).
+  double kept_step_memory = kDefaultKeptStepMemory;
+  static constexpr double kDefaultKeptStepMemory = 2e9;
 };
 
 struct SpacetimeStatistics {
@@ -41,6 +45,11 @@ struct SpacetimeStatistics {
   std::vector<std::size_t> group_checkpoints, group_recomputed_steps;
   std::vector<std::size_t> group_first_steps;  // the first step of each group's first slab
   double setup_seconds = 0.0, solve_seconds = 0.0, gradient_seconds = 0.0;
+  // Rank 0's group: the steps kept between products (kept_step_memory), the bytes they take (largest over the
+  // ranks), the steps assembled and factorized again, and why nothing was kept (empty if steps were).
+  std::size_t kept_steps = 0, steps_taken_again = 0;
+  double kept_bytes = 0.0;
+  std::string kept_refusal;
 };
 
 // How far above the tolerance the explicit residual may end where GMRES met the tolerance in its implicit one

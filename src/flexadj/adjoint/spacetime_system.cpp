@@ -82,12 +82,18 @@ SpacetimeSystem::SpacetimeSystem(assembly::Assembler& assembler, integrators::Ti
   no_gradient_ = std::make_unique<assembly::LocalGradient>(
       model, std::vector<int>(model.force_elements().size(), -1), std::vector<int>(model.constraints().size(), -1),
       parameters.gradient_force_masks(), parameters.gradient_constraint_masks(), std::size_t(parameters.size()));
+  no_gradient_->discarded = true;
   map_ = rcp(new Map(Teuchos::OrdinalTraits<Tpetra::global_size_t>::invalid(),
                      (last_step_ - first_step_ + 1) * width_, 0, assembler.comm()));
 }
 
 SpacetimeSystem::~SpacetimeSystem() {
+  integrator_->keep_adjoint_steps(nullptr, 0);
   if (time_comm_ != MPI_COMM_NULL) MPI_Comm_free(&time_comm_);
+}
+
+void SpacetimeSystem::keep_steps(std::size_t byte_budget) {
+  integrator_->keep_adjoint_steps(&states_, byte_budget);
 }
 
 void SpacetimeSystem::initialize_groups(integrators::TimeIntegrator& source_integrator, double t0, bool every_group) {

@@ -64,6 +64,12 @@ class SpacetimeSystem {
   // Per group g: its disk checkpoint and recomputed steps (the same on every rank). Collective.
   std::vector<SlabRecomputation> recomputation_by_group() const;
 
+  // From now on each group's adjoint steps keep their factorizations and element Jacobians, at most `byte_budget`
+  // bytes per rank (integrators/kept_adjoint_steps.hpp): a repeated product costs the triangular solves and the
+  // kept products. The system's destruction frees them. Collective.
+  void keep_steps(std::size_t byte_budget);
+  const integrators::KeptAdjointStatistics& kept_steps() const { return integrator_->kept_adjoint_statistics(); }
+
   // y = A x: y_n = x_n - Phi_n x_{n+1}.
   void apply(const double* x, double* y);
   // y_n = Phi_n x_{n+1} (the coupling of A alone: spacetime_matrix.hpp assembles it).

@@ -344,6 +344,7 @@ GradientEvaluation GradientProblem::adjoint() {
     options.tolerance = adjoint_.spacetime_tolerance;
     options.coarsening = adjoint_.spacetime_coarsening;
     options.max_iterations = adjoint_.spacetime_max_iterations;
+    options.kept_step_memory = adjoint_.spacetime_memory;
     spacetime_statistics_ = {};  // of this solve alone, also if it fails
     gradient = adjoint::spacetime_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
                                                    design_.parameters(), options, &spacetime_statistics_);

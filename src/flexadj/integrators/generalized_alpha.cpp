@@ -256,22 +256,29 @@ void GeneralizedAlpha::adjoint_step(storage::Trajectory& trajectory, std::size_t
     const double h = t - times[n - 1];
     const StepJacobian jacobian = step_jacobian(h);
     const double scale = jacobian.scale, c_a = (1.0 - c.alpha_m) / (1.0 - c.alpha_f);
-    // The element Jacobians of this assembly are kept for the products below (one kernel pass per element).
-    assembler_.assemble_adjoint_matrix(state, t, scale, jacobian.coefficients);
-    // Step n's matrix is close to step n + 1's: its pivot order serves (see fresh_adjoint_pivots_at()).
-    update_adjoint_solver(fresh_adjoint_pivots_at(n) ? linalg::Pivots::Fresh : linalg::Pivots::Reuse);
+    // The spacetime adjoint's repeated steps take the matrix's factorization and the element Jacobians from the
+    // step's first pass (kept_adjoint_steps.hpp).
+    KeptAdjointStep* kept = kept_adjoint_step(trajectory, n);
+    if (!kept) {
+      // The element Jacobians of this assembly are kept for the products below (one kernel pass per element).
+      assembler_.assemble_adjoint_matrix(state, t, scale, jacobian.coefficients);
+      // Step n's matrix is close to step n + 1's: its pivot order serves (see fresh_adjoint_pivots_at()).
+      update_adjoint_solver(fresh_adjoint_pivots_at(n) ? linalg::Pivots::Fresh : linalg::Pivots::Reuse);
+      kept = keep_adjoint_step(trajectory, n);
+    }
     for (std::size_t i = 0; i < size; ++i) rhs_q_[i] = scale * g_q_[i] + c.gamma * h * g_v_[i] + c_a * g_a_[i] + g_aux_[i];
-    adjoint_solve(rhs_q_, -1.0, mu_r_, mu_c_);
+    adjoint_solve(rhs_q_, -1.0, mu_r_, mu_c_, kept);
     for (double& value : mu_c_) value /= scale;
     // mu_q = -(K^T mu_r + C_q^T mu_c + g_q), mu_v = -(D^T mu_r + g_v), mu_aux = (M^T mu_r + g_a)/(1 - alpha_f)
-    assembler_.kept_adjoint_products(mu_r_, mu_c_, y_k_, y_d_, y_m_);
+    assembler_.kept_adjoint_products(mu_r_, mu_c_, y_k_, y_d_, y_m_, kept ? &kept->jacobians : nullptr);
     for (std::size_t i = 0; i < size; ++i) {
       mu_q_next_[i] = -(y_k_[i] + g_q_[i]);
       mu_v_next_[i] = -(y_d_[i] + g_v_[i]);
       mu_aux_next_[i] = (y_m_[i] + g_a_[i]) / (1.0 - c.alpha_f);
     }
-    assembler_.add_parameter_gradient(state, t, adjoint_vector(&mu_r_, &mu_c_), ConstraintLevel::Position, false,
-                                      gradient);
+    if (!gradient.discarded)
+      assembler_.add_parameter_gradient(state, t, adjoint_vector(&mu_r_, &mu_c_), ConstraintLevel::Position, false,
+                                        gradient);
     return;
   }
 

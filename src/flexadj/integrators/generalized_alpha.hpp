@@ -52,6 +52,7 @@ class GeneralizedAlpha final : public TimeIntegrator {
   void save_adjoint_variables(std::vector<double>& x) const override { save_adjoint_data(x); }
   void load_adjoint_variables(const std::vector<double>& x) override { load_adjoint_data(x); }
   void seek_adjoint(storage::Trajectory& trajectory, std::size_t n) override;
+  bool can_keep_adjoint_steps() const override { return true; }
   void adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
                     std::vector<double>& dJ_dq, std::vector<double>& dJ_dv, assembly::LocalGradient& gradient) override;
 

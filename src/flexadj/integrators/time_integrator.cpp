@@ -69,6 +69,7 @@ TimeIntegrator::TimeIntegrator(assembly::Assembler& assembler, const integrators
 
 void TimeIntegrator::begin_adjoint_solver(int matrix_kinds) {
   linalg::LinearSolverOptions options = solver_options_;
+  kept_steps_.begin(nullptr, 0, assembler_.comm());  // kept factorizations belong to the solvers replaced here
   adjoint_solvers_.clear();
   for (int k = 0; k < matrix_kinds; ++k) adjoint_solvers_.push_back(linalg::make_linear_solver(assembler_.matrix(), options));
   fresh_adjoint_pivots_.assign(adjoint_solvers_.size(), true);
@@ -79,10 +80,32 @@ void TimeIntegrator::begin_adjoint_solver(int matrix_kinds) {
 }
 
 void TimeIntegrator::adjoint_solve(const std::vector<double>& coordinates, double factor, std::vector<double>& x_q,
-                                   std::vector<double>& x_lambda) {
+                                   std::vector<double>& x_lambda, KeptAdjointStep* kept) {
   assembly::SystemVectorView(*adjoint_rhs_, coordinate_count_).assign(coordinates, factor);
-  adjoint_solver_->solve(*adjoint_rhs_, *adjoint_solution_);
+  if (kept) kept->factorization->solve(*adjoint_rhs_, *adjoint_solution_);
+  else adjoint_solver_->solve(*adjoint_rhs_, *adjoint_solution_);
   assembly::ConstSystemVectorView(*adjoint_solution_, coordinate_count_).extract(&x_q, &x_lambda);
+}
+
+void TimeIntegrator::keep_adjoint_steps(const storage::Trajectory* trajectory, std::size_t byte_budget) {
+  kept_steps_.begin(trajectory, byte_budget, assembler_.comm());
+  if (trajectory && !can_keep_adjoint_steps())
+    kept_steps_.refuse("the " + settings_.scheme + " integrator takes its adjoint steps afresh at every product");
+}
+
+KeptAdjointStep* TimeIntegrator::keep_adjoint_step(const storage::Trajectory& trajectory, std::size_t n) {
+  if (!kept_steps_.wants(trajectory, n)) {
+    kept_steps_.count_taken_again(trajectory);
+    return nullptr;
+  }
+  KeptAdjointStep step;
+  step.factorization = adjoint_solver_->release_factorization();
+  if (!step.factorization) {
+    kept_steps_.refuse("the linear solver (" + adjoint_solver_->description() + ") keeps its factorization");
+    return nullptr;
+  }
+  step.jacobians = assembler_.kept_jacobians();
+  return kept_steps_.keep(n, std::move(step));
 }
 
 const Vector& TimeIntegrator::adjoint_vector(const std::vector<double>* mu_r, const std::vector<double>* mu_c) {

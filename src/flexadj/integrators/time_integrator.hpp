@@ -17,6 +17,7 @@
 
 #include "flexadj/assembly/assembler.hpp"
 #include "flexadj/integrators/integrator_settings.hpp"
+#include "flexadj/integrators/kept_adjoint_steps.hpp"
 #include "flexadj/linalg/linear_solver.hpp"
 #include "flexadj/storage/step_recomputer.hpp"
 
@@ -98,6 +99,14 @@ class TimeIntegrator : public storage::StepRecomputer {
   virtual void save_adjoint_variables(std::vector<double>& x) const = 0;
   virtual void load_adjoint_variables(const std::vector<double>& x) = 0;
   virtual void seek_adjoint(storage::Trajectory& trajectory, std::size_t n) = 0;
+
+  // The spacetime adjoint's products repeat adjoint_step(n) for the same steps with other X_{n+1}
+  // (kept_adjoint_steps.hpp): keep_adjoint_steps(&trajectory, budget) makes the following adjoint steps n >= 1 of
+  // that trajectory keep their factorization and element Jacobians (at most `byte_budget` bytes per rank) and take
+  // them from there when repeated; nullptr stops and frees them. An integrator that cannot keep its steps says why
+  // in kept_adjoint_statistics().refusal. Collective.
+  void keep_adjoint_steps(const storage::Trajectory* trajectory, std::size_t byte_budget);
+  const KeptAdjointStatistics& kept_adjoint_statistics() const { return kept_steps_.statistics(); }
 
   // The second-order adjoint (Hessian-vector products; docs/adjoint.md, "Second-order adjoint"), forward over
   // reverse, for the kinds with the registry's capability second_order_adjoint (the others throw std::logic_error).
@@ -196,9 +205,18 @@ class TimeIntegrator : public storage::StepRecomputer {
     adjoint_solver_->update(fresh_adjoint_pivots_[adjoint_kind_] ? linalg::Pivots::Fresh : pivots);
     fresh_adjoint_pivots_[adjoint_kind_] = false;
   }
-  // [x_q; x_lambda] = A^-T [factor * coordinates; 0] with the current factorization.
+  // [x_q; x_lambda] = A^-T [factor * coordinates; 0] with the current factorization (or the kept step's).
   void adjoint_solve(const std::vector<double>& coordinates, double factor, std::vector<double>& x_q,
-                     std::vector<double>& x_lambda);
+                     std::vector<double>& x_lambda, KeptAdjointStep* kept = nullptr);
+  // Whether this integrator's adjoint_step() keeps its steps (keep_adjoint_steps()); the others refuse.
+  virtual bool can_keep_adjoint_steps() const { return false; }
+  // Step n of the trajectory if kept (keep_adjoint_steps()), else nullptr: the step assembles and factorizes, then
+  // calls keep_adjoint_step(), which hands the selected adjoint solver's factorization and the assembler's kept
+  // Jacobians over if the step is wanted (returning it; solve with it from then on), else returns nullptr.
+  KeptAdjointStep* kept_adjoint_step(const storage::Trajectory& trajectory, std::size_t n) {
+    return kept_steps_.find(trajectory, n);
+  }
+  KeptAdjointStep* keep_adjoint_step(const storage::Trajectory& trajectory, std::size_t n);
   // The system vector [mu_r; mu_c] for Assembler::add_parameter_gradient (either may be nullptr: zeros).
   const Vector& adjoint_vector(const std::vector<double>* mu_r, const std::vector<double>* mu_c);
   // ||x||_inf over all ranks.
@@ -226,6 +244,7 @@ class TimeIntegrator : public storage::StepRecomputer {
   std::size_t coordinate_count_ = 0, multiplier_count_ = 0;  // owned
   assembly::State momentum_system_;          // solve_momentum_system(): q with v = a = lambda = 0
   std::vector<double> projection_sigma_;     // position_projection_adjoint()'s multiplier part
+  KeptAdjointSteps kept_steps_;
 };
 
 // The linear-solver options of the integrator settings (integrator.linear_solver, .preconditioner, .schwarz_overlap).
