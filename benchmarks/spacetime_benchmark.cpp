@@ -4,10 +4,13 @@
 //   iterations: GMRES iterations and adjoint steps (work) against N and P, slab and two-level preconditioners
 //   timing:     wall time of the sequential sweep and of the spacetime adjoint (P = slabs) at this rank count, and
 //               their ratio; each row times the adjoint alone
+//   --kept-memory:  bytes per rank for the steps kept between products (integrators/kept_adjoint_steps.hpp), a
+//               list: each value gives a row (timing mode: 2e9 and 0, kept and assembled afresh)
 // Prints a table on rank 0; --json FILE writes the rows.
 //   flexadj_benchmark_spacetime [--mode iterations|timing] [--links L] [--scheme generalized_alpha|variational]
 //                               [--steps 100,1000,10000] [--slabs 1,2,4,...] [--coarsening K]
-//                               [--solvers gmres-slab,gmres-two-level,gmres-two-level-fcf] [--json FILE]
+//                               [--solvers gmres-slab,gmres-two-level,gmres-two-level-fcf]
+//                               [--kept-memory 2e9,0] [--json FILE]
 #include <chrono>
 #include <cstdio>
 #include <fstream>
@@ -52,6 +55,7 @@ int main(int argc, char** argv) {
   long long links = 4, coarsening = 4;
   std::vector<long long> steps = {100, 1000, 10000}, slabs = {1, 2, 4, 8, 16, 32, 64};
   std::vector<std::string> solvers = {"gmres-slab", "gmres-two-level"};
+  std::vector<double> kept_memories;
   for (int i = 1; i + 1 < argc; i += 2) {
     const std::string a = argv[i], value = argv[i + 1];
     if (a == "--mode") mode = value;
@@ -61,6 +65,8 @@ int main(int argc, char** argv) {
     else if (a == "--slabs") slabs = parse_list(value);
     else if (a == "--coarsening") coarsening = std::stoll(value);
     else if (a == "--json") json_path = value;
+    else if (a == "--kept-memory")
+      for (long long bytes : parse_list(value)) kept_memories.push_back(double(bytes));
     else if (a == "--solvers") {
       solvers.clear();
       std::stringstream in(value);
@@ -68,13 +74,14 @@ int main(int argc, char** argv) {
     }
   }
   if (mode == "timing" && slabs.size() == 7) slabs = {comm->getSize(), 2 * comm->getSize()};
+  if (kept_memories.empty()) kept_memories = mode == "timing" ? std::vector<double>{2e9, 0.0} : std::vector<double>{2e9};
   std::ostringstream json;
   json << "[";
   if (root) {
     std::printf("spacetime adjoint, rigid chain of %lld links, %s, %d rank(s)\n", links, scheme.c_str(),
                 comm->getSize());
-    std::printf("%7s %5s %-16s %6s %6s %11s %9s %9s %9s %7s %10s\n", "steps", "P", "solver", "groups", "iter",
-                "adj. steps", "seq. s", "st. s", "st./seq.", "defect", "max diff");
+    std::printf("%7s %5s %-16s %6s %6s %11s %6s %9s %9s %9s %7s %10s\n", "steps", "P", "solver", "groups", "iter",
+                "adj. steps", "kept", "seq. s", "st. s", "st./seq.", "defect", "max diff");
   }
   bool first_row = true;
   for (long long n : steps) {
@@ -98,7 +105,8 @@ int main(int argc, char** argv) {
     const double sequential_seconds = sequential_run.adjoint_seconds;
     for (long long p : slabs) {
       if (p > n) continue;
-      for (const std::string& solver : solvers) {
+      for (const std::string& solver : solvers)
+      for (double kept_memory : kept_memories) {
         if (p == 1 && solver != "gmres-slab") continue;
         AdjointSettings settings;
         settings.mode = "spacetime";
@@ -107,6 +115,7 @@ int main(int argc, char** argv) {
         settings.spacetime_solver = solver;
         settings.spacetime_coarsening = static_cast<std::size_t>(coarsening);
         settings.spacetime_max_iterations = int(2 * p + 40);
+        settings.spacetime_memory = kept_memory;
         gradient_problem.set_adjoint(settings);  // drops the recorded run: record it again
         gradient_problem.forward();
         // Timed here rather than by adjoint_seconds: a solve that does not converge is timed too.
@@ -126,8 +135,9 @@ int main(int argc, char** argv) {
         const adjoint::SpacetimeStatistics statistics = reported ? *reported : adjoint::SpacetimeStatistics{};
         const double difference = converged ? relative_difference(gradient.parameters, sequential.parameters) : -1.0;
         if (root)
-          std::printf("%7lld %5lld %-16s %6zu %6d %11zu %9.3f %9.3f %9.2f %7.1e %10.1e%s\n", n, p, solver.c_str(),
-                      statistics.groups, statistics.iterations, statistics.adjoint_steps, sequential_seconds, seconds,
+          std::printf("%7lld %5lld %-16s %6zu %6d %11zu %6zu %9.3f %9.3f %9.2f %7.1e %10.1e%s\n", n, p,
+                      solver.c_str(), statistics.groups, statistics.iterations, statistics.adjoint_steps,
+                      statistics.kept_steps, sequential_seconds, seconds,
                       seconds / sequential_seconds, statistics.interface_defect, difference,
                       converged ? "" : "  (not converged)");
         json << (first_row ? "" : ",") << "\n  {\"links\": " << links << ", \"scheme\": \"" << scheme
@@ -135,6 +145,8 @@ int main(int argc, char** argv) {
              << ", \"groups\": " << statistics.groups << ", \"solver\": \"" << solver
              << "\", \"coarsening\": " << coarsening << ", \"converged\": " << (converged ? "true" : "false")
              << ", \"iterations\": " << statistics.iterations << ", \"adjoint_steps\": " << statistics.adjoint_steps
+             << ", \"kept_memory\": " << kept_memory << ", \"kept_steps\": " << statistics.kept_steps
+             << ", \"kept_bytes\": " << statistics.kept_bytes
              << ", \"sequential_s\": " << sequential_seconds << ", \"spacetime_s\": " << seconds
              << ", \"setup_s\": " << statistics.setup_seconds << ", \"solve_s\": " << statistics.solve_seconds
              << ", \"gradient_s\": " << statistics.gradient_seconds << ", \"max_relative_difference\": "

@@ -95,12 +95,18 @@ std::string trajectory_options_help() {
 bool read_spacetime_option(const std::vector<std::string>& arguments, std::size_t& i, AdjointSettings& settings) {
   const std::string& a = arguments[i];
   if (a != "--time-slabs" && a != "--spacetime-solver" && a != "--spacetime-tolerance" &&
-      a != "--spacetime-coarsening")
+      a != "--spacetime-coarsening" && a != "--spacetime-memory")
     return false;
   if (i + 1 >= arguments.size()) throw InputError("", a, "option needs a value; see --help");
   const std::string& value = arguments[++i];
   if (a == "--spacetime-solver") {
     settings.spacetime_solver = value;
+    return true;
+  }
+  if (a == "--spacetime-memory") {
+    settings.spacetime_memory = value == "0" ? 0.0 : parse_byte_size(value);
+    if (!(settings.spacetime_memory >= 0.0) || (value != "0" && settings.spacetime_memory <= 0.0))
+      throw InputError("", a, std::string("expected 0 or ") + byte_size_forms() + ", got '" + value + "'");
     return true;
   }
   std::size_t used = 0;
@@ -135,7 +141,11 @@ std::string spacetime_options_help() {
          "                         assembled matrix factored by Amesos2 KLU2 (a reference for small problems)\n"
          "  --spacetime-coarsening K  gmres-two-level: fine steps per coarse step (default 4)\n"
          "  --spacetime-tolerance T  GMRES relative residual, in (0, 1) (default 1e-10); an interface defect\n"
-         "                         above 1e-4 at the end is exit 3\n";
+         "                         above 1e-4 at the end is exit 3\n"
+         "  --spacetime-memory SIZE  memory per rank for what the adjoint steps keep between GMRES products\n"
+         "                         (their factorizations and element Jacobians; default 2GB; 0: none): a kept\n"
+         "                         step costs a product its triangular solves, the others are assembled and\n"
+         "                         factorized again (generalized-alpha and HHT with the direct solvers)\n";
 }
 
 std::string integrator_kinds_help() {

@@ -156,6 +156,16 @@ void print_result(const GradientProblem& problem, const GradientEvaluation& e) {
     } else {
       std::printf("spacetime  forward states from the trajectory (every step read once by all ranks)\n");
     }
+    if (!s->kept_refusal.empty())
+      std::printf("spacetime  every product assembles and factorizes its steps again: %s\n", s->kept_refusal.c_str());
+    else if (s->steps_taken_again > 0)
+      std::printf("spacetime  %zu steps kept between products (%.1f MB per rank, the --spacetime-memory limit); %zu "
+                  "adjoint steps assembled and factorized again\n",
+                  s->kept_steps, s->kept_bytes / 1e6, s->steps_taken_again);
+    else
+      std::printf("spacetime  %zu steps kept between products (factorizations and element Jacobians, %.1f MB per "
+                  "rank): a product costs triangular solves\n",
+                  s->kept_steps, s->kept_bytes / 1e6);
   }
   if (const storage::CheckpointStatistics* c = problem.checkpoint_statistics()) {
     std::printf("checkpoints  %llu slots: %llu steps recomputed, %llu checkpoints stored, %llu restores",

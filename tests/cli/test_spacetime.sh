@@ -2,7 +2,7 @@
 # flexadj gradient / check / optimize --adjoint spacetime: the sequential sweep's gradient to round-off at np 1 and
 # np 2 (two time groups) for generalized-alpha and the variational integrator, the summary's iterations and
 # residuals; the forward states recomputed per time group from disk checkpoints (steps per group in the summary); no
-# convergence is exit 3 with the residuals; bad options are exit 2.
+# convergence is exit 3 with the residuals; bad options are exit 2; the steps kept between GMRES products.
 # Usage: test_spacetime.sh PATH/TO/flexadj
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/cli_support.sh" "$1"
@@ -67,4 +67,15 @@ expect "no convergence is a solver error" 3 "did not converge" "residuals:" -- g
 expect "unknown solver" 2 "--spacetime-solver" -- gradient cart.yaml --adjoint spacetime --spacetime-solver jacobi
 expect "bad slab count" 2 "--time-slabs" -- gradient cart.yaml --adjoint spacetime --time-slabs 0
 expect "no continuous adjoint in optimize" 2 "--adjoint" -- optimize cart.yaml --adjoint continuous
+# Kept steps: generalized-alpha keeps all 300, none with --spacetime-memory 0 (the same gradient); the variational
+# integrator says why it keeps none; a bad size is exit 2.
+expect "kept steps" 0 "spacetime  300 steps kept between products" -- gradient cart.yaml --adjoint spacetime \
+  --time-slabs 4 -o kept.csv
+expect "no kept steps" 0 "assembles and factorizes its steps again: no memory was given for them" -- \
+  gradient cart.yaml --adjoint spacetime --time-slabs 4 --spacetime-memory 0 -o afresh.csv
+pass_if "kept steps equal assembling afresh" same kept.csv afresh.csv
+pass_if "kept steps equal the sequential sweep" same kept.csv cart.sequential.csv
+expect "variational keeps none" 0 "the variational integrator takes its adjoint steps afresh" -- \
+  gradient cart_variational.yaml --adjoint spacetime --time-slabs 4 -o variational_kept.csv
+expect "bad memory size" 2 "--spacetime-memory" -- gradient cart.yaml --adjoint spacetime --spacetime-memory lots
 finish
