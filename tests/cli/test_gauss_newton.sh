@@ -42,6 +42,15 @@ pass_if "gauss_newton stopped on the gradient rule" grep -q "^stopped.*gradient_
 pass_if "gauss_newton within 20 iterations" test "$(iterations gn.txt)" -le 20
 pass_if "lbfgs stopped at its minimum" grep -q "^stopped.*\(gradient_tolerance\|no progress\)" lb.txt
 pass_if "gauss_newton at lbfgs's minimum" same_result gn lb 1e-8 1e-5
+# The progress lines of gauss_newton count the products of each iteration (a CG iteration each; 1 to 6 for the 6
+# design scalars per trust-region step, so at least one per line but the first and at most 7 per step); lbfgs has no
+# such column.
+products_ok() {
+  grep -q "^ iter .* products$" gn.txt && ! grep -q "products" lb.txt &&
+    awk '$1 ~ /^[0-9]+$/ && NF == 8 { lines++; if ($1 > 0 && ($8 < 1 || $8 > 14)) bad = 1; sum += $8 }
+         END { printf "     %d lines, %d products\n", lines, sum; exit !(lines > 10 && !bad) }' gn.txt
+}
+pass_if "progress lines count the Gauss-Newton products" products_ok
 pass_if "from the paper's start: gauss_newton on the gradient rule" grep -q "^stopped.*relative_gradient_tolerance" gnpaper.txt
 pass_if "from the paper's start: newton_krylov on the gradient rule" grep -q "^stopped.*relative_gradient_tolerance" nkpaper.txt
 pass_if "from the paper's start: the stationary point of newton_krylov" same_result gnpaper nkpaper 1e-9 1e-7
