@@ -1,7 +1,7 @@
 // Gauss-Newton products J_r^T J_r v (GradientProblem::gauss_newton_vector; docs/adjoint.md, "Gauss-Newton
 // products"): equal to the exact Hessian-vector product where the residuals are linear in the design, equal to
-// J_r^T J_r v with J_r from central differences of the residual vector on a nonlinear model (generalized-alpha and
-// HHT), symmetric and positive semidefinite, and the objectives refused.
+// J_r^T J_r v with J_r from central differences of the residual vector on nonlinear models (generalized-alpha and
+// HHT; with joints), symmetric and positive semidefinite, and the objectives refused.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -78,6 +78,31 @@ design_variables:
   - control: F
 )YAML";
 
+// A pendulum hinged to a cart on a rail (prismatic and revolute joints), the cart on a damped spring and pushed
+// by a control force (test_hessian_vector.cpp's); with joints the force elements' parameters and the control values
+// are the design.
+const char* kCartPendulum = R"YAML(dimension: 2
+gravity: [0, -9.81]
+integrator: {end_time: 1.0, step_size: 0.005, spectral_radius: 0.8}
+controls:
+  - {name: F, times: [0, 0.25, 0.5, 0.75, 1.0], values: [1, -2, 0.5, 3, -1]}
+bodies:
+  - {name: cart, type: point_mass, mass: 2, position: [0, 0], velocity: [0.3, 0]}
+  - {name: pendulum, type: rigid_body, mass: 0.5, inertia: 0.01, position: [0.3, -0.4], velocity: [0.3, 0]}
+forces:
+  - {name: push, type: load, body: cart, control: {name: F, force_direction: [1, 0]}}
+  - {name: spring, type: spring_damper, bodies: [ground, cart], points: [[-1, 0], [0, 0]], stiffness: 10, damping: 0.5, free_length: 0.8}
+joints:
+  - {name: rail, type: prismatic, bodies: [ground, cart], axis: [1, 0]}
+  - {name: hinge, type: revolute, bodies: [cart, pendulum], point: [0, 0]}
+objective:
+  - {type: tracking, coordinate: pendulum.x, reference: "0.3*cos(3*t)", weight: 2}
+  - {type: final_square, coordinate: pendulum.y, target: -0.45}
+  - {type: final_square, quantity: velocity, coordinate: cart.x, target: 0.1, weight: 0.5}
+  - {type: control_effort, control: F, weight: 0.01}
+design_variables: [cart.mass, pendulum.mass, pendulum.inertia_zz, pendulum.gravity_y, spring.stiffness, spring.damping, spring.free_length, {control: F}]
+)YAML";
+
 std::unique_ptr<GradientProblem> make(const std::string& yaml, const std::vector<std::string>& overrides = {}) {
   auto problem = std::make_unique<GradientProblem>(io::read_problem_string(yaml, "test.yaml", overrides), world(),
                                                    "optimize");
@@ -142,9 +167,10 @@ TEST(GaussNewton, EqualsTheHessianWhereTheResidualsAreLinear) {
   std::printf("linear residuals: largest |G - H| %.2e of the column's largest |H|\n", worst);
 }
 
-// Column j of G against (J_r^T J_r) e_j with J_r from central differences of the residual vector, per component.
-void expect_columns_match_residual_differences(const std::vector<std::string>& overrides) {
-  auto problem = make(kTwoMasses, overrides);
+// Column j of G against (J_r^T J_r) e_j with J_r from central differences of the residual vector, extrapolated
+// (Richardson, steps h and 2h: truncation O(h^4)), per component.
+void expect_columns_match_residual_differences(const std::string& yaml, const std::vector<std::string>& overrides) {
+  auto problem = make(yaml, overrides);
   const std::vector<double> x = problem->values();
   const std::size_t n = x.size();
   double J = 0.0;
@@ -154,13 +180,19 @@ void expect_columns_match_residual_differences(const std::vector<std::string>& o
   std::vector<std::vector<double>> jacobian(n);  // columns of J_r
   for (std::size_t j = 0; j < n; ++j) {
     const double step = testing::relative_step(x[j], 1e-4);
-    std::vector<double> plus = x, minus = x;
-    plus[j] += step;
-    minus[j] -= step;
-    const std::vector<double> r_plus = residuals(*problem, plus), r_minus = residuals(*problem, minus);
-    ASSERT_EQ(r_plus.size(), r0.size());
+    const auto difference = [&](double h) {
+      std::vector<double> plus = x, minus = x;
+      plus[j] += h;
+      minus[j] -= h;
+      const std::vector<double> r_plus = residuals(*problem, plus), r_minus = residuals(*problem, minus);
+      EXPECT_EQ(r_plus.size(), r0.size());
+      std::vector<double> d(r0.size());
+      for (std::size_t k = 0; k < r0.size(); ++k) d[k] = (r_plus[k] - r_minus[k]) / (2 * h);
+      return d;
+    };
+    const std::vector<double> d_h = difference(step), d_2h = difference(2 * step);
     jacobian[j].resize(r0.size());
-    for (std::size_t k = 0; k < r0.size(); ++k) jacobian[j][k] = (r_plus[k] - r_minus[k]) / (2 * step);
+    for (std::size_t k = 0; k < r0.size(); ++k) jacobian[j][k] = (4 * d_h[k] - d_2h[k]) / 3;
   }
   double worst = 0.0;
   int compared = 0;
@@ -188,10 +220,14 @@ void expect_columns_match_residual_differences(const std::vector<std::string>& o
   problem->set_values(x);
 }
 
-TEST(GaussNewton, ColumnsMatchDifferencesOfTheResiduals) { expect_columns_match_residual_differences({}); }
+TEST(GaussNewton, ColumnsMatchDifferencesOfTheResiduals) { expect_columns_match_residual_differences(kTwoMasses, {}); }
 
 TEST(GaussNewton, HhtColumnsMatchDifferencesOfTheResiduals) {
-  expect_columns_match_residual_differences({"integrator.type=hht", "integrator.spectral_radius=0.7"});
+  expect_columns_match_residual_differences(kTwoMasses, {"integrator.type=hht", "integrator.spectral_radius=0.7"});
+}
+
+TEST(GaussNewton, WithJointsColumnsMatchDifferencesOfTheResiduals) {
+  expect_columns_match_residual_differences(kCartPendulum, {});
 }
 
 TEST(GaussNewton, IsSymmetricPositiveSemidefiniteAndNotTheHessian) {
