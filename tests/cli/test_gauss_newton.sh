@@ -7,6 +7,8 @@
 # - from the paper's start, like newton_krylov on the exact Hessian, the trust region's first steps leave that basin:
 #   both stop on the gradient rule at the same non-physical stationary point (I_yy + I_zz < I_xx; J equal to 1e-9,
 #   entries to 1e-7), gauss_newton in fewer iterations;
+# - with lower bounds on the principal moments (Lin-More; inactive at the minimum) from the paper's start it reaches
+#   L-BFGS's minimum;
 # - a run stopped after 3 iterations and resumed with --restart ends on the uninterrupted run's J digit for digit,
 #   after as many iterations, with the same design file;
 # - an objective that is not a sum of squares exits 2 naming the term and the method.
@@ -55,6 +57,14 @@ pass_if "from the paper's start: gauss_newton on the gradient rule" grep -q "^st
 pass_if "from the paper's start: newton_krylov on the gradient rule" grep -q "^stopped.*relative_gradient_tolerance" nkpaper.txt
 pass_if "from the paper's start: the stationary point of newton_krylov" same_result gnpaper nkpaper 1e-9 1e-7
 pass_if "from the paper's start: fewer iterations than newton_krylov" test "$(iterations gnpaper.txt)" -lt "$(iterations nkpaper.txt)"
+
+# With lower bounds 10 kg m^2 on the principal moments (ROL's Lin-More on the same products; not in the paper, and
+# inactive at the minimum) from the paper's start: L-BFGS's minimum.
+"$FLEXADJ" optimize "$MODEL" "${STEP[@]}" --method gauss_newton -o bounded \
+  --set "optimization.bounds=[{variable: body.inertia_xx, lower: 10}, {variable: body.inertia_yy, lower: 10}, {variable: body.inertia_zz, lower: 10}]" > bounded.txt 2>&1
+echo "bounded: J $(result_J bounded.txt) in $(iterations bounded.txt) iterations"
+pass_if "with bounds: stopped on the gradient rule" grep -q "^stopped.*gradient_tolerance" bounded.txt
+pass_if "with bounds: at lbfgs's minimum" same_result bounded lb 1e-8 1e-5
 
 "$FLEXADJ" optimize "$MODEL" "${STEP[@]}" "${NEAR[@]}" --method gauss_newton --max-iterations 3 -o half > /dev/null 2>&1
 "$FLEXADJ" optimize "$MODEL" "${STEP[@]}" "${NEAR[@]}" --method gauss_newton --restart -o half > half.txt 2>&1
