@@ -61,11 +61,11 @@ OptimizeOptions parse(const std::vector<std::string>& arguments) {
     else throw InputError("", a, "unexpected argument (one model file only)");
   }
   if (options.model_path.empty()) throw InputError("", "", "missing MODEL.yaml; see 'flexadj optimize --help'");
-  const std::vector<std::string> methods = {"lbfgs", "trust_region", "newton_krylov", "gradient",
+  const std::vector<std::string> methods = {"lbfgs", "trust_region", "newton_krylov", "gauss_newton", "gradient",
                                             "barzilai_borwein"};
   if (!options.method.empty() && std::find(methods.begin(), methods.end(), options.method) == methods.end())
     throw InputError("", "--method",
-                     "expected one of: lbfgs, trust_region, newton_krylov, gradient, barzilai_borwein; got '" + options.method + "'");
+                     "expected one of: lbfgs, trust_region, newton_krylov, gauss_newton, gradient, barzilai_borwein; got '" + options.method + "'");
   if (options.adjoint.mode != "discrete" && options.adjoint.mode != "spacetime")
     throw InputError("", "--adjoint", "expected discrete or spacetime, got '" + options.adjoint.mode + "'");
   if (options.prefix.empty()) options.prefix = file_stem(options.model_path) + "_opt";
@@ -89,7 +89,9 @@ std::string optimize_help() {
          "design_variables) with the exact discrete-adjoint gradient. Method, bounds and stopping rules come\n"
          "from the section optimization (docs/model-format.md). Prints one line per iteration on rank 0:\n"
          "iteration, J, |grad| (projected onto the bounds), step |x_k - x_k-1|, forward and adjoint runs so far,\n"
-         "elapsed seconds.\n"
+         "elapsed seconds; for newton_krylov and gauss_newton also the Hessian (Gauss-Newton) products since the\n"
+         "previous line, one per truncated CG iteration of the iteration's trust-region steps (with bounds also\n"
+         "Lin-More's Cauchy-point products; after a restart the first line counts the replayed ones too).\n"
          "\n"
          "methods (optimization.method or --method):\n"
          "  lbfgs             ROL line search with L-BFGS directions; with bounds ROL's projected quasi-Newton\n"
@@ -98,6 +100,10 @@ std::string optimize_help() {
          "  newton_krylov     ROL trust region, truncated CG on exact Hessian-vector products (second-order\n"
          "                    adjoint); with bounds ROL's Lin-More algorithm. Needs an integrator with the\n"
          "                    second-order adjoint (generalized_alpha/HHT, trajectory in memory)\n"
+         "  gauss_newton      as newton_krylov on Gauss-Newton products J_r^T J_r v (one tangent and one adjoint\n"
+         "                    sweep each; positive semidefinite), for least-squares objectives only (terms\n"
+         "                    tracking, final_square, penalty, control_effort with weights >= 0); needs what\n"
+         "                    newton_krylov needs\n"
          "  gradient          steepest descent, step of Nachbagauer et al. 2015 eqs. (56)/(57) (a fraction\n"
          "                    step_fraction of J), with an Armijo line search unless line_search: none\n"
          "  barzilai_borwein  two-point step size gradient method (Barzilai-Borwein), as in Schubert et al. 2024\n"
@@ -145,14 +151,16 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   GradientProblem problem(io::read_problem_file(options.model_path, options.overrides), comm, "optimize");
   problem.set_adjoint(options.adjoint);
   const optimization::Settings settings = settings_of(problem, options);
-  // newton_krylov needs the Hessian-vector products: exit 2 naming what is missing, before any work.
-  if (settings.method == "newton_krylov") {
+  // newton_krylov needs the Hessian-vector products, gauss_newton the Gauss-Newton products: exit 2 naming what is
+  // missing, before any work.
+  if (settings.method == "newton_krylov" || settings.method == "gauss_newton") {
     try {
-      problem.check_second_order();
+      if (settings.method == "gauss_newton") problem.check_gauss_newton();
+      else problem.check_second_order();
     } catch (const InputError& e) {  // the same error, saying which method asked for the second-order adjoint
       const std::string prefix = (e.file().empty() ? "" : e.file() + ": ") + (e.key().empty() ? "" : e.key() + ": ");
       throw InputError(e.file(), e.key(),
-                       "optimization.method newton_krylov: " + std::string(e.what()).substr(prefix.size()));
+                       "optimization.method " + settings.method + ": " + std::string(e.what()).substr(prefix.size()));
     }
   }
   // The final trajectory's name is checked before the work, not when it is written at the end.
@@ -170,6 +178,7 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   optimization::OptimizationFiles files(options.prefix, problem, settings, run, restart.history,
                                         "flexadj optimize " + options.model_path);
   const bool report = root && !options.quiet;
+  const bool products = settings.method == "newton_krylov" || settings.method == "gauss_newton";
   const model::Model& m = problem.model();
   if (report) {
     std::printf("flexadj optimize %s%s%s\n", options.model_path.c_str(), m.title.empty() ? "" : "  -- ", m.title.c_str());
@@ -178,19 +187,23 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
                 problem.design().size(), settings.lower.empty() ? "" : ", bounded", comm->getSize());
     std::printf("  method      %s, at most %d iterations%s\n", settings.method.c_str(), settings.max_iterations,
                 options.restart ? (", restarted at iteration " + std::to_string(restart.iteration)).c_str() : "");
-    std::printf("%5s  %-23s  %-11s  %-11s  %7s  %7s  %9s\n", "iter", "J", "|grad|", "step", "forward", "adjoint",
-                "seconds");
+    std::printf("%5s  %-23s  %-11s  %-11s  %7s  %7s  %9s%s\n", "iter", "J", "|grad|", "step", "forward", "adjoint",
+                "seconds", products ? "  products" : "");
     std::fflush(stdout);
   }
 
   optimization::GradientProblemFunction function(problem);
+  long products_before = 0;  // Hessian (Gauss-Newton) products at the previous line
   const optimization::Observer observer = [&](const optimization::Iteration& h, const std::vector<double>& x,
                                               const optimization::RestartState& state) {
     if (root && !options.quiet) {
-      std::printf("%5d  %-23.16e  %-11.4e  %-11.4e  %7ld  %7ld  %9.2f\n", h.iteration, h.objective, h.gradient_norm,
+      std::printf("%5d  %-23.16e  %-11.4e  %-11.4e  %7ld  %7ld  %9.2f", h.iteration, h.objective, h.gradient_norm,
                   h.step, h.forward_runs, h.adjoint_runs, h.seconds);
+      if (products) std::printf("  %8ld", function.hessian_products() - products_before);
+      std::printf("\n");
       std::fflush(stdout);
     }
+    products_before = function.hessian_products();
     files.observe(h, x, state);
   };
   optimization::Result result;

@@ -49,7 +49,7 @@ if j_below_1e12; then passed=$((passed + 1)); echo "ok   J at the optimum read f
 else failed=$((failed + 1)); echo "FAIL J with start_from from --set: $(grep '^J = ' stdout.txt)"; fi
 
 model "  method: newton" > bad_method.yaml
-expect "unknown method" 2 "bad_method.yaml" "optimization.method" "expected one of: lbfgs, trust_region, newton_krylov, gradient, barzilai_borwein" "newton" -- optimize bad_method.yaml
+expect "unknown method" 2 "bad_method.yaml" "optimization.method" "expected one of: lbfgs, trust_region, newton_krylov, gauss_newton, gradient, barzilai_borwein" "newton" -- optimize bad_method.yaml
 model "  bounds: [{variable: spring.stiffness, lower: 0}]" > unknown_bound.yaml
 expect "bound on a variable that is not a design variable" 2 "unknown_bound.yaml" "optimization.bounds[0].variable" "'spring.stiffness' is not a design variable" "initial_velocity:mass.x" -- optimize unknown_bound.yaml
 model "  bounds: [{variable: initial_velocity:mass.x, lower: 1, upper: 0}]" > crossed.yaml

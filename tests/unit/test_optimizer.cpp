@@ -1,11 +1,15 @@
 // The gradient and Barzilai-Borwein methods when every trial step fails (J = +infinity, as for a failed forward
-// run): they stop at the last accepted iterate with the reason, instead of asking for a gradient there.
+// run): they stop at the last accepted iterate with the reason, instead of asking for a gradient there. The
+// Barzilai-Borwein method's best iterate. newton_krylov and gauss_newton on Rosenbrock's function as least squares:
+// each asks for its own products only.
 #include <gtest/gtest.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <stdexcept>
+#include <string>
 
 #include "flexadj/optimization/optimizer.hpp"
 
@@ -116,6 +120,65 @@ TEST(Optimizer, BarzilaiBorweinReturnsItsBestIterate) {
 
   settings.nonmonotone_memory = 0;
   EXPECT_THROW(minimize(f, {0.37}, settings, nullptr), std::invalid_argument);
+}
+
+// Rosenbrock's function as least squares, J = 1/2 (r1^2 + r2^2), r1 = 10 (x2 - x1^2), r2 = 1 - x1 (zero residual at
+// the minimum (1, 1)): the exact Hessian-vector product and the Gauss-Newton product J_r^T J_r v, each counted.
+class RosenbrockResiduals : public Function {
+ public:
+  double value(const std::vector<double>& x) override {
+    ++forward_runs_;
+    const double r1 = 10.0 * (x[1] - x[0] * x[0]), r2 = 1.0 - x[0];
+    return 0.5 * (r1 * r1 + r2 * r2);
+  }
+  double value_and_gradient(const std::vector<double>& x, std::vector<double>& gradient) override {
+    ++adjoint_runs_;
+    const double r1 = 10.0 * (x[1] - x[0] * x[0]), r2 = 1.0 - x[0];
+    gradient = {-20.0 * x[0] * r1 - r2, 10.0 * r1};  // J_r^T r
+    return value(x);
+  }
+  // J_r = [[-20 x1, 10], [-1, 0]]; H = J_r^T J_r + r1 d2r1, d2r1 = [[-20, 0], [0, 0]].
+  void gauss_newton_vector(const std::vector<double>& x, const std::vector<double>& v,
+                           std::vector<double>& product) override {
+    ++gauss_newton_products;
+    const double jv1 = -20.0 * x[0] * v[0] + 10.0 * v[1], jv2 = -v[0];
+    product = {-20.0 * x[0] * jv1 - jv2, 10.0 * jv1};
+  }
+  void hessian_vector(const std::vector<double>& x, const std::vector<double>& v,
+                      std::vector<double>& product) override {
+    ++hessian_products_;
+    const long gauss_newton_before = gauss_newton_products;
+    gauss_newton_vector(x, v, product);
+    gauss_newton_products = gauss_newton_before;
+    product[0] += 10.0 * (x[1] - x[0] * x[0]) * -20.0 * v[0];
+  }
+  long forward_runs() const override { return forward_runs_; }
+  long adjoint_runs() const override { return adjoint_runs_; }
+  long hessian_products() const override { return hessian_products_; }
+  long gauss_newton_products = 0;
+
+ private:
+  long forward_runs_ = 0, adjoint_runs_ = 0, hessian_products_ = 0;
+};
+
+TEST(Optimizer, NewtonKrylovAndGaussNewtonAskForTheirOwnProducts) {
+  for (const char* method : {"newton_krylov", "gauss_newton"}) {
+    SCOPED_TRACE(method);
+    RosenbrockResiduals f;
+    Settings settings;
+    settings.method = method;
+    settings.max_iterations = 100;
+    settings.relative_gradient_tolerance = 1e-10;
+    const Result result = minimize(f, {-1.2, 1.0}, settings, nullptr);
+    std::printf("%s: %d iterations, x - (1, 1) = (%.2e, %.2e), %ld Hessian and %ld Gauss-Newton products\n", method,
+                result.iterations, result.x[0] - 1.0, result.x[1] - 1.0, f.hessian_products(), f.gauss_newton_products);
+    EXPECT_TRUE(result.converged) << result.stop_reason;
+    EXPECT_NEAR(result.x[0], 1.0, 1e-8);
+    EXPECT_NEAR(result.x[1], 1.0, 1e-8);
+    const bool gauss_newton = std::string(method) == "gauss_newton";
+    EXPECT_GT(gauss_newton ? f.gauss_newton_products : f.hessian_products(), 0);
+    EXPECT_EQ(gauss_newton ? f.hessian_products() : f.gauss_newton_products, 0);
+  }
 }
 
 }  // namespace

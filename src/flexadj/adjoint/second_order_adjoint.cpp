@@ -4,26 +4,37 @@
 
 namespace flexadj::adjoint {
 
-HessianVectorProduct second_order_adjoint(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator,
-                                          storage::Trajectory& trajectory, const objectives::Objective& objective,
-                                          const model::ParameterSpace& parameters, const Gradient& direction) {
-  const std::size_t n = assembler.dofs().owned_coordinates().size();
+void tangent_linear_sweep(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator,
+                          storage::Trajectory& trajectory, const Gradient& direction,
+                          assembly::LocalGradient& along,
+                          std::vector<assembly::State>& tangents) {
   const std::vector<double>& times = trajectory.step_times();
   const std::size_t steps = times.size();
   // The direction in the sweep's layout: p_dot by component, u_dot by signal.
-  assembly::LocalGradient along = make_local_gradient(assembler.model(), parameters);
   std::copy(direction.parameters.begin(), direction.parameters.end(), along.parameters.begin());
   for (auto& [name, values] : along.controls)
     if (const auto it = direction.controls.find(name); it != direction.controls.end()) values = it->second;
 
-  // Tangent-linear sweep: the tangent of every step, kept for the backward sweep (allocated before the loop).
-  std::vector<assembly::State> tangents(steps, assembler.make_state());
+  // The tangent of every step, kept for the backward sweep (allocated before the loop).
+  tangents.assign(steps, assembler.make_state());
   assembler.scatter_global(direction.initial_coordinates, direction.initial_velocities, tangents[0]);
   integrator.tangent_initialize(trajectory.step(0), times[0], along, tangents[0]);
   for (std::size_t k = 1; k < steps; ++k) {
     tangents[k] = tangents[k - 1];
     integrator.tangent_step(trajectory.step(k), times[k - 1], times[k] - times[k - 1], along, tangents[k]);
   }
+}
+
+HessianVectorProduct second_order_adjoint(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator,
+                                          storage::Trajectory& trajectory, const objectives::Objective& objective,
+                                          const model::ParameterSpace& parameters, const Gradient& direction) {
+  const std::size_t n = assembler.dofs().owned_coordinates().size();
+  const std::vector<double>& times = trajectory.step_times();
+  const std::size_t steps = times.size();
+  // Tangent-linear sweep: the tangent of every step, kept for the backward sweep.
+  assembly::LocalGradient along = make_local_gradient(assembler.model(), parameters);
+  std::vector<assembly::State> tangents;
+  tangent_linear_sweep(assembler, integrator, trajectory, direction, along, tangents);
 
   // Backward: the adjoint step of discrete_adjoint_gradient, then its derivative along the direction.
   std::vector<double> objective_parts(steps);

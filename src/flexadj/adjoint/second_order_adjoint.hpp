@@ -15,6 +15,15 @@ struct HessianVectorProduct {
   Gradient product;   // H e in the same layout (its objective is 0)
 };
 
+// The tangent-linear sweep along e (the first half of second_order_adjoint(), shared with the Gauss-Newton
+// product): `along` (made by make_local_gradient) becomes e in the sweep's layout (p_dot by
+// component, u_dot by signal), tangents[k] the tangent
+// of step k (resized to the steps; the states of the trajectory in memory). Collective.
+void tangent_linear_sweep(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator,
+                          storage::Trajectory& trajectory, const Gradient& direction,
+                          assembly::LocalGradient& along,
+                          std::vector<assembly::State>& tangents);
+
 // `direction` holds e in the layout of a Gradient of `parameters` (parameters, initial_coordinates,
 // initial_velocities in global numbering, controls). The trajectory must hold every step of the last forward run
 // of `integrator`, readable in both directions (memory). Collective.

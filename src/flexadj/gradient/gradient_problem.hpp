@@ -84,6 +84,14 @@ class GradientProblem {
   // error-controlled steps. Collective.
   HessianVectorEvaluation hessian_vector(const std::vector<double>& v);
   void check_second_order() const;
+  // The Gauss-Newton product G v = J_r^T J_r v of a least-squares J = 1/2 |r|^2 (Objective::least_squares_refusal)
+  // at the values of the last forward(): one tangent-linear sweep along v and one first-order adjoint sweep of the
+  // linearised residual (adjoint/gauss_newton.hpp; gauss_newton.cpp); equal to H v where r is linear in the design.
+  // check_gauss_newton() (also called by gauss_newton_vector()) throws InputError (exit code 2) naming the command
+  // where it is not available: where check_second_order() refuses, and for a term that is not a weighted square.
+  // Collective.
+  std::vector<double> gauss_newton_vector(const std::vector<double>& v);
+  void check_gauss_newton() const;
   // With error-controlled steps (integrator.step_control): the following forward runs take the step times of the
   // last forward() again instead of choosing their own, so that J is the same discrete function of the design
   // whose derivative the discrete adjoint computes (`flexadj check`'s differences). No effect with fixed steps.
@@ -137,6 +145,8 @@ class GradientProblem {
   }
 
  private:
+  // The direction of the design scalars v in the layout of an adjoint::Gradient (hessian_vector.cpp).
+  adjoint::Gradient direction_of(const std::vector<double>& v) const;
   void announce_restart() const;  // the restart note on rank 0's stderr, with progress lines
   problem::Problem problem_;
   RCP<const Comm> comm_;

@@ -11,11 +11,11 @@
 #include "flexadj/integrators/registry.hpp"
 
 namespace flexadj {
-namespace {
 
 // The direction of the design scalars v in the layout of an adjoint::Gradient.
-adjoint::Gradient direction_of(const problem::DesignSpace& design, const model::Model& model,
-                               const std::vector<double>& v) {
+adjoint::Gradient GradientProblem::direction_of(const std::vector<double>& v) const {
+  const problem::DesignSpace& design = design_;
+  const model::Model& model = *problem_.model;
   adjoint::Gradient e;
   e.parameters.assign(static_cast<std::size_t>(design.parameters().size()), 0.0);
   e.initial_coordinates.assign(model.initial_coordinates().size(), 0.0);
@@ -36,8 +36,6 @@ adjoint::Gradient direction_of(const problem::DesignSpace& design, const model::
   }
   return e;
 }
-
-}  // namespace
 
 void GradientProblem::check_second_order() const {
   const std::string& file = problem_.model->source_file;
@@ -93,7 +91,7 @@ HessianVectorEvaluation GradientProblem::hessian_vector(const std::vector<double
   const objectives::Objective objective(problem_.objective_terms);
   const adjoint::HessianVectorProduct result =
       adjoint::second_order_adjoint(*assembler_, *integrator_, *trajectory_, objective, design_.parameters(),
-                                    direction_of(design_, *problem_.model, v));
+                                    direction_of(v));
   HessianVectorEvaluation e;
   e.objective = result.gradient.objective;
   e.gradient = design_.gradient(result.gradient);

@@ -188,7 +188,7 @@ void Reader::read_optimization(const Value& v) {
                 "objective_tolerance", "objective_target", "step_fraction", "line_search", "lbfgs_memory",
                 "nonmonotone_memory", "bounds", "start_from"});
   auto& s = problem_.optimization;
-  if (v.has("method")) s.method = v.at("method").choice({"lbfgs", "trust_region", "newton_krylov", "gradient", "barzilai_borwein"});
+  if (v.has("method")) s.method = v.at("method").choice({"lbfgs", "trust_region", "newton_krylov", "gauss_newton", "gradient", "barzilai_borwein"});
   if (v.has("max_iterations")) s.max_iterations = v.at("max_iterations").integer(0);
   if (v.has("gradient_tolerance")) s.gradient_tolerance = v.at("gradient_tolerance").non_negative();
   if (v.has("relative_gradient_tolerance"))

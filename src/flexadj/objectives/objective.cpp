@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cmath>
 #include <stdexcept>
 
 #include "flexadj/functions/control_signal.hpp"
@@ -236,6 +237,80 @@ void Objective::add_control_gradient_tangent(const model::Model& model, const st
       gradient[w.k0] += w.w0 * d;
       gradient[w.k1] += w.w1 * d;
     }
+  }
+}
+
+std::string Objective::least_squares_refusal() const {
+  static const char* const kTypes[] = {"final_value", "final_square", "tracking", "penalty", "control_effort",
+                                       "final_time"};
+  for (std::size_t i = 0; i < terms_.size(); ++i) {
+    const ObjectiveTerm& term = terms_[i];
+    const std::string which =
+        "objective[" + std::to_string(i) + "] (type " + kTypes[static_cast<int>(term.kind)] + ")";
+    if (!kernels::least_squares(term))
+      return which + " is not a weighted square w/2 r^2 of a residual (tracking, final_square, penalty and "
+                     "control_effort are)";
+    if (term.on_momentum()) return which + " is on a momentum sensor, which reads the parameters";
+    if (!(term.weight >= 0.0)) return which + " has a negative weight " + std::to_string(term.weight);
+  }
+  return {};
+}
+
+void Objective::add_gauss_newton_partials(const assembly::Assembler& assembler, const std::vector<double>& times,
+                                          std::size_t n, const assembly::State& state,
+                                          const assembly::State& tangent, std::vector<double>& dq,
+                                          std::vector<double>& dv) const {
+  // Term w/2 r(x(s))^2 with inputs s: the Gauss-Newton part of its Hessian is c w r_s^T r_s, so the product with
+  // s_dot is c w r_s (r_s . s_dot) (c: the trapezoidal weight, 1 for the terminal term at the last step).
+  const std::size_t last = times.size() - 1;
+  const double weight = quadrature_weight(times, n);
+  TermInputs inputs, directions;
+  std::array<TermFad, kMaxInputs> seeded;
+  for (const auto& term : terms_) {
+    if (!term.on_states()) continue;
+    if (!kernels::least_squares(term) || term.on_momentum())
+      throw std::logic_error("Objective::add_gauss_newton_partials: a term that is not a weighted square");
+    const bool here = gather_inputs(assembler, term, state, inputs);
+    gather_inputs(assembler, term, tangent, directions);  // the same collectives as the line above
+    if (!here) continue;
+    const bool terminal = term.kind == ObjectiveTerm::Kind::FinalSquare;
+    if (terminal && n != last) continue;
+    const double c = terminal ? 1.0 : weight;
+    for (int k = 0; k < inputs.count; ++k) seeded[k] = TermFad(inputs.count, k, inputs.values[k]);
+    const TermFad r = kernels::residual(term, kernels::measured_quantity(term, inputs.body_kind, seeded.data()),
+                                        times[n]);
+    double r_dot = 0.0;  // J_r s_dot
+    for (int k = 0; k < inputs.count; ++k) r_dot += r.dx(k) * directions.values[k];
+    for (int k = 0; k < inputs.count; ++k)
+      if (inputs.owned[k] >= 0) (inputs.velocity[k] ? dv : dq)[inputs.owned[k]] += c * term.weight * r.dx(k) * r_dot;
+  }
+}
+
+void Objective::add_weighted_residuals(const assembly::Assembler& assembler, const std::vector<double>& times,
+                                       std::size_t n, const assembly::State& state,
+                                       std::vector<double>& residuals) const {
+  const std::size_t last = times.size() - 1;
+  const bool root = assembler.comm()->getRank() == 0;
+  TermInputs inputs;
+  for (const auto& term : terms_) {
+    if (!term.on_states() || !kernels::least_squares(term)) continue;
+    if (!gather_inputs(assembler, term, state, inputs)) continue;
+    if (term.relative_to >= 0 && !root) continue;
+    const bool terminal = term.kind == ObjectiveTerm::Kind::FinalSquare;
+    if (terminal && n != last) continue;
+    const double c = terminal ? 1.0 : quadrature_weight(times, n);
+    const double x = kernels::measured_quantity(term, inputs.body_kind, inputs.values.data());
+    residuals.push_back(std::sqrt(c * term.weight) * kernels::residual(term, x, times[n]));
+  }
+}
+
+void Objective::add_weighted_control_residuals(const model::Model& model, const std::vector<double>& times,
+                                               std::vector<double>& residuals) const {
+  for (const auto& term : terms_) {
+    if (term.kind != ObjectiveTerm::Kind::ControlEffort) continue;
+    const auto signal = model.find_control(term.control);
+    for (std::size_t n = 0; n < times.size(); ++n)
+      residuals.push_back(std::sqrt(quadrature_weight(times, n) * term.weight) * signal->value(times[n]));
   }
 }
 

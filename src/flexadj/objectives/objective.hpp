@@ -67,6 +67,25 @@ class Objective {
   void add_control_gradient_tangent(const model::Model& model, const std::vector<double>& times,
                                     const std::map<std::string, std::vector<double>>& control_dots,
                                     std::map<std::string, std::vector<double>>& controls) const;
+  // Gauss-Newton (docs/adjoint.md, "Gauss-Newton products"): every term here is a weighted square
+  // w/2 r^2 of a residual r (tracking, final_square, penalty, control_effort); J = 1/2 sum_i rt_i^2 with the
+  // weighted residuals rt = sqrt(c w) r (c: the trapezoidal weight of the step, 1 for a terminal term).
+  // least_squares_refusal(): empty if every term is such a square with w >= 0, else which term is not and why
+  // (e.g. "objective[2] (type final_value) is not a weighted square ...").
+  std::string least_squares_refusal() const;
+  // dq += sum_i c w r_q^T (r_x . x_dot) over the terms at step n, dv likewise (owned coordinates): the partials of
+  // the linearised objective 1/2 sum c w (r_x x_dot)^2 with r's second derivatives dropped, x_dot = (q_dot, v_dot)
+  // of `tangent`. Collective like add_partials.
+  void add_gauss_newton_partials(const assembly::Assembler& assembler, const std::vector<double>& times,
+                                 std::size_t n, const assembly::State& state, const assembly::State& tangent,
+                                 std::vector<double>& dq, std::vector<double>& dv) const;
+  // residuals += the weighted residuals rt of the terms on the states at step n (this rank's terms; a relative
+  // term on rank 0), and control_residuals(...) those of the control-effort terms, one per term and step; so that
+  // J = 1/2 |rt|^2 over all steps (for tests against differences of the residual vector).
+  void add_weighted_residuals(const assembly::Assembler& assembler, const std::vector<double>& times, std::size_t n,
+                              const assembly::State& state, std::vector<double>& residuals) const;
+  void add_weighted_control_residuals(const model::Model& model, const std::vector<double>& times,
+                                      std::vector<double>& residuals) const;
   // Some term depends on model parameters explicitly (a momentum sensor): a gradient path must pass its
   // LocalGradient to add_partials.
   bool depends_on_parameters() const;

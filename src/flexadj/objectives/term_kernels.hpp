@@ -62,19 +62,34 @@ S excess(const ObjectiveTerm& term, const S& x) {
   return S(0.0);
 }
 
+// The residual r of a term that is a weighted square w/2 r^2 (kernels::least_squares): tracking x - reference(t),
+// penalty excess(x), control effort u, final_square x - target (its t is not read).
+template <class S, class T = double>
+S residual(const ObjectiveTerm& term, const S& x, const T& t) {
+  switch (term.kind) {
+    case ObjectiveTerm::Kind::Tracking: return x - term.reference_at(t);
+    case ObjectiveTerm::Kind::Penalty: return excess(term, x);
+    case ObjectiveTerm::Kind::FinalSquare: return x - term.target;
+    default: return x;  // ControlEffort
+  }
+}
+
+// The term is w/2 r^2 (its integrand or its terminal value): the terms the Gauss-Newton product treats.
+inline bool least_squares(const ObjectiveTerm& term) {
+  return term.kind == ObjectiveTerm::Kind::Tracking || term.kind == ObjectiveTerm::Kind::Penalty ||
+         term.kind == ObjectiveTerm::Kind::ControlEffort || term.kind == ObjectiveTerm::Kind::FinalSquare;
+}
+
 // The integrand h(x, t) (u: the control value for control effort). T: double, or a forward-AD time for dh/dt.
 template <class S, class T = double>
 S integrand(const ObjectiveTerm& term, const S& x, const T& t) {
   switch (term.kind) {
-    case ObjectiveTerm::Kind::Tracking: {
-      const S e = x - term.reference_at(t);
+    case ObjectiveTerm::Kind::Tracking:
+    case ObjectiveTerm::Kind::Penalty:
+    case ObjectiveTerm::Kind::ControlEffort: {
+      const S e = residual(term, x, t);
       return 0.5 * term.weight * e * e;
     }
-    case ObjectiveTerm::Kind::Penalty: {
-      const S e = excess(term, x);
-      return 0.5 * term.weight * e * e;
-    }
-    case ObjectiveTerm::Kind::ControlEffort: return 0.5 * term.weight * x * x;
     default: return S(0.0);
   }
 }
@@ -85,7 +100,7 @@ S terminal(const ObjectiveTerm& term, const S& x) {
   switch (term.kind) {
     case ObjectiveTerm::Kind::FinalValue: return term.weight * x;
     case ObjectiveTerm::Kind::FinalSquare: {
-      const S e = x - term.target;
+      const S e = residual(term, x, 0.0);
       return 0.5 * term.weight * e * e;
     }
     default: return S(0.0);

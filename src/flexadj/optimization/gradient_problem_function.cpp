@@ -44,4 +44,12 @@ void GradientProblemFunction::hessian_vector(const std::vector<double>& x, const
   product = problem_.hessian_vector(v).product;
 }
 
+void GradientProblemFunction::gauss_newton_vector(const std::vector<double>& x, const std::vector<double>& v,
+                                                  std::vector<double>& product) {
+  value(x);  // the product is taken on the last forward run, which must be at x
+  if (!forward_valid_) throw SolverError("the forward run failed at an accepted iterate; no Gauss-Newton product there");
+  ++hessian_products_;
+  product = problem_.gauss_newton_vector(v);
+}
+
 }  // namespace flexadj::optimization

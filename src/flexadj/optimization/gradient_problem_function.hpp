@@ -22,6 +22,9 @@ class GradientProblemFunction : public Function {
   // H(x) v by the second-order adjoint (GradientProblem::hessian_vector) on the forward run at x.
   void hessian_vector(const std::vector<double>& x, const std::vector<double>& v,
                       std::vector<double>& product) override;
+  // J_r^T J_r v of a least-squares J (GradientProblem::gauss_newton_vector) on the forward run at x.
+  void gauss_newton_vector(const std::vector<double>& x, const std::vector<double>& v,
+                           std::vector<double>& product) override;
   long hessian_products() const override { return hessian_products_; }
 
  private:

@@ -175,7 +175,9 @@ class Monitor {
       return false;
     }
     ++stalled_iterations_;
-    return stalled_iterations_ >= (settings_.method == "trust_region" || settings_.method == "newton_krylov" ? 50 : 2);
+    const bool trust_region = settings_.method == "trust_region" || settings_.method == "newton_krylov" ||
+                              settings_.method == "gauss_newton";
+    return stalled_iterations_ >= (trust_region ? 50 : 2);
   }
 
   Function& function_;
@@ -200,19 +202,23 @@ const std::vector<double>& values_of(const ROL::Vector<double>& x) {
 
 class RolObjective : public ROL::Objective<double> {
  public:
-  explicit RolObjective(Function& f) : function_(f) {}
+  RolObjective(Function& f, bool gauss_newton) : function_(f), gauss_newton_(gauss_newton) {}
   double value(const ROL::Vector<double>& x, double&) override { return function_.value(values_of(x)); }
   void gradient(ROL::Vector<double>& g, const ROL::Vector<double>& x, double&) override {
     function_.value_and_gradient(values_of(x), *dynamic_cast<RolVector&>(g).getVector());
   }
-  // Exact products (newton_krylov); the other ROL methods run with "Use as Hessian" and never call it.
+  // Exact products (newton_krylov) or Gauss-Newton products (gauss_newton); the other ROL methods run with "Use as
+  // Hessian" and never call it.
   void hessVec(ROL::Vector<double>& hv, const ROL::Vector<double>& v, const ROL::Vector<double>& x,
                double&) override {
-    function_.hessian_vector(values_of(x), values_of(v), *dynamic_cast<RolVector&>(hv).getVector());
+    std::vector<double>& product = *dynamic_cast<RolVector&>(hv).getVector();
+    if (gauss_newton_) function_.gauss_newton_vector(values_of(x), values_of(v), product);
+    else function_.hessian_vector(values_of(x), values_of(v), product);
   }
 
  private:
   Function& function_;
+  bool gauss_newton_;
 };
 
 // The function as ROL sees it: every evaluation is recorded into the restart state; after a restart the recorded
@@ -242,6 +248,10 @@ class ReplayFunction : public Function {
   void hessian_vector(const std::vector<double>& x, const std::vector<double>& v,
                       std::vector<double>& product) override {
     function_.hessian_vector(x, v, product);
+  }
+  void gauss_newton_vector(const std::vector<double>& x, const std::vector<double>& v,
+                           std::vector<double>& product) override {
+    function_.gauss_newton_vector(x, v, product);
   }
   long hessian_products() const override { return function_.hessian_products(); }
 
@@ -282,8 +292,9 @@ void run_rol(Function& f, std::vector<double>& x, const Settings& s, Monitor& mo
   list.sublist("General").set("Output Level", 0);
   list.sublist("General").sublist("Secant").set("Type", "Limited-Memory BFGS");
   list.sublist("General").sublist("Secant").set("Maximum Storage", s.lbfgs_memory);
-  // newton_krylov: the model is the exact Hessian (hessVec); the others: the L-BFGS matrix, no Hessian products.
-  const bool newton = s.method == "newton_krylov";
+  // newton_krylov: the model is the exact Hessian (hessVec), gauss_newton: the Gauss-Newton matrix (hessVec, PSD);
+  // the others: the L-BFGS matrix, no Hessian products.
+  const bool newton = s.method == "newton_krylov" || s.method == "gauss_newton";
   list.sublist("General").sublist("Secant").set("Use as Hessian", !newton);
   list.sublist("General").sublist("Secant").set("Use as Preconditioner", false);
   list.sublist("Status Test").set("Iteration Limit", s.max_iterations);
@@ -303,7 +314,7 @@ void run_rol(Function& f, std::vector<double>& x, const Settings& s, Monitor& mo
   }
   ReplayFunction replay(f, monitor.state().evaluations);
   auto xr = ROL::makePtr<RolVector>(ROL::makePtr<std::vector<double>>(x));
-  auto objective = ROL::makePtr<RolObjective>(replay);
+  auto objective = ROL::makePtr<RolObjective>(replay, s.method == "gauss_newton");
   auto problem = ROL::makePtr<ROL::Problem<double>>(objective, xr);
   if (bounded(s)) {
     auto lower = ROL::makePtr<RolVector>(ROL::makePtr<std::vector<double>>(s.lower));
@@ -443,8 +454,12 @@ void Function::hessian_vector(const std::vector<double>&, const std::vector<doub
   throw std::logic_error("this function has no Hessian-vector products");
 }
 
+void Function::gauss_newton_vector(const std::vector<double>&, const std::vector<double>&, std::vector<double>&) {
+  throw std::logic_error("this function has no Gauss-Newton products");
+}
+
 void check_settings(const Settings& s, std::size_t size) {
-  const std::vector<std::string> methods = {"lbfgs", "trust_region", "newton_krylov", "gradient",
+  const std::vector<std::string> methods = {"lbfgs", "trust_region", "newton_krylov", "gauss_newton", "gradient",
                                             "barzilai_borwein"};
   if (std::find(methods.begin(), methods.end(), s.method) == methods.end())
     throw std::invalid_argument("unknown optimisation method '" + s.method + "'");

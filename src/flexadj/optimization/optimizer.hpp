@@ -5,6 +5,8 @@
 //   trust_region      ROL trust region with an L-BFGS model; with bounds ROL's Lin-More algorithm
 //   newton_krylov     ROL trust region with truncated CG on exact Hessian-vector products (Function::
 //                     hessian_vector); with bounds ROL's Lin-More algorithm on the same products
+//   gauss_newton      as newton_krylov on the Gauss-Newton products J_r^T J_r v of a least-squares J
+//                     (Function::gauss_newton_vector; positive semidefinite)
 //   gradient          steepest descent with the step rule of Nachbagauer et al. 2015, eqs. (56)/(57),
 //                     optionally safeguarded by an Armijo backtracking line search
 //   barzilai_borwein  the two-point step size gradient method (Barzilai and Borwein 1988), as used by
@@ -27,6 +29,10 @@ class Function {
   virtual double value_and_gradient(const std::vector<double>& x, std::vector<double>& gradient) = 0;
   // H(x) v, the exact Hessian-vector product (newton_krylov); the default throws std::logic_error.
   virtual void hessian_vector(const std::vector<double>& x, const std::vector<double>& v, std::vector<double>& product);
+  // G(x) v, the Gauss-Newton product J_r^T J_r v of a least-squares J (gauss_newton); the default throws
+  // std::logic_error. Counted with hessian_products().
+  virtual void gauss_newton_vector(const std::vector<double>& x, const std::vector<double>& v,
+                                   std::vector<double>& product);
   virtual long hessian_products() const { return 0; }
   // Work done so far, for the progress lines.
   virtual long forward_runs() const = 0;
@@ -34,7 +40,7 @@ class Function {
 };
 
 struct Settings {
-  std::string method = "lbfgs";  // lbfgs | trust_region | newton_krylov | gradient | barzilai_borwein
+  std::string method = "lbfgs";  // lbfgs | trust_region | newton_krylov | gauss_newton | gradient | barzilai_borwein
   int max_iterations = 100;
   double gradient_tolerance = 0.0;
   double relative_gradient_tolerance = 1e-8;

@@ -15,7 +15,7 @@ struct DesignBound {
 };
 
 struct OptimizationSettings {
-  std::string method = "lbfgs";  // lbfgs | trust_region | newton_krylov | gradient | barzilai_borwein
+  std::string method = "lbfgs";  // lbfgs | trust_region | newton_krylov | gauss_newton | gradient | barzilai_borwein
   int max_iterations = 100;
   double gradient_tolerance = 0.0;            // stop when the (projected) gradient norm is <= this
   double relative_gradient_tolerance = 1e-8;  // ... or <= this times its value at the start

@@ -1,0 +1,89 @@
+#!/usr/bin/env bash
+# optimization.method gauss_newton on the inertia identification of meshes/hanging_rigid_body_identification.yaml
+# (the shipped measurements, step 1e-2 s for time; J resolved to about 1e-16 absolute there):
+# - from I = diag(100, 100, 100) it stops on the gradient rule within 20 iterations at the minimum L-BFGS reaches
+#   from the paper's start diag(1, 1, 1) (J equal to 1e-8 relative, every entry to 1e-5: the minimum is flat, J
+#   changes by 1e-16 along a direction in which the entries change by 3e-6);
+# - from the paper's start, like newton_krylov on the exact Hessian, the trust region's first steps leave that basin:
+#   both stop on the gradient rule at the same non-physical stationary point (I_yy + I_zz < I_xx; J equal to 1e-9,
+#   entries to 1e-7), gauss_newton in fewer iterations;
+# - with lower bounds on the principal moments (Lin-More; inactive at the minimum) from the paper's start it reaches
+#   L-BFGS's minimum;
+# - a run stopped after 3 iterations and resumed with --restart ends on the uninterrupted run's J digit for digit,
+#   after as many iterations, with the same design file;
+# - an objective that is not a sum of squares exits 2 naming the term and the method.
+# Usage: test_gauss_newton.sh PATH/TO/flexadj
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$HERE/cli_support.sh" "$1"
+
+MODEL="$HERE/../../meshes/hanging_rigid_body_identification.yaml"
+STEP=(--set integrator.step_size=1e-2 --no-trajectory)
+NEAR=(--set "bodies[0].inertia=[100, 100, 100, 0, 0, 0]")
+"$FLEXADJ" optimize "$MODEL" "${STEP[@]}" "${NEAR[@]}" --method gauss_newton -o gn > gn.txt 2>&1
+"$FLEXADJ" optimize "$MODEL" "${STEP[@]}" --method lbfgs -o lb > lb.txt 2>&1
+"$FLEXADJ" optimize "$MODEL" "${STEP[@]}" --method gauss_newton -o gnpaper > gnpaper.txt 2>&1
+"$FLEXADJ" optimize "$MODEL" "${STEP[@]}" --method newton_krylov -o nkpaper > nkpaper.txt 2>&1
+result_J() { sed -n 's/^result *J = \([^ ]*\).*/\1/p' "$1"; }
+iterations() { sed -n 's/^stopped.* after \([0-9]*\) iteration(s)/\1/p' "$1"; }
+for run in gn lb gnpaper nkpaper; do echo "$run: J $(result_J $run.txt) in $(iterations $run.txt) iterations"; done
+# J and the six entries of the result's design file of run $1 against run $2, to relative $3 and $4.
+same_result() {
+  /usr/bin/python3 - "$1" "$2" "$3" "$4" "$(result_J $1.txt)" "$(result_J $2.txt)" <<'PY'
+import re, sys
+def read(path):
+    text = open(path).read()
+    return {m.group(1): float(m.group(2)) for m in re.finditer(r'"(body\.inertia_\w+)":\s*([-+0-9.eE]+)', text)}
+a, b = read(sys.argv[1] + "_design.yaml"), read(sys.argv[2] + "_design.yaml")
+J_tolerance, entry_tolerance, Ja, Jb = (float(x) for x in sys.argv[3:7])
+worst = max(abs(a[k] - b[k]) / abs(b[k]) for k in b) if len(b) == 6 and a.keys() == b.keys() else float("inf")
+print("     J %.17g against %.17g (%.1e); entries: largest relative difference %.2e" % (Ja, Jb, abs(Ja - Jb) / Jb, worst))
+sys.exit(worst > entry_tolerance or abs(Ja - Jb) > J_tolerance * Jb)
+PY
+}
+pass_if "gauss_newton stopped on the gradient rule" grep -q "^stopped.*gradient_tolerance" gn.txt
+pass_if "gauss_newton within 20 iterations" test "$(iterations gn.txt)" -le 20
+pass_if "lbfgs stopped at its minimum" grep -q "^stopped.*\(gradient_tolerance\|no progress\)" lb.txt
+pass_if "gauss_newton at lbfgs's minimum" same_result gn lb 1e-8 1e-5
+# The progress lines of gauss_newton count the products of each iteration (a CG iteration each; 1 to 6 for the 6
+# design scalars per trust-region step, so at least one per line but the first and at most 7 per step); lbfgs has no
+# such column.
+products_ok() {
+  grep -q "^ iter .* products$" gn.txt && ! grep -q "products" lb.txt &&
+    awk '$1 ~ /^[0-9]+$/ && NF == 8 { lines++; if ($1 > 0 && ($8 < 1 || $8 > 14)) bad = 1; sum += $8 }
+         END { printf "     %d lines, %d products\n", lines, sum; exit !(lines > 10 && !bad) }' gn.txt
+}
+pass_if "progress lines count the Gauss-Newton products" products_ok
+pass_if "from the paper's start: gauss_newton on the gradient rule" grep -q "^stopped.*relative_gradient_tolerance" gnpaper.txt
+pass_if "from the paper's start: newton_krylov on the gradient rule" grep -q "^stopped.*relative_gradient_tolerance" nkpaper.txt
+pass_if "from the paper's start: the stationary point of newton_krylov" same_result gnpaper nkpaper 1e-9 1e-7
+pass_if "from the paper's start: fewer iterations than newton_krylov" test "$(iterations gnpaper.txt)" -lt "$(iterations nkpaper.txt)"
+
+# With lower bounds 10 kg m^2 on the principal moments (ROL's Lin-More on the same products; not in the paper, and
+# inactive at the minimum) from the paper's start: L-BFGS's minimum.
+"$FLEXADJ" optimize "$MODEL" "${STEP[@]}" --method gauss_newton -o bounded \
+  --set "optimization.bounds=[{variable: body.inertia_xx, lower: 10}, {variable: body.inertia_yy, lower: 10}, {variable: body.inertia_zz, lower: 10}]" > bounded.txt 2>&1
+echo "bounded: J $(result_J bounded.txt) in $(iterations bounded.txt) iterations"
+pass_if "with bounds: stopped on the gradient rule" grep -q "^stopped.*gradient_tolerance" bounded.txt
+pass_if "with bounds: at lbfgs's minimum" same_result bounded lb 1e-8 1e-5
+
+"$FLEXADJ" optimize "$MODEL" "${STEP[@]}" "${NEAR[@]}" --method gauss_newton --max-iterations 3 -o half > /dev/null 2>&1
+"$FLEXADJ" optimize "$MODEL" "${STEP[@]}" "${NEAR[@]}" --method gauss_newton --restart -o half > half.txt 2>&1
+pass_if "restart: same iterations" test -n "$(iterations gn.txt)" -a "$(iterations half.txt)" = "$(iterations gn.txt)"
+pass_if "restart: same J digit for digit" test -n "$(result_J gn.txt)" -a "$(result_J half.txt)" = "$(result_J gn.txt)"
+pass_if "restart: same design values" test -s half_design.yaml -a -z "$(diff <(grep -v "^#" half_design.yaml) <(grep -v "^#" gn_design.yaml))"
+
+cat > terminal.yaml <<'YAML'
+dimension: 2
+integrator: {end_time: 0.5, step_size: 0.01}
+bodies:
+  - {name: mass, type: point_mass, mass: 1, position: [0, 0], velocity: [0.5, 0]}
+forces:
+  - {name: spring, type: spring_damper, bodies: [ground, mass], points: [[-1, 0], [0, 0]], stiffness: 4, free_length: 1}
+objective:
+  - {type: tracking, coordinate: mass.x, reference: "0.1", weight: 2}
+  - {type: final_value, coordinate: mass.x}
+design_variables: [spring.stiffness]
+YAML
+expect "not least squares" 2 "terminal.yaml" "objective" "optimization.method gauss_newton" "objective[1] (type final_value) is not a weighted square" -- optimize terminal.yaml --method gauss_newton -o refused
+expect "trajectory not in memory" 2 "--trajectory" "optimization.method gauss_newton" "second-order adjoint" -- optimize terminal.yaml --method gauss_newton --trajectory hdf5 -o refused
+finish
