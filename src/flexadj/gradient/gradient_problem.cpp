@@ -333,7 +333,8 @@ GradientEvaluation GradientProblem::constraint_adjoint(const std::vector<double>
   // The path constraints' step sums exist on the discrete trajectory only (objectives::ObjectiveTerm::StepSum).
   if (adjoint_.mode != "discrete")
     throw InputError(problem_.model->source_file, "constraints",
-                     "constraint gradients need the discrete adjoint (--adjoint discrete), not '" + adjoint_.mode + "'");
+                     "constraint gradients need the discrete adjoint (--adjoint discrete), not '" + adjoint_.mode +
+                         "'");
   return sweep(constraints_->weighted(lambda), false);
 }
 

@@ -5,7 +5,8 @@
 namespace flexadj::io::reader {
 
 void Reader::read_constraints(const Value& list) {
-  const std::size_t n = list.list_size("a list of constraints such as {type: final_value, coordinate: mass.x, equal: 1}");
+  const std::size_t n =
+      list.list_size("a list of constraints such as {type: final_value, coordinate: mass.x, equal: 1}");
   for (std::size_t i = 0; i < n; ++i) {
     problem_.constraints.push_back(read_constraint(list.item(i)));
     problem_.constraints.back().key = list.item(i).path();

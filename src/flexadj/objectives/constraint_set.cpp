@@ -54,13 +54,15 @@ void ConstraintSet::finish(const assembly::Assembler& assembler, const std::vect
     throw std::logic_error("ConstraintSet: the forward run's step count differs from the path constraints'");
   using Kind = ObjectiveTerm::Kind;
   for (std::size_t i = 0; i < terms_.size(); ++i)
-    if (terms_[i].measured.kind == Kind::FinalValue) local_[offsets_[i]] = measured_[i].local_terminal_value(assembler, last);
+    if (terms_[i].measured.kind == Kind::FinalValue)
+      local_[offsets_[i]] = measured_[i].local_terminal_value(assembler, last);
   Teuchos::reduceAll(*assembler.comm(), Teuchos::REDUCE_SUM, static_cast<int>(size_), local_.data(), values_.data());
   // Quantities every rank knows (collective: total() reduces).
   const std::vector<double> none;
   for (std::size_t i = 0; i < terms_.size(); ++i) {
     if (terms_[i].measured.kind == Kind::FinalTime) values_[offsets_[i]] = times.back();
-    if (terms_[i].measured.kind == Kind::ControlEffort) values_[offsets_[i]] = measured_[i].total(assembler, times, none);
+    if (terms_[i].measured.kind == Kind::ControlEffort)
+      values_[offsets_[i]] = measured_[i].total(assembler, times, none);
   }
 }
 

@@ -60,7 +60,8 @@ void GradientProblemFunction::constraint_adjoint(const std::vector<double>& x, c
                                                  std::vector<double>& product) {
   if (!(x == adjoint_x_ && lambda == adjoint_lambda_)) {
     value(x);  // the sweep runs over the last forward run, which must be at x
-    if (!forward_valid_) throw SolverError("the forward run failed at an accepted iterate; no constraint gradient there");
+    if (!forward_valid_)
+      throw SolverError("the forward run failed at an accepted iterate; no constraint gradient there");
     ++constraint_sweeps_;
     ++adjoint_runs_;
     adjoint_product_ = problem_.constraint_adjoint(lambda).gradient;
