@@ -1,7 +1,8 @@
-// flexadj check: verifies the discrete-adjoint gradient of a model file's objective with the three tests of
-// verification/: (a) a Taylor test along a random direction (the remainder must fall at second order), (b) central
+// flexadj check: verifies the discrete-adjoint gradient of a model file's objective with the tests of verification/:
+// (a) a Taylor test along a random direction (the remainder must fall at second order), (b) central
 // differences along random directions, (c) the extrapolated forward differences of Bestle and Eberhard (1992) for
-// the first design variables, with adaptive order and an error estimate. This file reads the options and prints.
+// the first design variables, with adaptive order and an error estimate; (d) the Hessian-vector product; (e) the
+// constraints' gradients J_c^T lambda by (a) and (b). This file reads the options and prints.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -89,6 +90,25 @@ class Runs {
     return problem_.hessian_vector(v).product;
   }
 
+  // g(x) = lambda.c(x), the constraint values weighted by fixed multipliers, as the checks take it.
+  verification::ObjectiveAt weighted_constraints(const std::vector<double>& lambda) {
+    return [this, lambda](const std::vector<double>& x, const std::string& what) {
+      announce(what + " (constraints)");
+      problem_.set_values(x);
+      const std::vector<double> c = problem_.forward().constraints;
+      double g = 0.0;
+      for (std::size_t i = 0; i < c.size(); ++i) g += lambda[i] * c[i];
+      return g;
+    };
+  }
+  // J_c^T lambda at p (forward run and one adjoint sweep), with g(p).
+  GradientEvaluation constraint_adjoint(const std::vector<double>& p, const std::vector<double>& lambda) {
+    announce("constraint values and J_c^T lambda (forward and one adjoint sweep)");
+    problem_.set_values(p);
+    problem_.forward();
+    return problem_.constraint_adjoint(lambda);
+  }
+
   // objective() as the checks of verification/ take it.
   verification::ObjectiveAt objective_at() {
     return [this](const std::vector<double>& x, const std::string& what) { return objective(x, what); };
@@ -120,12 +140,14 @@ class Runs {
 };
 
 // (a) The Taylor test (verification/taylor_test.hpp), printed.
-bool taylor_test(Runs& runs, const std::vector<double>& p, double J, const std::vector<double>& gradient,
+// f: the function checked (J, or g = lambda.c for the constraints); tag: the line's label.
+bool taylor_test(const verification::ObjectiveAt& f, const std::string& tag, const std::vector<double>& p, double J,
+                 const std::vector<double>& gradient,
                  const std::vector<double>& dp, double step0, bool root) {
-  const verification::TaylorTest test = verification::taylor_test(runs.objective_at(), p, J, gradient, dp, step0);
+  const verification::TaylorTest test = verification::taylor_test(f, p, J, gradient, dp, step0);
   if (root) {
-    std::printf("(a) Taylor test: r(h) = |J(p + h dp) - J(p) - h dJ.dp| along a random dp (|dp_i| <= max(1, |p_i|)), "
-                "dJ.dp = %.10g\n", test.slope);
+    std::printf("%s Taylor test: r(h) = |J(p + h dp) - J(p) - h dJ.dp| along a random dp (|dp_i| <= max(1, |p_i|)), "
+                "dJ.dp = %.10g\n", tag.c_str(), test.slope);
     std::printf("    %-12s %-12s %s\n", "h", "r(h)", "order log2(r(2h)/r(h))");
     for (std::size_t k = 0; k < test.steps.size(); ++k) {
       std::string order;
@@ -145,12 +167,13 @@ bool taylor_test(Runs& runs, const std::vector<double>& p, double J, const std::
 }
 
 // (b) Central differences along `count` random directions (verification/central_difference.hpp), printed.
-bool central_differences(Runs& runs, std::mt19937_64& random, const std::vector<double>& p,
+bool central_differences(const verification::ObjectiveAt& f, const std::string& tag, std::mt19937_64& random,
+                         const std::vector<double>& p,
                          const std::vector<double>& gradient, int count, const std::vector<double>& steps, bool root) {
   const bool sweep = steps.size() > 1;
   if (root) {
-    std::printf("(b) central differences (J(p + h dp) - J(p - h dp))/2h along random dp (|dp_i| <= max(1, |p_i|)) "
-                "against dJ.dp, ");
+    std::printf("%s central differences (J(p + h dp) - J(p - h dp))/2h along random dp (|dp_i| <= max(1, |p_i|)) "
+                "against dJ.dp, ", tag.c_str());
     if (sweep)
       std::printf("h = %g .. %g: the pair of consecutive steps that agrees best gives FD and its error estimate e\n",
                   steps.front(), steps.back());
@@ -162,7 +185,7 @@ bool central_differences(Runs& runs, std::mt19937_64& random, const std::vector<
     const std::vector<double> dp = verification::random_direction(random, p);
     const std::string what = "central differences, direction " + std::to_string(d) + " of " + std::to_string(count);
     const verification::CentralDifferenceCheck c =
-        verification::check_central_difference(runs.objective_at(), p, gradient, dp, steps, what);
+        verification::check_central_difference(f, p, gradient, dp, steps, what);
     passed = passed && c.passed;
     if (!root) continue;
     std::printf("    direction %d: FD %- .12e  adjoint %- .12e  relative error %.2e", d, c.difference, c.adjoint,
@@ -231,7 +254,10 @@ std::string check_help() {
          "      Hessian-vector product H dp along a random dp against symmetry, |u.H dp - dp.H u| <= 1e-10\n"
          "      (|u| |H dp| + |dp| |H u|) for a second random u, and central differences of the exact gradients at\n"
          "      the steps of (b), per component: with s = max(|H dp|, |FD|)_inf, passes if e <= 1e-5 s and\n"
-         "      |FD_i - (H dp)_i| <= 1e-6 s + 3 e for every i.\n"
+         "      |FD_i - (H dp)_i| <= 1e-6 s + 3 e for every i;\n"
+         "  (e) where the model has a constraints section: the constraints' gradients, as the products J_c^T lambda\n"
+         "      the optimiser takes (one adjoint sweep of g = lambda.c for all constraints), for a random lambda\n"
+         "      (|lambda_i| <= 1), by the Taylor test (e1) and the central differences (e2) of g, as (a) and (b).\n"
          "The Newton tolerance is set to 1e-12 unless given with --set integrator.newton_tolerance=...\n"
          "With --adjoint continuous the gradient checked is the continuous adjoint's, which approximates the\n"
          "derivative of the discrete J to the integration error only: the check measures that error (and fails\n"
@@ -289,6 +315,28 @@ bool hessian_check(Runs& runs, GradientProblem& problem, std::mt19937_64& random
   return c.passed;
 }
 
+// (e) The constraints' gradients: J_c^T lambda for a random lambda (|lambda_i| <= 1), one adjoint sweep of
+// g = lambda.c, by the Taylor test and central differences of g, as (a) and (b) check J.
+bool constraint_check(Runs& runs, GradientProblem& problem, std::mt19937_64& random, const std::vector<double>& p,
+                      const CheckOptions& options, bool root) {
+  const objectives::ConstraintSet* constraints = problem.constraints();
+  if (!constraints) return true;
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  std::vector<double> lambda(constraints->size());
+  for (double& l : lambda) l = uniform(random);
+  const GradientEvaluation product = runs.constraint_adjoint(p, lambda);
+  if (root)
+    std::printf("(e) constraints: %zu constraint(s), %zu value(s); g = lambda.c for a random lambda (|lambda_i| <= 1), "
+                "its gradient J_c^T lambda by one adjoint sweep; g = %.15g\n",
+                constraints->terms().size(), constraints->size(), product.objective);
+  const std::vector<double> dp = verification::random_direction(random, p);
+  const verification::ObjectiveAt g = runs.weighted_constraints(lambda);
+  const bool taylor = taylor_test(g, "(e1)", p, product.objective, product.gradient, dp, options.step0, root);
+  const bool differences = central_differences(g, "(e2)", random, p, product.gradient, options.directions,
+                                               options.relative_steps, root);
+  return taylor && differences;
+}
+
 int check_command(const std::vector<std::string>& arguments, RCP<const Comm> comm) {
   const bool root = comm->getRank() == 0;
   if (wants_help(arguments, check_help(), root)) return kSuccess;
@@ -301,7 +349,10 @@ int check_command(const std::vector<std::string>& arguments, RCP<const Comm> com
   Runs runs(problem,
             1 + verification::kTaylorSteps + 2 * options.directions * static_cast<int>(options.relative_steps.size()) +
                 verification::kExtrapolationSteps * extrapolated_count +
-                (second_order_unavailable(problem).empty() ? 2 + 2 * static_cast<int>(options.relative_steps.size()) : 0),
+                (second_order_unavailable(problem).empty() ? 2 + 2 * static_cast<int>(options.relative_steps.size()) : 0) +
+                (problem.constraints() ? 1 + verification::kTaylorSteps +
+                                             2 * options.directions * static_cast<int>(options.relative_steps.size())
+                                       : 0),
             root && !options.quiet);
   if (root) {
     const model::Model& m = problem.model();
@@ -333,20 +384,22 @@ int check_command(const std::vector<std::string>& arguments, RCP<const Comm> com
 
   std::mt19937_64 random(options.seed);
   const std::vector<double> dp = verification::random_direction(random, p);
-  const bool taylor = taylor_test(runs, p, base.objective, base.gradient, dp, options.step0, root);
-  const bool differences =
-      central_differences(runs, random, p, base.gradient, options.directions, options.relative_steps, root);
+  const bool taylor = taylor_test(runs.objective_at(), "(a)", p, base.objective, base.gradient, dp, options.step0, root);
+  const bool differences = central_differences(runs.objective_at(), "(b)", random, p, base.gradient, options.directions,
+                                               options.relative_steps, root);
   const bool extrapolated = extrapolated_differences(runs, p, base.objective, base.gradient, names, options.step0, root);
   const bool hessian = hessian_check(runs, problem, random, p, options.relative_steps, root);
+  const bool constraints = constraint_check(runs, problem, random, p, options, root);
   problem.set_values(p);
 
-  const bool passed = taylor && differences && extrapolated && hessian;
+  const bool passed = taylor && differences && extrapolated && hessian && constraints;
   if (root) {
-    if (passed) std::printf("check passed: (a) Taylor test, (b) central differences and (c) extrapolated differences%s\n",
-                            second_order_unavailable(problem).empty() ? ", (d) Hessian-vector product" : "");
-    else std::printf("check FAILED:%s%s%s%s\n", taylor ? "" : " (a) Taylor test", differences ? "" : " (b) central differences",
+    if (passed) std::printf("check passed: (a) Taylor test, (b) central differences and (c) extrapolated differences%s%s\n",
+                            second_order_unavailable(problem).empty() ? ", (d) Hessian-vector product" : "",
+                            problem.constraints() ? ", (e) constraint gradients" : "");
+    else std::printf("check FAILED:%s%s%s%s%s\n", taylor ? "" : " (a) Taylor test", differences ? "" : " (b) central differences",
                      extrapolated ? "" : " (c) extrapolated differences",
-                     hessian ? "" : " (d) Hessian-vector product");
+                     hessian ? "" : " (d) Hessian-vector product", constraints ? "" : " (e) constraint gradients");
     std::fflush(stdout);
   }
   return passed ? kSuccess : kCheckFailed;

@@ -163,6 +163,22 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
                        "optimization.method " + settings.method + ": " + std::string(e.what()).substr(prefix.size()));
     }
   }
+  // Constraints: ROL's augmented Lagrangian on the discrete adjoint; no restart (exit 2 before any work).
+  const objectives::ConstraintSet* constraints = problem.constraints();
+  if (constraints) {
+    const std::string& file = problem.model().source_file;
+    if (settings.method != "lbfgs" && settings.method != "trust_region")
+      throw InputError(file, options.method.empty() ? "optimization.method" : "--method",
+                       "'" + settings.method + "' takes no constraints; with a constraints section use lbfgs or "
+                       "trust_region (the subproblems of ROL's augmented Lagrangian method)");
+    if (problem.adjoint_settings().mode != "discrete")
+      throw InputError(file, "--adjoint", "constraint gradients need the discrete adjoint, not '" +
+                                              problem.adjoint_settings().mode + "'");
+    if (options.restart)
+      throw InputError(file, "--restart", "a run with constraints cannot restart (ROL keeps the multipliers and the "
+                                          "penalty); start again from PREFIX_design.yaml with --set "
+                                          "optimization.start_from=PREFIX_design.yaml");
+  }
   // The final trajectory's name is checked before the work, not when it is written at the end.
   if (options.trajectory)
     results::check_trajectory_name(options.prefix + ".h5", problem.problem().output.xdmf, "-o",
@@ -187,8 +203,12 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
                 problem.design().size(), settings.lower.empty() ? "" : ", bounded", comm->getSize());
     std::printf("  method      %s, at most %d iterations%s\n", settings.method.c_str(), settings.max_iterations,
                 options.restart ? (", restarted at iteration " + std::to_string(restart.iteration)).c_str() : "");
-    std::printf("%5s  %-23s  %-11s  %-11s  %7s  %7s  %9s%s\n", "iter", "J", "|grad|", "step", "forward", "adjoint",
-                "seconds", products ? "  products" : "");
+    if (constraints)
+      std::printf("  constraints %zu, %zu value(s); ROL's augmented Lagrangian, %s subproblems; |grad| of the "
+                  "augmented Lagrangian, violation max(c - upper, lower - c, 0)\n",
+                  constraints->terms().size(), constraints->size(), settings.method.c_str());
+    std::printf("%5s  %-23s  %-11s  %-11s  %7s  %7s  %9s%s%s\n", "iter", "J", "|grad|", "step", "forward", "adjoint",
+                "seconds", products ? "  products" : "", constraints ? "  violation" : "");
     std::fflush(stdout);
   }
 
@@ -200,6 +220,7 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
       std::printf("%5d  %-23.16e  %-11.4e  %-11.4e  %7ld  %7ld  %9.2f", h.iteration, h.objective, h.gradient_norm,
                   h.step, h.forward_runs, h.adjoint_runs, h.seconds);
       if (products) std::printf("  %8ld", function.hessian_products() - products_before);
+      if (constraints) std::printf("  %.4e", h.constraint_violation);
       std::printf("\n");
       std::fflush(stdout);
     }
@@ -224,6 +245,9 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
     std::printf("result      J = %.16e (J/J0 = %.3e), forward runs %ld, adjoint runs %ld, %.2f s\n",
                 result.objective, first.objective != 0.0 ? result.objective / first.objective : 0.0,
                 function.forward_runs(), function.adjoint_runs(), result.history.back().seconds);
+    if (constraints)
+      std::printf("constraints violation %.4e at the result (constraint_tolerance %.1e)\n",
+                  result.history.back().constraint_violation, settings.constraint_tolerance);
     std::printf("output      %s, %s, %s, %s%s\n", files.history_csv().c_str(), files.history_h5().c_str(),
                 files.design_yaml().c_str(), files.restart_file().c_str(),
                 options.trajectory ? (", " + options.prefix + ".h5").c_str() : "");

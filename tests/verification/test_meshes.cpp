@@ -85,7 +85,10 @@ TEST(Meshes, EveryModelFileReadsAndRuns) {
                                       // test_dual_quaternion_beam_dynamics.cpp (free flight, cantilever) and
                                       // verification_dual_quaternion_beam_adjoint (the swing-up's gradients)
                                       "flying_spaghetti_dual_quaternion.yaml", "dual_quaternion_cantilever.yaml",
-                                      "beam_swing_up_dual_quaternion.yaml"};
+                                      "beam_swing_up_dual_quaternion.yaml",
+                                      // the rest-to-rest transfer with end constraints (J* = 6 in closed form):
+                                      // cli_optimize_constraints
+                                      "rest_to_rest_transfer.yaml"};
   std::set<std::string> found;
   for (const auto& entry : std::filesystem::directory_iterator(kMeshes))
     if (entry.path().extension() == ".yaml") found.insert(entry.path().filename().string());

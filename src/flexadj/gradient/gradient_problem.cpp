@@ -49,6 +49,8 @@ GradientProblem::GradientProblem(problem::Problem problem, RCP<const Comm> comm,
       comm_(std::move(comm)),
       command_(command),
       design_(problem::DesignSpace::of(problem_)) {
+  if (!problem_.constraints.empty())
+    constraints_ = std::make_unique<objectives::ConstraintSet>(problem_.constraints, problem_.integrator.step_count());
   set_adjoint(AdjointSettings{});
 }
 
@@ -283,9 +285,11 @@ GradientEvaluation GradientProblem::forward() {
   times.reserve(static_cast<std::size_t>(problem_.integrator.step_count()) + 1);
   parts.reserve(times.capacity());
   assembly::State held = assembler_->make_state();
+  if (constraints_) constraints_->begin();
   const auto sum = [&](long long, double t, const assembly::State& s) {
     times.push_back(t);
     if (times.size() > 1) parts.push_back(objective.local_step_value(*assembler_, times, times.size() - 2, held));
+    if (constraints_) constraints_->observe(*assembler_, times.size() - 1, s);
     held = s;
   };
   if (resumed_forward_)
@@ -296,6 +300,11 @@ GradientEvaluation GradientProblem::forward() {
   // A resumed run saw only the steps after resume_from: J comes from the sweep (evaluate()).
   if (!resumed_forward_) parts.push_back(objective.local_step_value(*assembler_, times, times.size() - 1, held));
   e.objective = resumed_forward_ ? std::numeric_limits<double>::quiet_NaN() : objective.total(*assembler_, times, parts);
+  // A resumed run did not see the first steps: no constraint values (optimisation does not resume forward runs).
+  if (constraints_ && !resumed_forward_) {
+    constraints_->finish(*assembler_, times, held);
+    e.constraints = constraints_->values();
+  }
   comm_->barrier();
   e.forward_seconds = seconds_since(start);
   return e;
@@ -316,14 +325,27 @@ void GradientProblem::hold_steps() {
 }
 
 GradientEvaluation GradientProblem::adjoint() {
+  return sweep(objectives::Objective(problem_.objective_terms), true);
+}
+
+GradientEvaluation GradientProblem::constraint_adjoint(const std::vector<double>& lambda) {
+  if (!constraints_) throw std::logic_error("GradientProblem::constraint_adjoint() without constraints");
+  // The path constraints' step sums exist on the discrete trajectory only (objectives::ObjectiveTerm::StepSum).
+  if (adjoint_.mode != "discrete")
+    throw InputError(problem_.model->source_file, "constraints",
+                     "constraint gradients need the discrete adjoint (--adjoint discrete), not '" + adjoint_.mode +
+                         "'");
+  return sweep(constraints_->weighted(lambda), false);
+}
+
+GradientEvaluation GradientProblem::sweep(const objectives::Objective& objective, bool model_objective) {
   if (!recorded_) throw std::logic_error("GradientProblem::adjoint() without a complete forward run");
   GradientEvaluation e;
   const auto start = std::chrono::steady_clock::now();
-  const objectives::Objective objective(problem_.objective_terms);
   // With disk checkpoints the discrete sweep leaves restart files behind it (adjoint/sweep_checkpoints.hpp).
   const auto* checkpointed = dynamic_cast<const storage::CheckpointedTrajectory*>(trajectory_.get());
   std::unique_ptr<adjoint::SweepCheckpoints> sweep_files;
-  if (checkpointed && checkpointed->disk().interval > 0)
+  if (model_objective && checkpointed && checkpointed->disk().interval > 0)
     sweep_files = std::make_unique<adjoint::SweepCheckpoints>(*assembler_, checkpointed->disk());
   adjoint::Gradient gradient;
   using integrators::ContinuousAdjoint;
@@ -351,7 +373,8 @@ GradientEvaluation GradientProblem::adjoint() {
   } else {
     gradient = adjoint::discrete_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
                                                   design_.parameters(),
-                                                  {sweep_files.get(), resumed_sweep_, progress_, sweep_observer_});
+                                                  {sweep_files.get(), model_objective && resumed_sweep_, progress_,
+                                                   sweep_observer_});
   }
   e.objective = gradient.objective;
   e.gradient = design_.gradient(gradient);

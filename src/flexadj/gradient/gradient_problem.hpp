@@ -16,6 +16,7 @@
 #include "flexadj/core/tpetra_types.hpp"
 #include "flexadj/gradient/adjoint_settings.hpp"
 #include "flexadj/integrators/simulation.hpp"
+#include "flexadj/objectives/constraint_set.hpp"
 #include "flexadj/storage/binomial_schedule.hpp"
 #include "flexadj/storage/checkpointed_trajectory.hpp"
 #include "flexadj/storage/folder_lock.hpp"
@@ -31,6 +32,8 @@ struct GradientEvaluation {
   // initial value and control value, dJ/d(end_time); empty for a forward run only.
   adjoint::Gradient sensitivities;
   double forward_seconds = 0.0, adjoint_seconds = 0.0;
+  // forward(): the constraint values c (objectives::ConstraintSet's order); empty without constraints.
+  std::vector<double> constraints;
 };
 
 // H v at the design values of the last forward run, with J and the gradient of the same sweep.
@@ -75,6 +78,13 @@ class GradientProblem {
   // have changed in between). Collective.
   GradientEvaluation forward();
   GradientEvaluation adjoint();
+  // The constraints of the model file's `constraints` section (nullptr: none); their values at the last forward().
+  const objectives::ConstraintSet* constraints() const { return constraints_.get(); }
+  // J_c^T lambda in the design scalars (as `gradient`, with `objective` = lambda . c) at the values of the last
+  // forward(): one discrete adjoint sweep of the objective sum_i lambda_i c_i (objectives::ConstraintSet::weighted),
+  // whatever the number of constraint values. InputError (exit code 2) for an adjoint other than the discrete one.
+  // Collective.
+  GradientEvaluation constraint_adjoint(const std::vector<double>& lambda);
   // The product H v of the Hessian of the discrete J in the design scalars with v (design().size() values) at the
   // values of the last forward(), exact (the second-order adjoint, adjoint/second_order_adjoint.hpp;
   // hessian_vector.cpp). check_second_order() (also called by hessian_vector()) throws InputError (exit code 2)
@@ -148,10 +158,13 @@ class GradientProblem {
   // The direction of the design scalars v in the layout of an adjoint::Gradient (hessian_vector.cpp).
   adjoint::Gradient direction_of(const std::vector<double>& v) const;
   void announce_restart() const;  // the restart note on rank 0's stderr, with progress lines
+  // The backward sweep of `objective` over the last forward run; restart files only for the model's objective.
+  GradientEvaluation sweep(const objectives::Objective& objective, bool model_objective);
   problem::Problem problem_;
   RCP<const Comm> comm_;
   std::string command_;  // the program's command, for messages
   problem::DesignSpace design_;
+  std::unique_ptr<objectives::ConstraintSet> constraints_;
   AdjointSettings adjoint_;
   std::unique_ptr<assembly::Assembler> assembler_;
   std::unique_ptr<integrators::TimeIntegrator> integrator_;  // of the settings' kind (integrators/registry.hpp)

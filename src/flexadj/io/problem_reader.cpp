@@ -8,7 +8,8 @@ namespace reader {
 
 const Keys kTopKeys = {"title",  "dimension", "gravity", "integrator", "output",      "controls",
                        "bodies", "forces",    "joints",  "chain",      "objective",   "design_variables",
-                       "static", "sections",  "beams",   "ancf",       "optimization", "trajectory"};
+                       "static", "sections",  "beams",   "ancf",       "optimization", "trajectory",
+                       "constraints"};
 
 void Reader::read(const Value& root) {
   if (!root.given()) root.fail("the model is empty; expected a map with at least dimension, integrator and bodies");
@@ -37,6 +38,7 @@ void Reader::read(const Value& root) {
   read_joints(root.at("joints"));
   read_end_condition(root.at("integrator").at("end_condition"));
   read_objective(root.at("objective"));
+  read_constraints(root.at("constraints"));
   read_design_variables(root.at("design_variables"));
   read_optimization(root.at("optimization"));
   check_final_time_model(root);

@@ -173,6 +173,10 @@ class Reader {
 
   objectives::ObjectiveTerm read_objective_term(const Value& v) const;
 
+  // The `constraints` section (read_constraints.cpp): final values, path values, control effort, final time.
+  void read_constraints(const Value& list);
+  objectives::ConstraintTerm read_constraint(const Value& v) const;
+
   // sensor: {body, point (global at t = 0; default the centre of mass), component: x | y | z} with quantity
   // position | velocity | angular_velocity | direction; for direction, `direction` (global at t = 0) instead
   // of `point`.

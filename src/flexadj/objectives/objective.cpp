@@ -140,7 +140,7 @@ double Objective::local_step_value(const assembly::Assembler& assembler, const s
     // A relative term is known on every rank: count it on rank 0.
     if (term.relative_to >= 0 && !root) continue;
     const double x = kernels::measured_quantity(term, inputs.body_kind, inputs.values.data());
-    local += weight * kernels::integrand(term, x, times[n]);
+    local += weight * kernels::integrand(term, x, times[n]) + kernels::step_term(term, x, n);
     if (n == last) local += kernels::terminal(term, x);
   }
   return local;
@@ -175,11 +175,15 @@ void Objective::add_partials(const assembly::Assembler& assembler, const std::ve
   std::array<TermFad, kMaxInputs> seeded;
   for (const auto& term : terms_) {
     if (!term.on_states()) continue;
+    // A StepSum is a sum over the steps of the discrete trajectory: it has no integrand or terminal form.
+    if (term.kind == ObjectiveTerm::Kind::StepSum && partials != Partials::Discrete)
+      throw std::logic_error("Objective::add_partials: a step sum (path constraint) needs the discrete adjoint");
     if (!gather_inputs(assembler, term, state, inputs)) continue;
     // One forward-AD pass over the kernel: d(w h + S)/d(inputs).
     for (int k = 0; k < inputs.count; ++k) seeded[k] = TermFad(inputs.count, k, inputs.values[k]);
     const TermFad x = kernels::measured_quantity(term, inputs.body_kind, seeded.data());
     TermFad j = integral_weight * kernels::integrand(term, x, times[n]);
+    if (partials == Partials::Discrete) j += kernels::step_term(term, x, n);
     if (with_terminal) j += kernels::terminal(term, x);
     for (int k = 0; k < inputs.count; ++k)
       if (inputs.owned[k] >= 0) (inputs.velocity[k] ? dv : dq)[inputs.owned[k]] += j.dx(k);
@@ -336,6 +340,13 @@ void Objective::add_control_gradient(const model::Model& model, const std::vecto
 }
 
 double Objective::terminal_value(const assembly::Assembler& assembler, const assembly::State& state) const {
+  const double local = local_terminal_value(assembler, state);
+  double global = 0.0;
+  Teuchos::reduceAll(*assembler.comm(), Teuchos::REDUCE_SUM, local, Teuchos::outArg(global));
+  return global;
+}
+
+double Objective::local_terminal_value(const assembly::Assembler& assembler, const assembly::State& state) const {
   const bool root = assembler.comm()->getRank() == 0;
   double local = 0.0;
   TermInputs inputs;
@@ -344,9 +355,7 @@ double Objective::terminal_value(const assembly::Assembler& assembler, const ass
     if (term.relative_to >= 0 && !root) continue;
     local += kernels::terminal(term, kernels::measured_quantity(term, inputs.body_kind, inputs.values.data()));
   }
-  double global = 0.0;
-  Teuchos::reduceAll(*assembler.comm(), Teuchos::REDUCE_SUM, local, Teuchos::outArg(global));
-  return global;
+  return local;
 }
 
 void Objective::add_terminal_partials(const assembly::Assembler& assembler, const assembly::State& state,

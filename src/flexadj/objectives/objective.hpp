@@ -37,6 +37,8 @@ class Objective {
   // The terminal terms S(x) at a state, summed over the ranks (collective), and their partials dq += S_q, dv += S_v
   // (owned coordinates): the end condition's H (integrators/end_condition.hpp).
   double terminal_value(const assembly::Assembler& assembler, const assembly::State& state) const;
+  // This rank's part of terminal_value (collective only for relative terms, whose coordinates are summed).
+  double local_terminal_value(const assembly::Assembler& assembler, const assembly::State& state) const;
   void add_terminal_partials(const assembly::Assembler& assembler, const assembly::State& state,
                              std::vector<double>& dq, std::vector<double>& dv) const;
   // The explicit dependence of J on the step times, the states held: with dt[m] = dt_m/dtheta for some scalar

@@ -52,6 +52,7 @@ std::string objective_formula(const std::vector<ObjectiveTerm>& terms, const mod
       case Term::Kind::Penalty: text += half + "int excess(" + x + ")^2 dt"; break;
       case Term::Kind::ControlEffort: text += half + "int " + term.control + "(t)^2 dt"; break;
       case Term::Kind::FinalTime: break;
+      case Term::Kind::StepSum: text += "sum_n w_n " + x + "(t_n)"; break;
     }
   }
   return text;

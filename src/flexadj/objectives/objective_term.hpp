@@ -5,6 +5,7 @@
 #include <limits>
 #include <memory>
 #include <string>
+#include <vector>
 
 #include "flexadj/functions/control_signal.hpp"
 #include "flexadj/functions/expression.hpp"
@@ -18,7 +19,8 @@ struct ObjectiveTerm {
     Tracking,     // weight/2 * integral of (x(t) - reference(t))^2 dt
     Penalty,      // weight/2 * integral of (max(0, x - upper)^2 + max(0, lower - x)^2) dt  (C1 exterior penalty)
     ControlEffort, // weight/2 * integral of u(t)^2 dt for the control signal `control`
-    FinalTime      // weight * t_N: the final time (implicit, integrator.end_condition, or free)
+    FinalTime,     // weight * t_N: the final time (implicit, integrator.end_condition, or free)
+    StepSum        // sum_n step_weights[n] * x(t_n): a path constraint's values weighted by their multipliers
   };
   // Coordinates: Position (q) or Velocity (dq/dt). Sensors: Position / Velocity of the body point, the
   // AngularVelocity (global axes), the Direction: the body-fixed unit vector in global axes, or the body's
@@ -53,6 +55,8 @@ struct ObjectiveTerm {
   bool on_states() const { return kind != Kind::ControlEffort && kind != Kind::FinalTime; }
   double lower = -std::numeric_limits<double>::infinity(), upper = std::numeric_limits<double>::infinity();
   std::string control;  // ControlEffort
+  // StepSum: one weight per step n = 0 .. N (shared: copies of the term do not copy the weights).
+  std::shared_ptr<const std::vector<double>> step_weights;
 };
 
 }  // namespace flexadj::objectives

@@ -107,4 +107,10 @@ S terminal(const ObjectiveTerm& term, const S& x) {
   }
 }
 
+// The value of a StepSum term at step n, w_n x (0 for the other kinds): no quadrature weight, no time.
+template <class S>
+S step_term(const ObjectiveTerm& term, const S& x, std::size_t n) {
+  return term.kind == ObjectiveTerm::Kind::StepSum ? (*term.step_weights)[n] * x : S(0.0);
+}
+
 }  // namespace flexadj::objectives::kernels

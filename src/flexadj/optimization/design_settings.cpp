@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <limits>
 
+#include "flexadj/objectives/constraint_set.hpp"
+
 namespace flexadj::optimization {
 
 std::vector<double> design_metric(const problem::DesignSpace& design, const model::Model& model) {
@@ -31,6 +33,12 @@ Settings design_settings(const problem::Problem& problem, const problem::DesignS
   s.lbfgs_memory = m.lbfgs_memory;
   s.nonmonotone_memory = m.nonmonotone_memory;
   s.metric = design_metric(design, *problem.model);
+  s.constraint_tolerance = m.constraint_tolerance;
+  if (!problem.constraints.empty()) {
+    const objectives::ConstraintSet constraints(problem.constraints, problem.integrator.step_count());
+    s.constraint_lower = constraints.lower();
+    s.constraint_upper = constraints.upper();
+  }
   if (!m.bounds.empty() || design.has_final_time()) {
     const int n = design.size();
     s.lower.assign(n, -std::numeric_limits<double>::infinity());

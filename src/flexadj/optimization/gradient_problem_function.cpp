@@ -12,7 +12,9 @@ double GradientProblemFunction::value(const std::vector<double>& x) {
   forward_x_ = x;
   ++forward_runs_;
   try {
-    forward_J_ = problem_.forward().objective;
+    GradientEvaluation e = problem_.forward();
+    forward_J_ = e.objective;
+    forward_c_ = std::move(e.constraints);
     forward_valid_ = true;
   } catch (const SolverError&) {
     forward_J_ = std::numeric_limits<double>::infinity();
@@ -50,6 +52,31 @@ void GradientProblemFunction::gauss_newton_vector(const std::vector<double>& x, 
   if (!forward_valid_) throw SolverError("the forward run failed at an accepted iterate; no Gauss-Newton product there");
   ++hessian_products_;
   product = problem_.gauss_newton_vector(v);
+}
+
+std::size_t GradientProblemFunction::constraint_count() const {
+  return problem_.constraints() ? problem_.constraints()->size() : 0;
+}
+
+void GradientProblemFunction::constraint_values(const std::vector<double>& x, std::vector<double>& c) {
+  value(x);
+  if (forward_valid_) c = forward_c_;
+  else c.assign(constraint_count(), std::numeric_limits<double>::infinity());
+}
+
+void GradientProblemFunction::constraint_adjoint(const std::vector<double>& x, const std::vector<double>& lambda,
+                                                 std::vector<double>& product) {
+  if (!(x == adjoint_x_ && lambda == adjoint_lambda_)) {
+    value(x);  // the sweep runs over the last forward run, which must be at x
+    if (!forward_valid_)
+      throw SolverError("the forward run failed at an accepted iterate; no constraint gradient there");
+    ++constraint_sweeps_;
+    ++adjoint_runs_;
+    adjoint_product_ = problem_.constraint_adjoint(lambda).gradient;
+    adjoint_x_ = x;
+    adjoint_lambda_ = lambda;
+  }
+  product = adjoint_product_;
 }
 
 }  // namespace flexadj::optimization

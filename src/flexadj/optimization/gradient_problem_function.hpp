@@ -26,9 +26,20 @@ class GradientProblemFunction : public Function {
   void gauss_newton_vector(const std::vector<double>& x, const std::vector<double>& v,
                            std::vector<double>& product) override;
   long hessian_products() const override { return hessian_products_; }
+  // The model's constraints: values from the forward run at x (+infinity where it fails), J_c^T lambda by one
+  // adjoint sweep of sum_i lambda_i c_i over the forward run at x (GradientProblem::constraint_adjoint).
+  std::size_t constraint_count() const override;
+  void constraint_values(const std::vector<double>& x, std::vector<double>& c) override;
+  void constraint_adjoint(const std::vector<double>& x, const std::vector<double>& lambda,
+                          std::vector<double>& product) override;
+  // The sweeps of constraint_adjoint (adjoint_runs() counts them too).
+  long constraint_sweeps() const { return constraint_sweeps_; }
 
  private:
   GradientProblem& problem_;
+  std::vector<double> forward_c_;
+  std::vector<double> adjoint_x_, adjoint_lambda_, adjoint_product_;  // the last J_c^T lambda
+  long constraint_sweeps_ = 0;
   std::vector<double> forward_x_, gradient_x_, gradient_;
   double forward_J_ = 0.0, gradient_J_ = 0.0;
   bool forward_valid_ = false, gradient_valid_ = false;

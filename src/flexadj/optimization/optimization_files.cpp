@@ -10,11 +10,17 @@
 namespace flexadj::optimization {
 namespace {
 
-void write_history_row(std::ostream& out, const Iteration& h) {
+// With constraints a last column: the largest constraint violation.
+void write_history_row(std::ostream& out, const Iteration& h, bool constraints) {
   char line[256];
-  std::snprintf(line, sizeof line, "%d,%.17g,%.17g,%.17g,%ld,%ld,%.6f\n", h.iteration, h.objective, h.gradient_norm,
+  std::snprintf(line, sizeof line, "%d,%.17g,%.17g,%.17g,%ld,%ld,%.6f", h.iteration, h.objective, h.gradient_norm,
                 h.step, h.forward_runs, h.adjoint_runs, h.seconds);
   out << line;
+  if (constraints) {
+    std::snprintf(line, sizeof line, ",%.17g", h.constraint_violation);
+    out << line;
+  }
+  out << "\n";
 }
 
 }  // namespace
@@ -33,14 +39,15 @@ OptimizationFiles::OptimizationFiles(const std::string& prefix, const GradientPr
   if (!root_) return;
   csv_.open(csv_file_.temporary());
   if (!csv_) throw InputError(history_csv(), "-o", "cannot write the history file (does its folder exist?)");
-  csv_ << "iteration,objective,gradient_norm,step,forward_runs,adjoint_runs,seconds\n";
-  for (const auto& h : replayed) write_history_row(csv_, h);
+  csv_ << "iteration,objective,gradient_norm,step,forward_runs,adjoint_runs,seconds"
+       << (settings.constraint_lower.empty() ? "\n" : ",constraint_violation\n");
+  for (const auto& h : replayed) write_history_row(csv_, h, !settings.constraint_lower.empty());
   csv_.flush();
 }
 
 void OptimizationFiles::observe(const Iteration& h, const std::vector<double>& x, const RestartState& state) {
   if (!root_) return;
-  write_history_row(csv_, h);
+  write_history_row(csv_, h, !settings_.constraint_lower.empty());
   csv_.flush();
   write_design(x, ", iteration " + std::to_string(h.iteration));
   restart_.write(state);

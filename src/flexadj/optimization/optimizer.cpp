@@ -1,7 +1,9 @@
 #include "flexadj/optimization/optimizer.hpp"
 
 #include <ROL_Bounds.hpp>
+#include <ROL_Constraint.hpp>
 #include <ROL_Objective.hpp>
+#include <ROL_PartitionedVector.hpp>
 #include <ROL_Problem.hpp>
 #include <ROL_Solver.hpp>
 #include <ROL_StatusTest.hpp>
@@ -22,6 +24,7 @@ constexpr double kArmijoSlope = 1e-4;  // sufficient-decrease constant of the Ar
 constexpr int kMaxHalvings = 40;
 constexpr int kMaxDoublings = 10;
 constexpr double kStallStep = 1e-15;  // relative step below which an iteration made no progress
+constexpr int kSubproblemIterations = 50;  // augmented Lagrangian: iterations per subproblem
 
 bool bounded(const Settings& s) { return !s.lower.empty(); }
 
@@ -91,7 +94,10 @@ class Monitor {
   // The accepted iterate x with J and g. Returns false when a stopping rule holds. The first call after a
   // restart re-evaluates the last written iterate and is not recorded again.
   bool accept(const std::vector<double>& x, double J, const std::vector<double>& g) {
-    const double gnorm = projected_gradient_norm(settings_, x, g);
+    return accept(x, J, projected_gradient_norm(settings_, x, g), std::numeric_limits<double>::quiet_NaN());
+  }
+  // The same with the gradient norm given, and the constraint violation (NaN: no constraints).
+  bool accept(const std::vector<double>& x, double J, double gnorm, double violation) {
     if (replaying_) {
       const int iteration = first_ ? 0 : state_.iteration + 1;
       if (first_) state_.initial_gradient_norm = gnorm;
@@ -115,6 +121,7 @@ class Monitor {
     it.iteration = state_.iteration;
     it.objective = J;
     it.gradient_norm = gnorm;
+    it.constraint_violation = violation;
     it.step = state_.x.empty() || first_ ? 0.0 : distance(x, state_.x);
     it.forward_runs = function_.forward_runs();
     it.adjoint_runs = function_.adjoint_runs();
@@ -140,7 +147,11 @@ class Monitor {
  private:
   bool stop(const Iteration& it, double previous, const std::vector<double>& x, bool repeat) {
     std::ostringstream why;
-    if (it.gradient_norm <= settings_.gradient_tolerance) {
+    // With constraints, a tolerance or the target counts at a feasible iterate only.
+    const bool feasible = !(it.constraint_violation > settings_.constraint_tolerance);
+    if (!feasible) {
+      // the iteration limit and the stall test below
+    } else if (it.gradient_norm <= settings_.gradient_tolerance) {
       why << "gradient norm " << it.gradient_norm << " <= gradient_tolerance " << settings_.gradient_tolerance;
       converged_ = true;
     } else if (it.gradient_norm <= settings_.relative_gradient_tolerance * state_.initial_gradient_norm) {
@@ -155,6 +166,9 @@ class Monitor {
       why << "relative change of the objective " << std::abs(it.objective - previous) / std::abs(previous)
           << " <= objective_tolerance " << settings_.objective_tolerance;
       converged_ = true;
+    }
+    if (why.tellp() > 0) {
+      // a rule above held
     } else if (it.iteration >= settings_.max_iterations) {
       why << "iteration limit " << settings_.max_iterations << " reached";
     } else if (stalled(it, repeat, x)) {
@@ -175,9 +189,11 @@ class Monitor {
       return false;
     }
     ++stalled_iterations_;
-    const bool trust_region = settings_.method == "trust_region" || settings_.method == "newton_krylov" ||
-                              settings_.method == "gauss_newton";
-    return stalled_iterations_ >= (trust_region ? 50 : 2);
+    // Trust regions, and an augmented Lagrangian iteration whose subproblem is already solved (it may only raise
+    // the penalty), may stay at an iterate.
+    const bool may_stay = settings_.method == "trust_region" || settings_.method == "newton_krylov" ||
+                          settings_.method == "gauss_newton" || !settings_.constraint_lower.empty();
+    return stalled_iterations_ >= (may_stay ? 50 : 2);
   }
 
   Function& function_;
@@ -199,6 +215,55 @@ using RolVector = ROL::StdVector<double>;
 const std::vector<double>& values_of(const ROL::Vector<double>& x) {
   return *dynamic_cast<const RolVector&>(x).getVector();
 }
+
+// The design part of ROL's iterate: with inequality constraints ROL appends slack variables (a PartitionedVector
+// whose first block is the design).
+const std::vector<double>& design_of(const ROL::Vector<double>& x) {
+  if (const auto* parts = dynamic_cast<const ROL::PartitionedVector<double>*>(&x)) return values_of(*parts->get(0));
+  return values_of(x);
+}
+
+bool constrained(const Settings& s) { return !s.constraint_lower.empty(); }
+
+// max_i max(c_i - upper_i, lower_i - c_i, 0)
+double violation(const Settings& s, const std::vector<double>& c) {
+  double worst = 0.0;
+  for (std::size_t i = 0; i < c.size(); ++i)
+    worst = std::max({worst, c[i] - s.constraint_upper[i], s.constraint_lower[i] - c[i]});
+  return std::isnan(worst) ? kInfinity : worst;
+}
+
+// The constraints as ROL sees them: values (minus the targets when all are equalities: ROL's equality form
+// c(x) = 0) and the products J_c^T v, one Function::constraint_adjoint (one adjoint sweep) each. The augmented
+// Lagrangian with a secant subproblem model never asks for J_c v or second derivatives: those throw, so that a
+// configuration that would need them fails loudly instead of falling back on ROL's finite differences.
+class RolConstraint : public ROL::Constraint<double> {
+ public:
+  RolConstraint(Function& f, const Settings& s, bool equality) : function_(f), settings_(s), equality_(equality) {}
+  void value(ROL::Vector<double>& c, const ROL::Vector<double>& x, double&) override {
+    std::vector<double>& out = *dynamic_cast<RolVector&>(c).getVector();
+    function_.constraint_values(values_of(x), out);
+    if (equality_)
+      for (std::size_t i = 0; i < out.size(); ++i) out[i] -= settings_.constraint_lower[i];
+  }
+  void applyAdjointJacobian(ROL::Vector<double>& ajv, const ROL::Vector<double>& v, const ROL::Vector<double>& x,
+                            double&) override {
+    function_.constraint_adjoint(values_of(x), values_of(v), *dynamic_cast<RolVector&>(ajv).getVector());
+  }
+  void applyJacobian(ROL::Vector<double>&, const ROL::Vector<double>&, const ROL::Vector<double>&, double&) override {
+    throw std::logic_error("the augmented Lagrangian asked for J_c v, which this formulation does not provide");
+  }
+  void applyAdjointHessian(ROL::Vector<double>&, const ROL::Vector<double>&, const ROL::Vector<double>&,
+                           const ROL::Vector<double>&, double&) override {
+    throw std::logic_error("the augmented Lagrangian asked for constraint second derivatives, which this "
+                           "formulation does not provide");
+  }
+
+ private:
+  Function& function_;
+  const Settings& settings_;
+  bool equality_;
+};
 
 class RolObjective : public ROL::Objective<double> {
  public:
@@ -243,6 +308,15 @@ class ReplayFunction : public Function {
   }
   long forward_runs() const override { return function_.forward_runs(); }
   long adjoint_runs() const override { return function_.adjoint_runs(); }
+  // Constraints: not recorded (flexadj optimize refuses a restart with constraints).
+  std::size_t constraint_count() const override { return function_.constraint_count(); }
+  void constraint_values(const std::vector<double>& x, std::vector<double>& c) override {
+    function_.constraint_values(x, c);
+  }
+  void constraint_adjoint(const std::vector<double>& x, const std::vector<double>& lambda,
+                          std::vector<double>& product) override {
+    function_.constraint_adjoint(x, lambda, product);
+  }
   // Hessian products are not recorded: a replay computes them again at the recorded x (the second-order adjoint
   // is deterministic, so the replayed ROL run takes the same steps; it costs the products again).
   void hessian_vector(const std::vector<double>& x, const std::vector<double>& v,
@@ -271,11 +345,18 @@ class ReplayFunction : public Function {
 
 // Our stopping rules and progress lines inside ROL's iteration: ROL calls check() before every iteration
 // with the accepted iterate, whose value and gradient it has just computed (served from the cache).
+// With constraints ROL calls check() before every outer iteration of the augmented Lagrangian; the line reports J,
+// ROL's gradient norm of the augmented Lagrangian and the largest constraint violation at the iterate.
 class RolMonitor : public ROL::StatusTest<double> {
  public:
-  RolMonitor(Monitor& monitor, Function& f) : monitor_(monitor), function_(f) {}
+  RolMonitor(Monitor& monitor, Function& f, const Settings& s) : monitor_(monitor), function_(f), settings_(s) {}
   bool check(ROL::AlgorithmState<double>& state) override {
-    const std::vector<double>& x = values_of(*state.iterateVec);
+    const std::vector<double>& x = design_of(*state.iterateVec);
+    if (constrained(settings_)) {
+      const double J = function_.value(x);
+      function_.constraint_values(x, c_);
+      return monitor_.accept(x, J, state.gnorm, violation(settings_, c_));
+    }
     gradient_.resize(x.size());
     const double J = function_.value_and_gradient(x, gradient_);
     return monitor_.accept(x, J, gradient_);
@@ -284,7 +365,8 @@ class RolMonitor : public ROL::StatusTest<double> {
  private:
   Monitor& monitor_;
   Function& function_;
-  std::vector<double> gradient_;
+  const Settings& settings_;
+  std::vector<double> gradient_, c_;
 };
 
 void run_rol(Function& f, std::vector<double>& x, const Settings& s, Monitor& monitor) {
@@ -298,6 +380,19 @@ void run_rol(Function& f, std::vector<double>& x, const Settings& s, Monitor& mo
   list.sublist("General").sublist("Secant").set("Use as Hessian", !newton);
   list.sublist("General").sublist("Secant").set("Use as Preconditioner", false);
   list.sublist("Status Test").set("Iteration Limit", s.max_iterations);
+  if (constrained(s)) {
+    // ROL's augmented Lagrangian (optimizer.hpp); its subproblems by the method below. Its default problem
+    // scaling takes J_c^T e_i for every constraint value i (one adjoint sweep each): off, so that the cost does
+    // not grow with the number of (path) constraint values.
+    list.sublist("Step").set("Type", "Augmented Lagrangian");
+    auto& al = list.sublist("Step").sublist("Augmented Lagrangian");
+    al.set("Use Default Problem Scaling", false);
+    al.set("Subproblem Step Type", s.method == "lbfgs" ? "Line Search" : "Trust Region");
+    al.set("Subproblem Iteration Limit", kSubproblemIterations);
+    al.set("Level of Hessian Approximation", 0);
+    list.sublist("Status Test").set("Constraint Tolerance", s.constraint_tolerance);
+    list.sublist("Status Test").set("Gradient Tolerance", s.gradient_tolerance > 0.0 ? s.gradient_tolerance : 1e-10);
+  }
   if (s.method == "lbfgs") {
     list.sublist("Step").set("Type", "Line Search");
     auto& ls = list.sublist("Step").sublist("Line Search");
@@ -312,6 +407,9 @@ void run_rol(Function& f, std::vector<double>& x, const Settings& s, Monitor& mo
     // the bound-constrained trust region that uses the model's Hessian products as given.
     tr.set("Subproblem Model", "Lin-More");
   }
+  if (constrained(s)) {  // the bound-constrained subproblems (TypeB): projected quasi-Newton with L-BFGS
+    list.sublist("Step").sublist("Line Search").sublist("Descent Method").set("Type", "Quasi-Newton Method");
+  }
   ReplayFunction replay(f, monitor.state().evaluations);
   auto xr = ROL::makePtr<RolVector>(ROL::makePtr<std::vector<double>>(x));
   auto objective = ROL::makePtr<RolObjective>(replay, s.method == "gauss_newton");
@@ -321,10 +419,30 @@ void run_rol(Function& f, std::vector<double>& x, const Settings& s, Monitor& mo
     auto upper = ROL::makePtr<RolVector>(ROL::makePtr<std::vector<double>>(s.upper));
     problem->addBoundConstraint(ROL::makePtr<ROL::Bounds<double>>(lower, upper));
   }
+  if (constrained(s)) {
+    const std::size_t m = s.constraint_lower.size();
+    const bool equality = s.constraint_lower == s.constraint_upper;
+    const ROL::Ptr<ROL::Constraint<double>> constraint = ROL::makePtr<RolConstraint>(replay, s, equality);
+    const ROL::Ptr<ROL::Vector<double>> multiplier = ROL::makePtr<RolVector>(ROL::makePtr<std::vector<double>>(m, 0.0));
+    if (equality) {
+      problem->addConstraint("constraints", constraint, multiplier);
+    } else {
+      // One inequality constraint lower <= c <= upper (equalities as lower = upper) with ROL's slack variables,
+      // so that J_c^T lambda stays one product (one adjoint sweep) for all constraints together.
+      auto finite = [](std::vector<double> b) {
+        for (double& v : b) v = std::max(-ROL::ROL_INF<double>(), std::min(ROL::ROL_INF<double>(), v));
+        return b;
+      };
+      auto lower = ROL::makePtr<RolVector>(ROL::makePtr<std::vector<double>>(finite(s.constraint_lower)));
+      auto upper = ROL::makePtr<RolVector>(ROL::makePtr<std::vector<double>>(finite(s.constraint_upper)));
+      const ROL::Ptr<ROL::BoundConstraint<double>> range = ROL::makePtr<ROL::Bounds<double>>(lower, upper);
+      problem->addConstraint("constraints", constraint, multiplier, range);
+    }
+  }
   problem->finalize(false, false);
   ROL::Solver<double> solver(problem, list);
   std::ostringstream rol_output;  // ROL's own table is not printed; the monitor prints ours
-  solver.solve(rol_output, ROL::makePtr<RolMonitor>(monitor, replay), false);
+  solver.solve(rol_output, ROL::makePtr<RolMonitor>(monitor, replay, s), false);
   x = monitor.state().x;
 }
 
@@ -458,6 +576,14 @@ void Function::gauss_newton_vector(const std::vector<double>&, const std::vector
   throw std::logic_error("this function has no Gauss-Newton products");
 }
 
+void Function::constraint_values(const std::vector<double>&, std::vector<double>&) {
+  throw std::logic_error("this function has no constraints");
+}
+
+void Function::constraint_adjoint(const std::vector<double>&, const std::vector<double>&, std::vector<double>&) {
+  throw std::logic_error("this function has no constraints");
+}
+
 void check_settings(const Settings& s, std::size_t size) {
   const std::vector<std::string> methods = {"lbfgs", "trust_region", "newton_krylov", "gauss_newton", "gradient",
                                             "barzilai_borwein"};
@@ -469,11 +595,21 @@ void check_settings(const Settings& s, std::size_t size) {
     if (!(s.lower[i] <= s.upper[i])) throw std::invalid_argument("lower bound above upper bound");
   if (!s.metric.empty() && s.metric.size() != size) throw std::invalid_argument("metric must have one weight per scalar");
   if (s.nonmonotone_memory < 1) throw std::invalid_argument("nonmonotone_memory must be at least 1");
+  if (s.constraint_lower.size() != s.constraint_upper.size())
+    throw std::invalid_argument("constraints must have a lower and an upper bound per value");
+  if (!s.constraint_lower.empty() && s.method != "lbfgs" && s.method != "trust_region")
+    throw std::invalid_argument("method '" + s.method + "' takes no constraints; with constraints the method is ROL's "
+                                "augmented Lagrangian with lbfgs or trust_region subproblems");
 }
 
 Result minimize(Function& f, const std::vector<double>& x0, const Settings& s, const Observer& observer,
                 const RestartState* restart) {
   check_settings(s, restart ? restart->x.size() : x0.size());
+  if (s.constraint_lower.size() != f.constraint_count())
+    throw std::invalid_argument("constraint bounds must have one entry per constraint value");
+  if (constrained(s) && restart)
+    throw std::invalid_argument("a run with constraints cannot restart (ROL's augmented Lagrangian keeps its "
+                                "multipliers and penalty inside ROL); run again from the design file instead");
   const bool rol = s.method != "gradient" && s.method != "barzilai_borwein";
   // ROL's methods replay a recorded run from the start, x0 (RestartState).
   const bool replay = rol && restart && !restart->evaluations.empty();
@@ -489,7 +625,8 @@ Result minimize(Function& f, const std::vector<double>& x0, const Settings& s, c
   result.last_objective = state.previous_objective;
   result.stop_reason = monitor.stop_reason().empty() ? "the method stopped" : monitor.stop_reason();
   result.converged = monitor.converged();
-  const bool best_is_last = state.best_x.empty() || state.best_iteration == state.iteration;
+  // With constraints the lowest J may be infeasible: the result is the last iterate.
+  const bool best_is_last = constrained(s) || state.best_x.empty() || state.best_iteration == state.iteration;
   result.x = best_is_last ? state.x : state.best_x;
   result.objective = best_is_last ? state.previous_objective : state.best_objective;
   result.best_iteration = best_is_last ? state.iteration : state.best_iteration;

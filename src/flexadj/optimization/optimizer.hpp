@@ -11,6 +11,11 @@
 //                     optionally safeguarded by an Armijo backtracking line search
 //   barzilai_borwein  the two-point step size gradient method (Barzilai and Borwein 1988), as used by
 //                     Schubert et al. 2024; projected onto the bounds
+// With constraints lower_c <= c(x) <= upper_c (Function::constraint_count() > 0; lbfgs and trust_region only): ROL's
+// augmented Lagrangian method (Conn, Gould and Toint 1991; ROL's TypeE/TypeG AugmentedLagrangianAlgorithm), whose
+// subproblems are the method above on L_A(x) = J + lambda.c + (mu/2)|c|^2. It was chosen because it asks the
+// constraints for values and products J_c^T v only: with a secant model of the subproblem, no J_c v (a tangent
+// sweep) and no second derivatives. Inequalities get ROL's slack variables.
 // Under MPI every rank runs the same iteration on the same (replicated) x; the function is collective.
 #include <functional>
 #include <limits>
@@ -37,6 +42,11 @@ class Function {
   // Work done so far, for the progress lines.
   virtual long forward_runs() const = 0;
   virtual long adjoint_runs() const = 0;
+  // Constraints c(x) (none by default): their number, values, and the product J_c(x)^T lambda.
+  virtual std::size_t constraint_count() const { return 0; }
+  virtual void constraint_values(const std::vector<double>& x, std::vector<double>& c);
+  virtual void constraint_adjoint(const std::vector<double>& x, const std::vector<double>& lambda,
+                                  std::vector<double>& product);
 };
 
 struct Settings {
@@ -56,13 +66,21 @@ struct Settings {
   // Gradient and Barzilai-Borwein methods: the metric of eq. (57), one positive weight per scalar (the
   // quadrature weight of a control value, 1 for a parameter); empty: all 1. The step is -kappa g_i / w_i.
   std::vector<double> metric;
+  // Constraints: one lower and one upper bound per value of Function::constraint_values (equal for an
+  // equality); empty: none. Converged only where max(c - upper, lower - c, 0) <= constraint_tolerance.
+  std::vector<double> constraint_lower, constraint_upper;
+  double constraint_tolerance = 1e-8;
 };
 
 // One accepted iterate (iteration 0 is the start).
 struct Iteration {
   int iteration = 0;
   double objective = 0.0;
-  double gradient_norm = 0.0;  // Euclidean norm of the projected gradient P(x - g) - x
+  // Euclidean norm of the projected gradient P(x - g) - x; with constraints ROL's norm of the projected gradient
+  // of the augmented Lagrangian (scaled by its multiplier update).
+  double gradient_norm = 0.0;
+  // With constraints: the largest violation of a constraint bound (NaN without constraints).
+  double constraint_violation = std::numeric_limits<double>::quiet_NaN();
   double step = 0.0;           // |x_k - x_(k-1)|
   long forward_runs = 0, adjoint_runs = 0;
   double seconds = 0.0;        // since the start of this run
@@ -116,7 +134,8 @@ using Observer = std::function<void(const Iteration&, const std::vector<double>&
 Result minimize(Function& function, const std::vector<double>& x0, const Settings& settings,
                 const Observer& observer, const RestartState* restart = nullptr);
 
-// Throws std::invalid_argument for an unknown method or bounds of the wrong size.
+// Throws std::invalid_argument for an unknown method, bounds of the wrong size, or constraints with a method that
+// cannot take them.
 void check_settings(const Settings& settings, std::size_t size);
 
 }  // namespace flexadj::optimization

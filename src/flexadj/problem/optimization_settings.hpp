@@ -26,6 +26,8 @@ struct OptimizationSettings {
   int lbfgs_memory = 10;
   int nonmonotone_memory = 10;  // Barzilai-Borwein: J values the non-monotone safeguard compares with
   std::vector<DesignBound> bounds;
+  // With constraints: converged only where no constraint value is violated by more than this.
+  double constraint_tolerance = 1e-8;
   std::string start_from;  // design-values file applied to the model (path as resolved by the reader)
 };
 

@@ -9,6 +9,7 @@
 
 #include "flexadj/integrators/integrator_settings.hpp"
 #include "flexadj/model/model.hpp"
+#include "flexadj/objectives/constraint_term.hpp"
 #include "flexadj/objectives/objective_term.hpp"
 #include "flexadj/problem/optimization_settings.hpp"
 
@@ -44,6 +45,8 @@ struct Problem {
   // both empty for plain simulations.
   std::vector<objectives::ObjectiveTerm> objective_terms;
   std::vector<std::string> design_variables;
+  // flexadj optimize: the `constraints` section (empty: the objective and the bounds only).
+  std::vector<objectives::ConstraintTerm> constraints;
   OptimizationSettings optimization;  // flexadj optimize
   // The model file as read, the --set overrides applied: each top-level section (key, YAML text), sorted by key.
   // What a run's identity is computed from (GradientProblem::run_identity).
