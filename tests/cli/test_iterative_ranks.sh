@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The iterative solver on 2, 4 and 8 ranks (4 and 8 oversubscribed). With its default preconditioner, the exact
-# Schur complement of the interface between the ranks, GMRES takes one iteration per solve at every rank count
+# Schur complement of the interface between the ranks (applied once as a direct solve), GMRES takes at most 2 iterations per solve at every rank count
 # (the limit 2 leaves room for round-off) and the trajectory is the direct solver's to round-off. With the
 # overlapping Schwarz preconditioner (overlap 2) the trajectory is the direct solver's to the Newton tolerance and
 # the overlap takes no more iterations than block Jacobi (schwarz_overlap 0); on the beam its count stays at most

@@ -8,7 +8,8 @@
 //   klu_gathered: KLU on rank 0 of the matrix gathered from all ranks (gathered_direct_solver.hpp), for small
 //                 systems; rank 0 holds the whole matrix and its factor.
 //   iterative:    Belos GMRES preconditioned on several ranks by the exact Schur complement of the interface
-//                 between the ranks (interface_schur_klu.hpp; one iteration at any rank count), or by restricted
+//                 between the ranks (interface_schur_klu.hpp; exact, so applied once as a direct solve, GMRES running
+//                 only where its residual misses round-off), or by restricted
 //                 additive Schwarz with KLU on each rank's overlapping block (overlapping_schwarz_klu.hpp; block
 //                 Jacobi with overlap 0); on one rank by KLU. The true residual is checked after every solve.
 //   auto:         KLU on one rank; on several, klu_gathered up to kAutoGatheredRows global rows (fastest there),
