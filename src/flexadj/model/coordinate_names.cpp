@@ -42,12 +42,17 @@ const std::vector<std::string>& coordinate_suffixes(BodyKind kind) {
 }
 
 std::string coordinate_name(const Model& model, long long coordinate) {
-  for (int b = static_cast<int>(model.bodies().size()) - 1; b >= 0; --b)
-    if (model.body_offset(b) <= coordinate) {
-      const Body& body = model.body(b);
-      return body.name + "." + coordinate_suffixes(body.kind).at(coordinate - model.body_offset(b));
-    }
-  return "coordinate " + std::to_string(coordinate);
+  // The last body whose offset is <= coordinate (offsets grow with the body index): a binary search, so that naming
+  // every coordinate of a large model (the output's names) stays O(n log n).
+  int low = 0, high = static_cast<int>(model.bodies().size());  // the body is in [low, high)
+  if (high == 0 || model.body_offset(0) > coordinate) return "coordinate " + std::to_string(coordinate);
+  while (high - low > 1) {
+    const int middle = low + (high - low) / 2;
+    if (model.body_offset(middle) <= coordinate) low = middle;
+    else high = middle;
+  }
+  const Body& body = model.body(low);
+  return body.name + "." + coordinate_suffixes(body.kind).at(coordinate - model.body_offset(low));
 }
 
 long long find_coordinate(const Model& model, const std::string& name) {
