@@ -1,7 +1,9 @@
 // KluFactorization: solves with A and A^T against a dense reference, refactorization with the old pivot order
-// equal to a fresh factorization to round-off, and the fall-back to a fresh one when the old order no longer fits.
+// equal to a fresh factorization to round-off, the fall-back to a fresh one when the old order no longer fits, and
+// the solve restricted to the unknowns ordered last against the full solve.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
@@ -131,6 +133,65 @@ TEST(KluFactorization, RefactorizationFallsBackWhenAPivotVanishes) {
   klu.solve(x.data());
   EXPECT_NEAR(x[0], 1.0, 1e-15);
   EXPECT_NEAR(x[1], 1.0, 1e-15);
+}
+
+// The saddle-point matrix with its unknowns renumbered by `permutation` (new index of old i), nonsymmetric entries
+// scaled by 1 + 0.3 sin, so that the restricted solve meets pivoting, row scaling and an unsymmetric A.
+std::vector<double> renumbered(const std::vector<double>& a, int size, const std::vector<int>& permutation) {
+  std::vector<double> b(a.size(), 0.0);
+  for (int i = 0; i < size; ++i)
+    for (int j = 0; j < size; ++j)
+      if (a[i * size + j] != 0.0)
+        b[permutation[i] * size + permutation[j]] = a[i * size + j] * (i < j ? 1.0 + 0.3 * std::sin(i + 2.0 * j) : 1.0);
+  return b;
+}
+
+TEST(KluFactorization, SolveOnTheLastUnknownsEqualsTheFullSolve) {
+  std::mt19937 random(5);
+  const int n = 60, m = 25, size = n + m;
+  std::vector<int> permutation(size);
+  for (int i = 0; i < size; ++i) permutation[i] = i;
+  std::shuffle(permutation.begin(), permutation.end(), random);
+  const auto a = renumbered(saddle_point_matrix(n, m, 0.0, random), size, permutation);
+  // The unknowns of both ends of the chain and a multiplier or two: where an interface would couple.
+  const std::vector<int> last{permutation[0], permutation[1], permutation[n - 1], permutation[n], permutation[n + 1],
+                              permutation[size - 1]};
+  std::vector<int> offsets(1, 0), columns;
+  for (int i = 0; i < size; ++i) {
+    for (int j = 0; j < size; ++j)
+      if (a[i * size + j] != 0.0) columns.push_back(j);
+    offsets.push_back(static_cast<int>(columns.size()));
+  }
+  KluFactorization klu(offsets, columns, last);
+  set_values(klu, a, size);
+  ASSERT_TRUE(klu.factorize());
+  const int k = static_cast<int>(last.size()), count = 3;
+  const auto check = [&](const std::vector<double>& matrix, const char* what) {
+    std::vector<double> restricted(k * count), full(size);
+    for (int c = 0; c < count; ++c)
+      for (int i = 0; i < k; ++i) restricted[c * k + i] = std::cos(1.0 + i + 7.0 * c);
+    const std::vector<double> rhs = restricted;
+    klu.solve_last(restricted.data(), count);
+    for (int c = 0; c < count; ++c) {
+      std::fill(full.begin(), full.end(), 0.0);
+      for (int i = 0; i < k; ++i) full[last[i]] = rhs[c * k + i];
+      const std::vector<double> b = full;
+      klu.solve(full.data());
+      ASSERT_LT(residual(matrix, size, full, b, false), 1e-12) << what;
+      for (int i = 0; i < k; ++i)
+        EXPECT_NEAR(restricted[c * k + i], full[last[i]], 1e-13 * (1.0 + std::abs(full[last[i]])))
+            << what << ", column " << c << ", unknown " << last[i];
+    }
+  };
+  check(a, "factorization");
+  auto next = a;  // a Newton iteration's next matrix: refactorized with the old pivots
+  std::uniform_real_distribution<double> u(-0.01, 0.01);
+  for (double& value : next)
+    if (value != 0.0) value *= 1.0 + u(random);
+  set_values(klu, next, size);
+  ASSERT_TRUE(klu.refactorize());
+  EXPECT_TRUE(klu.last_was_refactorization());
+  check(next, "refactorization");
 }
 
 TEST(KluFactorization, SingularMatrixIsReported) {

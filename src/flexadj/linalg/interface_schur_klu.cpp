@@ -120,10 +120,21 @@ InterfaceSchurKlu::InterfaceSchurKlu(RCP<const CrsMatrix> matrix, int first_mult
     for (const auto& [column, source] : row) interior_columns.push_back(column), interior_sources_.push_back(source);
     interior_offsets.push_back(static_cast<int>(interior_columns.size()));
   }
+  // The interior unknowns S's term needs: rows of A_IΓ (its right-hand sides) and columns of A_ΓI (where its
+  // solutions are read). Ordered last in the interior factorization, its solves run through their few columns.
+  std::vector<int> last_position(interior_rows_.size(), -1), last;
+  for (const Entry& e : interior_interface_) last_position[e.row] = 0;
+  for (const Entry& e : interface_interior_) last_position[e.column] = 0;
+  for (std::size_t a = 0; a < last_position.size(); ++a)
+    if (last_position[a] == 0) last_position[a] = static_cast<int>(last.size()), last.push_back(static_cast<int>(a));
+  const std::size_t last_count = last.size();
   if (!interior_rows_.empty())
-    interior_klu_ = std::make_unique<KluFactorization>(std::move(interior_offsets), std::move(interior_columns));
+    interior_klu_ = std::make_unique<KluFactorization>(std::move(interior_offsets), std::move(interior_columns),
+                                                       std::move(last));
   std::stable_sort(interior_interface_.begin(), interior_interface_.end(),
                    [](const Entry& a, const Entry& b) { return a.column < b.column; });
+  for (const Entry& e : interior_interface_) interior_interface_last_.push_back(last_position[e.row]);
+  for (const Entry& e : interface_interior_) interface_interior_last_.push_back(last_position[e.column]);
   {
     std::vector<char> coupled_row(own_interface, 0), coupled_column(own_interface, 0);
     for (const Entry& e : interface_interior_) coupled_row[e.row] = 1;
@@ -136,7 +147,7 @@ InterfaceSchurKlu::InterfaceSchurKlu(RCP<const CrsMatrix> matrix, int first_mult
   interior_interface_values_.resize(interior_interface_.size());
   interface_interior_values_.resize(interface_interior_.size());
   interior_work_.resize(interior_rows_.size());
-  column_block_.resize(std::min(kColumnBlock, coupled_columns_.size()) * interior_rows_.size());
+  column_block_.resize(coupled_columns_.size() * last_count);
   interior_rhs_.resize(interior_rows_.size());
   interface_work_.resize(own_interface);
   schur_work_.resize(interface_total_);
@@ -202,24 +213,23 @@ void InterfaceSchurKlu::update(Pivots pivots) {
     interface_interior_values_[k] = values(interface_interior_[k].source);
   if (!schur_klu_) return;
 
-  // This rank's term of S: A_ΓΓ's entries, then -A_ΓI A_II^-1 A_IΓ, kColumnBlock columns per pass through the
-  // interior factors.
+  // This rank's term of S: A_ΓΓ's entries, then -A_ΓI A_II^-1 A_IΓ, every interface column's interior solve
+  // restricted to the interior unknowns A_IΓ and A_ΓI touch (KluFactorization::solve_last).
   std::size_t t = 0;
   for (const Entry& e : interface_interface_) term_values_[t++] = values(e.source);
-  const std::size_t n = interior_rows_.size();
-  std::size_t k = 0;
-  for (std::size_t first = 0; first < coupled_columns_.size(); first += kColumnBlock) {
-    const std::size_t count = std::min(kColumnBlock, coupled_columns_.size() - first);
-    std::fill(column_block_.begin(), column_block_.begin() + count * n, 0.0);
-    for (std::size_t b = 0; b < count; ++b)
-      for (; k < interior_interface_.size() && interior_interface_[k].column == coupled_columns_[first + b]; ++k)
-        column_block_[b * n + interior_interface_[k].row] = interior_interface_values_[k];
-    if (interior_klu_) interior_klu_->solve(column_block_.data(), false, static_cast<int>(count));
-    for (std::size_t b = 0; b < count; ++b) {
-      const double* z = column_block_.data() + b * n;
+  if (!coupled_columns_.empty()) {
+    const std::size_t m = interior_klu_->last().size();
+    std::fill(column_block_.begin(), column_block_.end(), 0.0);
+    std::size_t k = 0;
+    for (std::size_t b = 0; b < coupled_columns_.size(); ++b)
+      for (; k < interior_interface_.size() && interior_interface_[k].column == coupled_columns_[b]; ++k)
+        column_block_[b * m + interior_interface_last_[k]] = interior_interface_values_[k];
+    interior_klu_->solve_last(column_block_.data(), static_cast<int>(coupled_columns_.size()));
+    for (std::size_t b = 0; b < coupled_columns_.size(); ++b) {
+      const double* z = column_block_.data() + b * m;
       std::fill(interface_work_.begin(), interface_work_.end(), 0.0);
       for (std::size_t e = 0; e < interface_interior_.size(); ++e)
-        interface_work_[interface_interior_[e].row] += interface_interior_values_[e] * z[interface_interior_[e].column];
+        interface_work_[interface_interior_[e].row] += interface_interior_values_[e] * z[interface_interior_last_[e]];
       for (int i : coupled_rows_) term_values_[t++] = -interface_work_[i];
     }
   }

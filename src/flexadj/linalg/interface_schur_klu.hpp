@@ -7,7 +7,8 @@
 //     [ A_II  A_IΓ ]      A_II = diag(A_{I_p I_p}) (no coupling between ranks' interiors),
 //     [ A_ΓI  A_ΓΓ ]      S = A_ΓΓ - Σ_p A_{Γ_p I_p} A_{I_p I_p}^-1 A_{I_p Γ_p}.
 // Each rank factorizes its interior block by KLU (klu_factorization.hpp) and forms its term of S densely by one
-// interior solve per interface column it holds; the terms are summed into a sparse S that every rank factorizes
+// interior solve per interface column it holds, restricted to the interior unknowns next to the interface (ordered
+// last in the interior factorization, so that these solves run through a few trailing columns of the factors); the terms are summed into a sparse S that every rank factorizes
 // (replicated, the same values in the same order on every rank, so the same bits). apply() is then the exact
 // inverse: the interior solve, one MPI_Allgatherv of the interface residual, the interface solve and a second
 // interior solve. GMRES preconditioned with it converges in one iteration whatever the rank count (the
@@ -73,6 +74,8 @@ class InterfaceSchurKlu final : public Tpetra::Operator<double, LocalOrdinal, Gl
   std::unique_ptr<KluFactorization> interior_klu_;
   std::vector<Entry> interior_interface_;   // A_IΓ: interior row, local interface column (sorted by column)
   std::vector<Entry> interface_interior_;   // A_ΓI: local interface row, interior column
+  // Their interior rows and columns among the interior factorization's `last` unknowns (solve_last's numbering).
+  std::vector<int> interior_interface_last_, interface_interior_last_;
   std::vector<double> interior_interface_values_, interface_interior_values_;  // as of the last update()
   // S's term of this rank: A_ΓΓ's entries (global interface numbers), then C_p = A_ΓI A_II^-1 A_IΓ on the
   // interface rows and columns that reach the interior, dense.
@@ -83,8 +86,7 @@ class InterfaceSchurKlu final : public Tpetra::Operator<double, LocalOrdinal, Gl
   std::vector<double> gathered_terms_;
   std::vector<int> schur_position_;  // gathered term k goes to S's value schur_position_[k]
   std::unique_ptr<KluFactorization> schur_klu_;
-  static constexpr std::size_t kColumnBlock = 8;  // interface columns solved per pass through the interior factors
-  std::vector<double> column_block_;
+  std::vector<double> column_block_;  // the interior solves of every coupled column, on the `last` unknowns
   mutable std::vector<double> interior_work_, interior_rhs_, interface_work_, schur_work_;
 };
 

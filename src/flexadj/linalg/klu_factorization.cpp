@@ -1,7 +1,9 @@
 #include "flexadj/linalg/klu_factorization.hpp"
 
+#include <algorithm>
 #include <stdexcept>
 
+#include <camd.h>
 #include <klu.h>
 
 namespace flexadj::linalg {
@@ -13,13 +15,51 @@ struct KluFactorization::Klu {
 };
 
 KluFactorization::KluFactorization(std::vector<int> row_offsets, std::vector<int> columns)
-    : row_offsets_(std::move(row_offsets)), columns_(std::move(columns)), values_(columns_.size(), 0.0),
-      klu_(std::make_unique<Klu>()) {
+    : KluFactorization(std::move(row_offsets), std::move(columns), {}) {}
+
+KluFactorization::KluFactorization(std::vector<int> row_offsets, std::vector<int> columns, std::vector<int> last)
+    : row_offsets_(std::move(row_offsets)), columns_(std::move(columns)), last_(std::move(last)),
+      values_(columns_.size(), 0.0), klu_(std::make_unique<Klu>()) {
   if (row_offsets_.empty() || static_cast<std::size_t>(row_offsets_.back()) != columns_.size())
     throw std::invalid_argument("KluFactorization: row offsets do not match the column indices");
   klu_defaults(&klu_->common);
-  klu_->symbolic = klu_analyze(size(), row_offsets_.data(), columns_.data(), &klu_->common);
+  analyse();
+}
+
+void KluFactorization::analyse() {
+  const int n = size();
+  if (last_.empty()) {
+    klu_->symbolic = klu_analyze(n, row_offsets_.data(), columns_.data(), &klu_->common);
+  } else {
+    // CAMD on the pattern of A + A^T with the `last` unknowns in a later constraint set, then KLU with that
+    // ordering for rows and columns and without BTF (one block, so that the trailing columns are the `last` ones).
+    std::vector<int> constraint(n, 0), order(n);
+    for (int i : last_) {
+      if (i < 0 || i >= n) throw std::invalid_argument("KluFactorization: a `last` unknown is out of range");
+      constraint[i] = 1;
+    }
+    double control[CAMD_CONTROL], info[CAMD_INFO];
+    camd_defaults(control);
+    const int status = camd_order(n, row_offsets_.data(), columns_.data(), order.data(), control, info,
+                                  constraint.data());
+    if (status != CAMD_OK && status != CAMD_OK_BUT_JUMBLED)
+      throw std::runtime_error("KluFactorization: CAMD could not order the structure");
+    klu_->common.btf = 0;
+    klu_->symbolic = klu_analyze_given(n, row_offsets_.data(), columns_.data(), order.data(), order.data(),
+                                       &klu_->common);
+    trailing_work_.assign(n, 0.0);
+  }
   if (klu_->symbolic == nullptr) throw std::runtime_error("KluFactorization: KLU could not analyse the structure");
+  if (!last_.empty()) {  // where b(Q) puts each `last` unknown: first .. n-1 by CAMD's constraint sets
+    std::vector<int> position(n);
+    for (int k = 0; k < n; ++k) position[klu_->symbolic->Q[k]] = k;
+    q_position_.resize(last_.size());
+    for (std::size_t a = 0; a < last_.size(); ++a) {
+      q_position_[a] = position[last_[a]];
+      if (q_position_[a] < n - static_cast<int>(last_.size()))
+        throw std::runtime_error("KluFactorization: the ordering did not put the `last` unknowns last");
+    }
+  }
 }
 
 KluFactorization::~KluFactorization() {
@@ -62,6 +102,65 @@ void KluFactorization::solve(double* x, bool transposed, int count) {
     klu_solve(klu_->symbolic, klu_->numeric, size(), count, x, &klu_->common);
   else
     klu_tsolve(klu_->symbolic, klu_->numeric, size(), count, x, &klu_->common);
+}
+
+void KluFactorization::solve_last(double* x, int count) {
+  const int n = size(), m = static_cast<int>(last_.size());
+  if (m == 0) throw std::logic_error("KluFactorization::solve_last needs the unknowns to order last");
+  const klu_symbolic& symbolic = *klu_->symbolic;
+  const klu_numeric& numeric = *klu_->numeric;
+  if (symbolic.nblocks != 1 || n < 2) {  // no factors in place to walk (a single singleton): solve in full
+    for (int c = 0; c < count; ++c) {
+      std::fill(trailing_work_.begin(), trailing_work_.end(), 0.0);
+      for (int a = 0; a < m; ++a) trailing_work_[last_[a]] = x[c * m + a];
+      solve(trailing_work_.data());
+      for (int a = 0; a < m; ++a) x[c * m + a] = trailing_work_[last_[a]];
+    }
+    std::fill(trailing_work_.begin(), trailing_work_.end(), 0.0);
+    return;
+  }
+  // As klu_tsolve (A = M^T for KLU's M): X = b(Q); U^T W = X; L^T V = W; x(Pnum[k]) = V[k] / Rs[k]. The `last`
+  // unknowns are KLU's columns first (position) .. n-1, so b(Q) and W vanish before `first`; V is needed from the
+  // earliest pivot position of a `last` unknown on.
+  const int first = n - m;
+  const int* pivot_position = numeric.Pinv;
+  const double* LU = static_cast<const double*>(numeric.LUbx[0]);
+  const double* u_diagonal = static_cast<const double*>(numeric.Udiag);
+  const double* Rs = numeric.Rs;
+  // KLU's packed column k of L or U (GET_POINTER of klu_internal.h): its row indices, then its values, from
+  // LU + start[k], the indices padded to whole doubles.
+  const auto column = [LU](const int* start, const int* length, int k, const int*& rows, const double*& values) {
+    const double* p = LU + start[k];
+    rows = reinterpret_cast<const int*>(p);
+    values = p + (sizeof(int) * length[k] + sizeof(double) - 1) / sizeof(double);
+    return length[k];
+  };
+  int earliest = first;
+  for (int a = 0; a < m; ++a) earliest = std::min(earliest, pivot_position[last_[a]]);
+  double* X = trailing_work_.data();
+  for (int c = 0; c < count; ++c) {
+    double* xc = x + static_cast<std::size_t>(c) * m;
+    for (int a = 0; a < m; ++a) X[q_position_[a]] = xc[a];  // X is zero between calls
+    const int *rows;
+    const double* values;
+    for (int k = first; k < n; ++k) {  // U^T W = X, forward
+      double sum = X[k];
+      const int len = column(numeric.Uip, numeric.Ulen, k, rows, values);
+      for (int p = 0; p < len; ++p) sum -= values[p] * X[rows[p]];
+      X[k] = sum / u_diagonal[k];
+    }
+    for (int k = n - 1; k >= earliest; --k) {  // L^T V = W, backward (L has a unit diagonal)
+      double sum = X[k];
+      const int len = column(numeric.Lip, numeric.Llen, k, rows, values);
+      for (int p = 0; p < len; ++p) sum -= values[p] * X[rows[p]];
+      X[k] = sum;
+    }
+    for (int a = 0; a < m; ++a) {
+      const int k = pivot_position[last_[a]];
+      xc[a] = Rs ? X[k] / Rs[k] : X[k];
+    }
+    for (int k = earliest; k < n; ++k) X[k] = 0.0;
+  }
 }
 
 std::unique_ptr<KluFactorization::Factors> KluFactorization::release_factors() {

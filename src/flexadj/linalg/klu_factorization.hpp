@@ -10,6 +10,13 @@
 //
 // The matrix is given in compressed rows; KLU reads them as compressed columns, i.e. factorizes A^T, so solve()
 // uses KLU's transposed solve for A x = b (as Amesos2's single-process path does).
+//
+// With a set of `last` unknowns, the ordering puts them at the end (CAMD, the constrained minimum degree ordering of
+// the same package, without BTF), and solve_last() solves A x = b for a right-hand side that is zero outside them
+// and returns x on them only. It runs through the trailing columns of the factors only, from the earliest position
+// a `last` unknown was pivoted to: for a chain cut at one end, a few dozen columns instead of the whole matrix. KLU
+// has no solve with a sparse right-hand side or a restricted solution; this reads its factors in place (the
+// layout of klu.h's klu_numeric and of KLU's GET_POINTER, klu_internal.h).
 #include <memory>
 #include <vector>
 
@@ -19,6 +26,8 @@ class KluFactorization {
  public:
   // Rows of an n x n matrix: row_offsets (n + 1), columns sorted within each row. Analyses the structure.
   KluFactorization(std::vector<int> row_offsets, std::vector<int> columns);
+  // The same, with the unknowns `last` ordered last (see above).
+  KluFactorization(std::vector<int> row_offsets, std::vector<int> columns, std::vector<int> last);
   ~KluFactorization();
   KluFactorization(const KluFactorization&) = delete;
   KluFactorization& operator=(const KluFactorization&) = delete;
@@ -41,6 +50,10 @@ class KluFactorization {
   // x := A^-1 x, or A^-T x with `transposed`; with count > 1, the `count` columns of x (each size() long) in one
   // pass through the factors (KLU takes four right-hand sides per pass).
   void solve(double* x, bool transposed = false, int count = 1);
+  // x := (A^-1 b) restricted to the unknowns `last` (in their order), for a b that is zero outside them, given by
+  // its entries on them in x; `count` such columns, each last().size() long. Needs the constructor with `last`.
+  void solve_last(double* x, int count = 1);
+  const std::vector<int>& last() const { return last_; }
 
   // The factors of the last factorization handed over, to solve with later while this object factorizes other
   // values (the spacetime adjoint keeps one per step); the next refactorize() then factorizes afresh. They use
@@ -66,9 +79,12 @@ class KluFactorization {
 
  private:
   double pivot_ratio();
+  void analyse();
 
   struct Klu;
-  std::vector<int> row_offsets_, columns_;
+  std::vector<int> row_offsets_, columns_, last_;
+  std::vector<int> q_position_;        // KLU's column position of each `last` unknown
+  std::vector<double> trailing_work_;  // solve_last's work vector (size n, zero between calls)
   std::vector<double> values_;
   std::unique_ptr<Klu> klu_;
   double fresh_pivot_ratio_ = 0.0;
