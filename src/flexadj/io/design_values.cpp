@@ -50,7 +50,6 @@ void apply_design_values(model::Model& model, const std::string& path, integrato
       integrator->end_time = end_time;  // a free final time keeps its step count (integrator.fixed_steps)
       continue;
     }
-    const problem::DesignSpace one(model, {name});
     std::vector<double> x;
     if (variable.kind == problem::DesignSpace::Kind::Parameter) {
       const std::size_t dot = name.rfind('.');
@@ -62,9 +61,9 @@ void apply_design_values(model::Model& model, const std::string& path, integrato
     } else {
       x.push_back(value.number());
     }
-    if (static_cast<int>(x.size()) != one.size())
-      value.fail("expected " + std::to_string(one.size()) + " value(s), got " + std::to_string(x.size()));
-    one.set_values(model, x);
+    if (static_cast<int>(x.size()) != variable.size)
+      value.fail("expected " + std::to_string(variable.size) + " value(s), got " + std::to_string(x.size()));
+    problem::DesignSpace::set_entry(model, parameters, variable, x.data());
   }
   // An inertia tensor is valid or not as a whole: checked once all its entries are set.
   for (const auto& [body, first_entry] : changed_inertia) {

@@ -42,17 +42,10 @@ const std::vector<std::string>& coordinate_suffixes(BodyKind kind) {
 }
 
 std::string coordinate_name(const Model& model, long long coordinate) {
-  // The last body whose offset is <= coordinate (offsets grow with the body index): a binary search, so that naming
-  // every coordinate of a large model (the output's names) stays O(n log n).
-  int low = 0, high = static_cast<int>(model.bodies().size());  // the body is in [low, high)
-  if (high == 0 || model.body_offset(0) > coordinate) return "coordinate " + std::to_string(coordinate);
-  while (high - low > 1) {
-    const int middle = low + (high - low) / 2;
-    if (model.body_offset(middle) <= coordinate) low = middle;
-    else high = middle;
-  }
-  const Body& body = model.body(low);
-  return body.name + "." + coordinate_suffixes(body.kind).at(coordinate - model.body_offset(low));
+  const int b = model.body_of_coordinate(coordinate);
+  if (b < 0) return "coordinate " + std::to_string(coordinate);
+  const Body& body = model.body(b);
+  return body.name + "." + coordinate_suffixes(body.kind).at(coordinate - model.body_offset(b));
 }
 
 long long find_coordinate(const Model& model, const std::string& name) {

@@ -1,5 +1,6 @@
 #include "flexadj/model/model.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -165,6 +166,11 @@ constraints::JointGeometry Model::joint_geometry(constraints::JointKind kind, in
   };
   g.rest_rotation = quaternion_product(quaternion_conjugate(quaternion(body_a)), quaternion(body_b));
   return g;
+}
+
+int Model::body_of_coordinate(long long coordinate) const {
+  const auto after = std::upper_bound(body_offsets_.begin(), body_offsets_.end(), coordinate);
+  return static_cast<int>(after - body_offsets_.begin()) - 1;
 }
 
 }  // namespace flexadj::model

@@ -59,6 +59,9 @@ class Model {
   int coordinate_count() const { return coordinate_count_; }
   int multiplier_count() const { return multiplier_count_; }
   int body_offset(int body) const { return body_offsets_.at(body); }               // first coordinate
+  // The body holding global coordinate `coordinate` (the last body whose offset is <= coordinate, by binary
+  // search); -1 if there is none.
+  int body_of_coordinate(long long coordinate) const;
   int constraint_offset(int constraint) const { return constraint_offsets_.at(constraint); }  // first multiplier
   bool conservative() const;  // no dampers, loads or rheonomic constraints
   // The first component whose equations depend on t explicitly (a load of time or control, a rheonomic constraint),

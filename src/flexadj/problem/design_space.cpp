@@ -100,8 +100,7 @@ std::string resolve_control(const model::Model& model, const std::string& name) 
 std::pair<int, int> body_of(const model::Model& model, long long coordinate) {
   if (coordinate < 0 || coordinate >= model.coordinate_count())
     throw std::out_of_range("coordinate " + std::to_string(coordinate) + " is not in the model");
-  int b = static_cast<int>(model.bodies().size()) - 1;
-  while (model.body_offset(b) > coordinate) --b;
+  const int b = model.body_of_coordinate(coordinate);
   return {b, static_cast<int>(coordinate - model.body_offset(b))};
 }
 
@@ -170,6 +169,11 @@ std::vector<std::string> DesignSpace::names() const {
 
 std::vector<double> DesignSpace::values(const model::Model& model) const {
   std::vector<double> values(size_);
+  model_values(model, values, false);
+  return values;
+}
+
+void DesignSpace::model_values(const model::Model& model, std::vector<double>& values, bool skip_final_time) const {
   for (const Entry& e : entries_) {
     switch (e.kind) {
       case Kind::Parameter: values[e.offset] = parameters_.value(model, e.parameter); break;
@@ -186,10 +190,10 @@ std::vector<double> DesignSpace::values(const model::Model& model) const {
         break;
       }
       case Kind::FinalTime:
+        if (skip_final_time) break;
         throw std::logic_error("DesignSpace::values: integrator.end_time is a setting of the problem, not the model");
     }
   }
-  return values;
 }
 
 bool DesignSpace::has_final_time() const {
@@ -200,51 +204,48 @@ bool DesignSpace::has_final_time() const {
 
 std::vector<double> DesignSpace::values(const Problem& problem) const {
   // The model's scalars with the final time's slot filled from the problem.
-  DesignSpace model_only = *this;
-  model_only.entries_.clear();
-  for (const Entry& e : entries_)
-    if (e.kind != Kind::FinalTime) model_only.entries_.push_back(e);
-  std::vector<double> values = model_only.values(*problem.model);
+  std::vector<double> values(size_);
+  model_values(*problem.model, values, true);
   for (const Entry& e : entries_)
     if (e.kind == Kind::FinalTime) values[e.offset] = problem.integrator.end_time;
   return values;
 }
 
 void DesignSpace::set_values(Problem& problem, const std::vector<double>& values) const {
-  if (values.size() != static_cast<std::size_t>(size_))
-    throw std::invalid_argument("DesignSpace::set_values: " + std::to_string(values.size()) + " values for " +
-                                std::to_string(size_) + " design scalars");
-  DesignSpace model_only = *this;
-  model_only.entries_.clear();
-  for (const Entry& e : entries_) {
-    if (e.kind != Kind::FinalTime) model_only.entries_.push_back(e);
-    else problem.integrator.end_time = values[e.offset];
-  }
-  model_only.set_values_of_entries(*problem.model, values);
+  check_size(values);
+  for (const Entry& e : entries_)
+    if (e.kind == Kind::FinalTime) problem.integrator.end_time = values[e.offset];
+  set_model_values(*problem.model, values, true);
 }
 
 void DesignSpace::set_values(model::Model& model, const std::vector<double>& values) const {
+  check_size(values);
+  set_model_values(model, values, false);
+}
+
+void DesignSpace::check_size(const std::vector<double>& values) const {
   if (values.size() != static_cast<std::size_t>(size_))
     throw std::invalid_argument("DesignSpace::set_values: " + std::to_string(values.size()) + " values for " +
                                 std::to_string(size_) + " design scalars");
-  set_values_of_entries(model, values);
 }
 
-void DesignSpace::set_values_of_entries(model::Model& model, const std::vector<double>& values) const {
+void DesignSpace::set_model_values(model::Model& model, const std::vector<double>& values,
+                                   bool skip_final_time) const {
   for (const Entry& e : entries_) {
-    switch (e.kind) {
-      case Kind::Parameter: parameters_.set_value(model, e.parameter, values[e.offset]); break;
-      case Kind::InitialPosition:
-      case Kind::InitialVelocity:
-        set_initial_value(model, e.coordinate, e.kind == Kind::InitialVelocity, values[e.offset]);
-        break;
-      case Kind::Control:
-        model.controls().at(e.control)->set_values(
-            std::vector<double>(values.begin() + e.offset, values.begin() + e.offset + e.size));
-        break;
-      case Kind::FinalTime:
-        throw std::logic_error("DesignSpace::set_values: integrator.end_time is a setting of the problem, not the model");
-    }
+    if (e.kind == Kind::FinalTime && skip_final_time) continue;
+    set_entry(model, parameters_, e, values.data() + e.offset);
+  }
+}
+
+void DesignSpace::set_entry(model::Model& model, const ParameterSpace& parameters, const Entry& e,
+                            const double* values) {
+  switch (e.kind) {
+    case Kind::Parameter: parameters.set_value(model, e.parameter, values[0]); break;
+    case Kind::InitialPosition:
+    case Kind::InitialVelocity: set_initial_value(model, e.coordinate, e.kind == Kind::InitialVelocity, values[0]); break;
+    case Kind::Control: model.controls().at(e.control)->set_values(std::vector<double>(values, values + e.size)); break;
+    case Kind::FinalTime:
+      throw std::logic_error("DesignSpace::set_values: integrator.end_time is a setting of the problem, not the model");
   }
 }
 

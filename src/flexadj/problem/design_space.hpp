@@ -62,12 +62,18 @@ class DesignSpace {
   void set_values(model::Model& model, const std::vector<double>& values) const;
   void set_values(Problem& problem, const std::vector<double>& values) const;
   bool has_final_time() const;
+  // Sets one entry's e.size values in the model (a FinalTime entry: std::logic_error), with the model's parameters
+  // numbered by `parameters`.
+  static void set_entry(model::Model& model, const ParameterSpace& parameters, const Entry& e, const double* values);
   // dJ/d(design scalars) from a gradient computed for the same model with this ParameterSpace's numbering.
   std::vector<double> gradient(const adjoint::Gradient& gradient) const;
 
  private:
-  // set_values() without the size check: the entries' offsets index `values`.
-  void set_values_of_entries(model::Model& model, const std::vector<double>& values) const;
+  // The model's part of values() and set_values(); a FinalTime entry is skipped if skip_final_time, else
+  // std::logic_error. (No copy of this object: its ParameterSpace names every parameter of the model.)
+  void model_values(const model::Model& model, std::vector<double>& values, bool skip_final_time) const;
+  void set_model_values(model::Model& model, const std::vector<double>& values, bool skip_final_time) const;
+  void check_size(const std::vector<double>& values) const;
   ParameterSpace parameters_;
   std::vector<Entry> entries_;
   int size_ = 0;
