@@ -16,8 +16,11 @@
 // Forces are the derivatives of U: r += int (EA (eps - eps_0 + tau deps/dt)) deps/dq + ... with the strain
 // derivatives by a nested forward-AD pass; tau is a Kelvin-Voigt retardation time (damping_time, 0: none).
 // Constant consistent mass matrix rho A int S^T S dx and weight rho A int S^T g dx.
+// The adjoint's parameter partials are written out (ancf_parameter_partials.hpp) from the strains' directional
+// derivatives (strain_directions); the plain AD pass over evaluate() stays as the reference for tests.
 #include <cmath>
 
+#include "flexadj/elements/ancf_parameter_partials.hpp"
 #include "flexadj/elements/ancf_shape.hpp"
 #include "flexadj/elements/elements.hpp"
 #include "flexadj/model/component_ad.hpp"
@@ -25,14 +28,16 @@
 namespace flexadj::elements {
 namespace {
 
+using namespace ancf_cable_parameters;  // the parameter indices kE .. kGravity, kParameterCount
+
 template <int Dim> class AncfGradientDeficient final
     : public model::ForceElementAD<AncfGradientDeficient<Dim>, 4 * Dim> {
   using Base = model::ForceElementAD<AncfGradientDeficient<Dim>, 4 * Dim>;
   static constexpr int kN = 4 * Dim;
   static constexpr int kCurvatureComponents = Dim == 2 ? 1 : 3;
+  static_assert(kParameterCount <= model::kMaxComponentParameters, "too many ANCF parameters");
 
  public:
-  enum : int { kE, kRho, kArea, kI, kDampingTime, kGravity, kParameterCount = kGravity + 3 };
 
   AncfGradientDeficient(const std::string& name, std::array<int, 2> nodes, const AncfElementData& data,
                         const Point& gravity)
@@ -93,6 +98,101 @@ template <int Dim> class AncfGradientDeficient final
     }
     return s;
   }
+
+  // Strains at Gauss point g (as strains()) and their derivatives along the coordinate directions x and y,
+  // de/dq . x and de/dq . y, by the chain rule through r' and r'' (both linear in q; ancf_shape.hpp):
+  //   d eps = r' . dr';  simple model: d kappa = dr'';  exact, with k = r' x r'' and n = |r'|^2:
+  //   d(k/n) = (dr' x r'' + r' x dr'')/n - (k/n) (2 r' . dr')/n,  d|k| = k . dk/|k| (zero at k = 0, as the kernel).
+  struct StrainDirections {
+    Strains<double> value, along_x, along_y;
+  };
+  StrainDirections strain_directions(const double* q, const double* x, const double* y, int g,
+                                     bool vector_form) const {
+    const auto w = ancf::hermite(ancf::gauss_points()[g], length_);
+    auto slopes = [&](const double* z, model::Vec3<double>& first, model::Vec3<double>& second) {
+      first = second = {0.0, 0.0, 0.0};
+      for (int k = 0; k < 4; ++k)
+        for (int i = 0; i < Dim; ++i) {
+          first[i] += w.first[k] * z[Dim * k + i];
+          second[i] += w.second[k] * z[Dim * k + i];
+        }
+    };
+    model::Vec3<double> d1, d2, x1, x2, y1, y2;
+    slopes(q, d1, d2);
+    slopes(x, x1, x2);
+    slopes(y, y1, y2);
+    StrainDirections s;
+    const double n = model::dot(d1, d1);
+    s.value.axial = 0.5 * (n - 1.0);
+    s.along_x.axial = model::dot(d1, x1);
+    s.along_y.axial = model::dot(d1, y1);
+    if (simple_) {
+      s.value.curvature = d2;
+      s.along_x.curvature = x2;
+      s.along_y.curvature = y2;
+      return s;
+    }
+    s.value.curvature = s.along_x.curvature = s.along_y.curvature = {0.0, 0.0, 0.0};
+    const double scale = 1.0 / n;
+    const model::Vec3<double> k = model::cross(d1, d2);
+    const model::Vec3<double> kx = model::add(model::cross(x1, d2), model::cross(d1, x2));
+    const model::Vec3<double> ky = model::add(model::cross(y1, d2), model::cross(d1, y2));
+    const double scale_x = -2.0 * s.along_x.axial * scale * scale, scale_y = -2.0 * s.along_y.axial * scale * scale;
+    if (Dim == 2 || vector_form) {
+      for (int i = Dim == 2 ? 2 : 0, c = 0; i < 3; ++i, ++c) {
+        s.value.curvature[c] = k[i] * scale;
+        s.along_x.curvature[c] = kx[i] * scale + k[i] * scale_x;
+        s.along_y.curvature[c] = ky[i] * scale + k[i] * scale_y;
+      }
+      return s;
+    }
+    const double kk = model::dot(k, k);
+    if (!(kk > 0.0)) return s;
+    const double norm = std::sqrt(kk);
+    s.value.curvature[0] = norm * scale;
+    s.along_x.curvature[0] = model::dot(k, kx) / norm * scale + norm * scale_x;
+    s.along_y.curvature[0] = model::dot(k, ky) / norm * scale + norm * scale_y;
+    return s;
+  }
+
+  // mu . dr/dp by hand (ancf_parameter_partials.hpp): the strains' pairings with mu and their rates along v.
+  void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* mu,
+                              double* gradient, model::ParameterMask wanted = model::kAllParameters) const override {
+    if (plain_ad_) return Base::add_parameter_gradient(q, v, a, t, mu, gradient, wanted);
+    if ((wanted & ((1u << kParameterCount) - 1u)) == 0) return;
+    AncfCablePairing pairing;
+    const model::ParameterMask elastic = (1u << kE) | (1u << kArea) | (1u << kI) | (1u << kDampingTime);
+    if (wanted & elastic) {
+      const int curvature_count = simple_ ? Dim : 1;
+      for (int g = 0; g < ancf::kGaussPoints; ++g) {
+        const double weight = ancf::gauss_weights()[g] * length_;
+        const StrainDirections s = strain_directions(q, mu, v, g, vector_curvature_[g]);
+        pairing.axial += weight * s.along_x.axial * (s.value.axial - axial_0_[g]);
+        pairing.axial_rate += weight * s.along_x.axial * s.along_y.axial;
+        const int count = vector_curvature_[g] ? 3 : curvature_count;
+        for (int c = 0; c < count; ++c) {
+          pairing.bending += weight * s.along_x.curvature[c] * (s.value.curvature[c] - curvature_0_[g][c]);
+          pairing.bending_rate += weight * s.along_x.curvature[c] * s.along_y.curvature[c];
+        }
+      }
+    }
+    const auto M = ancf::hermite_mass(length_);
+    const auto load = ancf::hermite_load(length_);
+    for (int k = 0; k < 4; ++k)
+      for (int i = 0; i < Dim; ++i) {
+        double mass_times_a = 0.0;
+        for (int l = 0; l < 4; ++l) mass_times_a += M[k][l] * a[Dim * l + i];
+        pairing.mass_mu += length_ * mu[Dim * k + i] * mass_times_a;
+        pairing.weight_mu[i] += length_ * load[k] * mu[Dim * k + i];
+      }
+    std::array<double, kParameterCount> partials;
+    ancf_cable_parameter_partials(this->parameters().data(), pairing, partials);
+    for (int k = 0; k < kParameterCount; ++k)
+      if ((wanted >> k) & 1u) gradient[k] += partials[k];
+  }
+
+  // The reference: the parameter partials by the plain AD pass over evaluate() (tests only).
+  void use_plain_ad() { plain_ad_ = true; }
 
   // Consistent mass (per coordinate direction), then applied().
   template <class S, class P> void evaluate(const S* q, const S* v, const S* a, const P* p, double t, S* r) const {
@@ -246,6 +346,7 @@ template <int Dim> class AncfGradientDeficient final
   }
 
   bool simple_;
+  bool plain_ad_ = false;
   double length_;  // reference length of the element
   std::array<double, ancf::kGaussPoints> axial_0_{};
   std::array<std::array<double, 3>, ancf::kGaussPoints> curvature_0_{};
@@ -259,6 +360,20 @@ std::unique_ptr<model::ForceElement> make_ancf_gradient_deficient(const std::str
                                                                   const AncfElementData& data, const Point& gravity) {
   if (dimension == 2) return std::make_unique<AncfGradientDeficient<2>>(name, nodes, data, gravity);
   return std::make_unique<AncfGradientDeficient<3>>(name, nodes, data, gravity);
+}
+
+std::unique_ptr<model::ForceElement> make_ancf_gradient_deficient_plain_ad(const std::string& name, int dimension,
+                                                                           std::array<int, 2> nodes,
+                                                                           const AncfElementData& data,
+                                                                           const Point& gravity) {
+  if (dimension == 2) {
+    auto element = std::make_unique<AncfGradientDeficient<2>>(name, nodes, data, gravity);
+    element->use_plain_ad();
+    return element;
+  }
+  auto element = std::make_unique<AncfGradientDeficient<3>>(name, nodes, data, gravity);
+  element->use_plain_ad();
+  return element;
 }
 
 }  // namespace flexadj::elements
