@@ -1,8 +1,10 @@
-// The ANCF elements' hand-written parameter partials mu . dr/dp (ancf_parameter_partials.hpp) against the plain AD
-// pass over their templated residual kernels (make_ancf_gradient_deficient_plain_ad), on random states: planar and
-// spatial elements, simple and exact curvature, straight references (the spatial curvature vector) and curved ones
-// (the scalar curvature, also at a straight state where its derivative is zero), damping on and off, every parameter
-// wanted, one, and some. They agree to 1e-12 relative to the largest entry.
+// The ANCF elements' hand-written derivatives (ancf_cable_strain_derivatives.hpp, ancf_parameter_partials.hpp)
+// against the plain AD pass over their templated residual kernels (make_ancf_gradient_deficient_plain_ad), on random
+// states: planar and spatial elements, simple and exact curvature, straight references (the spatial curvature
+// vector) and curved ones (the scalar curvature, also at a straight state where it and its derivatives are zero),
+// damping on and off. Residual, applied residual, Newton matrix, the adjoint's three Jacobians, the transposed
+// products and the parameter partials (every parameter wanted, one, some) agree to 1e-12 relative to the largest
+// entry of each.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -73,6 +75,44 @@ elements::AncfElementData element_data(const Vector& reference, double L, bool s
   return data;
 }
 
+void compare_residuals_and_jacobians(const model::ForceElement& hand, const model::ForceElement& ad, const Vector& q,
+                                     const Vector& v, const Vector& a, const Vector& mu, const std::string& label) {
+  const int n = static_cast<int>(q.size());
+  Vector r_hand(n), r_ad(n);
+  hand.residual(q.data(), v.data(), a.data(), 0.0, r_hand.data());
+  ad.residual(q.data(), v.data(), a.data(), 0.0, r_ad.data());
+  expect_close(r_hand, r_ad, label + " residual");
+  hand.applied_residual(q.data(), v.data(), 0.0, r_hand.data());
+  ad.applied_residual(q.data(), v.data(), 0.0, r_ad.data());
+  expect_close(r_hand, r_ad, label + " applied_residual");
+
+  const model::JacobianCoefficients c{1.0, 0.37, 2.5e3};
+  Vector J_hand(n * n), J_ad(n * n);
+  hand.residual_jacobian(q.data(), v.data(), a.data(), 0.0, c, r_hand.data(), J_hand.data());
+  ad.residual_jacobian(q.data(), v.data(), a.data(), 0.0, c, r_ad.data(), J_ad.data());
+  expect_close(r_hand, r_ad, label + " residual_jacobian r");
+  expect_close(J_hand, J_ad, label + " residual_jacobian J");
+
+  Vector kept[2][4];
+  for (int which = 0; which < 2; ++which) {
+    kept[which][0].assign(n, 0.0);
+    for (int b = 1; b < 4; ++b) kept[which][b].assign(n * n, 0.0);
+    (which == 0 ? hand : ad)
+        .residual_jacobians(q.data(), v.data(), a.data(), 0.0, kept[which][0].data(), kept[which][1].data(),
+                            kept[which][2].data(), kept[which][3].data());
+  }
+  for (int b = 0; b < 4; ++b) expect_close(kept[0][b], kept[1][b], label + " residual_jacobians " + "rqva"[b]);
+
+  Vector products[2][3];
+  for (int which = 0; which < 2; ++which) {
+    for (auto& out : products[which]) out.assign(n, 0.0);
+    (which == 0 ? hand : ad)
+        .add_transposed_products(q.data(), v.data(), a.data(), 0.0, mu.data(), products[which][0].data(),
+                                 products[which][1].data(), products[which][2].data());
+  }
+  for (int b = 0; b < 3; ++b) expect_close(products[0][b], products[1][b], label + " transposed " + "qva"[b]);
+}
+
 // Parameters: E, rho, A, I, damping_time, gravity x, y, z.
 void compare_partials(const model::ForceElement& hand, const model::ForceElement& ad, const Vector& q, const Vector& v,
                       const Vector& a, const Vector& mu, const std::string& label) {
@@ -90,7 +130,7 @@ void compare_partials(const model::ForceElement& hand, const model::ForceElement
   }
 }
 
-TEST(AncfHandDerivatives, GradientDeficientParameterPartialsMatchPlainAD) {
+TEST(AncfHandDerivatives, GradientDeficientMatchesPlainAD) {
   RandomStates random;
   int compared = 0;
   for (const int dim : {2, 3})
@@ -113,6 +153,7 @@ TEST(AncfHandDerivatives, GradientDeficientParameterPartialsMatchPlainAD) {
               const std::string label = std::string(dim == 2 ? "planar" : "spatial") + (simple ? " simple" : " exact") +
                                         (curved_reference ? " curved" : " straight") + (damping ? " damped" : "") +
                                         (pendulum ? " pendulum" : " balanced") + " trial " + std::to_string(trial);
+              compare_residuals_and_jacobians(*hand, *ad, q, v, a, mu, label);
               compare_partials(*hand, *ad, q, v, a, mu, label);
               ++compared;
             }

@@ -13,13 +13,15 @@
 //                             stiffness of Berzeri and Shabana's simple models (2000), valid for small axial strain.
 // A spatial straight reference (kappa_0 = 0) uses the curvature vector (r' x r'')/|r'|^2, whose square is kappa^2 and
 // which is smooth at zero curvature. Integrals by 5-point Gauss quadrature (exact for the axial term).
-// Forces are the derivatives of U: r += int (EA (eps - eps_0 + tau deps/dt)) deps/dq + ... with the strain
-// derivatives by a nested forward-AD pass; tau is a Kelvin-Voigt retardation time (damping_time, 0: none).
+// Forces are the derivatives of U: r += int (EA (eps - eps_0 + tau deps/dt)) deps/dq + ..., in the templated kernel
+// (applied()) with the strain derivatives by a nested forward-AD pass; tau is a Kelvin-Voigt retardation time (damping_time, 0: none).
 // Constant consistent mass matrix rho A int S^T S dx and weight rho A int S^T g dx.
-// The adjoint's parameter partials are written out (ancf_parameter_partials.hpp) from the strains' directional
-// derivatives (strain_directions); the plain AD pass over evaluate() stays as the reference for tests.
+// The residual, its Jacobians and the adjoint's parameter partials are written out (ancf_cable_strain_derivatives.hpp,
+// ancf_parameter_partials.hpp); the plain AD pass over evaluate() stays as the reference for tests and for the
+// second-order products, tangents and discrete momenta.
 #include <cmath>
 
+#include "flexadj/elements/ancf_cable_strain_derivatives.hpp"
 #include "flexadj/elements/ancf_parameter_partials.hpp"
 #include "flexadj/elements/ancf_shape.hpp"
 #include "flexadj/elements/elements.hpp"
@@ -99,60 +101,132 @@ template <int Dim> class AncfGradientDeficient final
     return s;
   }
 
-  // Strains at Gauss point g (as strains()) and their derivatives along the coordinate directions x and y,
-  // de/dq . x and de/dq . y, by the chain rule through r' and r'' (both linear in q; ancf_shape.hpp):
-  //   d eps = r' . dr';  simple model: d kappa = dr'';  exact, with k = r' x r'' and n = |r'|^2:
-  //   d(k/n) = (dr' x r'' + r' x dr'')/n - (k/n) (2 r' . dr')/n,  d|k| = k . dk/|k| (zero at k = 0, as the kernel).
-  struct StrainDirections {
-    Strains<double> value, along_x, along_y;
-  };
-  StrainDirections strain_directions(const double* q, const double* x, const double* y, int g,
-                                     bool vector_form) const {
-    const auto w = ancf::hermite(ancf::gauss_points()[g], length_);
-    auto slopes = [&](const double* z, model::Vec3<double>& first, model::Vec3<double>& second) {
-      first = second = {0.0, 0.0, 0.0};
-      for (int k = 0; k < 4; ++k)
-        for (int i = 0; i < Dim; ++i) {
-          first[i] += w.first[k] * z[Dim * k + i];
-          second[i] += w.second[k] * z[Dim * k + i];
-        }
-    };
-    model::Vec3<double> d1, d2, x1, x2, y1, y2;
-    slopes(q, d1, d2);
-    slopes(x, x1, x2);
-    slopes(y, y1, y2);
-    StrainDirections s;
-    const double n = model::dot(d1, d1);
-    s.value.axial = 0.5 * (n - 1.0);
-    s.along_x.axial = model::dot(d1, x1);
-    s.along_y.axial = model::dot(d1, y1);
-    if (simple_) {
-      s.value.curvature = d2;
-      s.along_x.curvature = x2;
-      s.along_y.curvature = y2;
-      return s;
-    }
-    s.value.curvature = s.along_x.curvature = s.along_y.curvature = {0.0, 0.0, 0.0};
-    const double scale = 1.0 / n;
-    const model::Vec3<double> k = model::cross(d1, d2);
-    const model::Vec3<double> kx = model::add(model::cross(x1, d2), model::cross(d1, x2));
-    const model::Vec3<double> ky = model::add(model::cross(y1, d2), model::cross(d1, y2));
-    const double scale_x = -2.0 * s.along_x.axial * scale * scale, scale_y = -2.0 * s.along_y.axial * scale * scale;
-    if (Dim == 2 || vector_form) {
-      for (int i = Dim == 2 ? 2 : 0, c = 0; i < 3; ++i, ++c) {
-        s.value.curvature[c] = k[i] * scale;
-        s.along_x.curvature[c] = kx[i] * scale + k[i] * scale_x;
-        s.along_y.curvature[c] = ky[i] * scale + k[i] * scale_y;
+  // ---- the residual, its Jacobians and the parameter partials by hand (ancf_cable_strain_derivatives.hpp) ----
+  ancf::CurvatureForm curvature_form(int g) const {
+    if (simple_) return ancf::CurvatureForm::Simple;
+    if (Dim == 2) return ancf::CurvatureForm::Planar;
+    return vector_curvature_[g] ? ancf::CurvatureForm::Vector : ancf::CurvatureForm::Scalar;
+  }
+
+  // z = (r', r'') at Gauss point g of the coordinates (or velocities, multipliers) x: the Hermite weights w.
+  static ancf::SlopeVector slopes(const ancf::HermiteWeights& w, const double* x) {
+    ancf::SlopeVector z{};
+    for (int k = 0; k < 4; ++k)
+      for (int i = 0; i < Dim; ++i) {
+        z[i] += w.first[k] * x[Dim * k + i];
+        z[3 + i] += w.second[k] * x[Dim * k + i];
       }
-      return s;
+    return z;
+  }
+
+  // Strains at Gauss point g of q, with their z-gradients (and Hessians).
+  template <bool WithHessian>
+  ancf::CableStrains gauss_strains(const ancf::HermiteWeights& w, const double* q, int g) const {
+    const ancf::SlopeVector z = slopes(w, q);
+    return ancf::cable_strains<WithHessian>({z[0], z[1], z[2]}, {z[3], z[4], z[5]}, curvature_form(g), Dim);
+  }
+
+  // r += sum_g w_g sum_m C_m (e_m - e_0m + tau de_m/dt) de_m/dq (elastic and damping forces). With matrices, K and
+  // D (n x n, row-major, added to) get their q- and v-derivatives, formed on z and spread by the Hermite weights:
+  //   K_z += C_m g_m (g_m + tau H_m v_z)^T + sigma_m H_m,  D_z += C_m tau g_m g_m^T,
+  // g_m, H_m the z-gradient and Hessian of strain m, sigma_m = C_m (e_m - e_0m + tau g_m . v_z).
+  template <bool WithMatrices> void add_elastic(const double* q, const double* v, double* r, double* K, double* D) const {
+    const double* p = this->parameters().data();
+    const double EA = p[kE] * p[kArea], EI = p[kE] * p[kI], tau = p[kDampingTime];
+    for (int g = 0; g < ancf::kGaussPoints; ++g) {
+      const auto w = ancf::hermite(ancf::gauss_points()[g], length_);
+      const ancf::CableStrains strains = gauss_strains<WithMatrices>(w, q, g);
+      const ancf::SlopeVector vz = slopes(w, v);
+      const double weight = ancf::gauss_weights()[g] * length_;
+      ancf::SlopeVector force{};
+      ancf::SlopeMatrix Kz{}, Dz{};
+      for (int m = 0; m < strains.count; ++m) {
+        const ancf::StrainDerivatives& e = strains.strain[m];
+        const double C = weight * (m == 0 ? EA : EI), e_0 = m == 0 ? axial_0_[g] : curvature_0_[g][m - 1];
+        double rate = 0.0;
+        for (int i = 0; i < ancf::kSlopeVariables; ++i) rate += e.gradient[i] * vz[i];
+        const double stress = C * (e.value - e_0 + tau * rate);
+        for (int i = 0; i < ancf::kSlopeVariables; ++i) force[i] += stress * e.gradient[i];
+        if constexpr (WithMatrices) {
+          ancf::SlopeVector row = e.gradient;  // d sigma/dz / C
+          for (int i = 0; i < ancf::kSlopeVariables; ++i)
+            for (int j = 0; j < ancf::kSlopeVariables; ++j) row[i] += tau * e.hessian[i][j] * vz[j];
+          for (int i = 0; i < ancf::kSlopeVariables; ++i)
+            for (int j = 0; j < ancf::kSlopeVariables; ++j) {
+              Kz[i][j] += C * e.gradient[i] * row[j] + stress * e.hessian[i][j];
+              Dz[i][j] += C * tau * e.gradient[i] * e.gradient[j];
+            }
+        }
+      }
+      const std::array<const std::array<double, 4>*, 2> W{&w.first, &w.second};
+      for (int k = 0; k < 4; ++k)
+        for (int i = 0; i < Dim; ++i) r[Dim * k + i] += w.first[k] * force[i] + w.second[k] * force[3 + i];
+      if constexpr (WithMatrices)
+        for (int a = 0; a < 2; ++a)
+          for (int b = 0; b < 2; ++b)
+            for (int k = 0; k < 4; ++k)
+              for (int l = 0; l < 4; ++l) {
+                const double factor = (*W[a])[k] * (*W[b])[l];
+                for (int i = 0; i < Dim; ++i)
+                  for (int j = 0; j < Dim; ++j) {
+                    K[(Dim * k + i) * kN + Dim * l + j] += factor * Kz[3 * a + i][3 * b + j];
+                    D[(Dim * k + i) * kN + Dim * l + j] += factor * Dz[3 * a + i][3 * b + j];
+                  }
+              }
     }
-    const double kk = model::dot(k, k);
-    if (!(kk > 0.0)) return s;
-    const double norm = std::sqrt(kk);
-    s.value.curvature[0] = norm * scale;
-    s.along_x.curvature[0] = model::dot(k, kx) / norm * scale + norm * scale_x;
-    s.along_y.curvature[0] = model::dot(k, ky) / norm * scale + norm * scale_y;
-    return s;
+  }
+
+  // r -= the weight rho A int S^T g dx.
+  void add_weight(double* r) const {
+    const double* p = this->parameters().data();
+    const double mass = p[kRho] * p[kArea] * length_;
+    const auto load = ancf::hermite_load(length_);
+    for (int k = 0; k < 4; ++k)
+      for (int i = 0; i < Dim; ++i) r[Dim * k + i] -= mass * load[k] * p[kGravity + i];
+  }
+
+  // M (n x n, row-major): the consistent mass of add_mass_times.
+  void mass_matrix(double* M) const {
+    const double mass = this->parameters()[kRho] * this->parameters()[kArea] * length_;
+    const auto shape = ancf::hermite_mass(length_);
+    for (int x = 0; x < kN * kN; ++x) M[x] = 0.0;
+    for (int k = 0; k < 4; ++k)
+      for (int l = 0; l < 4; ++l)
+        for (int i = 0; i < Dim; ++i) M[(Dim * k + i) * kN + Dim * l + i] = mass * shape[k][l];
+  }
+
+  void applied_residual(const double* q, const double* v, double t, double* r) const override {
+    if (plain_ad_) return Base::applied_residual(q, v, t, r);
+    for (int i = 0; i < kN; ++i) r[i] = 0.0;
+    add_elastic<false>(q, v, r, nullptr, nullptr);
+    add_weight(r);
+  }
+
+  void residual(const double* q, const double* v, const double* a, double t, double* r) const override {
+    if (plain_ad_) return Base::residual(q, v, a, t, r);
+    applied_residual(q, v, t, r);
+    add_mass_times(a, this->parameters().data(), r);
+  }
+
+  void residual_jacobians(const double* q, const double* v, const double* a, double t, double* r, double* dr_dq,
+                          double* dr_dv, double* dr_da) const override {
+    if (plain_ad_) return Base::residual_jacobians(q, v, a, t, r, dr_dq, dr_dv, dr_da);
+    for (int i = 0; i < kN; ++i) r[i] = 0.0;
+    for (int x = 0; x < kN * kN; ++x) dr_dq[x] = dr_dv[x] = 0.0;
+    add_elastic<true>(q, v, r, dr_dq, dr_dv);
+    add_weight(r);
+    add_mass_times(a, this->parameters().data(), r);
+    mass_matrix(dr_da);
+  }
+
+  // c_q dr/dq + c_v dr/dv + c_a dr/da from residual_jacobians.
+  void residual_jacobian(const double* q, const double* v, const double* a, double t,
+                         const model::JacobianCoefficients& c, double* r, double* J) const override {
+    if (plain_ad_) return Base::residual_jacobian(q, v, a, t, c, r, J);
+    std::array<double, 3 * kN * kN> jacobians;
+    double *dr_dq = jacobians.data(), *dr_dv = dr_dq + kN * kN, *dr_da = dr_dv + kN * kN;
+    residual_jacobians(q, v, a, t, r, dr_dq, dr_dv, dr_da);
+    for (int x = 0; x < kN * kN; ++x) J[x] = c.q * dr_dq[x] + c.v * dr_dv[x] + c.a * dr_da[x];
   }
 
   // mu . dr/dp by hand (ancf_parameter_partials.hpp): the strains' pairings with mu and their rates along v.
@@ -162,20 +236,24 @@ template <int Dim> class AncfGradientDeficient final
     if ((wanted & ((1u << kParameterCount) - 1u)) == 0) return;
     AncfCablePairing pairing;
     const model::ParameterMask elastic = (1u << kE) | (1u << kArea) | (1u << kI) | (1u << kDampingTime);
-    if (wanted & elastic) {
-      const int curvature_count = simple_ ? Dim : 1;
+    if (wanted & elastic)
       for (int g = 0; g < ancf::kGaussPoints; ++g) {
+        const auto w = ancf::hermite(ancf::gauss_points()[g], length_);
+        const ancf::CableStrains strains = gauss_strains<false>(w, q, g);
+        const ancf::SlopeVector vz = slopes(w, v), muz = slopes(w, mu);
         const double weight = ancf::gauss_weights()[g] * length_;
-        const StrainDirections s = strain_directions(q, mu, v, g, vector_curvature_[g]);
-        pairing.axial += weight * s.along_x.axial * (s.value.axial - axial_0_[g]);
-        pairing.axial_rate += weight * s.along_x.axial * s.along_y.axial;
-        const int count = vector_curvature_[g] ? 3 : curvature_count;
-        for (int c = 0; c < count; ++c) {
-          pairing.bending += weight * s.along_x.curvature[c] * (s.value.curvature[c] - curvature_0_[g][c]);
-          pairing.bending_rate += weight * s.along_x.curvature[c] * s.along_y.curvature[c];
+        for (int m = 0; m < strains.count; ++m) {
+          const ancf::StrainDerivatives& e = strains.strain[m];
+          double paired = 0.0, rate = 0.0;
+          for (int i = 0; i < ancf::kSlopeVariables; ++i) {
+            paired += e.gradient[i] * muz[i];
+            rate += e.gradient[i] * vz[i];
+          }
+          const double e_0 = m == 0 ? axial_0_[g] : curvature_0_[g][m - 1];
+          (m == 0 ? pairing.axial : pairing.bending) += weight * paired * (e.value - e_0);
+          (m == 0 ? pairing.axial_rate : pairing.bending_rate) += weight * paired * rate;
         }
       }
-    }
     const auto M = ancf::hermite_mass(length_);
     const auto load = ancf::hermite_load(length_);
     for (int k = 0; k < 4; ++k)
@@ -191,7 +269,7 @@ template <int Dim> class AncfGradientDeficient final
       if ((wanted >> k) & 1u) gradient[k] += partials[k];
   }
 
-  // The reference: the parameter partials by the plain AD pass over evaluate() (tests only).
+  // The reference: every derivative by the plain AD pass over evaluate() (tests only).
   void use_plain_ad() { plain_ad_ = true; }
 
   // Consistent mass (per coordinate direction), then applied().
