@@ -51,8 +51,9 @@ template <int Dim> class AncfGradientDeficient final
     this->add_parameter("I", data.section.I3);
     this->add_parameter("damping_time", data.damping_time);
     this->add_vector_parameter("gravity", gravity);
-    // Strains of the stress-free reference at the Gauss points.
+    // Strains of the stress-free reference and the Hermite weights at the Gauss points.
     for (int g = 0; g < ancf::kGaussPoints; ++g) {
+      hermite_at_gauss_[g] = ancf::hermite(ancf::gauss_points()[g], data.length);
       const auto s = strains<double>(data.reference.data(), data.length, g);
       axial_0_[g] = s.axial;
       curvature_0_[g] = s.curvature;
@@ -108,71 +109,92 @@ template <int Dim> class AncfGradientDeficient final
     return vector_curvature_[g] ? ancf::CurvatureForm::Vector : ancf::CurvatureForm::Scalar;
   }
 
-  // z = (r', r'') at Gauss point g of the coordinates (or velocities, multipliers) x: the Hermite weights w.
-  static ancf::SlopeVector slopes(const ancf::HermiteWeights& w, const double* x) {
-    ancf::SlopeVector z{};
+  using Slopes = ancf::SlopeVector<Dim>;
+  using SlopeMatrix = ancf::SlopeMatrix<Dim>;
+  static constexpr int kZ = 2 * Dim;
+
+  // z = (r', r'') at Gauss point g of the coordinates (or velocities, multipliers) x.
+  Slopes slopes(int g, const double* x) const {
+    const ancf::HermiteWeights& w = hermite_at_gauss_[g];
+    Slopes z{};
     for (int k = 0; k < 4; ++k)
       for (int i = 0; i < Dim; ++i) {
         z[i] += w.first[k] * x[Dim * k + i];
-        z[3 + i] += w.second[k] * x[Dim * k + i];
+        z[Dim + i] += w.second[k] * x[Dim * k + i];
       }
     return z;
   }
 
   // Strains at Gauss point g of q, with their z-gradients (and Hessians).
-  template <bool WithHessian>
-  ancf::CableStrains gauss_strains(const ancf::HermiteWeights& w, const double* q, int g) const {
-    const ancf::SlopeVector z = slopes(w, q);
-    return ancf::cable_strains<WithHessian>({z[0], z[1], z[2]}, {z[3], z[4], z[5]}, curvature_form(g), Dim);
+  template <bool WithHessian> ancf::CableStrains<Dim> gauss_strains(const double* q, int g) const {
+    const Slopes z = slopes(g, q);
+    std::array<double, 3> d1{0.0, 0.0, 0.0}, d2{0.0, 0.0, 0.0};
+    for (int i = 0; i < Dim; ++i) {
+      d1[i] = z[i];
+      d2[i] = z[Dim + i];
+    }
+    return ancf::cable_strains<Dim, WithHessian>(d1, d2, curvature_form(g));
+  }
+
+  // X (n x n, row-major) += W^T X_z W for the z-matrix X_z of Gauss point g, W the Hermite weights
+  // (dz_(a,i)/dq_(k,i) = w_a[k]): first over the columns, then over the rows.
+  void spread(int g, const SlopeMatrix& Xz, double* X) const {
+    const ancf::HermiteWeights& w = hermite_at_gauss_[g];
+    const std::array<const std::array<double, 4>*, 2> W{&w.first, &w.second};
+    std::array<std::array<double, kN>, kZ> columns{};  // X_z W
+    for (int r = 0; r < kZ; ++r)
+      for (int b = 0; b < 2; ++b)
+        for (int l = 0; l < 4; ++l)
+          for (int j = 0; j < Dim; ++j) columns[r][Dim * l + j] += (*W[b])[l] * Xz[r][Dim * b + j];
+    for (int a = 0; a < 2; ++a)
+      for (int k = 0; k < 4; ++k)
+        for (int i = 0; i < Dim; ++i) {
+          double* row = X + (Dim * k + i) * kN;
+          const double weight = (*W[a])[k];
+          for (int c = 0; c < kN; ++c) row[c] += weight * columns[Dim * a + i][c];
+        }
   }
 
   // r += sum_g w_g sum_m C_m (e_m - e_0m + tau de_m/dt) de_m/dq (elastic and damping forces). With matrices, K and
   // D (n x n, row-major, added to) get their q- and v-derivatives, formed on z and spread by the Hermite weights:
-  //   K_z += C_m g_m (g_m + tau H_m v_z)^T + sigma_m H_m,  D_z += C_m tau g_m g_m^T,
+  //   K_z += C_m g_m (g_m + tau H_m v_z)^T + sigma_m H_m,  D_z += C_m tau g_m g_m^T (nothing without damping),
   // g_m, H_m the z-gradient and Hessian of strain m, sigma_m = C_m (e_m - e_0m + tau g_m . v_z).
   template <bool WithMatrices> void add_elastic(const double* q, const double* v, double* r, double* K, double* D) const {
     const double* p = this->parameters().data();
     const double EA = p[kE] * p[kArea], EI = p[kE] * p[kI], tau = p[kDampingTime];
+    const bool damped = tau != 0.0;
     for (int g = 0; g < ancf::kGaussPoints; ++g) {
-      const auto w = ancf::hermite(ancf::gauss_points()[g], length_);
-      const ancf::CableStrains strains = gauss_strains<WithMatrices>(w, q, g);
-      const ancf::SlopeVector vz = slopes(w, v);
+      const ancf::CableStrains<Dim> strains = gauss_strains<WithMatrices>(q, g);
+      const Slopes vz = damped ? slopes(g, v) : Slopes{};
       const double weight = ancf::gauss_weights()[g] * length_;
-      ancf::SlopeVector force{};
-      ancf::SlopeMatrix Kz{}, Dz{};
+      Slopes force{};
+      SlopeMatrix Kz{}, Dz{};
       for (int m = 0; m < strains.count; ++m) {
-        const ancf::StrainDerivatives& e = strains.strain[m];
+        const ancf::StrainDerivatives<Dim>& e = strains.strain[m];
         const double C = weight * (m == 0 ? EA : EI), e_0 = m == 0 ? axial_0_[g] : curvature_0_[g][m - 1];
         double rate = 0.0;
-        for (int i = 0; i < ancf::kSlopeVariables; ++i) rate += e.gradient[i] * vz[i];
+        for (int i = 0; i < kZ; ++i) rate += e.gradient[i] * vz[i];
         const double stress = C * (e.value - e_0 + tau * rate);
-        for (int i = 0; i < ancf::kSlopeVariables; ++i) force[i] += stress * e.gradient[i];
+        for (int i = 0; i < kZ; ++i) force[i] += stress * e.gradient[i];
         if constexpr (WithMatrices) {
-          ancf::SlopeVector row = e.gradient;  // d sigma/dz / C
-          for (int i = 0; i < ancf::kSlopeVariables; ++i)
-            for (int j = 0; j < ancf::kSlopeVariables; ++j) row[i] += tau * e.hessian[i][j] * vz[j];
-          for (int i = 0; i < ancf::kSlopeVariables; ++i)
-            for (int j = 0; j < ancf::kSlopeVariables; ++j) {
-              Kz[i][j] += C * e.gradient[i] * row[j] + stress * e.hessian[i][j];
-              Dz[i][j] += C * tau * e.gradient[i] * e.gradient[j];
-            }
+          Slopes row = e.gradient;  // d sigma/dz / C
+          if (damped)
+            for (int i = 0; i < kZ; ++i)
+              for (int j = 0; j < kZ; ++j) row[i] += tau * e.hessian[i][j] * vz[j];
+          for (int i = 0; i < kZ; ++i)
+            for (int j = 0; j < kZ; ++j) Kz[i][j] += C * e.gradient[i] * row[j] + stress * e.hessian[i][j];
+          if (damped)
+            for (int i = 0; i < kZ; ++i)
+              for (int j = 0; j < kZ; ++j) Dz[i][j] += C * tau * e.gradient[i] * e.gradient[j];
         }
       }
-      const std::array<const std::array<double, 4>*, 2> W{&w.first, &w.second};
+      const ancf::HermiteWeights& w = hermite_at_gauss_[g];
       for (int k = 0; k < 4; ++k)
-        for (int i = 0; i < Dim; ++i) r[Dim * k + i] += w.first[k] * force[i] + w.second[k] * force[3 + i];
-      if constexpr (WithMatrices)
-        for (int a = 0; a < 2; ++a)
-          for (int b = 0; b < 2; ++b)
-            for (int k = 0; k < 4; ++k)
-              for (int l = 0; l < 4; ++l) {
-                const double factor = (*W[a])[k] * (*W[b])[l];
-                for (int i = 0; i < Dim; ++i)
-                  for (int j = 0; j < Dim; ++j) {
-                    K[(Dim * k + i) * kN + Dim * l + j] += factor * Kz[3 * a + i][3 * b + j];
-                    D[(Dim * k + i) * kN + Dim * l + j] += factor * Dz[3 * a + i][3 * b + j];
-                  }
-              }
+        for (int i = 0; i < Dim; ++i) r[Dim * k + i] += w.first[k] * force[i] + w.second[k] * force[Dim + i];
+      if constexpr (WithMatrices) {
+        spread(g, Kz, K);
+        if (damped) spread(g, Dz, D);
+      }
     }
   }
 
@@ -238,14 +260,13 @@ template <int Dim> class AncfGradientDeficient final
     const model::ParameterMask elastic = (1u << kE) | (1u << kArea) | (1u << kI) | (1u << kDampingTime);
     if (wanted & elastic)
       for (int g = 0; g < ancf::kGaussPoints; ++g) {
-        const auto w = ancf::hermite(ancf::gauss_points()[g], length_);
-        const ancf::CableStrains strains = gauss_strains<false>(w, q, g);
-        const ancf::SlopeVector vz = slopes(w, v), muz = slopes(w, mu);
+        const ancf::CableStrains<Dim> strains = gauss_strains<false>(q, g);
+        const Slopes vz = slopes(g, v), muz = slopes(g, mu);
         const double weight = ancf::gauss_weights()[g] * length_;
         for (int m = 0; m < strains.count; ++m) {
-          const ancf::StrainDerivatives& e = strains.strain[m];
+          const ancf::StrainDerivatives<Dim>& e = strains.strain[m];
           double paired = 0.0, rate = 0.0;
-          for (int i = 0; i < ancf::kSlopeVariables; ++i) {
+          for (int i = 0; i < kZ; ++i) {
             paired += e.gradient[i] * muz[i];
             rate += e.gradient[i] * vz[i];
           }
@@ -429,6 +450,7 @@ template <int Dim> class AncfGradientDeficient final
   std::array<double, ancf::kGaussPoints> axial_0_{};
   std::array<std::array<double, 3>, ancf::kGaussPoints> curvature_0_{};
   std::array<bool, ancf::kGaussPoints> vector_curvature_{};
+  std::array<ancf::HermiteWeights, ancf::kGaussPoints> hermite_at_gauss_{};  // of r' and r'' (ancf::hermite)
 };
 
 }  // namespace

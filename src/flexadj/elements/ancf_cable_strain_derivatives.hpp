@@ -1,7 +1,6 @@
 #pragma once
 // The gradient-deficient ANCF element's strains at one point (ancf_cable.cpp) with their first and second
-// derivatives written out, as functions of z = (r', r'') (six values; the planar element leaves the z components
-// zero and unused). r' and r'' are linear in the element coordinates (cubic Hermite, ancf_shape.hpp), so the
+// derivatives written out, as functions of z = (r', r'') (2 Dim values: r'_1..Dim, then r''_1..Dim). r' and r'' are linear in the element coordinates (cubic Hermite, ancf_shape.hpp), so the
 // derivatives in q are these through the shape-function weights: de/dq_(k,i) = w1_k de/dr'_i + w2_k de/dr''_i.
 //   axial Green strain    eps = (r'.r' - 1)/2 (Berzeri and Shabana 2000): grad (r', 0), Hessian I on r' r';
 //   simple curvature      kappa = r'' (Berzeri and Shabana 2000): linear;
@@ -20,87 +19,92 @@
 
 namespace flexadj::elements::ancf {
 
-constexpr int kSlopeVariables = 6;  // z = (r', r'')
-using SlopeVector = std::array<double, kSlopeVariables>;
-using SlopeMatrix = std::array<SlopeVector, kSlopeVariables>;
+template <int Dim> using SlopeVector = std::array<double, 2 * Dim>;  // z = (r', r'')
+template <int Dim> using SlopeMatrix = std::array<SlopeVector<Dim>, 2 * Dim>;
 
 enum class CurvatureForm { Simple, Planar, Vector, Scalar };
 
-struct StrainDerivatives {
+template <int Dim> struct StrainDerivatives {
   double value = 0.0;
-  SlopeVector gradient{};
-  SlopeMatrix hessian{};  // filled only if asked for
+  SlopeVector<Dim> gradient{};
+  SlopeMatrix<Dim> hessian{};  // filled only if asked for
 };
 
-// The axial strain, then the curvature components: 1 + (Simple: dim, Vector: 3, else 1) strains.
-struct CableStrains {
+// The axial strain, then the curvature components: 1 + (Simple: Dim, Vector: 3, else 1) strains.
+template <int Dim> struct CableStrains {
   int count = 0;
-  std::array<StrainDerivatives, 4> strain;
+  std::array<StrainDerivatives<Dim>, 4> strain;
 };
 
 namespace detail {
-inline void add_outer(SlopeMatrix& h, const SlopeVector& x, const SlopeVector& y, double factor) {
-  for (int i = 0; i < kSlopeVariables; ++i)
-    for (int j = 0; j < kSlopeVariables; ++j) h[i][j] += factor * x[i] * y[j];
+template <int Dim>
+void add_outer(SlopeMatrix<Dim>& h, const SlopeVector<Dim>& x, const SlopeVector<Dim>& y, double factor) {
+  for (int i = 0; i < 2 * Dim; ++i)
+    for (int j = 0; j < 2 * Dim; ++j) h[i][j] += factor * x[i] * y[j];
 }
-// k_i = (r' x r'')_i: gradient in z, and its constant Hessian added times `factor` to h.
-inline SlopeVector cross_gradient(const std::array<double, 3>& d1, const std::array<double, 3>& d2, int i) {
+// k_i = (r' x r'')_i (planar: i = 2 only): gradient in z, and its constant Hessian added times `factor` to h.
+template <int Dim>
+SlopeVector<Dim> cross_gradient(const std::array<double, 3>& d1, const std::array<double, 3>& d2, int i) {
   const int j = (i + 1) % 3, l = (i + 2) % 3;
-  SlopeVector g{};
+  SlopeVector<Dim> g{};
+  if (j >= Dim || l >= Dim) return g;  // planar: only k_z depends on the in-plane slopes
   g[j] = d2[l];
   g[l] = -d2[j];
-  g[3 + l] = d1[j];
-  g[3 + j] = -d1[l];
+  g[Dim + l] = d1[j];
+  g[Dim + j] = -d1[l];
   return g;
 }
-inline void add_cross_hessian(SlopeMatrix& h, int i, double factor) {
+template <int Dim> void add_cross_hessian(SlopeMatrix<Dim>& h, int i, double factor) {
   const int j = (i + 1) % 3, l = (i + 2) % 3;
-  h[j][3 + l] += factor;
-  h[3 + l][j] += factor;
-  h[l][3 + j] -= factor;
-  h[3 + j][l] -= factor;
+  if (j >= Dim || l >= Dim) return;
+  h[j][Dim + l] += factor;
+  h[Dim + l][j] += factor;
+  h[l][Dim + j] -= factor;
+  h[Dim + j][l] -= factor;
 }
 }  // namespace detail
 
-// Strains at the point with slope d1 = r' and d2 = r'' (see the top of this file).
-template <bool WithHessian>
-CableStrains cable_strains(const std::array<double, 3>& d1, const std::array<double, 3>& d2, CurvatureForm form,
-                           int dim) {
+// Strains at the point with slope d1 = r' and d2 = r'' (see the top of this file; components past Dim zero).
+template <int Dim, bool WithHessian>
+CableStrains<Dim> cable_strains(const std::array<double, 3>& d1, const std::array<double, 3>& d2,
+                                CurvatureForm form) {
   using detail::add_outer;
-  CableStrains out;
+  constexpr int kZ = 2 * Dim;
+  CableStrains<Dim> out;
   const double n = d1[0] * d1[0] + d1[1] * d1[1] + d1[2] * d1[2];
-  StrainDerivatives& axial = out.strain[0];
+  StrainDerivatives<Dim>& axial = out.strain[0];
   axial.value = 0.5 * (n - 1.0);
-  for (int i = 0; i < 3; ++i) {
+  for (int i = 0; i < Dim; ++i) {
     axial.gradient[i] = d1[i];
     if (WithHessian) axial.hessian[i][i] = 1.0;
   }
   if (form == CurvatureForm::Simple) {
-    out.count = 1 + dim;
-    for (int c = 0; c < dim; ++c) {
+    out.count = 1 + Dim;
+    for (int c = 0; c < Dim; ++c) {
       out.strain[1 + c].value = d2[c];
-      out.strain[1 + c].gradient[3 + c] = 1.0;
+      out.strain[1 + c].gradient[Dim + c] = 1.0;
     }
     return out;
   }
   // s = 1/|r'|^2 and its derivatives (on the r' block).
   const double s = 1.0 / n;
-  SlopeVector grad_s{};
-  for (int i = 0; i < 3; ++i) grad_s[i] = -2.0 * d1[i] * s * s;
-  SlopeMatrix hess_s{};
+  SlopeVector<Dim> grad_s{};
+  for (int i = 0; i < Dim; ++i) grad_s[i] = -2.0 * d1[i] * s * s;
+  SlopeMatrix<Dim> hess_s{};
   if (WithHessian)
-    for (int i = 0; i < 3; ++i) {
+    for (int i = 0; i < Dim; ++i) {
       hess_s[i][i] = -2.0 * s * s;
-      for (int j = 0; j < 3; ++j) hess_s[i][j] += 8.0 * d1[i] * d1[j] * s * s * s;
+      for (int j = 0; j < Dim; ++j) hess_s[i][j] += 8.0 * d1[i] * d1[j] * s * s * s;
     }
   // f = u s from u with its gradient and Hessian.
-  auto times_s = [&](double u, const SlopeVector& grad_u, const SlopeMatrix* hess_u, StrainDerivatives& f) {
+  auto times_s = [&](double u, const SlopeVector<Dim>& grad_u, const SlopeMatrix<Dim>& hess_u,
+                     StrainDerivatives<Dim>& f) {
     f.value = u * s;
-    for (int i = 0; i < kSlopeVariables; ++i) f.gradient[i] = s * grad_u[i] + u * grad_s[i];
+    for (int i = 0; i < kZ; ++i) f.gradient[i] = s * grad_u[i] + u * grad_s[i];
     if (!WithHessian) return;
-    for (int i = 0; i < kSlopeVariables; ++i)
-      for (int j = 0; j < kSlopeVariables; ++j)
-        f.hessian[i][j] = s * (*hess_u)[i][j] + grad_u[i] * grad_s[j] + grad_s[i] * grad_u[j] + u * hess_s[i][j];
+    for (int i = 0; i < kZ; ++i)
+      for (int j = 0; j < kZ; ++j)
+        f.hessian[i][j] = s * hess_u[i][j] + grad_u[i] * grad_s[j] + grad_s[i] * grad_u[j] + u * hess_s[i][j];
   };
   const std::array<double, 3> k{d1[1] * d2[2] - d1[2] * d2[1], d1[2] * d2[0] - d1[0] * d2[2],
                                 d1[0] * d2[1] - d1[1] * d2[0]};
@@ -108,9 +112,9 @@ CableStrains cable_strains(const std::array<double, 3>& d1, const std::array<dou
     const int first = form == CurvatureForm::Planar ? 2 : 0;
     out.count = 1 + 3 - first;
     for (int i = first; i < 3; ++i) {
-      SlopeMatrix hess_k{};
-      if (WithHessian) detail::add_cross_hessian(hess_k, i, 1.0);
-      times_s(k[i], detail::cross_gradient(d1, d2, i), &hess_k, out.strain[1 + i - first]);
+      SlopeMatrix<Dim> hess_k{};
+      if (WithHessian) detail::add_cross_hessian<Dim>(hess_k, i, 1.0);
+      times_s(k[i], detail::cross_gradient<Dim>(d1, d2, i), hess_k, out.strain[1 + i - first]);
     }
     return out;
   }
@@ -118,21 +122,21 @@ CableStrains cable_strains(const std::array<double, 3>& d1, const std::array<dou
   const double kk = k[0] * k[0] + k[1] * k[1] + k[2] * k[2];
   if (!(kk > 0.0)) return out;  // zero value and derivatives
   const double norm = std::sqrt(kk);
-  std::array<SlopeVector, 3> grad_k;
-  SlopeVector grad_norm{};
+  std::array<SlopeVector<Dim>, 3> grad_k;
+  SlopeVector<Dim> grad_norm{};
   for (int i = 0; i < 3; ++i) {
-    grad_k[i] = detail::cross_gradient(d1, d2, i);
-    for (int j = 0; j < kSlopeVariables; ++j) grad_norm[j] += k[i] * grad_k[i][j] / norm;
+    grad_k[i] = detail::cross_gradient<Dim>(d1, d2, i);
+    for (int j = 0; j < kZ; ++j) grad_norm[j] += k[i] * grad_k[i][j] / norm;
   }
-  SlopeMatrix hess_norm{};
+  SlopeMatrix<Dim> hess_norm{};
   if (WithHessian) {
     for (int i = 0; i < 3; ++i) {
-      add_outer(hess_norm, grad_k[i], grad_k[i], 1.0 / norm);
-      detail::add_cross_hessian(hess_norm, i, k[i] / norm);
+      add_outer<Dim>(hess_norm, grad_k[i], grad_k[i], 1.0 / norm);
+      detail::add_cross_hessian<Dim>(hess_norm, i, k[i] / norm);
     }
-    add_outer(hess_norm, grad_norm, grad_norm, -1.0 / norm);
+    add_outer<Dim>(hess_norm, grad_norm, grad_norm, -1.0 / norm);
   }
-  times_s(norm, grad_norm, &hess_norm, out.strain[1]);
+  times_s(norm, grad_norm, hess_norm, out.strain[1]);
   return out;
 }
 
