@@ -1,10 +1,11 @@
 // The ANCF elements' hand-written derivatives (ancf_cable_strain_derivatives.hpp, ancf_parameter_partials.hpp)
-// against the plain AD pass over their templated residual kernels (make_ancf_gradient_deficient_plain_ad), on random
-// states: planar and spatial elements, simple and exact curvature, straight references (the spatial curvature
-// vector) and curved ones (the scalar curvature, also at a straight state where it and its derivatives are zero),
-// damping on and off. Residual, applied residual, Newton matrix, the adjoint's three Jacobians, the transposed
-// products and the parameter partials (every parameter wanted, one, some) agree to 1e-12 relative to the largest
-// entry of each.
+// against the plain AD pass over their templated residual kernels (make_ancf_gradient_deficient_plain_ad,
+// make_ancf_full_beam_plain_ad), on random states. Gradient-deficient element: planar and spatial, simple and exact
+// curvature, straight references (the spatial curvature vector) and curved ones (the scalar curvature, also at a
+// straight state where it and its derivatives are zero), damping on and off; residual, applied residual, Newton
+// matrix, the adjoint's three Jacobians, the transposed products and the parameter partials (every parameter
+// wanted, one, some). Fully parameterised element: the parameter partials, on straight and distorted references,
+// damping on and off. All agree to 1e-12 relative to the largest entry of each.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -113,14 +114,19 @@ void compare_residuals_and_jacobians(const model::ForceElement& hand, const mode
   for (int b = 0; b < 3; ++b) expect_close(products[0][b], products[1][b], label + " transposed " + "qva"[b]);
 }
 
-// Parameters: E, rho, A, I, damping_time, gravity x, y, z.
+// Gradient-deficient: E, rho, A, I, damping_time, gravity x, y, z; fully parameterised: E, G, rho, A, I2, I3, J,
+// k2, k3, damping_time, gravity x, y, z.
 void compare_partials(const model::ForceElement& hand, const model::ForceElement& ad, const Vector& q, const Vector& v,
                       const Vector& a, const Vector& mu, const std::string& label) {
   const int np = static_cast<int>(ad.parameters().size());
-  ASSERT_EQ(np, 8);
-  ASSERT_EQ(ad.parameter_names()[4], "damping_time");
-  const model::ParameterMask one_stiffness = 1u << 3, one_damping = 1u << 4, inertia_only = (1u << 1) | (1u << 5);
-  const model::ParameterMask some = (1u << 0) | (1u << 2) | (1u << 6);
+  const bool full = np == 13;
+  ASSERT_TRUE(np == 8 || full);
+  const int damping = full ? 9 : 4, rho = full ? 2 : 1, gravity = full ? 10 : 5;
+  ASSERT_EQ(ad.parameter_names()[damping], "damping_time");
+  ASSERT_EQ(ad.parameter_names()[rho], "density");
+  const model::ParameterMask one_stiffness = 1u << 3, one_damping = 1u << damping;
+  const model::ParameterMask inertia_only = (1u << rho) | (1u << gravity);
+  const model::ParameterMask some = full ? (1u << 1) | (1u << 5) | (1u << 7) | (1u << 12) : (1u << 0) | (1u << 2) | (1u << 6);
   for (const model::ParameterMask mask : {model::kAllParameters, one_stiffness, one_damping, inertia_only, some}) {
     Vector g_hand(np, 0.0), g_ad(np, 0.0);
     hand.add_parameter_gradient(q.data(), v.data(), a.data(), 0.0, mu.data(), g_hand.data(), mask);
@@ -159,6 +165,58 @@ TEST(AncfHandDerivatives, GradientDeficientMatchesPlainAD) {
             }
           }
   EXPECT_EQ(compared, 160);
+}
+
+// Nodes (r, r_x, r_y, r_z) of a fully parameterised element of length L along x with the unit triad, each entry
+// moved by `distortion` at random.
+Vector full_nodes(RandomStates& random, double L, double distortion) {
+  Vector q(24, 0.0);
+  for (int node = 0; node < 2; ++node) {
+    q[12 * node] = node * L;
+    for (int j = 0; j < 3; ++j) q[12 * node + 3 + 3 * j + j] = 1.0;
+  }
+  for (double& x : q) x += distortion * random.uniform(random.generator);
+  return q;
+}
+
+TEST(AncfHandDerivatives, FullBeamParameterPartialsMatchPlainAD) {
+  RandomStates random;
+  int compared = 0;
+  for (const bool distorted_reference : {false, true})
+    for (const bool damping : {false, true})
+      for (const bool steel : {false, true}) {
+        const double L = 0.4 + 0.5 * (1.0 + random.uniform(random.generator));
+        const Vector reference = full_nodes(random, L, distorted_reference ? 0.1 : 0.0);
+        elements::AncfElementData data;
+        auto& s = data.section;
+        s.youngs_modulus = steel ? 2.1e11 : 1.3;
+        s.shear_modulus = steel ? 8.1e10 : 0.9;
+        s.density = steel ? 7850.0 : 1.1;
+        s.area = steel ? 1e-4 : 0.8;
+        s.I2 = steel ? 8.3e-10 : 0.6;
+        s.I3 = steel ? 1.2e-9 : 0.7;
+        s.J = steel ? 1.6e-9 : 0.5;
+        s.shear_factor_2 = 0.85;
+        s.shear_factor_3 = 0.8;
+        data.damping_time = damping ? 0.02 : 0.0;
+        data.length = L;
+        for (int i = 0; i < 24; ++i) data.reference[i] = reference[i];
+        const elements::Point gravity{0.3, -9.81, 1.2};
+        const auto hand = elements::make_ancf_full_beam("element", {0, 1}, data, gravity);
+        const auto ad = elements::make_ancf_full_beam_plain_ad("element", {0, 1}, data, gravity);
+        for (int trial = 0; trial < 5; ++trial) {
+          Vector q = full_nodes(random, L, trial == 0 ? 0.0 : 0.2);
+          for (int node = 0; node < 2; ++node)
+            for (int i = 0; i < 3; ++i) q[12 * node + i] += trial;  // a rigid shift
+          const Vector v = random.vector(24, 1.0), a = random.vector(24, 10.0), mu = random.vector(24, 1.0);
+          const std::string label = std::string("full") + (distorted_reference ? " distorted" : " straight") +
+                                    (damping ? " damped" : "") + (steel ? " steel" : " balanced") + " trial " +
+                                    std::to_string(trial);
+          compare_partials(*hand, *ad, q, v, a, mu, label);
+          ++compared;
+        }
+      }
+  EXPECT_EQ(compared, 40);
 }
 
 }  // namespace
