@@ -4,8 +4,8 @@
 // curvature, straight references (the spatial curvature vector) and curved ones (the scalar curvature, also at a
 // straight state where it and its derivatives are zero), damping on and off; residual, applied residual, Newton
 // matrix, the adjoint's three Jacobians, the transposed products and the parameter partials (every parameter
-// wanted, one, some). Fully parameterised element: the parameter partials, on straight and distorted references,
-// damping on and off. All agree to 1e-12 relative to the largest entry of each.
+// wanted, one, some). Fully parameterised element: the parameter partials and the adjoint's kept Jacobians (with
+// the residual, Newton matrix and transposed products), on straight and distorted references, damping on and off. All agree to 1e-12 relative to the largest entry of each.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -179,7 +179,7 @@ Vector full_nodes(RandomStates& random, double L, double distortion) {
   return q;
 }
 
-TEST(AncfHandDerivatives, FullBeamParameterPartialsMatchPlainAD) {
+TEST(AncfHandDerivatives, FullBeamMatchesPlainAD) {
   RandomStates random;
   int compared = 0;
   for (const bool distorted_reference : {false, true})
@@ -212,6 +212,7 @@ TEST(AncfHandDerivatives, FullBeamParameterPartialsMatchPlainAD) {
           const std::string label = std::string("full") + (distorted_reference ? " distorted" : " straight") +
                                     (damping ? " damped" : "") + (steel ? " steel" : " balanced") + " trial " +
                                     std::to_string(trial);
+          compare_residuals_and_jacobians(*hand, *ad, q, v, a, mu, label);
           compare_partials(*hand, *ad, q, v, a, mu, label);
           ++compared;
         }

@@ -22,8 +22,8 @@
 // Mass: rho A int S^T S dx on the centreline, rho I3 and rho I2 times the linear mass on d2 and d3 (section
 // centred at the centroid on principal axes); weight rho A int S^T g dx.
 // The adjoint's parameter partials are written out (ancf_parameter_partials.hpp) from the strains and their
-// derivatives along mu and v (one forward pass with two directions); the plain AD pass over evaluate() stays as the
-// reference for tests.
+// derivatives along mu and v (one forward pass with two directions), and its kept Jacobians take one nested pass
+// over n slots (residual_jacobians); the plain AD pass over evaluate() stays as the reference for tests.
 #include <cmath>
 
 #include "flexadj/elements/ancf_parameter_partials.hpp"
@@ -231,7 +231,37 @@ class AncfFullBeam final : public model::ForceElementAD<AncfFullBeam, kFullCoord
       if ((wanted >> k) & 1u) gradient[k] += partials[k];
   }
 
-  // The reference: the parameter partials by the plain AD pass over evaluate() (tests only).
+  // The adjoint's three Jacobians with one nested pass over the n coordinates instead of the 3n of q, v and a: r and
+  // dr/dq by the Newton matrix's pass (coefficients (1, 0, 0)); dr/dv = sum_m c_m tau de_m/dq de_m/dq^T (the
+  // damping stresses are linear in v) from the strains' first derivatives; dr/da the constant mass matrix.
+  void residual_jacobians(const double* q, const double* v, const double* a, double t, double* r, double* dr_dq,
+                          double* dr_dv, double* dr_da) const override {
+    if (plain_ad_) return ForceElementAD::residual_jacobians(q, v, a, t, r, dr_dq, dr_dv, dr_da);
+    constexpr int n = kFullCoordinates;
+    ForceElementAD::residual_jacobian(q, v, a, t, model::JacobianCoefficients{1.0, 0.0, 0.0}, r, dr_dq);
+    for (int x = 0; x < n * n; ++x) dr_dv[x] = dr_da[x] = 0.0;
+    const double tau = parameters()[kDampingTime];
+    if (tau != 0.0) {
+      using Gradient = Sacado::Fad::SFad<double, n>;
+      const auto qi = ancf::seeded<Gradient, n>(q);
+      const std::array<Gradient, kStrainCount> e = strains<Gradient>(qi.data());
+      const std::array<double, kStrainCount> c = weighted_stiffness(parameters().data());
+      for (int m = 0; m < kStrainCount; ++m)
+        for (int i = 0; i < n; ++i) {
+          const double row = c[m] * tau * e[m].fastAccessDx(i);
+          if (row != 0.0)
+            for (int j = 0; j < n; ++j) dr_dv[i * n + j] += row * e[m].fastAccessDx(j);
+        }
+    }
+    for (int j = 0; j < n; ++j) {
+      std::array<double, n> unit{}, column{};
+      unit[j] = 1.0;
+      add_mass_times(unit.data(), parameters().data(), column.data());
+      for (int i = 0; i < n; ++i) dr_da[i * n + j] = column[i];
+    }
+  }
+
+  // The reference: every derivative by the plain AD pass over evaluate() (tests only).
   void use_plain_ad() { plain_ad_ = true; }
 
   // T = 1/2 v.M v.
