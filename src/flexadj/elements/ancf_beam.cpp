@@ -21,8 +21,12 @@
 // Forces r = sum w_k (C_k (e_k - e_k0 + tau de_k/dt)) de_k/dq with de/dq by a nested forward-AD pass.
 // Mass: rho A int S^T S dx on the centreline, rho I3 and rho I2 times the linear mass on d2 and d3 (section
 // centred at the centroid on principal axes); weight rho A int S^T g dx.
+// The adjoint's parameter partials are written out (ancf_parameter_partials.hpp) from the strains and their
+// derivatives along mu and v (one forward pass with two directions), and its kept Jacobians take one nested pass
+// over n slots (residual_jacobians); the plain AD pass over evaluate() stays as the reference for tests.
 #include <cmath>
 
+#include "flexadj/elements/ancf_parameter_partials.hpp"
 #include "flexadj/elements/ancf_shape.hpp"
 #include "flexadj/elements/elements.hpp"
 #include "flexadj/model/component_ad.hpp"
@@ -31,6 +35,7 @@ namespace flexadj::elements {
 namespace {
 
 using model::Vec3;
+using namespace ancf_full_parameters;  // the parameter indices kE .. kGravity, the stiffnesses kAxial .. kSectionShear
 constexpr int kFullCoordinates = 24;
 constexpr int kAxialCurvature = ancf::kGaussPoints * 4;   // eps, K1, K2, K3 at each Gauss point
 constexpr int kShear = 3 * 2;                             // g_2, g_3 at the three Lobatto points
@@ -40,7 +45,7 @@ constexpr std::array<int, 4> kCentreline{0, 3, 12, 15};  // r_A, r_x A, r_B, r_x
 
 class AncfFullBeam final : public model::ForceElementAD<AncfFullBeam, kFullCoordinates> {
  public:
-  enum : int { kE, kG, kRho, kArea, kI2, kI3, kJ, kShear2, kShear3, kDampingTime, kGravity, kParameterCount = kGravity + 3 };
+  static_assert(kParameterCount <= model::kMaxComponentParameters, "too many ANCF parameters");
 
   AncfFullBeam(const std::string& name, std::array<int, 2> nodes, const AncfElementData& data, const Point& gravity)
       : ForceElementAD(name, {nodes[0], nodes[1]}, {BodyKind::AncfFullNode, BodyKind::AncfFullNode}),
@@ -58,6 +63,25 @@ class AncfFullBeam final : public model::ForceElementAD<AncfFullBeam, kFullCoord
     add_parameter("damping_time", data.damping_time);
     add_vector_parameter("gravity", gravity);
     reference_ = strains<double>(data.reference.data());
+    // Quadrature weight and stiffness of each strain (as weighted_stiffness).
+    for (int g = 0; g < ancf::kGaussPoints; ++g) {
+      for (int k = 0; k < 4; ++k) strain_weight_[4 * g + k] = ancf::gauss_weights()[g] * length_;
+      strain_stiffness_[4 * g] = kAxial;
+      strain_stiffness_[4 * g + 1] = kTorsion;
+      strain_stiffness_[4 * g + 2] = kBending2;
+      strain_stiffness_[4 * g + 3] = kBending3;
+    }
+    const std::array<double, 3> simpson{length_ / 6.0, 2.0 * length_ / 3.0, length_ / 6.0};
+    for (int k = 0; k < 3; ++k)
+      for (int j = 0; j < 2; ++j) {
+        strain_weight_[kAxialCurvature + 2 * k + j] = simpson[k];
+        strain_stiffness_[kAxialCurvature + 2 * k + j] = j == 0 ? kShearing2 : kShearing3;
+      }
+    for (int node = 0; node < 2; ++node)
+      for (int j = 0; j < 3; ++j) {
+        strain_weight_[kAxialCurvature + kShear + 3 * node + j] = 0.5 * length_;
+        strain_stiffness_[kAxialCurvature + kShear + 3 * node + j] = j < 2 ? kAxial : kSectionShear;
+      }
   }
   const char* type() const override { return "ancf_full"; }
   bool conservative() const override { return parameters()[kDampingTime] == 0.0; }
@@ -161,6 +185,85 @@ class AncfFullBeam final : public model::ForceElementAD<AncfFullBeam, kFullCoord
       for (int i = 0; i < 3; ++i) r[kCentreline[k] + i] -= mass * load[k] * p[kGravity + i];
   }
 
+  // mu . dr/dp by hand (ancf_parameter_partials.hpp): the strains with their derivatives along mu and v by one
+  // forward pass with two directions, then the stress sums with the parameters factored out.
+  void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* mu,
+                              double* gradient, model::ParameterMask wanted = model::kAllParameters) const override {
+    if (plain_ad_) return ForceElementAD::add_parameter_gradient(q, v, a, t, mu, gradient, wanted);
+    if ((wanted & ((1u << kParameterCount) - 1u)) == 0) return;
+    AncfFullPairing pairing;
+    const model::ParameterMask elastic = (1u << kE) | (1u << kG) | (1u << kArea) | (1u << kI2) | (1u << kI3) |
+                                         (1u << kJ) | (1u << kShear2) | (1u << kShear3) | (1u << kDampingTime);
+    if (wanted & elastic) {
+      using Directions = Sacado::Fad::SFad<double, 2>;  // d/dq along mu, along v
+      std::array<Directions, kFullCoordinates> qd;
+      for (int i = 0; i < kFullCoordinates; ++i) {
+        qd[i] = Directions(2, 0, q[i]);
+        qd[i].fastAccessDx(0) = mu[i];
+        qd[i].fastAccessDx(1) = v[i];
+      }
+      const std::array<Directions, kStrainCount> e = strains<Directions>(qd.data());
+      for (int m = 0; m < kStrainCount; ++m) {
+        const double paired = strain_weight_[m] * e[m].fastAccessDx(0);
+        pairing.strain[strain_stiffness_[m]] += paired * (e[m].val() - reference_[m]);
+        pairing.rate[strain_stiffness_[m]] += paired * e[m].fastAccessDx(1);
+      }
+    }
+    const double L = length_;
+    const auto M = ancf::hermite_mass(L);
+    const auto load = ancf::hermite_load(L);
+    for (int k = 0; k < 4; ++k)
+      for (int i = 0; i < 3; ++i) {
+        double mass_times_a = 0.0;
+        for (int l = 0; l < 4; ++l) mass_times_a += M[k][l] * a[kCentreline[l] + i];
+        pairing.mass_mu += L * mu[kCentreline[k] + i] * mass_times_a;
+        pairing.weight_mu[i] += L * load[k] * mu[kCentreline[k] + i];
+      }
+    for (int d = 0; d < 2; ++d)
+      for (int i = 0; i < 3; ++i) {
+        const int A = 6 + 3 * d + i, B = A + 12;
+        (d == 0 ? pairing.director2_mu : pairing.director3_mu) +=
+            L / 6.0 * (mu[A] * (2.0 * a[A] + a[B]) + mu[B] * (a[A] + 2.0 * a[B]));
+      }
+    std::array<double, kParameterCount> partials;
+    ancf_full_parameter_partials(parameters().data(), pairing, partials);
+    for (int k = 0; k < kParameterCount; ++k)
+      if ((wanted >> k) & 1u) gradient[k] += partials[k];
+  }
+
+  // The adjoint's three Jacobians with one nested pass over the n coordinates instead of the 3n of q, v and a: r and
+  // dr/dq by the Newton matrix's pass (coefficients (1, 0, 0)); dr/dv = sum_m c_m tau de_m/dq de_m/dq^T (the
+  // damping stresses are linear in v) from the strains' first derivatives; dr/da the constant mass matrix.
+  void residual_jacobians(const double* q, const double* v, const double* a, double t, double* r, double* dr_dq,
+                          double* dr_dv, double* dr_da) const override {
+    if (plain_ad_) return ForceElementAD::residual_jacobians(q, v, a, t, r, dr_dq, dr_dv, dr_da);
+    constexpr int n = kFullCoordinates;
+    ForceElementAD::residual_jacobian(q, v, a, t, model::JacobianCoefficients{1.0, 0.0, 0.0}, r, dr_dq);
+    for (int x = 0; x < n * n; ++x) dr_dv[x] = dr_da[x] = 0.0;
+    const double tau = parameters()[kDampingTime];
+    if (tau != 0.0) {
+      using Gradient = Sacado::Fad::SFad<double, n>;
+      const auto qi = ancf::seeded<Gradient, n>(q);
+      const std::array<Gradient, kStrainCount> e = strains<Gradient>(qi.data());
+      const std::array<double, kStrainCount> c = weighted_stiffness(parameters().data());
+      for (int m = 0; m < kStrainCount; ++m)
+        for (int i = 0; i < n; ++i) {
+          const double row = c[m] * tau * e[m].fastAccessDx(i);
+          if (row != 0.0)
+            for (int j = 0; j < n; ++j) dr_dv[i * n + j] += row * e[m].fastAccessDx(j);
+        }
+    }
+    for (int j = 0; j < n; ++j) {
+      std::array<double, n> unit{}, column{};
+      unit[j] = 1.0;
+      add_mass_times(unit.data(), parameters().data(), column.data());
+      for (int i = 0; i < n; ++i) dr_da[i * n + j] = column[i];
+    }
+  }
+
+  // The reference: every derivative by the plain AD pass over evaluate() (tests only).
+  void use_plain_ad() { plain_ad_ = true; }
+
   // T = 1/2 v.M v.
   template <class S, class P> S kinetic(const S*, const S* v, const P* p) const {
     return ancf::half_quadratic_form<kFullCoordinates>(v, [&](const S* x, S* r) { add_mass_times(x, p, r); });
@@ -243,6 +346,9 @@ class AncfFullBeam final : public model::ForceElementAD<AncfFullBeam, kFullCoord
 
   double length_;
   std::array<double, kStrainCount> reference_{};
+  std::array<double, kStrainCount> strain_weight_{};  // the quadrature weight of each strain
+  std::array<int, kStrainCount> strain_stiffness_{};  // and its stiffness (kAxial .. kSectionShear)
+  bool plain_ad_ = false;
 };
 
 }  // namespace
@@ -250,6 +356,13 @@ class AncfFullBeam final : public model::ForceElementAD<AncfFullBeam, kFullCoord
 std::unique_ptr<model::ForceElement> make_ancf_full_beam(const std::string& name, std::array<int, 2> nodes,
                                                          const AncfElementData& data, const Point& gravity) {
   return std::make_unique<AncfFullBeam>(name, nodes, data, gravity);
+}
+
+std::unique_ptr<model::ForceElement> make_ancf_full_beam_plain_ad(const std::string& name, std::array<int, 2> nodes,
+                                                                  const AncfElementData& data, const Point& gravity) {
+  auto element = std::make_unique<AncfFullBeam>(name, nodes, data, gravity);
+  element->use_plain_ad();
+  return element;
 }
 
 }  // namespace flexadj::elements

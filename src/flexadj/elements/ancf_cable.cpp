@@ -13,11 +13,16 @@
 //                             stiffness of Berzeri and Shabana's simple models (2000), valid for small axial strain.
 // A spatial straight reference (kappa_0 = 0) uses the curvature vector (r' x r'')/|r'|^2, whose square is kappa^2 and
 // which is smooth at zero curvature. Integrals by 5-point Gauss quadrature (exact for the axial term).
-// Forces are the derivatives of U: r += int (EA (eps - eps_0 + tau deps/dt)) deps/dq + ... with the strain
-// derivatives by a nested forward-AD pass; tau is a Kelvin-Voigt retardation time (damping_time, 0: none).
+// Forces are the derivatives of U: r += int (EA (eps - eps_0 + tau deps/dt)) deps/dq + ..., in the templated kernel
+// (applied()) with the strain derivatives by a nested forward-AD pass; tau is a Kelvin-Voigt retardation time (damping_time, 0: none).
 // Constant consistent mass matrix rho A int S^T S dx and weight rho A int S^T g dx.
+// The residual, its Jacobians and the adjoint's parameter partials are written out (ancf_cable_strain_derivatives.hpp,
+// ancf_parameter_partials.hpp); the plain AD pass over evaluate() stays as the reference for tests and for the
+// second-order products, tangents and discrete momenta.
 #include <cmath>
 
+#include "flexadj/elements/ancf_cable_strain_derivatives.hpp"
+#include "flexadj/elements/ancf_parameter_partials.hpp"
 #include "flexadj/elements/ancf_shape.hpp"
 #include "flexadj/elements/elements.hpp"
 #include "flexadj/model/component_ad.hpp"
@@ -25,14 +30,16 @@
 namespace flexadj::elements {
 namespace {
 
+using namespace ancf_cable_parameters;  // the parameter indices kE .. kGravity, kParameterCount
+
 template <int Dim> class AncfGradientDeficient final
     : public model::ForceElementAD<AncfGradientDeficient<Dim>, 4 * Dim> {
   using Base = model::ForceElementAD<AncfGradientDeficient<Dim>, 4 * Dim>;
   static constexpr int kN = 4 * Dim;
   static constexpr int kCurvatureComponents = Dim == 2 ? 1 : 3;
+  static_assert(kParameterCount <= model::kMaxComponentParameters, "too many ANCF parameters");
 
  public:
-  enum : int { kE, kRho, kArea, kI, kDampingTime, kGravity, kParameterCount = kGravity + 3 };
 
   AncfGradientDeficient(const std::string& name, std::array<int, 2> nodes, const AncfElementData& data,
                         const Point& gravity)
@@ -44,8 +51,9 @@ template <int Dim> class AncfGradientDeficient final
     this->add_parameter("I", data.section.I3);
     this->add_parameter("damping_time", data.damping_time);
     this->add_vector_parameter("gravity", gravity);
-    // Strains of the stress-free reference at the Gauss points.
+    // Strains of the stress-free reference and the Hermite weights at the Gauss points.
     for (int g = 0; g < ancf::kGaussPoints; ++g) {
+      hermite_at_gauss_[g] = ancf::hermite(ancf::gauss_points()[g], data.length);
       const auto s = strains<double>(data.reference.data(), data.length, g);
       axial_0_[g] = s.axial;
       curvature_0_[g] = s.curvature;
@@ -93,6 +101,197 @@ template <int Dim> class AncfGradientDeficient final
     }
     return s;
   }
+
+  // ---- the residual, its Jacobians and the parameter partials by hand (ancf_cable_strain_derivatives.hpp) ----
+  ancf::CurvatureForm curvature_form(int g) const {
+    if (simple_) return ancf::CurvatureForm::Simple;
+    if (Dim == 2) return ancf::CurvatureForm::Planar;
+    return vector_curvature_[g] ? ancf::CurvatureForm::Vector : ancf::CurvatureForm::Scalar;
+  }
+
+  using Slopes = ancf::SlopeVector<Dim>;
+  using SlopeMatrix = ancf::SlopeMatrix<Dim>;
+  static constexpr int kZ = 2 * Dim;
+
+  // z = (r', r'') at Gauss point g of the coordinates (or velocities, multipliers) x.
+  Slopes slopes(int g, const double* x) const {
+    const ancf::HermiteWeights& w = hermite_at_gauss_[g];
+    Slopes z{};
+    for (int k = 0; k < 4; ++k)
+      for (int i = 0; i < Dim; ++i) {
+        z[i] += w.first[k] * x[Dim * k + i];
+        z[Dim + i] += w.second[k] * x[Dim * k + i];
+      }
+    return z;
+  }
+
+  // Strains at Gauss point g of q, with their z-gradients (and Hessians).
+  template <bool WithHessian> ancf::CableStrains<Dim> gauss_strains(const double* q, int g) const {
+    const Slopes z = slopes(g, q);
+    std::array<double, 3> d1{0.0, 0.0, 0.0}, d2{0.0, 0.0, 0.0};
+    for (int i = 0; i < Dim; ++i) {
+      d1[i] = z[i];
+      d2[i] = z[Dim + i];
+    }
+    return ancf::cable_strains<Dim, WithHessian>(d1, d2, curvature_form(g));
+  }
+
+  // X (n x n, row-major) += W^T X_z W for the z-matrix X_z of Gauss point g, W the Hermite weights
+  // (dz_(a,i)/dq_(k,i) = w_a[k]): first over the columns, then over the rows.
+  void spread(int g, const SlopeMatrix& Xz, double* X) const {
+    const ancf::HermiteWeights& w = hermite_at_gauss_[g];
+    const std::array<const std::array<double, 4>*, 2> W{&w.first, &w.second};
+    std::array<std::array<double, kN>, kZ> columns{};  // X_z W
+    for (int r = 0; r < kZ; ++r)
+      for (int b = 0; b < 2; ++b)
+        for (int l = 0; l < 4; ++l)
+          for (int j = 0; j < Dim; ++j) columns[r][Dim * l + j] += (*W[b])[l] * Xz[r][Dim * b + j];
+    for (int a = 0; a < 2; ++a)
+      for (int k = 0; k < 4; ++k)
+        for (int i = 0; i < Dim; ++i) {
+          double* row = X + (Dim * k + i) * kN;
+          const double weight = (*W[a])[k];
+          for (int c = 0; c < kN; ++c) row[c] += weight * columns[Dim * a + i][c];
+        }
+  }
+
+  // r += sum_g w_g sum_m C_m (e_m - e_0m + tau de_m/dt) de_m/dq (elastic and damping forces). With matrices, K and
+  // D (n x n, row-major, added to) get their q- and v-derivatives, formed on z and spread by the Hermite weights:
+  //   K_z += C_m g_m (g_m + tau H_m v_z)^T + sigma_m H_m,  D_z += C_m tau g_m g_m^T (nothing without damping),
+  // g_m, H_m the z-gradient and Hessian of strain m, sigma_m = C_m (e_m - e_0m + tau g_m . v_z).
+  template <bool WithMatrices> void add_elastic(const double* q, const double* v, double* r, double* K, double* D) const {
+    const double* p = this->parameters().data();
+    const double EA = p[kE] * p[kArea], EI = p[kE] * p[kI], tau = p[kDampingTime];
+    const bool damped = tau != 0.0;
+    for (int g = 0; g < ancf::kGaussPoints; ++g) {
+      const ancf::CableStrains<Dim> strains = gauss_strains<WithMatrices>(q, g);
+      const Slopes vz = damped ? slopes(g, v) : Slopes{};
+      const double weight = ancf::gauss_weights()[g] * length_;
+      Slopes force{};
+      SlopeMatrix Kz{}, Dz{};
+      for (int m = 0; m < strains.count; ++m) {
+        const ancf::StrainDerivatives<Dim>& e = strains.strain[m];
+        const double C = weight * (m == 0 ? EA : EI), e_0 = m == 0 ? axial_0_[g] : curvature_0_[g][m - 1];
+        double rate = 0.0;
+        for (int i = 0; i < kZ; ++i) rate += e.gradient[i] * vz[i];
+        const double stress = C * (e.value - e_0 + tau * rate);
+        for (int i = 0; i < kZ; ++i) force[i] += stress * e.gradient[i];
+        if constexpr (WithMatrices) {
+          Slopes row = e.gradient;  // d sigma/dz / C
+          if (damped)
+            for (int i = 0; i < kZ; ++i)
+              for (int j = 0; j < kZ; ++j) row[i] += tau * e.hessian[i][j] * vz[j];
+          for (int i = 0; i < kZ; ++i)
+            for (int j = 0; j < kZ; ++j) Kz[i][j] += C * e.gradient[i] * row[j] + stress * e.hessian[i][j];
+          if (damped)
+            for (int i = 0; i < kZ; ++i)
+              for (int j = 0; j < kZ; ++j) Dz[i][j] += C * tau * e.gradient[i] * e.gradient[j];
+        }
+      }
+      const ancf::HermiteWeights& w = hermite_at_gauss_[g];
+      for (int k = 0; k < 4; ++k)
+        for (int i = 0; i < Dim; ++i) r[Dim * k + i] += w.first[k] * force[i] + w.second[k] * force[Dim + i];
+      if constexpr (WithMatrices) {
+        spread(g, Kz, K);
+        if (damped) spread(g, Dz, D);
+      }
+    }
+  }
+
+  // r -= the weight rho A int S^T g dx.
+  void add_weight(double* r) const {
+    const double* p = this->parameters().data();
+    const double mass = p[kRho] * p[kArea] * length_;
+    const auto load = ancf::hermite_load(length_);
+    for (int k = 0; k < 4; ++k)
+      for (int i = 0; i < Dim; ++i) r[Dim * k + i] -= mass * load[k] * p[kGravity + i];
+  }
+
+  // M (n x n, row-major): the consistent mass of add_mass_times.
+  void mass_matrix(double* M) const {
+    const double mass = this->parameters()[kRho] * this->parameters()[kArea] * length_;
+    const auto shape = ancf::hermite_mass(length_);
+    for (int x = 0; x < kN * kN; ++x) M[x] = 0.0;
+    for (int k = 0; k < 4; ++k)
+      for (int l = 0; l < 4; ++l)
+        for (int i = 0; i < Dim; ++i) M[(Dim * k + i) * kN + Dim * l + i] = mass * shape[k][l];
+  }
+
+  void applied_residual(const double* q, const double* v, double t, double* r) const override {
+    if (plain_ad_) return Base::applied_residual(q, v, t, r);
+    for (int i = 0; i < kN; ++i) r[i] = 0.0;
+    add_elastic<false>(q, v, r, nullptr, nullptr);
+    add_weight(r);
+  }
+
+  void residual(const double* q, const double* v, const double* a, double t, double* r) const override {
+    if (plain_ad_) return Base::residual(q, v, a, t, r);
+    applied_residual(q, v, t, r);
+    add_mass_times(a, this->parameters().data(), r);
+  }
+
+  void residual_jacobians(const double* q, const double* v, const double* a, double t, double* r, double* dr_dq,
+                          double* dr_dv, double* dr_da) const override {
+    if (plain_ad_) return Base::residual_jacobians(q, v, a, t, r, dr_dq, dr_dv, dr_da);
+    for (int i = 0; i < kN; ++i) r[i] = 0.0;
+    for (int x = 0; x < kN * kN; ++x) dr_dq[x] = dr_dv[x] = 0.0;
+    add_elastic<true>(q, v, r, dr_dq, dr_dv);
+    add_weight(r);
+    add_mass_times(a, this->parameters().data(), r);
+    mass_matrix(dr_da);
+  }
+
+  // c_q dr/dq + c_v dr/dv + c_a dr/da from residual_jacobians.
+  void residual_jacobian(const double* q, const double* v, const double* a, double t,
+                         const model::JacobianCoefficients& c, double* r, double* J) const override {
+    if (plain_ad_) return Base::residual_jacobian(q, v, a, t, c, r, J);
+    std::array<double, 3 * kN * kN> jacobians;
+    double *dr_dq = jacobians.data(), *dr_dv = dr_dq + kN * kN, *dr_da = dr_dv + kN * kN;
+    residual_jacobians(q, v, a, t, r, dr_dq, dr_dv, dr_da);
+    for (int x = 0; x < kN * kN; ++x) J[x] = c.q * dr_dq[x] + c.v * dr_dv[x] + c.a * dr_da[x];
+  }
+
+  // mu . dr/dp by hand (ancf_parameter_partials.hpp): the strains' pairings with mu and their rates along v.
+  void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* mu,
+                              double* gradient, model::ParameterMask wanted = model::kAllParameters) const override {
+    if (plain_ad_) return Base::add_parameter_gradient(q, v, a, t, mu, gradient, wanted);
+    if ((wanted & ((1u << kParameterCount) - 1u)) == 0) return;
+    AncfCablePairing pairing;
+    const model::ParameterMask elastic = (1u << kE) | (1u << kArea) | (1u << kI) | (1u << kDampingTime);
+    if (wanted & elastic)
+      for (int g = 0; g < ancf::kGaussPoints; ++g) {
+        const ancf::CableStrains<Dim> strains = gauss_strains<false>(q, g);
+        const Slopes vz = slopes(g, v), muz = slopes(g, mu);
+        const double weight = ancf::gauss_weights()[g] * length_;
+        for (int m = 0; m < strains.count; ++m) {
+          const ancf::StrainDerivatives<Dim>& e = strains.strain[m];
+          double paired = 0.0, rate = 0.0;
+          for (int i = 0; i < kZ; ++i) {
+            paired += e.gradient[i] * muz[i];
+            rate += e.gradient[i] * vz[i];
+          }
+          const double e_0 = m == 0 ? axial_0_[g] : curvature_0_[g][m - 1];
+          (m == 0 ? pairing.axial : pairing.bending) += weight * paired * (e.value - e_0);
+          (m == 0 ? pairing.axial_rate : pairing.bending_rate) += weight * paired * rate;
+        }
+      }
+    const auto M = ancf::hermite_mass(length_);
+    const auto load = ancf::hermite_load(length_);
+    for (int k = 0; k < 4; ++k)
+      for (int i = 0; i < Dim; ++i) {
+        double mass_times_a = 0.0;
+        for (int l = 0; l < 4; ++l) mass_times_a += M[k][l] * a[Dim * l + i];
+        pairing.mass_mu += length_ * mu[Dim * k + i] * mass_times_a;
+        pairing.weight_mu[i] += length_ * load[k] * mu[Dim * k + i];
+      }
+    std::array<double, kParameterCount> partials;
+    ancf_cable_parameter_partials(this->parameters().data(), pairing, partials);
+    for (int k = 0; k < kParameterCount; ++k)
+      if ((wanted >> k) & 1u) gradient[k] += partials[k];
+  }
+
+  // The reference: every derivative by the plain AD pass over evaluate() (tests only).
+  void use_plain_ad() { plain_ad_ = true; }
 
   // Consistent mass (per coordinate direction), then applied().
   template <class S, class P> void evaluate(const S* q, const S* v, const S* a, const P* p, double t, S* r) const {
@@ -246,10 +445,12 @@ template <int Dim> class AncfGradientDeficient final
   }
 
   bool simple_;
+  bool plain_ad_ = false;
   double length_;  // reference length of the element
   std::array<double, ancf::kGaussPoints> axial_0_{};
   std::array<std::array<double, 3>, ancf::kGaussPoints> curvature_0_{};
   std::array<bool, ancf::kGaussPoints> vector_curvature_{};
+  std::array<ancf::HermiteWeights, ancf::kGaussPoints> hermite_at_gauss_{};  // of r' and r'' (ancf::hermite)
 };
 
 }  // namespace
@@ -259,6 +460,20 @@ std::unique_ptr<model::ForceElement> make_ancf_gradient_deficient(const std::str
                                                                   const AncfElementData& data, const Point& gravity) {
   if (dimension == 2) return std::make_unique<AncfGradientDeficient<2>>(name, nodes, data, gravity);
   return std::make_unique<AncfGradientDeficient<3>>(name, nodes, data, gravity);
+}
+
+std::unique_ptr<model::ForceElement> make_ancf_gradient_deficient_plain_ad(const std::string& name, int dimension,
+                                                                           std::array<int, 2> nodes,
+                                                                           const AncfElementData& data,
+                                                                           const Point& gravity) {
+  if (dimension == 2) {
+    auto element = std::make_unique<AncfGradientDeficient<2>>(name, nodes, data, gravity);
+    element->use_plain_ad();
+    return element;
+  }
+  auto element = std::make_unique<AncfGradientDeficient<3>>(name, nodes, data, gravity);
+  element->use_plain_ad();
+  return element;
 }
 
 }  // namespace flexadj::elements

@@ -124,8 +124,18 @@ struct AncfElementData {
 std::unique_ptr<model::ForceElement> make_ancf_gradient_deficient(const std::string& name, int dimension,
                                                                   std::array<int, 2> nodes,
                                                                   const AncfElementData& data, const Point& gravity);
+// The same element with every derivative by the plain AD pass over its residual kernel: the reference against which
+// tests check its hand-written residual, Jacobians and parameter partials.
+std::unique_ptr<model::ForceElement> make_ancf_gradient_deficient_plain_ad(const std::string& name, int dimension,
+                                                                           std::array<int, 2> nodes,
+                                                                           const AncfElementData& data,
+                                                                           const Point& gravity);
 // Fully parameterised spatial element (AncfFullNode).
 std::unique_ptr<model::ForceElement> make_ancf_full_beam(const std::string& name, std::array<int, 2> nodes,
                                                          const AncfElementData& data, const Point& gravity);
+// The same element with its parameter partials and kept Jacobians by the plain AD pass over its residual kernel (the
+// tests' reference).
+std::unique_ptr<model::ForceElement> make_ancf_full_beam_plain_ad(const std::string& name, std::array<int, 2> nodes,
+                                                                  const AncfElementData& data, const Point& gravity);
 
 }  // namespace flexadj::elements
