@@ -14,25 +14,12 @@
 #include <vector>
 
 #include "flexadj/elements/elements.hpp"
+#include "hand_derivative_checks.hpp"
 
 namespace flexadj::testing {
 namespace {
 
 using Vector = std::vector<double>;
-
-double max_abs(const Vector& x) {
-  double m = 0.0;
-  for (double value : x) m = std::max(m, std::abs(value));
-  return m;
-}
-
-// Entry-wise |a - b| <= 1e-12 max|b| (and exact agreement where the reference is zero throughout).
-void expect_close(const Vector& hand, const Vector& ad, const std::string& what) {
-  ASSERT_EQ(hand.size(), ad.size());
-  const double tolerance = 1e-12 * max_abs(ad);
-  for (std::size_t k = 0; k < ad.size(); ++k)
-    EXPECT_LE(std::abs(hand[k] - ad[k]), tolerance) << what << " [" << k << "]: " << hand[k] << " vs " << ad[k];
-}
 
 struct RandomStates {
   std::mt19937 generator{2026};
