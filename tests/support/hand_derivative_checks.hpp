@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "flexadj/elements/elements.hpp"
+
 namespace flexadj::testing {
 
 inline double max_abs(const std::vector<double>& x) {
@@ -21,6 +23,28 @@ inline void expect_close(const std::vector<double>& hand, const std::vector<doub
   const double tolerance = 1e-12 * max_abs(ad);
   for (std::size_t k = 0; k < ad.size(); ++k)
     EXPECT_LE(std::abs(hand[k] - ad[k]), tolerance) << what << " [" << k << "]: " << hand[k] << " vs " << ad[k];
+}
+
+// The Newton matrix (with its residual) and the adjoint's kept Jacobians dr/dq, dr/dv, dr/da (with r) of a
+// hand-written element against its AD reference, at one state of n coordinates.
+template <class Element>
+void expect_same_jacobians(const Element& hand, const Element& ad, const double* q, const double* v, const double* a,
+                           std::size_t n, const std::string& label) {
+  const model::JacobianCoefficients c{1.0, 0.37, 2.5e3};
+  std::vector<double> r_hand(n), r_ad(n), J_hand(n * n), J_ad(n * n);
+  hand.residual_jacobian(q, v, a, 0.0, c, r_hand.data(), J_hand.data());
+  ad.residual_jacobian(q, v, a, 0.0, c, r_ad.data(), J_ad.data());
+  expect_close(r_hand, r_ad, label + " residual_jacobian r");
+  expect_close(J_hand, J_ad, label + " residual_jacobian J");
+  std::vector<double> kept[2][4];
+  for (int which = 0; which < 2; ++which) {
+    kept[which][0].assign(n, 0.0);
+    for (int b = 1; b < 4; ++b) kept[which][b].assign(n * n, 0.0);
+    (which == 0 ? hand : ad)
+        .residual_jacobians(q, v, a, 0.0, kept[which][0].data(), kept[which][1].data(), kept[which][2].data(),
+                            kept[which][3].data());
+  }
+  for (int b = 0; b < 4; ++b) expect_close(kept[0][b], kept[1][b], label + " residual_jacobians " + "rqva"[b]);
 }
 
 }  // namespace flexadj::testing

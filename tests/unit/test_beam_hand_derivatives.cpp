@@ -103,22 +103,7 @@ void compare(const model::ForceElement& hand, const model::ForceElement& ad, con
   ad.applied_residual(q, v.data(), 0.0, r_ad.data());
   expect_close(r_hand, r_ad, label + " applied_residual");
 
-  const model::JacobianCoefficients c{1.0, 0.37, 2.5e3};
-  Vector J_hand(n * n), J_ad(n * n);
-  hand.residual_jacobian(q, v.data(), a.data(), 0.0, c, r_hand.data(), J_hand.data());
-  ad.residual_jacobian(q, v.data(), a.data(), 0.0, c, r_ad.data(), J_ad.data());
-  expect_close(r_hand, r_ad, label + " residual_jacobian r");
-  expect_close(J_hand, J_ad, label + " residual_jacobian J");
-
-  Vector kept[2][4];
-  for (int which = 0; which < 2; ++which) {
-    kept[which][0].assign(n, 0.0);
-    for (int b = 1; b < 4; ++b) kept[which][b].assign(n * n, 0.0);
-    (which == 0 ? hand : ad)
-        .residual_jacobians(q, v.data(), a.data(), 0.0, kept[which][0].data(), kept[which][1].data(),
-                            kept[which][2].data(), kept[which][3].data());
-  }
-  for (int b = 0; b < 4; ++b) expect_close(kept[0][b], kept[1][b], label + " residual_jacobians " + "rqva"[b]);
+  expect_same_jacobians(hand, ad, q, v.data(), a.data(), n, label);
 
   Vector products[2][3];
   for (int which = 0; which < 2; ++which) {

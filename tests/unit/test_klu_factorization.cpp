@@ -33,6 +33,14 @@ std::vector<double> saddle_point_matrix(int n, int m, double shift, std::mt19937
   return a;
 }
 
+// A Newton iteration's next matrix: the same pattern, values changed by about 1 %.
+std::vector<double> next_newton_matrix(std::vector<double> a, std::mt19937& random) {
+  std::uniform_real_distribution<double> u(-0.01, 0.01);
+  for (double& value : a)
+    if (value != 0.0) value *= 1.0 + u(random);
+  return a;
+}
+
 // The structure of every nonzero of the first matrix (later ones have the same pattern).
 KluFactorization structure_of(const std::vector<double>& a, int size) {
   std::vector<int> offsets(1, 0), columns;
@@ -97,11 +105,7 @@ TEST(KluFactorization, RefactorizationEqualsAFreshFactorization) {
   KluFactorization klu = structure_of(a, size);
   set_values(klu, a, size);
   ASSERT_TRUE(klu.factorize());
-  // A Newton iteration's next matrix: the same pattern, values changed by about 1 %.
-  auto next = a;
-  std::uniform_real_distribution<double> u(-0.01, 0.01);
-  for (double& value : next)
-    if (value != 0.0) value *= 1.0 + u(random);
+  const auto next = next_newton_matrix(a, random);
   set_values(klu, next, size);
   ASSERT_TRUE(klu.refactorize());
   EXPECT_TRUE(klu.last_was_refactorization());
@@ -184,10 +188,7 @@ TEST(KluFactorization, SolveOnTheLastUnknownsEqualsTheFullSolve) {
     }
   };
   check(a, "factorization");
-  auto next = a;  // a Newton iteration's next matrix: refactorized with the old pivots
-  std::uniform_real_distribution<double> u(-0.01, 0.01);
-  for (double& value : next)
-    if (value != 0.0) value *= 1.0 + u(random);
+  const auto next = next_newton_matrix(a, random);  // refactorized with the old pivots
   set_values(klu, next, size);
   ASSERT_TRUE(klu.refactorize());
   EXPECT_TRUE(klu.last_was_refactorization());
