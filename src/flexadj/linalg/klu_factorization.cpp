@@ -107,6 +107,7 @@ void KluFactorization::solve(double* x, bool transposed, int count) {
 void KluFactorization::solve_last(double* x, int count) {
   const int n = size(), m = static_cast<int>(last_.size());
   if (m == 0) throw std::logic_error("KluFactorization::solve_last needs the unknowns to order last");
+  if (klu_->numeric == nullptr) throw std::logic_error("KluFactorization::solve_last before a factorization");
   const klu_symbolic& symbolic = *klu_->symbolic;
   const klu_numeric& numeric = *klu_->numeric;
   if (symbolic.nblocks != 1 || n < 2) {  // no factors in place to walk (a single singleton): solve in full
