@@ -2,7 +2,11 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <cstdlib>
+
 int main(int argc, char** argv) {
+  // Without mpirun, no daemon for dynamic process management (as flexadj::Runtime).
+  setenv("OMPI_MCA_ess_singleton_isolated", "1", /*overwrite=*/0);
   MPI_Init(&argc, &argv);
   ::testing::InitGoogleTest(&argc, argv);
   int rank = 0;
