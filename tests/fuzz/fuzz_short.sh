@@ -3,7 +3,8 @@
 # harnesses that need the library linked against BUILD's), if clang and its fuzzer runtime are installed; skipped
 # otherwise (exit 77, the reason printed). On one core (the test's PROCESSORS 1): builds and runs one at a time, so
 # that ctest runs another test on the other core instead of holding it idle while a harness fuzzes; FUZZ_JOBS
-# overrides. Usage: fuzz_short.sh SOURCE_DIR BUILD_DIR [SECONDS]
+# overrides. Compiled at -O0 with line tables (FUZZ_OPTIMIZATION of scripts/fuzz.sh): the build is most of the
+# test's time. Usage: fuzz_short.sh SOURCE_DIR BUILD_DIR [SECONDS]
 set -u
 SOURCE="$1" BUILD="$2" SECONDS_EACH="${3:-12}"
 probe="$(mktemp -d)"
@@ -20,7 +21,8 @@ if ! clang++ -fsanitize=fuzzer,address,undefined "$probe/p.cpp" -o "$probe/p" 2>
 fi
 cd "$SOURCE" || exit 1
 started=$(date +%s)
-FUZZ_OUT="$BUILD/fuzz" FUZZ_CMAKE_BUILD="$BUILD" JOBS="${FUZZ_JOBS:-1}" scripts/fuzz.sh "$SECONDS_EACH"
+FUZZ_OUT="$BUILD/fuzz" FUZZ_CMAKE_BUILD="$BUILD" JOBS="${FUZZ_JOBS:-1}" \
+  FUZZ_OPTIMIZATION="${FUZZ_OPTIMIZATION:--O0 -gline-tables-only}" scripts/fuzz.sh "$SECONDS_EACH"
 status=$?
 echo "fuzz_short: $(($(date +%s) - started)) s in all (builds and runs)"
 exit $status
