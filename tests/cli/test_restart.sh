@@ -232,7 +232,7 @@ for method in gradient barzilai_borwein lbfgs trust_region; do
   sed -i "s/method: [a-z_]*,/method: $method,/" opt.yaml
   pass_if "optimize ($method) uninterrupted" "$FLEXADJ" "${OPT[@]}" -o whole
   rm -f kills.txt
-  for seed in 3 8 13; do
+  for seed in 3 13; do
     pass_if "optimize ($method), random kills (seed $seed), restarted to the same design" optimize_until_complete $seed
   done
   pass_if "optimize ($method): runs were killed" awk '{ s += $1 } END { exit !(s > 0) }' kills.txt

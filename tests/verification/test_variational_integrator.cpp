@@ -226,6 +226,9 @@ Conservation spinning_top(long long steps) {
 }
 
 TEST(VariationalIntegrator, SpinningTopKeepsConstraintsEnergyAndVerticalAngularMomentum) {
+  // One body: on a second rank there is nothing to distribute, only 15 000 steps of messages (the flying spaghetti
+  // below runs distributed).
+  if (world()->getSize() > 1) GTEST_SKIP() << "one body: np 1 only";
   const Conservation coarse = spinning_top(5000), fine = spinning_top(10000);
   const double scale = 2.0 * 9.81 * 0.5;  // m g l
   EXPECT_LT(coarse.energy_first_half, 1e-4 * scale);
