@@ -6,7 +6,8 @@ of at most 4 forward runs per product, on models covering the design variable ki
                                  [--seed 1] [--json FILE] [--markdown] [--note TEXT]
     scripts/benchmark_hessian.py --table-from FILE.json [--markdown]
 
-Models (generalized-alpha, fixed steps, trajectory in memory; sizes so that a forward run takes 1-2 s here):
+Models (generalized-alpha, fixed steps, trajectory in memory; sizes so that a forward run takes about 1 s on a
+2-core development machine):
 
     rigid_chain   meshes/rigid_chain.yaml, 100 spatial links, 250 steps; the file's component parameters
                   (two masses, an inertia entry, gravity)
