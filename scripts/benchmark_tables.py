@@ -5,7 +5,7 @@
                                                        (the benchmark scripts call it after each run)
     scripts/benchmark_tables.py print KIND [--results DIR]
                                                        prints one table (scaling, forward, gradient, checkpoints, beams, peers,
-                                                       spacetime, state_space)
+                                                       spacetime, state_space, hessian)
     scripts/benchmark_tables.py readme [--results DIR] [--readme PAGE...] [--check]
                                                        rewrites every table of the page that sits between
                                                        <!-- benchmark-table: KIND --> and <!-- end benchmark-table -->
@@ -97,7 +97,7 @@ def thousands(n):
 
 
 def table(head, rows):
-    align = ["---" if h in ("solver", "problem", "storage", "model", "command") else "---:" for h in head]
+    align = ["---" if h in ("solver", "problem", "storage", "model", "command", "design") else "---:" for h in head]
     lines = ["| " + " | ".join(head) + " |", "|" + "|".join(align) + "|"]
     lines += ["| " + " | ".join(str(c) for c in r) + " |" for r in rows]
     return "\n".join(lines)
@@ -242,6 +242,36 @@ def state_space(results):
             + "ratios from the same run. " + run_line(*datas))
 
 
+def hessian_table(one, two=None):
+    """One Hessian-vector product in forward runs against the goal, from scripts/benchmark_hessian.py's JSON."""
+    goal = one["goal_forward_runs"]
+    other = {r["model"]: r for r in (two["runs"] if two else []) if "error" not in r}
+    rows = []
+    for r in one["runs"]:
+        if "error" in r:
+            rows.append([r["label"], r["design"], "", "", "", "failed", "", "", "", ""] + ([""] if two else []))
+            continue
+        b = other.get(r["model"])
+        b = b if b and b["steps"] == r["steps"] else None  # np 2 of the same size only
+        rows.append([r["label"], r["design"], thousands(r["design_scalars"]), thousands(r["unknowns"]),
+                     thousands(r["steps"]), secs(min(r["forward_seconds"])), f"{r['adjoint_over_forward']:.2f}",
+                     secs(min(r["product_seconds"])), f"**{r['product_over_forward']:.2f}**",
+                     "met" if r["goal_met"] else "not met"]
+                    + ([f"{b['product_over_forward']:.2f}" if b else ""] if two else []))
+    head = ["model", "design", "scalars", "unknowns", "steps", "forward s", "adjoint/forward", "product s",
+            "product/forward", f"goal: ≤ {goal:g} forward runs"] + (["product/forward np 2"] if two else [])
+    return (table(head, rows)
+            + f"\n\nOne product H v along a random v (`flexadj hessian --direction`), np {one['ranks']}: the forward "
+            "run and the product (tangent-linear sweep and second-order adjoint sweep) timed apart in the same "
+            f"process, each the minimum of {one['repeats']} runs; adjoint/forward from `flexadj gradient` in the same "
+            "run" + (f"; np 2: a separate run of {two['repeats']} repeats" if two else "") + ". " + run_line(one, two))
+
+
+def hessian(results):
+    one = load(results, "hessian_np1.json")
+    return hessian_table(one, load(results, "hessian_np2.json")) if one else None
+
+
 def scaling(results):
     data = load(results, "scaling.json")
     if not data:
@@ -266,7 +296,7 @@ def scaling(results):
 
 
 KINDS = {"scaling": scaling, "forward": forward, "gradient": gradient, "checkpoints": checkpoints, "beams": beams, "peers": peers,
-         "spacetime": spacetime, "state_space": state_space}
+         "spacetime": spacetime, "state_space": state_space, "hessian": hessian}
 BLOCK = re.compile(r"(<!-- benchmark-table: (\w+) -->\n)(.*?)(<!-- end benchmark-table -->)", re.S)
 
 
