@@ -5,8 +5,11 @@
 #include <cstdlib>
 
 int main(int argc, char** argv) {
-  // Without mpirun, no daemon for dynamic process management (as flexadj::Runtime).
-  setenv("OMPI_MCA_ess_singleton_isolated", "1", /*overwrite=*/0);
+  // Without mpirun, neither a daemon for dynamic process management nor the UCX probe (as flexadj::Runtime).
+  if (!std::getenv("OMPI_COMM_WORLD_SIZE") && !std::getenv("PMIX_RANK") && !std::getenv("PMI_RANK")) {
+    setenv("OMPI_MCA_ess_singleton_isolated", "1", /*overwrite=*/0);
+    setenv("OMPI_MCA_pml", "ob1", /*overwrite=*/0);
+  }
   MPI_Init(&argc, &argv);
   ::testing::InitGoogleTest(&argc, argv);
   int rank = 0;
