@@ -2,14 +2,10 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
-#include <cstdlib>
+#include "flexadj/core/open_mpi_settings.hpp"
 
 int main(int argc, char** argv) {
-  // Without mpirun, neither a daemon for dynamic process management nor the UCX probe (as flexadj::Runtime).
-  if (!std::getenv("OMPI_COMM_WORLD_SIZE") && !std::getenv("PMIX_RANK") && !std::getenv("PMI_RANK")) {
-    setenv("OMPI_MCA_ess_singleton_isolated", "1", /*overwrite=*/0);
-    setenv("OMPI_MCA_pml", "ob1", /*overwrite=*/0);
-  }
+  flexadj::configure_open_mpi();  // as flexadj::Runtime
   MPI_Init(&argc, &argv);
   ::testing::InitGoogleTest(&argc, argv);
   int rank = 0;
