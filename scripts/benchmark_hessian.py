@@ -222,12 +222,20 @@ def main():
             data = json.load(f)
         print(benchmark_tables.hessian_table(data) if a.markdown else plain_table(data))
         return 0
+    def refuse(message):  # bad input: exit 2, as flexadj's own
+        print(f"benchmark_hessian: {message}", file=sys.stderr)
+        sys.exit(2)
     if not os.access(a.flexadj, os.X_OK):
-        sys.exit(f"benchmark_hessian: {a.flexadj} is not an executable flexadj (option --flexadj)")
+        refuse(f"{a.flexadj} is not an executable flexadj (option --flexadj)")
+    for option, value, least in (("--np", a.np, 1), ("--repeats", a.repeats, 1)):
+        if value < least:
+            refuse(f"{option} {value}: at least {least}")
+    if not a.scale > 0:
+        refuse(f"--scale {a.scale}: a positive factor")
     names = [n for n in a.models.split(",") if n]
     unknown = [n for n in names if n not in MODELS]
     if unknown:
-        sys.exit(f"benchmark_hessian: unknown model(s) {', '.join(unknown)} (known: {', '.join(MODELS)})")
+        refuse(f"unknown model(s) {', '.join(unknown)} (known: {', '.join(MODELS)})")
     prefix = [a.flexadj]
     if a.np > 1:  # as scripts/flexadj does
         os.environ.update(OMPI_ALLOW_RUN_AS_ROOT="1", OMPI_ALLOW_RUN_AS_ROOT_CONFIRM="1")
