@@ -85,8 +85,11 @@ class ResultsReader {
   std::vector<long long> dims(const std::string& dataset) const;
   std::vector<double> read_all(const std::string& dataset) const;  // row-major, converted to double
   // Rows `items` (any order, repeats allowed) of one step of a [steps, items(, components)] dataset:
-  // items.size() * components values, item-major in the order given.
-  std::vector<double> read_step(const std::string& dataset, long long step, const std::vector<long long>& items) const;
+  // items.size() * components values, item-major in the order given. `check_chunk`: the step's chunk record is
+  // checked against the file before it is read (HDF5 1.10 finds a record by a pass over the index, so that a
+  // sweep over N steps costs O(N^2) lookups); without it only the index, once per dataset.
+  std::vector<double> read_step(const std::string& dataset, long long step, const std::vector<long long>& items,
+                                bool check_chunk = true) const;
   std::vector<std::string> read_strings(const std::string& dataset) const;  // fixed- or variable-length
   std::string read_string_attribute(const std::string& object_path, const std::string& name) const;
   double read_double_attribute(const std::string& object_path, const std::string& name) const;

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <filesystem>
+#include <map>
 #include <set>
 #include <stdexcept>
 #include <utility>
@@ -23,6 +24,15 @@ struct ResultsReader::Impl {
   std::string path;
   Handle file, dxpl;
   mutable std::set<std::string> indexes_checked;  // datasets whose chunk index was walked
+  // Datasets read step by step stay open, so that HDF5's chunk cache keeps the chunk of the steps around the one
+  // read (a sweep reads the steps in turn; reopening would read and check a whole chunk per step).
+  mutable std::map<std::string, Handle> stepped_datasets;
+
+  hid_t stepped_dataset(const Check& ck) const {
+    auto found = stepped_datasets.find(ck.object);
+    if (found == stepped_datasets.end()) found = stepped_datasets.emplace(ck.object, open_dataset(ck)).first;
+    return found->second.get();
+  }
 
   Handle open_dataset(const Check& ck) const {
     if (!object_exists(ck, file.get(), ck.object)) throw InputError(path, ck.object, "no such dataset");
@@ -100,10 +110,10 @@ std::vector<double> ResultsReader::read_all(const std::string& dataset) const {
 }
 
 std::vector<double> ResultsReader::read_step(const std::string& dataset, long long step,
-                                             const std::vector<long long>& items) const {
+                                             const std::vector<long long>& items, bool check_chunk) const {
   const Check ck{impl_->path, absolute(dataset), true};
-  Handle d = impl_->open_dataset(ck);
-  const auto dims = Impl::extent(ck, d.get());
+  const hid_t d = impl_->stepped_dataset(ck);
+  const auto dims = Impl::extent(ck, d);
   if (dims.size() != 2 && dims.size() != 3)
     throw InputError(impl_->path, ck.object, "not a time series (rank must be 2 or 3)");
   const hsize_t comps = dims.size() == 3 ? dims[2] : 1;
@@ -115,12 +125,15 @@ std::vector<double> ResultsReader::read_step(const std::string& dataset, long lo
   if (!unique.empty() && (unique.front() < 0 || hsize_t(unique.back()) >= dims[1]))
     throw std::out_of_range(impl_->path + ", " + ck.object + ": item index out of range");
 
-  check_storage(ck, impl_->file.get(), d.get(), dims, hsize_t(step), hsize_t(step), impl_->indexes_checked);
-  Handle file_space = ck.handle(H5Dget_space(d.get()), H5Sclose, "get dataspace");
+  if (check_chunk)
+    check_storage(ck, impl_->file.get(), d, dims, hsize_t(step), hsize_t(step), impl_->indexes_checked);
+  else
+    check_index(ck, impl_->file.get(), d, dims, impl_->indexes_checked);
+  Handle file_space = ck.handle(H5Dget_space(d), H5Sclose, "get dataspace");
   select_rows(ck, file_space.get(), hsize_t(step), runs_of(unique), comps);
   Handle mem_space = memory_space(ck, unique.size() * comps);
   std::vector<double> rows(std::max<std::size_t>(unique.size() * comps, 1));
-  ck(H5Dread(d.get(), H5T_NATIVE_DOUBLE, mem_space.get(), file_space.get(), impl_->dxpl.get(), rows.data()),
+  ck(H5Dread(d, H5T_NATIVE_DOUBLE, mem_space.get(), file_space.get(), impl_->dxpl.get(), rows.data()),
      "read step");
   std::vector<double> out;
   out.reserve(items.size() * comps);

@@ -149,6 +149,14 @@ inline bool object_exists(const Check& ck, hid_t file, const std::string& path) 
 }
 
 // Before a read of rows [first_row, last_row] of dataset d: refuses storage HDF5 would misread (hdf5_storage.hpp).
+// The chunk index of dataset d, once per dataset (indexes_checked).
+inline void check_index(const Check& ck, hid_t file, hid_t d, const std::vector<hsize_t>& dims,
+                        std::set<std::string>& indexes_checked) {
+  if (!indexes_checked.insert(ck.object).second) return;
+  const std::string why = hdf5_chunk_index_problem(file, d, dims);
+  if (!why.empty()) throw InputError(ck.file, ck.object, why + " (a damaged file, or not one flexadj wrote)");
+}
+
 inline void check_storage(const Check& ck, hid_t file, hid_t d, const std::vector<hsize_t>& dims, hsize_t first_row,
                    hsize_t last_row, std::set<std::string>& indexes_checked) {
   std::string why;

@@ -14,8 +14,8 @@ double state_checksum(const assembly::State& state) {
   return static_cast<double>(crc);
 }
 
-StateReader::StateReader(const std::string& path, const assembly::Assembler& assembler)
-    : reader_(std::make_unique<ResultsReader>(path)), path_(path), comm_(assembler.comm()) {
+StateReader::StateReader(const std::string& path, const assembly::Assembler& assembler, bool own_file)
+    : reader_(std::make_unique<ResultsReader>(path)), path_(path), comm_(assembler.comm()), check_chunks_(!own_file) {
   const auto& dofs = assembler.dofs();
   coordinates_ = dofs.owned_coordinates();
   for (long long id : dofs.owned_multipliers()) multipliers_.push_back(id - dofs.coordinate_count());
@@ -35,16 +35,16 @@ StateReader::StateReader(const std::string& path, const assembly::Assembler& ass
 StateReader::~StateReader() = default;
 
 void StateReader::read(long long k, assembly::State& state) const {
-  state.q = reader_->read_step(state_datasets::kCoordinates, k, coordinates_);
-  state.v = reader_->read_step(state_datasets::kVelocities, k, coordinates_);
-  state.a = reader_->read_step(state_datasets::kAccelerations, k, coordinates_);
+  state.q = reader_->read_step(state_datasets::kCoordinates, k, coordinates_, check_chunks_);
+  state.v = reader_->read_step(state_datasets::kVelocities, k, coordinates_, check_chunks_);
+  state.a = reader_->read_step(state_datasets::kAccelerations, k, coordinates_, check_chunks_);
   if (!has_multipliers_)
     state.lambda.clear();
   else
-    state.lambda = reader_->read_step(state_datasets::kMultipliers, k, multipliers_);
+    state.lambda = reader_->read_step(state_datasets::kMultipliers, k, multipliers_, check_chunks_);
   // Every rank checks its rows; all agree before any goes on (the sweep's next step is collective).
   const int rank = comm_->getRank();
-  const bool intact = reader_->read_step(state_datasets::kChecksums, k, {rank}).at(0) == state_checksum(state);
+  const bool intact = reader_->read_step(state_datasets::kChecksums, k, {rank}, check_chunks_).at(0) == state_checksum(state);
   int bad = intact ? comm_->getSize() : rank, first = comm_->getSize();
   Teuchos::reduceAll(*comm_, Teuchos::REDUCE_MIN, bad, Teuchos::outArg(first));
   if (first < comm_->getSize())

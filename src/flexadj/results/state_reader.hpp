@@ -29,7 +29,11 @@ double state_checksum(const assembly::State& state);
 class StateReader {
  public:
   // InputError (naming the file) if it is not a results file of this model's coordinates with every step.
-  StateReader(const std::string& path, const assembly::Assembler& assembler);
+  // `own_file`: the file this process has just written (a trajectory between the forward run and the sweep): each
+  // step is checked against its checksums, the chunk index once, and not each step's chunk record against the file
+  // (a pass over the index per step in HDF5 1.10, quadratic in the steps over a sweep), which files from elsewhere
+  // get before anything is read from them.
+  StateReader(const std::string& path, const assembly::Assembler& assembler, bool own_file = false);
   ~StateReader();
   const std::vector<double>& times() const { return times_; }
   // q, v, a and lambda of step k into `state` (aux is not stored). Collective.
@@ -42,6 +46,7 @@ class StateReader {
   std::vector<double> times_;
   std::vector<long long> coordinates_, multipliers_;
   bool has_multipliers_ = false;
+  bool check_chunks_ = true;
 };
 
 }  // namespace flexadj::results

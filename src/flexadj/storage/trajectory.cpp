@@ -39,7 +39,7 @@ void Hdf5Trajectory::end_recording() {
   if (!output_) return;
   output_->finish();
   output_.reset();
-  reader_ = std::make_unique<results::StateReader>(path_, assembler_);
+  reader_ = std::make_unique<results::StateReader>(path_, assembler_, true);  // the file just written
 }
 
 const std::vector<double>& Hdf5Trajectory::step_times() const {
