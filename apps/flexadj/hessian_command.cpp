@@ -50,9 +50,11 @@ std::string hessian_help() {
          "Hessian-vector products H v of the discrete objective J of MODEL.yaml in its design variables, exact\n"
          "(the second-order adjoint: a tangent-linear sweep along v, then the adjoint sweep differentiated along\n"
          "it; docs/adjoint.md). Without --direction the whole Hessian, one product per design scalar; with it,\n"
-         "the one product. So far: integrator generalized_alpha or hht, fixed steps, the trajectory in memory\n"
-         "(the trajectory and checkpoint options of 'flexadj gradient' are refused); with joints the force\n"
-         "elements' parameters and control values only (others: exit 2).\n"
+         "the one product. The tangent states wait for the backward sweep where the forward states do: in\n"
+         "memory, in a second HDF5 file beside the trajectory file (MODEL.trajectory.tangents.h5, removed at\n"
+         "the end), or recomputed with the forward states from checkpoints that hold both (twice the memory\n"
+         "per checkpoint; disk checkpoints in FOLDER/tangents). So far: integrator generalized_alpha or hht,\n"
+         "fixed steps; with joints the force elements' parameters and control values only (others: exit 2).\n"
          "\n"
          "options:\n"
          "  -o, --output FILE.csv  the Hessian as rows row,column,value (design scalars named as by\n"
@@ -61,6 +63,7 @@ std::string hessian_help() {
          "  --direction FILE.csv   v: a CSV name,value with one line per design scalar\n"
          "  --set KEY=VALUE        override a model-file value (repeatable)\n"
          "  -q, --quiet            print nothing (files only)\n"
+         + trajectory_options_help() +
          "  -h, --help             this text\n"
          "\n"
          "Exit codes: 0 success, 2 bad input (also: no second-order adjoint for the model), 3 the solver failed.\n";

@@ -99,7 +99,7 @@ std::string optimize_help() {
          "  trust_region      ROL trust region with an L-BFGS model; with bounds ROL's Lin-More algorithm\n"
          "  newton_krylov     ROL trust region, truncated CG on exact Hessian-vector products (second-order\n"
          "                    adjoint); with bounds ROL's Lin-More algorithm. Needs an integrator with the\n"
-         "                    second-order adjoint (generalized_alpha/HHT, trajectory in memory)\n"
+         "                    second-order adjoint (generalized_alpha/HHT, fixed steps)\n"
          "  gauss_newton      as newton_krylov on Gauss-Newton products J_r^T J_r v (one tangent and one adjoint\n"
          "                    sweep each; positive semidefinite), for least-squares objectives only (terms\n"
          "                    tracking, final_square, penalty, control_effort with weights >= 0); needs what\n"

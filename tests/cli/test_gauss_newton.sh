@@ -11,6 +11,7 @@
 #   L-BFGS's minimum;
 # - a run stopped after 3 iterations and resumed with --restart ends on the uninterrupted run's J digit for digit,
 #   after as many iterations, with the same design file;
+# - with the states in an HDF5 file or in checkpoints, the memory run's iterations bit for bit;
 # - an objective that is not a sum of squares exits 2 naming the term and the method.
 # Usage: test_gauss_newton.sh PATH/TO/flexadj
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -85,5 +86,17 @@ objective:
 design_variables: [spring.stiffness]
 YAML
 expect "not least squares" 2 "terminal.yaml" "objective" "optimization.method gauss_newton" "objective[1] (type final_value) is not a weighted square" -- optimize terminal.yaml --method gauss_newton -o refused
-expect "trajectory not in memory" 2 "--trajectory" "optimization.method gauss_newton" "second-order adjoint" -- optimize terminal.yaml --method gauss_newton --trajectory hdf5 -o refused
+
+# The Gauss-Newton products with the states in an HDF5 file or in checkpoints: the memory run's iterations bit for bit.
+for storage in memory "--trajectory hdf5" "--checkpoints 10"; do
+  name=$(echo "$storage" | tr -dc 'a-z0-9')
+  # shellcheck disable=SC2086
+  "$FLEXADJ" optimize "$MODEL" --set integrator.step_size=1e-2 "${NEAR[@]}" --method gauss_newton --max-iterations 3 \
+    -o "storage_$name" $([ "$storage" = memory ] || echo $storage) > "storage_$name.txt" 2>&1
+done
+for name in trajectoryhdf5 checkpoints10; do
+  pass_if "storage $name: the memory run's J and design" test -n "$(result_J storage_memory.txt)" \
+    -a "$(result_J storage_$name.txt)" = "$(result_J storage_memory.txt)" \
+    -a -z "$(diff <(grep -v "^#" storage_"$name"_design.yaml) <(grep -v "^#" storage_memory_design.yaml))"
+done
 finish

@@ -2,7 +2,8 @@
 # `flexadj hessian`: the whole Hessian (row,column,value) and one product (name,value,product) of a two-mass model
 # with parameters, initial values and control values; np 1 and np 2 from separate processes agree to 1e-12 (relative
 # to max |H|), the Hessian is symmetric and its product with a direction file is the matrix times the direction;
-# refused inputs exit with 2 and name the integrator, the storage, the file and the entry.
+# every trajectory storage gives the same bits; refused inputs exit with 2 and name the integrator, the file and the
+# entry.
 # Usage: test_hessian.sh PATH/TO/flexadj
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/cli_support.sh" "$1"
@@ -99,6 +100,25 @@ symmetry = max(abs(h1[(a, b)] - h1[(b, a)]) for (a, b) in h1) / scale
 print(f"     | joints: np1-np2 {ranks:.2e}, symmetry {symmetry:.2e} (max |H| {scale:.4g})")
 raise SystemExit(not (ranks <= 1e-12 and symmetry <= 1e-10 and len(h1) == 36))
 PY
+# Every trajectory storage gives the memory trajectory's product bit for bit, at np 1 and np 2 (the tangents kept in a
+# second HDF5 file, or recomputed with the states from checkpoints that hold both, in memory and on disk); the
+# tangents' file and checkpoint folder are removed afterwards.
+printf 'name,value\ncart.mass,1\npendulum.inertia_zz,-2\nspring.stiffness,0.5\ncontrol:F[0],1\ncontrol:F[1],-1\ncontrol:F[2],0.3\n' > cart_direction.csv
+storages=("--trajectory hdf5" "--checkpoints 5" "--checkpoints 3 --disk-checkpoints 4 --checkpoint-folder cf")
+for model in masses cart; do
+  directions=$([ "$model" = masses ] && echo direction.csv || echo cart_direction.csv)
+  for ranks in 1 2; do
+    mpiexec -n "$ranks" "$FLEXADJ" hessian "$model.yaml" -q --direction "$directions" -o "memory_$ranks.csv" > memory.txt 2>&1
+    for storage in "${storages[@]}"; do
+      # shellcheck disable=SC2086
+      mpiexec -n "$ranks" "$FLEXADJ" hessian "$model.yaml" -q --direction "$directions" -o stored.csv $storage \
+        > stored.txt 2>&1
+      pass_if "$model, np $ranks, $storage: the memory product bit for bit" cmp -s stored.csv "memory_$ranks.csv"
+    done
+  done
+done
+pass_if "tangents' file removed" test ! -e masses.trajectory.tangents.h5 -a ! -e cart.trajectory.tangents.h5
+pass_if "tangents' checkpoint folder removed" test ! -e cf/tangents
 sed 's/design_variables: \[cart.mass/design_variables: [{initial_velocity: cart.x}, cart.mass/' cart.yaml > cart_initial.yaml
 expect "joints: initial state refused" 2 "design_variables" "initial_velocity:cart.x" "joint 'rail'" -- hessian cart_initial.yaml
 
@@ -108,7 +128,6 @@ expect "check without (d)" 0 "(d) Hessian-vector product: not checked" "RATTLE" 
 
 # Refused inputs: exit 2, naming what is refused.
 expect "no second-order adjoint" 2 "variational.yaml" "integrator.type" "flexadj hessian" "RATTLE" -- hessian variational.yaml
-expect "storage" 2 "--trajectory" "storage 'checkpoints'" -- hessian masses.yaml --trajectory checkpoints
 grep -v "control:F\[2\]" direction.csv > short.csv
 expect "direction: missing entry" 2 "short.csv" "control:F[2]" "missing" -- hessian masses.yaml --direction short.csv
 sed 's/^spring.stiffness/spring.stifness/' direction.csv > misnamed.csv

@@ -2,7 +2,7 @@
 
 #include <algorithm>
 
-#include "flexadj/adjoint/second_order_adjoint.hpp"
+#include "flexadj/adjoint/tangent_trajectory.hpp"
 
 namespace flexadj::adjoint {
 
@@ -10,25 +10,27 @@ Gradient gauss_newton_product(assembly::Assembler& assembler, integrators::TimeI
                               storage::Trajectory& trajectory, const objectives::Objective& objective,
                               const model::ParameterSpace& parameters, const Gradient& direction) {
   const std::size_t n = assembler.dofs().owned_coordinates().size();
-  const std::vector<double>& times = trajectory.step_times();
   // Tangent-linear sweep: x_dot of every step along e, so that J_r e = r_x x_dot + r_u u_dot.
   assembly::LocalGradient along = make_local_gradient(assembler.model(), parameters);
-  std::vector<assembly::State> tangents;
-  tangent_linear_sweep(assembler, integrator, trajectory, direction, along, tangents);
+  const std::unique_ptr<TangentTrajectory> tangents =
+      tangent_linear_sweep(assembler, integrator, trajectory, direction, along);
+  storage::Trajectory& states = tangents->states();
+  const std::vector<double>& times = states.step_times();
 
   // The first-order adjoint sweep of discrete_adjoint_gradient with the partials of the linearised objective
   // sum c w (r_x x) . (r_x x_dot) in place of J's: its gradient is J_r^T (J_r e) in the states' part.
   assembly::LocalGradient local = make_local_gradient(assembler.model(), parameters);
   std::vector<double> dJ_dq(n), dJ_dv(n);
-  assembly::State state = assembler.make_state();
+  assembly::State state = assembler.make_state(), tangent = assembler.make_state();
   const assembly::ScopedTransposedAssembly transposed_assembly(assembler);
-  integrator.begin_adjoint(trajectory);
+  integrator.begin_adjoint(states);
   for (std::size_t step = times.size(); step-- > 0;) {
-    state = trajectory.step(step);
+    state = states.step(step);
+    tangent = tangents->tangent(step);
     std::fill(dJ_dq.begin(), dJ_dq.end(), 0.0);
     std::fill(dJ_dv.begin(), dJ_dv.end(), 0.0);
-    objective.add_gauss_newton_partials(assembler, times, step, state, tangents[step], dJ_dq, dJ_dv);
-    integrator.adjoint_step(trajectory, step, state, dJ_dq, dJ_dv, local);
+    objective.add_gauss_newton_partials(assembler, times, step, state, tangent, dJ_dq, dJ_dv);
+    integrator.adjoint_step(states, step, state, dJ_dq, dJ_dv, local);
   }
   Gradient product = reduce_gradient(assembler, objectives::Objective(), times, 0.0, local, dJ_dq, dJ_dv);
   // The control-effort residuals r = sqrt(c w) u(t_n) are linear in the control values: their part of G e is their

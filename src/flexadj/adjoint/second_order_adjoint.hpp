@@ -5,6 +5,7 @@
 // discrete_adjoint.cpp together with its derivative along e (TimeIntegrator::second_order_adjoint_step). The loops
 // only; each integrator's tangent and differentiated adjoint step sit beside its adjoint step.
 #include "flexadj/adjoint/gradient.hpp"
+#include "flexadj/adjoint/tangent_trajectory.hpp"
 #include "flexadj/integrators/time_integrator.hpp"
 #include "flexadj/storage/trajectory.hpp"
 
@@ -15,18 +16,10 @@ struct HessianVectorProduct {
   Gradient product;   // H e in the same layout (its objective is 0)
 };
 
-// The tangent-linear sweep along e (the first half of second_order_adjoint(), shared with the Gauss-Newton
-// product): `along` (made by make_local_gradient) becomes e in the sweep's layout (p_dot by
-// component, u_dot by signal), tangents[k] the tangent
-// of step k (resized to the steps; the states of the trajectory in memory). Collective.
-void tangent_linear_sweep(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator,
-                          storage::Trajectory& trajectory, const Gradient& direction,
-                          assembly::LocalGradient& along,
-                          std::vector<assembly::State>& tangents);
-
 // `direction` holds e in the layout of a Gradient of `parameters` (parameters, initial_coordinates,
 // initial_velocities in global numbering, controls). The trajectory must hold every step of the last forward run
-// of `integrator`, readable in both directions (memory). Collective.
+// of `integrator` (memory, HDF5 or checkpoints; the tangents are kept the same way, tangent_trajectory.hpp).
+// Collective.
 HessianVectorProduct second_order_adjoint(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator,
                                           storage::Trajectory& trajectory, const objectives::Objective& objective,
                                           const model::ParameterSpace& parameters, const Gradient& direction);

@@ -45,10 +45,6 @@ void GradientProblem::check_second_order() const {
     throw InputError(file, "integrator.type",
                      what + "which the " + kind.title + " (type " + kind.type + ") does not have yet; use " +
                          integrators::types_with([](const auto& k) { return k.can.second_order_adjoint; }, "or"));
-  if (adjoint_.storage != "memory")
-    throw InputError(file, "--trajectory",
-                     what + "which reads the forward states of a trajectory in memory only so far (got storage '" +
-                         adjoint_.storage + "'); use --trajectory memory");
   if (adjoint_.mode != "discrete")
     throw InputError(file, "--adjoint", what + "the derivative of the discrete adjoint (got --adjoint " +
                                             adjoint_.mode + ")");

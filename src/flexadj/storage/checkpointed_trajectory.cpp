@@ -163,6 +163,7 @@ void CheckpointedTrajectory::end_recording() {
 
 const assembly::State& CheckpointedTrajectory::step(std::size_t n) {
   if (n >= times_.size()) throw std::out_of_range("CheckpointedTrajectory::step(): no such step");
+  served_from_ = Served::Current;
   if (current_valid_ && current_step_ == n) {
     sweep_low_ = std::min(sweep_low_, n);
     return current_;
@@ -170,17 +171,30 @@ const assembly::State& CheckpointedTrajectory::step(std::size_t n) {
   // A checkpoint (step 0 at the start of a sweep): served as it is, the stack untouched.
   const auto found = std::lower_bound(checkpoints_.begin(), checkpoints_.end(), n,
                                       [](const Checkpoint& c, std::size_t step) { return c.step < step; });
-  if (found != checkpoints_.end() && found->step == n) return found->state;
+  if (found != checkpoints_.end() && found->step == n) {
+    served_from_ = Served::Checkpoint;
+    served_checkpoint_ = static_cast<std::size_t>(found - checkpoints_.begin());
+    return found->state;
+  }
   // Ahead of the sweep (more than one step below the lowest step served; step 0 at the start of a sweep) at a disk
   // checkpoint below the memory checkpoints: read from disk, the stack untouched.
   if (disk_.interval > 0 && n + 1 < sweep_low_ && n % disk_.interval == 0 &&
       (checkpoints_.empty() || n < checkpoints_.front().step)) {
-    read_disk(n, served_, restart_scratch_);
+    read_disk(n, served_, served_restart_);
+    served_from_ = Served::Disk;
     return served_;
   }
   sweep_low_ = std::min(sweep_low_, n);
   recompute(n);
   return current_;
+}
+
+void CheckpointedTrajectory::served_restart_data(std::vector<double>& data) const {
+  switch (served_from_) {
+    case Served::Current: run_.save_restart_data(data); return;
+    case Served::Checkpoint: data = checkpoints_.at(served_checkpoint_).restart_data; return;
+    case Served::Disk: data = served_restart_; return;
+  }
 }
 
 void CheckpointedTrajectory::recompute(std::size_t n) {

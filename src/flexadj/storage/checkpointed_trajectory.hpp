@@ -50,6 +50,9 @@ class CheckpointedTrajectory final : public Trajectory {
   const std::vector<double>& step_times() const override { return times_; }
   const assembly::State& step(std::size_t n) override;
   const CheckpointStatistics& statistics() const { return statistics_; }
+  // The restart data that goes with the state the last step() returned (the recomputer's, saved now, for the state
+  // it last advanced; a checkpoint's own otherwise): what a recomputer carries beside the state at that step.
+  void served_restart_data(std::vector<double>& data) const;
   const DiskCheckpoints& disk() const { return disk_; }
 
   // Restart (`flexadj gradient --restart`) from the files of an earlier process of the same run:
@@ -95,7 +98,10 @@ class CheckpointedTrajectory final : public Trajectory {
   std::size_t current_step_ = 0;
   std::size_t sweep_low_ = 0;  // the lowest step the sweep has asked for (in order)
   bool current_valid_ = false;
-  std::vector<double> restart_scratch_;
+  // Where the last step() found its state: current_, the checkpoint at this index, or the disk (served_).
+  enum class Served { Current, Checkpoint, Disk } served_from_ = Served::Current;
+  std::size_t served_checkpoint_ = 0;
+  std::vector<double> restart_scratch_, served_restart_;
   CheckpointStatistics statistics_;
 };
 
