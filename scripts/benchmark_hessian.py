@@ -3,10 +3,11 @@
 of at most 4 forward runs per product, on models covering the design variable kinds the second-order adjoint takes.
 
     scripts/benchmark_hessian.py [--flexadj PROGRAM] [--np 1] [--repeats 3] [--models a,b,...] [--scale 1]
-                                 [--seed 1] [--json FILE] [--markdown] [--note TEXT]
+                                 [--trajectory memory|hdf5|checkpoints] [--seed 1] [--json FILE] [--markdown]
+                                 [--note TEXT]
     scripts/benchmark_hessian.py --table-from FILE.json [--markdown]
 
-Models (generalized-alpha, fixed steps, trajectory in memory; sizes so that a forward run takes about 1 s on a
+Models (generalized-alpha, fixed steps; sizes so that a forward run takes about 1 s on a
 2-core development machine):
 
     rigid_chain   meshes/rigid_chain.yaml, 100 spatial links, 250 steps; the file's component parameters
@@ -27,9 +28,12 @@ processes; adjoint/forward likewise from the gradient runs. The models alternate
 repeat 2, ...) so that all rows come from the same stretch of a shared machine. The goal is met where
 product/forward <= 4.
 
---scale multiplies the number of steps (e.g. 0.05 for a smoke run of a few seconds). --np N runs the program under
+--scale multiplies the number of steps (e.g. 0.05 for a smoke run of a few seconds). --trajectory: where the
+forward (and tangent) states wait for the backward sweeps, for the gradient and the product alike (default memory;
+checkpoints: the default number, which recomputes each step at most twice). --np N runs the program under
 mpirun -np N. Prints a table (--markdown: the form of README.md) and writes JSON (default
-benchmarks/runs/hessian_np<N>.json; stamp it with scripts/benchmark_tables.py stamp). --table-from prints the table
+benchmarks/runs/hessian_np<N>.json, or hessian_np<N>_<STORAGE>.json for another storage; stamp it with
+scripts/benchmark_tables.py stamp). --table-from prints the table
 of an earlier run's JSON. Standard library only.
 """
 import argparse
@@ -80,6 +84,9 @@ class RunError(Exception):
     pass
 
 
+STORAGE = []  # the --trajectory option of every run
+
+
 def overrides(model, scale):
     end, h = model["end_time"], model["step_size"]
     if model["scale"] == "end_time":
@@ -101,7 +108,7 @@ def run(prefix, args, workdir, timeout):
 
 def gradient_once(prefix, model, scale, workdir, timeout):
     """One `flexadj gradient`: (forward s, adjoint s, n + m, steps); writes gradient.csv."""
-    args = ["gradient", os.path.join(ROOT, model["file"]), "-o", "gradient.csv"] + overrides(model, scale)
+    args = ["gradient", os.path.join(ROOT, model["file"]), "-o", "gradient.csv"] + overrides(model, scale) + STORAGE
     out = run(prefix, args, workdir, timeout)
     m, size, steps = GRADIENT_TIMING.search(out), MODEL_LINE.search(out), STEPS_LINE.search(out)
     if not m:
@@ -113,7 +120,7 @@ def gradient_once(prefix, model, scale, workdir, timeout):
 def hessian_once(prefix, model, scale, workdir, timeout):
     """One `flexadj hessian --direction direction.csv`: (forward s, product s, v . H v)."""
     args = (["hessian", os.path.join(ROOT, model["file"]), "--direction", "direction.csv", "-o", "product.csv"]
-            + overrides(model, scale))
+            + overrides(model, scale) + STORAGE)
     out = run(prefix, args, workdir, timeout)
     m = HESSIAN_TIMING.search(out)
     if not m:
@@ -210,6 +217,7 @@ def main():
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--models", default=",".join(MODELS), help=f"comma-separated subset of {', '.join(MODELS)}")
     parser.add_argument("--scale", type=float, default=1.0, help="multiplies the number of steps of every model")
+    parser.add_argument("--trajectory", default="memory", help="memory, hdf5 or checkpoints")
     parser.add_argument("--seed", type=int, default=1, help="seed of the random direction v")
     parser.add_argument("--timeout", type=float, default=300.0, help="seconds per program run")
     parser.add_argument("--json", help="default benchmarks/runs/hessian_np<N>.json")
@@ -232,6 +240,9 @@ def main():
             refuse(f"{option} {value}: at least {least}")
     if not a.scale > 0:
         refuse(f"--scale {a.scale}: a positive factor")
+    if a.trajectory not in ("memory", "hdf5", "checkpoints"):
+        refuse(f"--trajectory {a.trajectory}: expected memory, hdf5 or checkpoints")
+    STORAGE[:] = ["--trajectory", a.trajectory]
     names = [n for n in a.models.split(",") if n]
     unknown = [n for n in names if n not in MODELS]
     if unknown:
@@ -248,13 +259,14 @@ def main():
     rows = measure(prefix, names, a.repeats, a.scale, a.seed, a.timeout, log)
     run_info["load_average_end"] = list(os.getloadavg())
     run_info["date_end"] = datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
-    data = {"benchmark": "hessian", "ranks": a.np, "repeats": a.repeats, "scale": a.scale, "seed": a.seed,
+    data = {"benchmark": "hessian", "ranks": a.np, "trajectory": a.trajectory, "repeats": a.repeats, "scale": a.scale, "seed": a.seed,
             "goal_forward_runs": GOAL,
             "timed": "flexadj hessian --direction: the forward run alone and the product alone (tangent-linear sweep "
                      "plus the backward sweep with its derivative along v), minima over the repeats; adjoint/forward "
                      "from flexadj gradient's timing line",
             "run": run_info, "runs": rows}
-    path = a.json or os.path.join(ROOT, "benchmarks", "runs", f"hessian_np{a.np}.json")
+    suffix = "" if a.trajectory == "memory" else "_" + a.trajectory
+    path = a.json or os.path.join(ROOT, "benchmarks", "runs", f"hessian_np{a.np}{suffix}.json")
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
     with open(path, "w") as f:
         json.dump(data, f, indent=1)
