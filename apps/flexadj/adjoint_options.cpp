@@ -98,6 +98,7 @@ bool read_spacetime_option(const std::vector<std::string>& arguments, std::size_
       a != "--spacetime-coarsening" && a != "--spacetime-memory")
     return false;
   if (i + 1 >= arguments.size()) throw InputError("", a, "option needs a value; see --help");
+  if (settings.spacetime_option.empty()) settings.spacetime_option = a;
   const std::string& value = arguments[++i];
   if (a == "--spacetime-solver") {
     settings.spacetime_solver = value;

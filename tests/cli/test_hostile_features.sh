@@ -81,6 +81,11 @@ expect "a large interface defect is exit 3 with the attained residual" 3 \
   gradient "$MESHES/oscillator.yaml" --adjoint spacetime --time-slabs 8 --spacetime-tolerance 0.5
 expect "a loose tolerance the slabs meet is exit 0" 0 "interface defect 8.88e-16" -- \
   gradient "$MESHES/oscillator.yaml" --adjoint spacetime --time-slabs 8 --spacetime-tolerance 0.3
+for option in "--time-slabs 2" "--spacetime-memory 1GB" "--spacetime-solver gmres" "--spacetime-coarsening 2"; do
+  # shellcheck disable=SC2086
+  expect "$option without the spacetime adjoint" 2 "${option%% *}: is an option of the spacetime adjoint" \
+    "this run's adjoint is discrete" -- gradient "$MESHES/oscillator.yaml" $option
+done
 expect "--spacetime-solver lists every solver" 2 \
   "--spacetime-solver: expected gmres-slab, gmres-two-level, gmres-two-level-fcf, gmres or direct, got 'lu'" -- \
   gradient "$MESHES/oscillator.yaml" --adjoint spacetime --spacetime-solver lu

@@ -19,6 +19,7 @@ struct AdjointSettings {
   std::size_t spacetime_coarsening = 4;
   int spacetime_max_iterations = 0;  // GMRES iterations at most (0: SpacetimeOptions' default)
   double spacetime_memory = 2e9;     // bytes per rank for the steps kept between products (0: none)
+  std::string spacetime_option;      // the first of these options the command line gave (refused with another mode)
   std::string storage;             // memory | hdf5 | checkpoints; empty: the model file's (trajectory.storage)
   std::string trajectory_path;     // hdf5: the file of the forward states (written, read back, kept)
   std::size_t checkpoints = 0;     // checkpoints: slots in memory (0: from memory_limit, else default_checkpoints)

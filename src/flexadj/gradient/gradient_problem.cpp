@@ -82,6 +82,10 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
     throw InputError("", "--spacetime-tolerance",
                      "expected a relative residual in (0, 1), such as 1e-10 (the default), got " + given.str());
   }
+  if (!settings.spacetime_option.empty() && settings.mode != "spacetime")
+    throw InputError("", settings.spacetime_option,
+                     "is an option of the spacetime adjoint (--adjoint spacetime); this run's adjoint is " +
+                         settings.mode + ", which would ignore it");
   if (settings.mode == "spacetime" && settings.restart)
     throw InputError("", "--restart", "the spacetime adjoint writes no restart files; use --adjoint discrete");
   if (settings.bdf_order < 1 || settings.bdf_order > 4)
