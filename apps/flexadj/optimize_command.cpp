@@ -13,6 +13,7 @@
 #include "flexadj/io/problem_reader.hpp"
 #include "flexadj/optimization/design_settings.hpp"
 #include "flexadj/optimization/gradient_problem_function.hpp"
+#include "flexadj/optimization/momentum_target_iteration.hpp"
 #include "flexadj/optimization/optimization_files.hpp"
 #include "flexadj/optimization/restart_file.hpp"
 #include "flexadj/results/trajectory_output.hpp"
@@ -70,6 +71,17 @@ OptimizeOptions parse(const std::vector<std::string>& arguments) {
     throw InputError("", "--adjoint", "expected discrete or spacetime, got '" + options.adjoint.mode + "'");
   if (options.prefix.empty()) options.prefix = file_stem(options.model_path) + "_opt";
   return options;
+}
+
+// A vector of momenta as "[a, b]".
+std::string momenta(const std::vector<double>& p) {
+  std::string text = "[";
+  char number[32];
+  for (std::size_t k = 0; k < p.size(); ++k) {
+    std::snprintf(number, sizeof number, "%.10g", p[k]);
+    text += (k == 0 ? "" : ", ") + std::string(number);
+  }
+  return text + "]";
 }
 
 // The model file's optimization section with the command line's method and iteration limit.
@@ -131,6 +143,7 @@ std::string optimize_help() {
          "                          with the recorded evaluations of J and its gradient (no forward runs) up to\n"
          "                          the last saved iterate\n"
          "  --set KEY=VALUE         override a model-file value (repeatable), e.g. --set optimization.method=gradient\n"
+         "                          or --set optimization.momentum_target_iteration={iterations: 5, tolerance: 1e-3}\n"
          "  --no-trajectory         do not write PREFIX.h5 / PREFIX.xmf / PREFIX.xmf2\n"
          "  --adjoint MODE          discrete (default): the sequential backward sweep; spacetime: all steps as one\n"
          "                          system solved by GMRES over time slabs (the same gradient to the tolerance)\n"
@@ -139,6 +152,14 @@ std::string optimize_help() {
          "  -h, --help              this text\n"
          "where each iterate's forward states wait for its backward sweep (as in flexadj gradient):\n" +
          trajectory_options_help() +
+         "\n"
+         "optimization.momentum_target_iteration {iterations: K, tolerance: TOL} (Schubert et al. 2024, Remark 1):\n"
+         "a sequence of optimisations, each from the design of the one before and with the stopping rules above:\n"
+         "the first without the end-momentum terms (final_square on quantity momentum or angular_momentum, S_p = 0),\n"
+         "the second with S_p and p~^N = p^N, then each with p~^N += p^N - p_N of the one before, at most K before\n"
+         "the final one with the model's p^N, which follows once |p_N - p^N| <= TOL. After each a line 'target':\n"
+         "p~^N, p_N, |p_N - p^N|, J of that optimisation and J(p^N) of the model's objective there. The history\n"
+         "has a column target_iteration (the optimisation); no restart file (--restart is refused).\n"
          "\n"
          "Exit codes: 0 finished (a tolerance, the target or the iteration limit: the line 'stopped' says which),\n"
          "2 bad input, 3 the solver failed at an accepted iterate.\n";
@@ -179,6 +200,13 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
                                           "penalty); start again from PREFIX_design.yaml with --set "
                                           "optimization.start_from=PREFIX_design.yaml");
   }
+  // Schubert et al. 2024, Remark 1: the restart file holds one optimisation's state, not the iteration's.
+  const problem::MomentumTargetIteration& target_iteration = problem.problem().optimization.momentum_target_iteration;
+  if (target_iteration.enabled() && options.restart)
+    throw InputError(problem.model().source_file, "--restart",
+                     "optimization.momentum_target_iteration cannot restart (a restart file holds one optimisation, "
+                     "not the iteration); start again from PREFIX_design.yaml with --set "
+                     "optimization.start_from=PREFIX_design.yaml");
   // The final trajectory's name is checked before the work, not when it is written at the end.
   if (options.trajectory)
     results::check_trajectory_name(options.prefix + ".h5", problem.problem().output.xdmf, "-o",
@@ -203,6 +231,10 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
                 problem.design().size(), settings.lower.empty() ? "" : ", bounded", comm->getSize());
     std::printf("  method      %s, at most %d iterations%s\n", settings.method.c_str(), settings.max_iterations,
                 options.restart ? (", restarted at iteration " + std::to_string(restart.iteration)).c_str() : "");
+    if (target_iteration.enabled())
+      std::printf("  momentum    target iteration of Schubert et al. 2024, Remark 1: at most %d optimisation(s) until "
+                  "|p_N - p^N| <= %g, then one with the model's p^N\n",
+                  target_iteration.iterations, target_iteration.tolerance);
     if (constraints)
       std::printf("  constraints %zu, %zu value(s); ROL's augmented Lagrangian, %s subproblems; |grad| of the "
                   "augmented Lagrangian, violation max(c - upper, lower - c, 0)\n",
@@ -227,10 +259,32 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
     products_before = function.hessian_products();
     files.observe(h, x, state);
   };
+  optimization::MomentumTargetReport target_report;
+  if (report) {
+    target_report.starting = [&](const optimization::MomentumTargetStep& step) {
+      std::printf("optimisation %d: %s, target p~^N = %s\n", step.optimisation,
+                  !step.momentum_weighted ? "S_p = 0" : step.final ? "final, the model's S_p and p^N" : "S_p",
+                  momenta(step.target).c_str());
+      std::fflush(stdout);
+    };
+    target_report.finished = [&](const optimization::MomentumTargetStep& step) {
+      std::printf("target %d  p~^N = %s  p_N = %s  |p_N - p^N| = %.6e  J = %.10e  J(p^N) = %.10e\n",
+                  step.optimisation, momenta(step.target).c_str(), momenta(step.momentum).c_str(), step.distance,
+                  step.objective, step.model_objective);
+      std::fflush(stdout);
+    };
+  }
   optimization::Result result;
+  optimization::MomentumTargetResult iterated;
   try {
-    result = optimization::minimize(function, problem.values(), settings, observer,
-                                    options.restart ? &restart : nullptr);
+    if (target_iteration.enabled()) {
+      iterated = optimization::iterate_momentum_target(problem, function, problem.values(), settings, target_iteration,
+                                                       observer, target_report);
+      result = iterated.result;
+    } else {
+      result = optimization::minimize(function, problem.values(), settings, observer,
+                                      options.restart ? &restart : nullptr);
+    }
   } catch (const std::invalid_argument& e) {
     throw InputError(m.source_file, "optimization", e.what());
   }
@@ -240,16 +294,25 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   if (options.trajectory) problem.write_trajectory(options.prefix + ".h5", problem.problem().output.xdmf);
   files.finish(result);
   if (report) {
-    const auto& first = result.history.front();
-    std::printf("stopped     %s after %d iteration(s)\n", result.stop_reason.c_str(), result.iterations);
+    // With the momentum target iteration: J0 and the iterations of the final optimisation (the model's objective).
+    const int last_target = result.history.back().target_iteration;
+    const auto& first = *std::find_if(result.history.begin(), result.history.end(), [&](const auto& h) {
+      return h.target_iteration == last_target;
+    });
+    std::printf("stopped     %s after %d iteration(s)%s\n", result.stop_reason.c_str(), result.iterations,
+                target_iteration.enabled() ? " of the final optimisation" : "");
     std::printf("result      J = %.16e (J/J0 = %.3e), forward runs %ld, adjoint runs %ld, %.2f s\n",
                 result.objective, first.objective != 0.0 ? result.objective / first.objective : 0.0,
                 function.forward_runs(), function.adjoint_runs(), result.history.back().seconds);
+    if (target_iteration.enabled())
+      std::printf("momentum    |p_N - p^N| = %.6e after %zu optimisation(s); tolerance %g %s\n",
+                  iterated.steps.back().distance, iterated.steps.size(), target_iteration.tolerance,
+                  iterated.reached ? "reached before the final one" : "not reached (iteration limit)");
     if (constraints)
       std::printf("constraints violation %.4e at the result (constraint_tolerance %.1e)\n",
                   result.history.back().constraint_violation, settings.constraint_tolerance);
-    std::printf("output      %s, %s, %s, %s%s\n", files.history_csv().c_str(), files.history_h5().c_str(),
-                files.design_yaml().c_str(), files.restart_file().c_str(),
+    std::printf("output      %s, %s, %s%s%s\n", files.history_csv().c_str(), files.history_h5().c_str(),
+                files.design_yaml().c_str(), target_iteration.enabled() ? "" : (", " + files.restart_file()).c_str(),
                 options.trajectory ? (", " + options.prefix + ".h5").c_str() : "");
   }
   return kSuccess;

@@ -426,6 +426,14 @@ GradientEvaluation GradientProblem::evaluate(bool with_gradient) {
   return e;
 }
 
+void GradientProblem::set_final_square(std::size_t term, double weight, double target) {
+  objectives::ObjectiveTerm& t = problem_.objective_terms.at(term);
+  if (t.kind != objectives::ObjectiveTerm::Kind::FinalSquare)
+    throw std::logic_error("GradientProblem::set_final_square() on a term that is not final_square");
+  t.weight = weight;
+  t.target = target;
+}
+
 std::string GradientProblem::describe_objective() const {
   return objectives::objective_formula(problem_.objective_terms, *problem_.model);
 }

@@ -142,6 +142,10 @@ class GradientProblem {
     return adjoint_.mode == "spacetime" && spacetime_statistics_.slabs > 0 ? &spacetime_statistics_ : nullptr;
   }
 
+  // Sets the weight and the target of the objective's final_square term `term` for the following forward runs and
+  // sweeps (the modified end-momentum target of Schubert et al. 2024, Remark 1); run_identity() keeps the model
+  // file's. std::logic_error for another kind of term.
+  void set_final_square(std::size_t term, double weight, double target);
   // J as a formula, e.g. "mass.x(t_end) + 2/2 (v(load.x)(t_end) - 5)^2", for the report.
   std::string describe_objective() const;
   // The adjoint of set_adjoint() in one line, e.g. "discrete (exact gradient of the discrete J)", for the report.

@@ -186,7 +186,7 @@ void Reader::read_optimization(const Value& v) {
   if (!v.given()) return;
   v.expect_map({"method", "max_iterations", "gradient_tolerance", "relative_gradient_tolerance",
                 "objective_tolerance", "objective_target", "step_fraction", "line_search", "lbfgs_memory",
-                "nonmonotone_memory", "bounds", "start_from", "constraint_tolerance"});
+                "nonmonotone_memory", "bounds", "start_from", "constraint_tolerance", "momentum_target_iteration"});
   auto& s = problem_.optimization;
   if (v.has("method")) s.method = v.at("method").choice({"lbfgs", "trust_region", "newton_krylov", "gauss_newton", "gradient", "barzilai_borwein"});
   if (v.has("max_iterations")) s.max_iterations = v.at("max_iterations").integer(0);
@@ -200,6 +200,7 @@ void Reader::read_optimization(const Value& v) {
   if (v.has("lbfgs_memory")) s.lbfgs_memory = v.at("lbfgs_memory").integer(1);
   if (v.has("nonmonotone_memory")) s.nonmonotone_memory = v.at("nonmonotone_memory").integer(1);
   if (v.has("constraint_tolerance")) s.constraint_tolerance = v.at("constraint_tolerance").positive();
+  if (v.has("momentum_target_iteration")) read_momentum_target_iteration(v.at("momentum_target_iteration"));
   const problem::DesignSpace design = problem::DesignSpace::of(problem_);
   std::vector<std::string> known;
   for (const auto& e : design.entries()) known.push_back(e.name);
@@ -233,6 +234,28 @@ void Reader::read_optimization(const Value& v) {
       from.fail(e.what());
     }
   }
+}
+
+// Schubert et al. 2024, Remark 1: {iterations: K, tolerance: tol}, on the objective's end-momentum terms (final_square
+// on a momentum sensor); after read_objective.
+void Reader::read_momentum_target_iteration(const Value& v) {
+  if (!v.is_map()) v.fail("expected a map {iterations: <integer >= 1>, tolerance: <number > 0>}, got " + v.describe());
+  v.expect_map({"iterations", "tolerance"});
+  auto& iteration = problem_.optimization.momentum_target_iteration;
+  iteration.iterations = v.at("iterations").integer(1);
+  iteration.tolerance = v.at("tolerance").positive();
+  bool weighted = false;
+  for (std::size_t i = 0; i < problem_.objective_terms.size(); ++i) {
+    const auto& term = problem_.objective_terms[i];
+    if (term.kind != objectives::ObjectiveTerm::Kind::FinalSquare || !term.on_momentum()) continue;
+    if (term.weight < 0.0)
+      v.fail("objective[" + std::to_string(i) + "]: the end-momentum weight S_p must be >= 0 (it is " +
+             format_number(term.weight) + ")");
+    weighted = weighted || term.weight > 0.0;
+  }
+  if (!weighted)
+    v.fail("the objective has no end-momentum term to iterate: it needs a final_square term with quantity momentum "
+           "or angular_momentum and a weight > 0 (Schubert et al. 2024, eq. (10e))");
 }
 
 // A parameter name, {initial_position: <coordinate>}, {initial_velocity: <coordinate>} or {control: <name>}:

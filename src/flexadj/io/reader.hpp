@@ -201,6 +201,7 @@ class Reader {
 
   // ---- optimization (flexadj optimize); after design_variables, whose names the bounds refer to
   void read_optimization(const Value& v);
+  void read_momentum_target_iteration(const Value& v);
 
   // A parameter name, {initial_position: <coordinate>}, {initial_velocity: <coordinate>} or {control: <name>}:
   // the value that names it (for messages) and the design-variable name.

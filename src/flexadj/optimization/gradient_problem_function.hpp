@@ -26,6 +26,8 @@ class GradientProblemFunction : public Function {
   void gauss_newton_vector(const std::vector<double>& x, const std::vector<double>& v,
                            std::vector<double>& product) override;
   long hessian_products() const override { return hessian_products_; }
+  // Forgets the cached J and gradient: the objective changed (GradientProblem::set_final_square).
+  void objective_changed() { forward_valid_ = gradient_valid_ = false; }
   // The model's constraints: values from the forward run at x (+infinity where it fails), J_c^T lambda by one
   // adjoint sweep of sum_i lambda_i c_i over the forward run at x (GradientProblem::constraint_adjoint).
   std::size_t constraint_count() const override;

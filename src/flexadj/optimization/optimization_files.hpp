@@ -3,7 +3,8 @@
 // written as the run goes), P_design.yaml (the design values of the last iterate, then of the one returned),
 // P_restart.txt (restart_file.hpp) and, at the end, P_history.h5 (the history, the design with its bounds, each
 // control over its times). History and design are written under temporary names and renamed at the end: a run that
-// fails leaves the files of an earlier run as they were.
+// fails leaves the files of an earlier run as they were. With optimization.momentum_target_iteration the history has a
+// column target_iteration and there is no restart file.
 #include <fstream>
 #include <string>
 #include <vector>
@@ -42,6 +43,8 @@ class OptimizationFiles {
   RestartWriter restart_;
   RenamedOutput csv_file_, design_file_;
   std::ofstream csv_;
+  // optimization.momentum_target_iteration: a column target_iteration, no restart file (--restart is refused).
+  bool target_iteration_;
 };
 
 }  // namespace flexadj::optimization

@@ -84,6 +84,9 @@ struct Iteration {
   double step = 0.0;           // |x_k - x_(k-1)|
   long forward_runs = 0, adjoint_runs = 0;
   double seconds = 0.0;        // since the start of this run
+  // With optimization.momentum_target_iteration: the optimisation of the iteration it belongs to (1, 2, ...);
+  // else 0.
+  int target_iteration = 0;
 };
 
 // One evaluation of J (and its gradient, if asked for) during a run of ROL's methods.

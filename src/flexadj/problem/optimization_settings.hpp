@@ -14,6 +14,15 @@ struct DesignBound {
   double upper = std::numeric_limits<double>::infinity();
 };
 
+// The iteration of the desired end momentum of Schubert et al. 2024, Remark 1 (optimization/
+// momentum_target_iteration.hpp): at most `iterations` optimisations with a modified target, until
+// |p_N - p^N| <= tolerance, then one with the model's target. iterations = 0: off (a single optimisation).
+struct MomentumTargetIteration {
+  int iterations = 0;
+  double tolerance = 0.0;
+  bool enabled() const { return iterations > 0; }
+};
+
 struct OptimizationSettings {
   std::string method = "lbfgs";  // lbfgs | trust_region | newton_krylov | gauss_newton | gradient | barzilai_borwein
   int max_iterations = 100;
@@ -29,6 +38,7 @@ struct OptimizationSettings {
   // With constraints: converged only where no constraint value is violated by more than this.
   double constraint_tolerance = 1e-8;
   std::string start_from;  // design-values file applied to the model (path as resolved by the reader)
+  MomentumTargetIteration momentum_target_iteration;
 };
 
 }  // namespace flexadj::problem
