@@ -4,9 +4,8 @@
 # - from I = diag(100, 100, 100) it stops on the gradient rule within 20 iterations at the minimum L-BFGS reaches
 #   from the paper's start diag(1, 1, 1) (J equal to 1e-8 relative, every entry to 1e-5: the minimum is flat, J
 #   changes by 1e-16 along a direction in which the entries change by 3e-6);
-# - from the paper's start, like newton_krylov on the exact Hessian, the trust region's first steps leave that basin:
-#   both stop on the gradient rule at the same non-physical stationary point (I_yy + I_zz < I_xx; J equal to 1e-9,
-#   entries to 1e-7), gauss_newton in fewer iterations;
+# - from the paper's start, with the model's first trust radius of 1 kg m^2, gauss_newton and newton_krylov reach
+#   that minimum too, gauss_newton within 32 iterations and in fewer than newton_krylov;
 # - with lower bounds on the principal moments (Lin-More; inactive at the minimum) from the paper's start it reaches
 #   L-BFGS's minimum;
 # - a run stopped after 3 iterations and resumed with --restart ends on the uninterrupted run's J digit for digit,
@@ -19,7 +18,8 @@ source "$HERE/cli_support.sh" "$1"
 
 MODEL="$HERE/../../meshes/hanging_rigid_body_identification.yaml"
 STEP=(--set integrator.step_size=1e-2 --no-trajectory)
-NEAR=(--set "bodies[0].inertia=[100, 100, 100, 0, 0, 0]")
+# Near the minimum the first trust radius is the scale of the design (the model's 1 kg m^2 is for the paper's start).
+NEAR=(--set "bodies[0].inertia=[100, 100, 100, 0, 0, 0]" --set optimization.trust_radius=100)
 "$FLEXADJ" optimize "$MODEL" "${STEP[@]}" "${NEAR[@]}" --method gauss_newton -o gn > gn.txt 2>&1
 "$FLEXADJ" optimize "$MODEL" "${STEP[@]}" --method lbfgs -o lb > lb.txt 2>&1
 "$FLEXADJ" optimize "$MODEL" "${STEP[@]}" --method gauss_newton -o gnpaper > gnpaper.txt 2>&1
@@ -54,9 +54,9 @@ products_ok() {
          END { printf "     %d lines, %d products\n", lines, sum; exit !(lines > 10 && !bad) }' gn.txt
 }
 pass_if "progress lines count the Gauss-Newton products" products_ok
-pass_if "from the paper's start: gauss_newton on the gradient rule" grep -q "^stopped.*relative_gradient_tolerance" gnpaper.txt
-pass_if "from the paper's start: newton_krylov on the gradient rule" grep -q "^stopped.*relative_gradient_tolerance" nkpaper.txt
-pass_if "from the paper's start: the stationary point of newton_krylov" same_result gnpaper nkpaper 1e-9 1e-7
+pass_if "from the paper's start: gauss_newton at lbfgs's minimum" same_result gnpaper lb 1e-8 1e-5
+pass_if "from the paper's start: newton_krylov at lbfgs's minimum" same_result nkpaper lb 1e-8 1e-5
+pass_if "from the paper's start: gauss_newton within 32 iterations" test "$(iterations gnpaper.txt)" -le 32
 pass_if "from the paper's start: fewer iterations than newton_krylov" test "$(iterations gnpaper.txt)" -lt "$(iterations nkpaper.txt)"
 
 # With lower bounds 10 kg m^2 on the principal moments (ROL's Lin-More on the same products; not in the paper, and

@@ -3,7 +3,7 @@
 # control values): it reaches the relative gradient tolerance 1e-8 in at most 80 iterations at the minimum that
 # L-BFGS reaches independently after more than 200 (J equal to 1e-9 relative); L-BFGS is not converged after as many
 # iterations; a run stopped at 30 iterations and resumed with --restart ends on the uninterrupted run's J digit for
-# digit; a trajectory not in memory exits 2 naming --trajectory and the second-order adjoint.
+# digit; an integrator without the second-order adjoint exits 2 naming it and the method.
 # Usage: test_newton_krylov.sh PATH/TO/flexadj
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/cli_support.sh" "$1"
@@ -45,5 +45,7 @@ pass_if "lbfgs not converged in as many iterations" grep -q "iteration limit" lb
 pass_if "restart: same iterations" test "$(iterations half.txt)" = "$(iterations nk.txt)"
 pass_if "restart: same J digit for digit" test "$(result_J half.txt)" = "$(result_J nk.txt)"
 
-expect "trajectory not in memory" 2 "--trajectory" "optimization.method newton_krylov" "second-order adjoint" -- optimize masses.yaml --method newton_krylov --trajectory hdf5 -o refused
+sed 's/spectral_radius: 0.8/type: variational/' masses.yaml > variational.yaml
+expect "no second-order adjoint" 2 "integrator.type" "optimization.method newton_krylov" "second-order adjoint" -- \
+  optimize variational.yaml --method newton_krylov -o refused
 finish

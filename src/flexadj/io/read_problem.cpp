@@ -186,7 +186,7 @@ void Reader::read_optimization(const Value& v) {
   if (!v.given()) return;
   v.expect_map({"method", "max_iterations", "gradient_tolerance", "relative_gradient_tolerance",
                 "objective_tolerance", "objective_target", "step_fraction", "line_search", "lbfgs_memory",
-                "nonmonotone_memory", "bounds", "start_from", "constraint_tolerance", "momentum_target_iteration"});
+                "nonmonotone_memory", "bounds", "start_from", "constraint_tolerance", "trust_radius", "momentum_target_iteration"});
   auto& s = problem_.optimization;
   if (v.has("method")) s.method = v.at("method").choice({"lbfgs", "trust_region", "newton_krylov", "gauss_newton", "gradient", "barzilai_borwein"});
   if (v.has("max_iterations")) s.max_iterations = v.at("max_iterations").integer(0);
@@ -198,6 +198,7 @@ void Reader::read_optimization(const Value& v) {
   if (v.has("step_fraction")) s.step_fraction = v.at("step_fraction").positive();
   if (v.has("line_search")) s.line_search = v.at("line_search").choice({"armijo", "none"});
   if (v.has("lbfgs_memory")) s.lbfgs_memory = v.at("lbfgs_memory").integer(1);
+  if (v.has("trust_radius")) s.trust_radius = v.at("trust_radius").positive();
   if (v.has("nonmonotone_memory")) s.nonmonotone_memory = v.at("nonmonotone_memory").integer(1);
   if (v.has("constraint_tolerance")) s.constraint_tolerance = v.at("constraint_tolerance").positive();
   if (v.has("momentum_target_iteration")) read_momentum_target_iteration(v.at("momentum_target_iteration"));

@@ -56,11 +56,14 @@ double distance(const std::vector<double>& a, const std::vector<double>& b) {
   return std::sqrt(sum);
 }
 
-// |P(x - g) - x|: zero at a stationary point of the bound-constrained problem.
+// |P(x - g) - x|: zero at a stationary point of the bound-constrained problem. A component with no finite bound
+// contributes g_i itself: x_i - g_i - x_i loses g_i below the rounding unit of x_i (a gradient of 1e-16 at
+// x = 100 read as exactly 0, a stop on gradient_tolerance 0 that did not hold).
 double projected_gradient_norm(const Settings& s, const std::vector<double>& x, const std::vector<double>& g) {
   double sum = 0.0;
   for (std::size_t i = 0; i < x.size(); ++i) {
-    const double d = clamp(s, i, x[i] - g[i]) - x[i];
+    const bool free = !bounded(s) || (std::isinf(s.lower[i]) && std::isinf(s.upper[i]));
+    const double d = free ? g[i] : clamp(s, i, x[i] - g[i]) - x[i];
     sum += d * d;
   }
   return std::sqrt(sum);
@@ -359,6 +362,9 @@ void run_rol(Function& f, std::vector<double>& x, const Settings& s, Monitor& mo
     // With bounds: ROL's Lin-More algorithm (projected truncated CG on the free variables, Lin and More 1999),
     // the bound-constrained trust region that uses the model's Hessian products as given.
     tr.set("Subproblem Model", "Lin-More");
+    // Without it ROL starts from the length of the Cauchy step, which on badly scaled designs can leave the
+    // basin of the wanted minimum in the first iteration.
+    if (s.trust_radius > 0.0) tr.set("Initial Radius", s.trust_radius);
   }
   if (constrained(s)) {  // the bound-constrained subproblems (TypeB): projected quasi-Newton with L-BFGS
     list.sublist("Step").sublist("Line Search").sublist("Descent Method").set("Type", "Quasi-Newton Method");

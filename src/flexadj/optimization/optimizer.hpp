@@ -59,6 +59,7 @@ struct Settings {
   double step_fraction = 0.05;       // epsilon of eqs. (56)/(57)
   bool armijo = true;                // gradient method: backtracking line search on the eq. (56)/(57) step
   int lbfgs_memory = 10;
+  double trust_radius = 0.0;  // trust_region, newton_krylov, gauss_newton: the first radius (0: ROL's)
   // Barzilai-Borwein: a step is accepted when J falls below the largest of the last this many values (Raydan
   // 1997's M; 1 is a monotone Armijo search).
   int nonmonotone_memory = 10;

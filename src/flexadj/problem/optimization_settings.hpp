@@ -33,6 +33,7 @@ struct OptimizationSettings {
   double step_fraction = 0.05;         // gradient and Barzilai-Borwein methods: epsilon of the first step
   std::string line_search = "armijo";  // gradient method: armijo | none
   int lbfgs_memory = 10;
+  double trust_radius = 0.0;  // trust-region methods: the first radius (0: ROL's, the Cauchy step's length)
   int nonmonotone_memory = 10;  // Barzilai-Borwein: J values the non-monotone safeguard compares with
   std::vector<DesignBound> bounds;
   // With constraints: converged only where no constraint value is violated by more than this.
