@@ -11,10 +11,11 @@
 
 namespace flexadj::adjoint {
 
-// G e in the layout of a Gradient of `parameters` (its objective 0); `direction` as for second_order_adjoint(), the
-// trajectory likewise in memory (the integrator's capability second_order_adjoint). Collective.
+// G e in the layout of a Gradient of `parameters` (its objective 0); `direction`, the trajectory and
+// `checkpoint_slots` as for second_order_adjoint() (the integrator's capability second_order_adjoint). Collective.
 Gradient gauss_newton_product(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator,
                               storage::Trajectory& trajectory, const objectives::Objective& objective,
-                              const model::ParameterSpace& parameters, const Gradient& direction);
+                              const model::ParameterSpace& parameters, const Gradient& direction,
+                              std::size_t checkpoint_slots = 0);
 
 }  // namespace flexadj::adjoint

@@ -6,12 +6,13 @@ namespace flexadj::adjoint {
 
 HessianVectorProduct second_order_adjoint(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator,
                                           storage::Trajectory& trajectory, const objectives::Objective& objective,
-                                          const model::ParameterSpace& parameters, const Gradient& direction) {
+                                          const model::ParameterSpace& parameters, const Gradient& direction,
+                                          std::size_t checkpoint_slots) {
   const std::size_t n = assembler.dofs().owned_coordinates().size();
   // Tangent-linear sweep: the tangent of every step, kept for the backward sweep as the states are.
   assembly::LocalGradient along = make_local_gradient(assembler.model(), parameters);
   const std::unique_ptr<TangentTrajectory> tangents =
-      tangent_linear_sweep(assembler, integrator, trajectory, direction, along);
+      tangent_linear_sweep(assembler, integrator, trajectory, direction, along, checkpoint_slots);
   storage::Trajectory& states = tangents->states();
   const std::vector<double>& times = states.step_times();
   const std::size_t steps = times.size();

@@ -18,10 +18,11 @@ struct HessianVectorProduct {
 
 // `direction` holds e in the layout of a Gradient of `parameters` (parameters, initial_coordinates,
 // initial_velocities in global numbering, controls). The trajectory must hold every step of the last forward run
-// of `integrator` (memory, HDF5 or checkpoints; the tangents are kept the same way, tangent_trajectory.hpp).
-// Collective.
+// of `integrator` (memory, HDF5 or checkpoints; the tangents are kept the same way, tangent_trajectory.hpp, with
+// `checkpoint_slots` checkpoints, 0: the trajectory's number). Collective.
 HessianVectorProduct second_order_adjoint(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator,
                                           storage::Trajectory& trajectory, const objectives::Objective& objective,
-                                          const model::ParameterSpace& parameters, const Gradient& direction);
+                                          const model::ParameterSpace& parameters, const Gradient& direction,
+                                          std::size_t checkpoint_slots = 0);
 
 }  // namespace flexadj::adjoint

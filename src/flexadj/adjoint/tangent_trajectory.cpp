@@ -54,8 +54,8 @@ class StoredTangents final : public TangentTrajectory {
 class RecomputedTangents final : public TangentTrajectory, private storage::StepRecomputer {
  public:
   RecomputedTangents(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator,
-                     const storage::CheckpointedTrajectory& gradient_checkpoints, const Gradient& direction,
-                     const assembly::LocalGradient& along)
+                     const storage::CheckpointedTrajectory& gradient_checkpoints, std::size_t slots,
+                     const Gradient& direction, const assembly::LocalGradient& along)
       : assembler_(assembler),
         integrator_(integrator),
         direction_(direction),
@@ -66,7 +66,8 @@ class RecomputedTangents final : public TangentTrajectory, private storage::Step
                     ? (std::filesystem::path(gradient_checkpoints.disk().folder) / "tangents").string()
                     : std::string()),
         checkpoints_(std::make_unique<storage::CheckpointedTrajectory>(
-            assembler, static_cast<storage::StepRecomputer&>(*this), gradient_checkpoints.statistics().slots,
+            assembler, static_cast<storage::StepRecomputer&>(*this),
+            slots > 0 ? slots : gradient_checkpoints.statistics().slots,
             storage::DiskCheckpoints{gradient_checkpoints.disk().interval, folder_, gradient_checkpoints.disk().run})) {}
   ~RecomputedTangents() override {
     const bool passing = std::uncaught_exceptions() > 0;
@@ -169,10 +170,11 @@ class RecomputedTangents final : public TangentTrajectory, private storage::Step
 std::unique_ptr<TangentTrajectory> tangent_linear_sweep(assembly::Assembler& assembler,
                                                         integrators::TimeIntegrator& integrator,
                                                         storage::Trajectory& trajectory, const Gradient& direction,
-                                                        assembly::LocalGradient& along) {
+                                                        assembly::LocalGradient& along, std::size_t checkpoint_slots) {
   set_direction(direction, along);
   if (const auto* checkpointed = dynamic_cast<const storage::CheckpointedTrajectory*>(&trajectory)) {
-    auto tangents = std::make_unique<RecomputedTangents>(assembler, integrator, *checkpointed, direction, along);
+    auto tangents =
+        std::make_unique<RecomputedTangents>(assembler, integrator, *checkpointed, checkpoint_slots, direction, along);
     tangents->run();
     return tangents;
   }

@@ -30,10 +30,12 @@ class TangentTrajectory {
 // The tangent-linear sweep along `direction` (the layout of a Gradient: parameters, initial_coordinates and
 // initial_velocities in global numbering, controls) over `trajectory`, which holds every step of the last forward
 // run of `integrator` (memory, HDF5 or checkpoints). `along` (made by make_local_gradient) becomes e in the sweep's
-// layout: p_dot by component, u_dot by signal. Collective.
+// layout: p_dot by component, u_dot by signal. `checkpoint_slots`: checkpoints of states and tangents (0: as many
+// as the trajectory's checkpoints). Collective.
 std::unique_ptr<TangentTrajectory> tangent_linear_sweep(assembly::Assembler& assembler,
                                                         integrators::TimeIntegrator& integrator,
                                                         storage::Trajectory& trajectory, const Gradient& direction,
-                                                        assembly::LocalGradient& along);
+                                                        assembly::LocalGradient& along,
+                                                        std::size_t checkpoint_slots = 0);
 
 }  // namespace flexadj::adjoint

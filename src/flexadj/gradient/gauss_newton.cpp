@@ -26,7 +26,8 @@ std::vector<double> GradientProblem::gauss_newton_vector(const std::vector<doubl
                                 " values for " + std::to_string(design_.size()) + " design scalars");
   const objectives::Objective objective(problem_.objective_terms);
   return design_.gradient(adjoint::gauss_newton_product(*assembler_, *integrator_, *trajectory_, objective,
-                                                        design_.parameters(), direction_of(v)));
+                                                        design_.parameters(), direction_of(v),
+                                                        tangent_checkpoints()));
 }
 
 }  // namespace flexadj

@@ -159,6 +159,8 @@ class GradientProblem {
   }
 
  private:
+  // The checkpoints of the products' states and tangents (0: the gradient's number; hessian_vector.cpp).
+  std::size_t tangent_checkpoints();
   // The direction of the design scalars v in the layout of an adjoint::Gradient (hessian_vector.cpp).
   adjoint::Gradient direction_of(const std::vector<double>& v) const;
   void announce_restart() const;  // the restart note on rank 0's stderr, with progress lines

@@ -2,6 +2,7 @@
 // (adjoint/second_order_adjoint.hpp), the design scalars mapped onto parameters, initial values and control values
 // as DesignSpace::gradient maps them back (the map is linear: the Hessian in the design scalars is a block of the
 // Hessian in those).
+#include <algorithm>
 #include <chrono>
 #include <stdexcept>
 
@@ -35,6 +36,13 @@ adjoint::Gradient GradientProblem::direction_of(const std::vector<double>& v) co
     }
   }
   return e;
+}
+
+// A checkpoint of the products holds a state and its tangent: under a memory limit half as many as the gradient's
+// (storage::CheckpointedTrajectory needs one at least); else as many, and the gradient's schedule.
+std::size_t GradientProblem::tangent_checkpoints() {
+  if (adjoint_.storage != "checkpoints" || adjoint_.memory_limit <= 0.0) return 0;
+  return std::max<std::size_t>(1, checkpoint_slots() / 2);
 }
 
 void GradientProblem::check_second_order() const {
@@ -87,7 +95,7 @@ HessianVectorEvaluation GradientProblem::hessian_vector(const std::vector<double
   const objectives::Objective objective(problem_.objective_terms);
   const adjoint::HessianVectorProduct result =
       adjoint::second_order_adjoint(*assembler_, *integrator_, *trajectory_, objective, design_.parameters(),
-                                    direction_of(v));
+                                    direction_of(v), tangent_checkpoints());
   HessianVectorEvaluation e;
   e.objective = result.gradient.objective;
   e.gradient = design_.gradient(result.gradient);
