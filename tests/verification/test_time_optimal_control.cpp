@@ -150,6 +150,15 @@ TEST(TimeOptimalControl, RefusalsAndInputErrors) {
   grid.replace(grid.find(given), given.size(), "grid: {start: 0, end: 1.5, count: 4}, value: 0");
   EXPECT_NE(message_of(grid).find("controls[0].grid.end: time: normalized needs"), std::string::npos)
       << message_of(grid);
+  // An implicit final time: the event has no fixed tau per step, so a normalized control is refused there.
+  std::string event = text;
+  event.replace(event.find("newton_tolerance: 1e-12}"), 24,
+                "newton_tolerance: 1e-12, end_condition: {coordinate: mass.x, value: 0.5}}");
+  event.replace(event.find("design_variables"), std::string::npos, "design_variables: [{control: F}]\n");
+  const std::string implicit = message_of(event);
+  EXPECT_NE(implicit.find("model.yaml: integrator.end_condition: an implicit final time"), std::string::npos)
+      << implicit;
+  EXPECT_NE(implicit.find("load 'push' does"), std::string::npos) << implicit;
   // A load of time besides the control stays refused, pointing at normalized controls as what is accepted.
   std::string with_time = text;
   with_time.replace(with_time.find("objective:"), 0,
