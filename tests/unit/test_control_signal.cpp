@@ -117,6 +117,41 @@ TEST(ControlSignal, TimeDerivativeWithDualNumbers) {
   EXPECT_EQ(constant.value(Dual(0.5, 1.0)).v, 0.0);
 }
 
+// A time carrying a derivative with a val() (as Sacado's types): a normalized signal reads its value.
+struct ValuedDual : Dual {
+  ValuedDual(double value, double derivative = 0.0) : Dual(value, derivative) {}
+  ValuedDual(const Dual& dual) : Dual(dual) {}
+  double val() const { return v; }
+};
+
+// time: normalized: the grid on tau = (t - t0)/(t1 - t0) of the window; the value of an AD time carries no
+// derivative (a step's tau is fixed under a free final time).
+TEST(ControlSignal, NormalizedTime) {
+  ControlSignal u("u", {0.0, 0.5, 1.0}, {0.0, 2.0, -2.0}, Interpolation::PiecewiseLinear);
+  u.set_time_base(flexadj::functions::TimeBase::Normalized);
+  EXPECT_TRUE(u.normalized());
+  u.set_time_window(1.0, 3.0);
+  EXPECT_EQ(u.value(1.5), 1.0);   // tau = 0.25
+  EXPECT_EQ(u.value(2.5), 0.0);   // tau = 0.75
+  EXPECT_EQ(u.value(4.0), -2.0);  // held after the window
+  const ControlSignal::Weights w = u.weights(1.5);
+  EXPECT_EQ(w.k0, 0);
+  EXPECT_EQ(w.w0, 0.5);
+  EXPECT_EQ(w.k1, 1);
+  EXPECT_EQ(w.w1, 0.5);
+  u.set_time_window(1.0, 5.0);  // a later end stretches it
+  EXPECT_EQ(u.value(2.0), 1.0);
+  const ValuedDual t = u.value(ValuedDual(2.0, 1.0));
+  EXPECT_EQ(t.v, 1.0);
+  EXPECT_EQ(t.d, 0.0);
+  EXPECT_THROW(u.value(Dual(2.0, 1.0)), std::logic_error);
+  EXPECT_THROW(u.set_time_window(2.0, 2.0), std::invalid_argument);
+  ControlSignal outside("v", {0.0, 2.0}, {0.0, 1.0}, Interpolation::PiecewiseLinear);
+  EXPECT_THROW(outside.set_time_base(flexadj::functions::TimeBase::Normalized), InputError);
+  EXPECT_FALSE(outside.normalized());
+  EXPECT_EQ(outside.value(1.0), 0.5);  // absolute: the window is not read
+}
+
 TEST(ControlSignal, SetValues) {
   ControlSignal u = make_signal(Interpolation::PiecewiseLinear);
   u.set_values({1.0, 1.0, 3.0});

@@ -88,7 +88,10 @@ TEST(Meshes, EveryModelFileReadsAndRuns) {
                                       "beam_swing_up_dual_quaternion.yaml",
                                       // the rest-to-rest transfer with end constraints (J* = 6 in closed form):
                                       // cli_optimize_constraints
-                                      "rest_to_rest_transfer.yaml"};
+                                      "rest_to_rest_transfer.yaml",
+                                      // the minimum-time transfer (free final time, normalized control; T* = 2 in
+                                      // closed form): cli_minimum_time
+                                      "minimum_time_transfer.yaml"};
   std::set<std::string> found;
   for (const auto& entry : std::filesystem::directory_iterator(kMeshes))
     if (entry.path().extension() == ".yaml") found.insert(entry.path().filename().string());

@@ -19,8 +19,8 @@ class Load final : public model::ForceElementAD<Load, 12> {
   const char* type() const override { return "load"; }
   bool conservative() const override { return false; }
   bool applied_load() const override { return true; }
-  bool time_dependent() const override {
-    if (data_.control) return true;
+  bool time_dependent() const override { return data_.control || time_dependent_besides_control(); }
+  bool time_dependent_besides_control() const override {
     for (int i = 0; i < 3; ++i)
       if (!data_.force[i].is_constant() || !data_.moment[i].is_constant()) return true;
     return false;

@@ -237,13 +237,29 @@ ControlSignal ControlSignal::from_hdf5(const std::string& name, const std::strin
   return ControlSignal(name, std::move(times), std::move(values), kind);
 }
 
-ControlSignal::Weights ControlSignal::weights(double t) const {
+ControlSignal::Weights ControlSignal::weights(double time) const {
+  const double t = grid_time(time);
   const std::size_t upper = upper_index(t);
   if (upper == 0) return {0, 1.0, 0, 0.0};
   const int k = static_cast<int>(upper) - 1;
   if (upper == times_.size() || kind_ == Interpolation::PiecewiseConstant) return {k, 1.0, k, 0.0};
   const double s = (t - times_[k]) / (times_[k + 1] - times_[k]);
   return {k, 1.0 - s, k + 1, s};
+}
+
+void ControlSignal::set_time_base(TimeBase base) {
+  if (base == TimeBase::Normalized && (times_.front() < 0.0 || times_.back() > 1.0))
+    throw InputError("", name_, "time: normalized needs times in [0, 1] (tau = (t - t0)/(t1 - t0)), got " +
+                                    format_number(times_.front()) + " to " + format_number(times_.back()));
+  time_base_ = base;
+}
+
+void ControlSignal::set_time_window(double t0, double t1) {
+  if (!(t1 > t0) || !std::isfinite(t0) || !std::isfinite(t1))
+    throw std::invalid_argument("control signal '" + name_ + "': the time window needs t1 > t0, got [" +
+                                format_number(t0) + ", " + format_number(t1) + "]");
+  window_start_ = t0;
+  window_end_ = t1;
 }
 
 void ControlSignal::set_values(const std::vector<double>& values) {

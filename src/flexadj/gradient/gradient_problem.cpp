@@ -138,6 +138,12 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
                          "type state_space or joint coordinates) over a trajectory in memory only so far: use --adjoint discrete or "
                          "continuous and --trajectory memory (got --adjoint " + settings.mode +
                          ", --trajectory " + settings.storage + ")");
+  // The continuous adjoint's dJ/dt1 = F(t1) + ... extends the run at fixed controls, not the stretched u^(tau).
+  if (free_end && settings.mode == "continuous" && !problem_.model->normalized_control().empty())
+    throw InputError(problem_.model->source_file, "design_variables",
+                     "a free final time with control '" + problem_.model->normalized_control() +
+                         "' on normalized time (time: normalized) is differentiated by the discrete adjoint only so "
+                         "far: use --adjoint discrete");
   if ((implicit_end || free_end) && !kind.can.final_time)
     throw InputError(problem_.model->source_file, implicit_end ? "integrator.end_condition" : "design_variables",
                      std::string(implicit_end ? "an implicit" : "a free") +
@@ -225,6 +231,8 @@ GradientEvaluation GradientProblem::forward() {
   comm_->barrier();
   const auto start = std::chrono::steady_clock::now();
   prepare();
+  // Copies of a problem share the model: its normalized controls take this run's window.
+  problem_.model->set_time_window(problem_.integrator.start_time, problem_.integrator.end_time);
   // The forward states for the backward sweep, where the option puts them (storage/trajectory.hpp).
   if (!trajectory_) {
     storage::TrajectoryOptions options;

@@ -48,6 +48,7 @@ void apply_design_values(model::Model& model, const std::string& path, integrato
         value.fail("expected an end time after integrator.start_time (" + reader::format_number(integrator->start_time) +
                    "), got " + value.describe());
       integrator->end_time = end_time;  // a free final time keeps its step count (integrator.fixed_steps)
+      model.set_time_window(integrator->start_time, end_time);
       continue;
     }
     std::vector<double> x;

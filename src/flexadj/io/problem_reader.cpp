@@ -25,6 +25,7 @@ void Reader::read(const Value& root) {
   read_output(root.at("output"));
   read_trajectory(root.at("trajectory"));
   read_controls(root.at("controls"));
+  model_.set_time_window(problem_.integrator.start_time, problem_.integrator.end_time);
   const Value bodies = root.at("bodies"), chain = root.at("chain");
   read_static(root.at("static"));
   const Value beams = root.at("beams"), ancf = root.at("ancf");

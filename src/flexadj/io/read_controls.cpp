@@ -11,13 +11,19 @@ void Reader::read_controls(const Value& list) {
 }
 
 void Reader::read_control(const Value& v) {
-  v.expect_map({"name", "interpolation", "times", "values", "grid", "value", "file", "column", "times_dataset",
+  v.expect_map({"name", "interpolation", "time", "times", "values", "grid", "value", "file", "column", "times_dataset",
                 "values_dataset"});
   const std::string name = v.at("name").name();
   if (model_.find_control(name)) v.at("name").fail("duplicate control name '" + name + "'");
   const auto kind = v.has("interpolation") && v.at("interpolation").choice({"linear", "constant"}) == "constant"
                         ? functions::Interpolation::PiecewiseConstant
                         : functions::Interpolation::PiecewiseLinear;
+  // time: normalized puts the grid on tau = (t - t0)/(t1 - t0) in [0, 1] (a free final time stretches it).
+  const bool normalized = v.has("time") && v.at("time").choice({"absolute", "normalized"}) == "normalized";
+  auto check_tau = [&](const Value& at, double tau) {
+    if (normalized && !(tau >= 0.0 && tau <= 1.0))
+      at.fail("time: normalized needs times tau = (t - t0)/(t1 - t0) in [0, 1], got " + format_number(tau));
+  };
   const std::string source = exactly_one_of(v, {"times", "grid", "file"});
   auto allow_only = [&](const Keys& keys) {
     for (const std::string key : {"times", "values", "grid", "value", "file", "column", "times_dataset",
@@ -31,6 +37,7 @@ void Reader::read_control(const Value& v) {
     const Value times = v.at("times");
     const std::vector<double> t = numbers_of_list(times);
     const std::vector<double> u = v.at("values").numbers(t.size());
+    for (std::size_t k = 0; k < t.size(); ++k) check_tau(times.item(k), t[k]);
     for (std::size_t k = 1; k < t.size(); ++k)
       if (!(t[k] > t[k - 1])) times.item(k).fail("expected times that increase strictly, got " +
                                                    format_number(t[k]) + " after " + format_number(t[k - 1]));
@@ -42,6 +49,8 @@ void Reader::read_control(const Value& v) {
     const double start = grid.at("start").number();
     const Value end_value = grid.at("end");
     const double end = end_value.number();
+    check_tau(grid.at("start"), start);
+    check_tau(end_value, end);
     if (!(end > start))
       end_value.fail("expected a number greater than start (" + format_number(start) + "), got " +
                      end_value.describe());
@@ -68,7 +77,13 @@ void Reader::read_control(const Value& v) {
     } catch (const InputError& e) {
       file.fail(e.what());  // keeps the control file's own message, adds the model file and key
     }
+    if (normalized)
+      for (double tau : signal->times())
+        if (!(tau >= 0.0 && tau <= 1.0))
+          file.fail("time: normalized needs times tau = (t - t0)/(t1 - t0) in [0, 1], and the file has " +
+                    format_number(tau));
   }
+  if (normalized) signal->set_time_base(functions::TimeBase::Normalized);
   model_.add_control(std::move(signal));
 }
 

@@ -169,11 +169,35 @@ void Reader::read_end_condition(const Value& v) {
 void Reader::check_final_time_model(const Value& root) const {
   const auto& s = problem_.integrator;
   if (!s.end_condition && s.fixed_steps == 0) return;
-  const std::string dependence = model_.explicit_time_dependence();
+  if (s.end_condition) {
+    // The event's time is not a fixed tau of each step: a normalized control depends on t there as any other.
+    const Value at = root.at("integrator").at("end_condition");
+    const std::string dependence = model_.explicit_time_dependence();
+    if (!dependence.empty())
+      at.fail("an implicit final time needs a model whose equations do not depend on t explicitly, and " +
+              dependence + " does: the sensitivity of the final time does not include dE/dt yet");
+    for (const auto& term : problem_.objective_terms)
+      if (term.reference_signal && term.reference_signal->normalized())
+        at.fail("an implicit final time needs a reference_control on absolute time, and control '" +
+                term.reference_signal->name() + "' has time: normalized");
+    return;
+  }
+  // A free final time with fixed steps: t_n = t0 + (n/N)(t1 - t0), so a normalized control u^(tau) has the same value
+  // at every step (and inner time) whatever t1 is, and the equations hold t1 through h = (t1 - t0)/N only.
+  const std::string dependence = model_.explicit_time_dependence(true);
   if (dependence.empty()) return;
-  const Value at = s.end_condition ? root.at("integrator").at("end_condition") : root.at("design_variables");
-  at.fail("an implicit or free final time needs a model whose equations do not depend on t explicitly, and " +
-          dependence + " does: the sensitivity of the final time does not include dE/dt yet");
+  const Value at = root.at("design_variables");
+  std::string fix = "";
+  for (const auto& element : model_.force_elements())
+    if (std::string(element->type()) + " '" + element->name() + "'" == dependence && element->control() &&
+        !element->control()->normalized() && !element->time_dependent_besides_control())
+      fix = ": give control '" + element->control()->name() +
+            "' time: normalized (its times then tau = (t - t0)/(t1 - t0) in [0, 1]), which a free final time stretches";
+  if (fix.empty())
+    fix = ": the sensitivity of the final time does not include dE/dt yet (controls with time: normalized are "
+          "accepted)";
+  at.fail("a free final time needs a model whose equations do not depend on t explicitly but through controls with "
+          "time: normalized, and " + dependence + " does" + fix);
 }
 
 void Reader::read_trajectory(const Value& v) {

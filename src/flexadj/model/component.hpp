@@ -166,6 +166,8 @@ class ForceElement : public Component {
   virtual bool trapezoidal_in_time() const { return false; }
   // True if the residual depends on t explicitly (a load given as a function of time or by a control signal).
   virtual bool time_dependent() const { return false; }
+  // True if it depends on t otherwise than through control() (a load's functions of time).
+  virtual bool time_dependent_besides_control() const { return time_dependent(); }
   // Stress resultants for output (beams: normal and shear forces, torsion and bending moments in the section
   // frame at the element's midpoint); resultant_count() values written by resultants().
   virtual int resultant_count() const { return 0; }

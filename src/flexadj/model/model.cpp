@@ -5,6 +5,7 @@
 #include <stdexcept>
 
 #include "flexadj/elements/elements.hpp"
+#include "flexadj/functions/control_signal.hpp"
 
 namespace flexadj::model {
 
@@ -89,9 +90,24 @@ bool Model::conservative() const {
   return true;
 }
 
-std::string Model::explicit_time_dependence() const {
-  for (const auto& element : force_elements_)
-    if (element->time_dependent()) return std::string(element->type()) + " '" + element->name() + "'";
+void Model::set_time_window(double t0, double t1) const {
+  for (const auto& [name, control] : controls_)
+    if (control->normalized()) control->set_time_window(t0, t1);
+}
+
+std::string Model::normalized_control() const {
+  for (const auto& [name, control] : controls_)
+    if (control->normalized()) return name;
+  return "";
+}
+
+std::string Model::explicit_time_dependence(bool besides_normalized_controls) const {
+  for (const auto& element : force_elements_) {
+    const bool normalized = element->control() && element->control()->normalized();
+    if (besides_normalized_controls && normalized ? element->time_dependent_besides_control()
+                                                  : element->time_dependent())
+      return std::string(element->type()) + " '" + element->name() + "'";
+  }
   for (const auto& constraint : constraints_)
     if (constraint->rheonomic()) return std::string(constraint->type()) + " '" + constraint->name() + "'";
   return "";

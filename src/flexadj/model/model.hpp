@@ -55,6 +55,10 @@ class Model {
   const std::vector<std::unique_ptr<Constraint>>& constraints() const { return constraints_; }
   std::shared_ptr<const functions::ControlSignal> find_control(const std::string& name) const;
   const std::map<std::string, std::shared_ptr<functions::ControlSignal>>& controls() const { return controls_; }
+  // The run's window [t0, t1] of the normalized control signals (time: normalized); call it when t1 changes.
+  void set_time_window(double t0, double t1) const;
+  // The first normalized control signal's name, or an empty text.
+  std::string normalized_control() const;
 
   int coordinate_count() const { return coordinate_count_; }
   int multiplier_count() const { return multiplier_count_; }
@@ -65,8 +69,9 @@ class Model {
   int constraint_offset(int constraint) const { return constraint_offsets_.at(constraint); }  // first multiplier
   bool conservative() const;  // no dampers, loads or rheonomic constraints
   // The first component whose equations depend on t explicitly (a load of time or control, a rheonomic constraint),
-  // e.g. "load 'F'"; empty if none.
-  std::string explicit_time_dependence() const;
+  // e.g. "load 'F'"; empty if none. With besides_normalized_controls, a dependence through normalized controls only
+  // (time: normalized, the same at every step's tau under a free final time) does not count.
+  std::string explicit_time_dependence(bool besides_normalized_controls = false) const;
 
   // Initial coordinates and velocities of all bodies, in global numbering.
   std::vector<double> initial_coordinates() const;

@@ -215,6 +215,7 @@ void DesignSpace::set_values(Problem& problem, const std::vector<double>& values
   check_size(values);
   for (const Entry& e : entries_)
     if (e.kind == Kind::FinalTime) problem.integrator.end_time = values[e.offset];
+  problem.model->set_time_window(problem.integrator.start_time, problem.integrator.end_time);
   set_model_values(*problem.model, values, true);
 }
 
