@@ -11,6 +11,7 @@
 # - a run stopped after 3 iterations and resumed with --restart ends on the uninterrupted run's J digit for digit,
 #   after as many iterations, with the same design file;
 # - with the states in an HDF5 file or in checkpoints, the memory run's iterations bit for bit;
+# - optimization.trust_radius not positive, and a --restart with another radius, exit 2;
 # - an objective that is not a sum of squares exits 2 naming the term and the method.
 # Usage: test_gauss_newton.sh PATH/TO/flexadj
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -72,6 +73,16 @@ pass_if "with bounds: at lbfgs's minimum" same_result bounded lb 1e-8 1e-5
 pass_if "restart: same iterations" test -n "$(iterations gn.txt)" -a "$(iterations half.txt)" = "$(iterations gn.txt)"
 pass_if "restart: same J digit for digit" test -n "$(result_J gn.txt)" -a "$(result_J half.txt)" = "$(result_J gn.txt)"
 pass_if "restart: same design values" test -s half_design.yaml -a -z "$(diff <(grep -v "^#" half_design.yaml) <(grep -v "^#" gn_design.yaml))"
+
+# optimization.trust_radius: a value that is not positive is refused naming the key; a --restart with another
+# radius is refused (the optimization section differs), never continued with the changed setting.
+for radius in 0 -1 abc; do
+  expect "trust_radius $radius refused" 2 "optimization.trust_radius" "expected a" -- \
+    optimize "$MODEL" "${STEP[@]}" --method gauss_newton --set optimization.trust_radius=$radius -o refused
+done
+"$FLEXADJ" optimize "$MODEL" "${STEP[@]}" --method gauss_newton --max-iterations 2 -o radius > /dev/null 2>&1
+expect "--restart with another trust_radius refused" 2 "radius_restart.txt" "--restart" "optimization differs" -- \
+  optimize "$MODEL" "${STEP[@]}" --method gauss_newton --set optimization.trust_radius=5 --restart -o radius
 
 cat > terminal.yaml <<'YAML'
 dimension: 2
