@@ -34,6 +34,25 @@ u = [float(x) for x in re.search(r'\"control:F\": \[([^]]*)\]', open('mt_design.
 print('F', u)
 sys.exit(not (len(u) == 21 and min(u[:10]) >= 0.99 and max(u[11:]) <= -0.99 and abs(u[10]) <= 0.05))"
 
+# A --restart with the control's time base changed is refused (another run), never continued.
+cat > stretch.yaml <<'YAML'
+dimension: 2
+integrator: {end_time: 2.0, step_size: 0.02}
+bodies:
+  - {name: mass, type: point_mass, mass: 1, position: [0, 0], velocity: [0, 0]}
+controls:
+  - {name: F, time: normalized, times: [0, 0.5, 1], values: [1, 0, -1]}
+forces:
+  - {name: push, type: load, body: mass, control: {name: F, force_direction: [1, 0]}}
+objective:
+  - {type: final_square, coordinate: mass.x, target: 1, weight: 10}
+  - {type: control_effort, control: F, weight: 0.01}
+design_variables: [{control: F}]
+YAML
+"$FLEXADJ" optimize stretch.yaml --max-iterations 2 -o stretch --no-trajectory > /dev/null 2>&1
+sed -i 's/time: normalized, //' stretch.yaml
+expect "--restart with the time base changed refused" 2 "--restart" "another run: its controls differs" -- \
+  optimize stretch.yaml --restart -o stretch --no-trajectory
 sed 's/    time: normalized/    time: absolute/' "$MODEL" > absolute.yaml
 expect "a control on absolute time with a free final time" 2 "absolute.yaml: design_variables" "give control 'F' time: normalized" -- optimize absolute.yaml --no-trajectory
 finish
