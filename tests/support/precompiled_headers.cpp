@@ -1,0 +1,1 @@
+// Empty: the translation unit that builds the tests' precompiled headers (tests/CMakeLists.txt).
