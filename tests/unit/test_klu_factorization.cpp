@@ -195,6 +195,54 @@ TEST(KluFactorization, SolveOnTheLastUnknownsEqualsTheFullSolve) {
   check(next, "refactorization");
 }
 
+// The two halves of a solve (solve_begin, solve_finish) against two full solves: A^-1 b on the `last` unknowns and
+// A^-1 (b - c) in full, for a c that is zero outside them; with and without `last` unknowns, after a factorization
+// and after a refactorization.
+TEST(KluFactorization, SolveInHalvesEqualsTwoFullSolves) {
+  std::mt19937 random(11);
+  const int n = 60, m = 25, size = n + m;
+  std::vector<int> permutation(size);
+  for (int i = 0; i < size; ++i) permutation[i] = i;
+  std::shuffle(permutation.begin(), permutation.end(), random);
+  const auto a = renumbered(saddle_point_matrix(n, m, 0.0, random), size, permutation);
+  std::vector<int> offsets(1, 0), columns;
+  for (int i = 0; i < size; ++i) {
+    for (int j = 0; j < size; ++j)
+      if (a[i * size + j] != 0.0) columns.push_back(j);
+    offsets.push_back(static_cast<int>(columns.size()));
+  }
+  for (const std::vector<int>& last : {std::vector<int>{permutation[0], permutation[2], permutation[n - 1],
+                                                        permutation[n], permutation[size - 1]},
+                                       std::vector<int>{}}) {
+    KluFactorization klu(offsets, columns, last);
+    const int k = static_cast<int>(last.size());
+    const auto check = [&](const char* what) {
+      std::vector<double> b(size), c_last(k), y_last(k), x(size);
+      for (int i = 0; i < size; ++i) b[i] = std::sin(0.3 + 1.7 * i);
+      for (int i = 0; i < k; ++i) c_last[i] = std::cos(2.0 + i);
+      klu.solve_begin(b.data(), y_last.data());
+      klu.solve_finish(c_last.data(), x.data());
+      std::vector<double> y = b, reference = b;
+      klu.solve(y.data());
+      for (int i = 0; i < k; ++i) reference[last[i]] -= c_last[i];
+      klu.solve(reference.data());
+      for (int i = 0; i < k; ++i)
+        EXPECT_NEAR(y_last[i], y[last[i]], 1e-12 * (1.0 + std::abs(y[last[i]]))) << what << ", unknown " << last[i];
+      for (int i = 0; i < size; ++i)
+        EXPECT_NEAR(x[i], reference[i], 1e-12 * (1.0 + std::abs(reference[i]))) << what << ", unknown " << i;
+    };
+    set_values(klu, a, size);
+    ASSERT_TRUE(klu.factorize());
+    check(k ? "factorization" : "factorization, no last unknowns");
+    const auto next = next_newton_matrix(a, random);
+    set_values(klu, next, size);
+    ASSERT_TRUE(klu.refactorize());
+    check(k ? "refactorization" : "refactorization, no last unknowns");
+    std::vector<double> c_last(k);
+    EXPECT_THROW(klu.solve_finish(c_last.data(), c_last.data()), std::logic_error);  // no solve_begin before
+  }
+}
+
 TEST(KluFactorization, SingularMatrixIsReported) {
   KluFactorization klu({0, 2, 4}, {0, 1, 0, 1});
   klu.values() = {1.0, 2.0, 2.0, 4.0};  // rank 1

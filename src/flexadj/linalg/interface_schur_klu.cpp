@@ -149,6 +149,7 @@ InterfaceSchurKlu::InterfaceSchurKlu(RCP<const CrsMatrix> matrix, int first_mult
   interior_work_.resize(interior_rows_.size());
   column_block_.resize(coupled_columns_.size() * last_count);
   interior_rhs_.resize(interior_rows_.size());
+  last_work_.resize(last_count);
   interface_work_.resize(own_interface);
   schur_work_.resize(interface_total_);
   if (interface_total_ == 0) return;
@@ -186,10 +187,6 @@ InterfaceSchurKlu::InterfaceSchurKlu(RCP<const CrsMatrix> matrix, int first_mult
   schur_position_.resize(all_terms);
   for (int k = 0; k < all_terms; ++k) schur_position_[k] = position.at({all_rows[k], all_columns[k]});
   schur_klu_ = std::make_unique<KluFactorization>(std::move(schur_offsets), std::move(schur_columns));
-}
-
-void InterfaceSchurKlu::interior_solve(double* x) const {
-  if (interior_klu_) interior_klu_->solve(x);
 }
 
 void InterfaceSchurKlu::update(Pivots pivots) {
@@ -249,24 +246,25 @@ void InterfaceSchurKlu::apply(const MultiVector& X, MultiVector& Y, Teuchos::ETr
   const MPI_Comm comm = raw_mpi_comm(*matrix_->getComm());
   for (std::size_t v = 0; v < X.getNumVectors(); ++v) {
     const auto x = X.getData(v);
-    // y_I = A_II^-1 b_I; the interface residual b_Γ - A_ΓI y_I.
+    // y_I = A_II^-1 b_I on the interior unknowns next to the interface (the forward half of the solve kept); the
+    // interface residual b_Γ - A_ΓI y_I.
     for (std::size_t a = 0; a < interior_rows_.size(); ++a) interior_work_[a] = x[interior_rows_[a]];
-    interior_rhs_ = interior_work_;
-    interior_solve(interior_work_.data());
+    if (interior_klu_) interior_klu_->solve_begin(interior_work_.data(), last_work_.data());
     for (std::size_t i = 0; i < interface_rows_.size(); ++i) interface_work_[i] = x[interface_rows_[i]];
     for (std::size_t e = 0; e < interface_interior_.size(); ++e)
-      interface_work_[interface_interior_[e].row] -= interface_interior_values_[e] * interior_work_[interface_interior_[e].column];
+      interface_work_[interface_interior_[e].row] -= interface_interior_values_[e] * last_work_[interface_interior_last_[e]];
     // x_Γ = S^-1 (b_Γ - A_ΓI y_I), the same on every rank.
     if (schur_klu_) {
       MPI_Allgatherv(interface_work_.data(), static_cast<int>(interface_work_.size()), MPI_DOUBLE,
                      schur_work_.data(), interface_counts_.data(), interface_offsets_.data(), MPI_DOUBLE, comm);
       schur_klu_->solve(schur_work_.data());
     }
-    // x_I = A_II^-1 (b_I - A_IΓ x_Γ).
+    // x_I = A_II^-1 (b_I - A_IΓ x_Γ): A_IΓ x_Γ lives on the same unknowns, so the solve ends from the kept half.
+    std::fill(last_work_.begin(), last_work_.end(), 0.0);
     for (std::size_t e = 0; e < interior_interface_.size(); ++e)
-      interior_rhs_[interior_interface_[e].row] -=
+      last_work_[interior_interface_last_[e]] +=
           interior_interface_values_[e] * schur_work_[interface_first_ + interior_interface_[e].column];
-    interior_solve(interior_rhs_.data());
+    if (interior_klu_) interior_klu_->solve_finish(last_work_.data(), interior_rhs_.data());
     auto y = Y.getDataNonConst(v);
     for (std::size_t a = 0; a < interior_rows_.size(); ++a) {
       const int r = interior_rows_[a];

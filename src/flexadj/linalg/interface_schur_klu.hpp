@@ -10,8 +10,9 @@
 // interior solve per interface column it holds, restricted to the interior unknowns next to the interface (ordered
 // last in the interior factorization, so that these solves run through a few trailing columns of the factors); the terms are summed into a sparse S that every rank factorizes
 // (replicated, the same values in the same order on every rank, so the same bits). apply() is then the exact
-// inverse: the interior solve, one MPI_Allgatherv of the interface residual, the interface solve and a second
-// interior solve. GMRES preconditioned with it converges in one iteration whatever the rank count (the
+// inverse: the interior solve's forward half and its solution next to the interface, one MPI_Allgatherv of the
+// interface residual, the interface solve, and the interior solve finished from the kept forward half
+// (KluFactorization::solve_begin/solve_finish: about one interior solve in all). GMRES preconditioned with it converges in one iteration whatever the rank count (the
 // one-level Schwarz method's count grows with the ranks on chains and trees: a chain's slowest mode spans every
 // rank).
 //
@@ -63,7 +64,6 @@ class InterfaceSchurKlu final : public Tpetra::Operator<double, LocalOrdinal, Gl
     int row, column;
     std::size_t source;
   };
-  void interior_solve(double* x) const;
 
   RCP<const CrsMatrix> matrix_;
   std::vector<int> interior_rows_;   // owned local rows of I_p
@@ -88,6 +88,7 @@ class InterfaceSchurKlu final : public Tpetra::Operator<double, LocalOrdinal, Gl
   std::unique_ptr<KluFactorization> schur_klu_;
   std::vector<double> column_block_;  // the interior solves of every coupled column, on the `last` unknowns
   mutable std::vector<double> interior_work_, interior_rhs_, interface_work_, schur_work_;
+  mutable std::vector<double> last_work_;  // on the interior factorization's `last` unknowns
 };
 
 }  // namespace flexadj::linalg

@@ -7,6 +7,19 @@
 #include <klu.h>
 
 namespace flexadj::linalg {
+namespace {
+
+// KLU's packed column k of L or U (GET_POINTER of klu_internal.h): its row indices, then its values, from
+// LU + start[k], the indices padded to whole doubles. Returns the column's length.
+int packed_column(const double* LU, const int* start, const int* length, int k, const int*& rows,
+                  const double*& values) {
+  const double* p = LU + start[k];
+  rows = reinterpret_cast<const int*>(p);
+  values = p + (sizeof(int) * length[k] + sizeof(double) - 1) / sizeof(double);
+  return length[k];
+}
+
+}  // namespace
 
 struct KluFactorization::Klu {
   klu_common common;
@@ -128,14 +141,6 @@ void KluFactorization::solve_last(double* x, int count) {
   const double* LU = static_cast<const double*>(numeric.LUbx[0]);
   const double* u_diagonal = static_cast<const double*>(numeric.Udiag);
   const double* Rs = numeric.Rs;
-  // KLU's packed column k of L or U (GET_POINTER of klu_internal.h): its row indices, then its values, from
-  // LU + start[k], the indices padded to whole doubles.
-  const auto column = [LU](const int* start, const int* length, int k, const int*& rows, const double*& values) {
-    const double* p = LU + start[k];
-    rows = reinterpret_cast<const int*>(p);
-    values = p + (sizeof(int) * length[k] + sizeof(double) - 1) / sizeof(double);
-    return length[k];
-  };
   int earliest = first;
   for (int a = 0; a < m; ++a) earliest = std::min(earliest, pivot_position[last_[a]]);
   double* X = trailing_work_.data();
@@ -146,13 +151,13 @@ void KluFactorization::solve_last(double* x, int count) {
     const double* values;
     for (int k = first; k < n; ++k) {  // U^T W = X, forward
       double sum = X[k];
-      const int len = column(numeric.Uip, numeric.Ulen, k, rows, values);
+      const int len = packed_column(LU, numeric.Uip, numeric.Ulen, k, rows, values);
       for (int p = 0; p < len; ++p) sum -= values[p] * X[rows[p]];
       X[k] = sum / u_diagonal[k];
     }
     for (int k = n - 1; k >= earliest; --k) {  // L^T V = W, backward (L has a unit diagonal)
       double sum = X[k];
-      const int len = column(numeric.Lip, numeric.Llen, k, rows, values);
+      const int len = packed_column(LU, numeric.Lip, numeric.Llen, k, rows, values);
       for (int p = 0; p < len; ++p) sum -= values[p] * X[rows[p]];
       X[k] = sum;
     }
@@ -162,6 +167,94 @@ void KluFactorization::solve_last(double* x, int count) {
     }
     for (int k = earliest; k < n; ++k) X[k] = 0.0;
   }
+}
+
+void KluFactorization::solve_begin(const double* b, double* y_last) {
+  if (klu_->numeric == nullptr) throw std::logic_error("KluFactorization::solve_begin before a factorization");
+  const int n = size(), m = static_cast<int>(last_.size());
+  forward_half_.resize(n);
+  begun_ = true;
+  const klu_symbolic& symbolic = *klu_->symbolic;
+  if (m == 0 || symbolic.nblocks != 1 || n < 2) {  // no factors in place to walk: keep b, solve in full
+    std::copy(b, b + n, forward_half_.begin());
+    if (m == 0) return;
+    std::vector<double>& y = trailing_work_;
+    std::copy(b, b + n, y.begin());
+    solve(y.data());
+    for (int a = 0; a < m; ++a) y_last[a] = y[last_[a]];
+    std::fill(y.begin(), y.end(), 0.0);
+    return;
+  }
+  // As klu_tsolve (see solve_last): W = U^-T b(Q) in full, kept; then L^T V = W from the last column back to the
+  // earliest pivot position of a `last` unknown, on a copy.
+  const klu_numeric& numeric = *klu_->numeric;
+  const double* LU = static_cast<const double*>(numeric.LUbx[0]);
+  const double* u_diagonal = static_cast<const double*>(numeric.Udiag);
+  const int* Q = symbolic.Q;
+  double* W = forward_half_.data();
+  const int* rows;
+  const double* values;
+  for (int k = 0; k < n; ++k) W[k] = b[Q[k]];
+  for (int k = 0; k < n; ++k) {
+    double sum = W[k];
+    const int len = packed_column(LU, numeric.Uip, numeric.Ulen, k, rows, values);
+    for (int p = 0; p < len; ++p) sum -= values[p] * W[rows[p]];
+    W[k] = sum / u_diagonal[k];
+  }
+  int earliest = n - m;
+  for (int a = 0; a < m; ++a) earliest = std::min(earliest, numeric.Pinv[last_[a]]);
+  double* V = trailing_work_.data();
+  for (int k = earliest; k < n; ++k) V[k] = W[k];
+  for (int k = n - 1; k >= earliest; --k) {
+    double sum = V[k];
+    const int len = packed_column(LU, numeric.Lip, numeric.Llen, k, rows, values);
+    for (int p = 0; p < len; ++p) sum -= values[p] * V[rows[p]];
+    V[k] = sum;
+  }
+  for (int a = 0; a < m; ++a) {
+    const int k = numeric.Pinv[last_[a]];
+    y_last[a] = numeric.Rs ? V[k] / numeric.Rs[k] : V[k];
+  }
+  for (int k = earliest; k < n; ++k) V[k] = 0.0;
+}
+
+void KluFactorization::solve_finish(const double* c_last, double* x) {
+  if (!begun_) throw std::logic_error("KluFactorization::solve_finish without solve_begin");
+  begun_ = false;
+  const int n = size(), m = static_cast<int>(last_.size());
+  const klu_symbolic& symbolic = *klu_->symbolic;
+  if (m == 0 || symbolic.nblocks != 1 || n < 2) {
+    std::copy(forward_half_.begin(), forward_half_.end(), x);
+    for (int a = 0; a < m; ++a) x[last_[a]] -= c_last[a];
+    solve(x);
+    return;
+  }
+  const klu_numeric& numeric = *klu_->numeric;
+  const double* LU = static_cast<const double*>(numeric.LUbx[0]);
+  const double* u_diagonal = static_cast<const double*>(numeric.Udiag);
+  double* W = forward_half_.data();
+  double* C = trailing_work_.data();
+  const int* rows;
+  const double* values;
+  // U^T D = c(Q): c(Q) vanishes before n - m, and so does D. W -= D.
+  const int first = n - m;
+  for (int a = 0; a < m; ++a) C[q_position_[a]] = c_last[a];
+  for (int k = first; k < n; ++k) {
+    double sum = C[k];
+    const int len = packed_column(LU, numeric.Uip, numeric.Ulen, k, rows, values);
+    for (int p = 0; p < len; ++p) sum -= values[p] * C[rows[p]];
+    C[k] = sum / u_diagonal[k];
+    W[k] -= C[k];
+  }
+  for (int k = first; k < n; ++k) C[k] = 0.0;
+  // L^T V = W in full, then x(Pnum[k]) = V[k] / Rs[k].
+  for (int k = n - 1; k >= 0; --k) {
+    double sum = W[k];
+    const int len = packed_column(LU, numeric.Lip, numeric.Llen, k, rows, values);
+    for (int p = 0; p < len; ++p) sum -= values[p] * W[rows[p]];
+    W[k] = sum;
+  }
+  for (int k = 0; k < n; ++k) x[numeric.Pnum[k]] = numeric.Rs ? W[k] / numeric.Rs[k] : W[k];
 }
 
 std::unique_ptr<KluFactorization::Factors> KluFactorization::release_factors() {

@@ -54,6 +54,14 @@ class KluFactorization {
   // its entries on them in x; `count` such columns, each last().size() long. Needs the constructor with `last`.
   void solve_last(double* x, int count = 1);
   const std::vector<int>& last() const { return last_; }
+  // One solve in two halves, for a block elimination whose second right-hand side differs from the first on the
+  // `last` unknowns only. solve_begin(b, y_last) takes the forward half of b (U^T W = b(Q), in full) and returns
+  // y = A^-1 b on the `last` unknowns (the backward half through the trailing columns only). solve_finish(c_last,
+  // x) then gives x = A^-1 (b - c) for a c that is zero outside them (its entries on them in c_last): the forward
+  // half of c through the trailing columns, subtracted, and the backward half in full. A^-1 b on `last` and
+  // A^-1 (b - c) in full cost about one solve this way, two with solve().
+  void solve_begin(const double* b, double* y_last);
+  void solve_finish(const double* c_last, double* x);
 
   // The factors of the last factorization handed over, to solve with later while this object factorizes other
   // values (the spacetime adjoint keeps one per step); the next refactorize() then factorizes afresh. They use
@@ -85,6 +93,8 @@ class KluFactorization {
   std::vector<int> row_offsets_, columns_, last_;
   std::vector<int> q_position_;        // KLU's column position of each `last` unknown
   std::vector<double> trailing_work_;  // solve_last's work vector (size n, zero between calls)
+  std::vector<double> forward_half_;   // solve_begin's W = U^-T b(Q) (or b itself where the factors are not walked)
+  bool begun_ = false;
   std::vector<double> values_;
   std::unique_ptr<Klu> klu_;
   double fresh_pivot_ratio_ = 0.0;
