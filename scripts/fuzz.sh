@@ -56,7 +56,8 @@ build_failed=0
 slot() { while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n || build_failed=1; done; }
 drain() { while [ "$(jobs -rp | wc -l)" -gt 0 ]; do wait -n || build_failed=1; done; }
 
-# The library's include directories and definitions (compile_commands.json, without optimisation or warnings)
+# The library's include directories and definitions (compile_commands.json, without optimisation, warnings or the
+# precompiled header, which clang cannot read)
 # into LIBRARY_FLAGS and apps/flexadj's link line (build.ninja) into LIBRARY_LINK; builds the library first.
 library_flags() {
   if [ ! -f "$CMAKE_BUILD/build.ninja" ]; then
@@ -71,7 +72,7 @@ for entry in json.load(open(sys.argv[1])):
         keep, skip = [], False
         for w in words:
             if skip: skip = False; continue
-            if w in ("-o", "-c"): skip = True; continue
+            if w in ("-o", "-c", "-include"): skip = True; continue  # -include: GCC's precompiled header
             if w.startswith(("-O", "-W")) or w == "-DNDEBUG": continue
             keep.append(w)
         print(" ".join(keep)); break
