@@ -5,7 +5,7 @@
                                                        (the benchmark scripts call it after each run)
     scripts/benchmark_tables.py print KIND [--results DIR]
                                                        prints one table (scaling, forward, gradient, checkpoints, beams, peers,
-                                                       spacetime, state_space, hessian)
+                                                       spacetime, state_space, hessian, two_ranks)
     scripts/benchmark_tables.py readme [--results DIR] [--readme PAGE...] [--check]
                                                        rewrites every table of the page that sits between
                                                        <!-- benchmark-table: KIND --> and <!-- end benchmark-table -->
@@ -295,7 +295,40 @@ def scaling(results):
             "oversubscribed (memory, messages and iterations hold, the seconds do not). " + run_line(data))
 
 
-KINDS = {"scaling": scaling, "forward": forward, "gradient": gradient, "checkpoints": checkpoints, "beams": beams, "peers": peers,
+def two_ranks(results):
+    """np 2 against np 1 on the rigid chain (scaling_np1_np2.json): the one-rank run with KLU against the two-rank
+    runs with every solver measured, each ratio from the same repeat (records with "repeat" k; one repeat runs np 1
+    and np 2 back to back)."""
+    data = load(results, "scaling_np1_np2.json")
+    if not data:
+        return None
+    records = data["records"]
+    repeats = sorted({r.get("repeat", 0) for r in records})
+    rows = []
+    for command in ("simulate", "gradient"):
+        for solver in sorted({r["solver"] for r in records if r["command"] == command and r["ranks"] == 2}):
+            ones, twos, ratios = [], [], []
+            for k in repeats:
+                one = [r for r in records if r.get("repeat", 0) == k and r["command"] == command and r["ranks"] == 1
+                       and r["solver"] == "direct"]
+                two = [r for r in records if r.get("repeat", 0) == k and r["command"] == command and r["ranks"] == 2
+                       and r["solver"] == solver]
+                if one and two:
+                    ones.append(one[0]["seconds"]), twos.append(two[0]["seconds"])
+                    ratios.append(one[0]["seconds"] / two[0]["seconds"])
+            if not ratios:
+                continue
+            label = {"iterative": "iterative (interface Schur)", "direct": "direct (MUMPS)"}.get(solver, solver)
+            rows.append([records[0]["case"], command, label, " / ".join(secs(x) for x in ones),
+                         " / ".join(secs(x) for x in twos), " / ".join(f"{x:.2f}" for x in ratios),
+                         f"{statistics.median(ratios):.2f}"])
+    return (table(["model", "command", "solver", "np 1 seconds (KLU)", "np 2 seconds", "np 1 / np 2",
+                   "median np 1 / np 2"], rows)
+            + f"\n\n{records[0]['steps_requested']} steps per run, both cores; {len(repeats)} repeats, each running "
+            "np 1 and np 2 back to back; the solver is that of the np 2 run. " + run_line(data))
+
+
+KINDS = {"scaling": scaling, "two_ranks": two_ranks, "forward": forward, "gradient": gradient, "checkpoints": checkpoints, "beams": beams, "peers": peers,
          "spacetime": spacetime, "state_space": state_space, "hessian": hessian}
 BLOCK = re.compile(r"(<!-- benchmark-table: (\w+) -->\n)(.*?)(<!-- end benchmark-table -->)", re.S)
 
