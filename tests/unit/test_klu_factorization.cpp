@@ -150,22 +150,35 @@ std::vector<double> renumbered(const std::vector<double>& a, int size, const std
   return b;
 }
 
+// A renumbered saddle-point matrix of n + m unknowns (above) with its permutation and its compressed rows.
+struct RenumberedSaddlePoint {
+  std::vector<int> permutation;
+  std::vector<double> a;
+  std::vector<int> offsets, columns;
+};
+RenumberedSaddlePoint renumbered_saddle_point(int n, int m, std::mt19937& random) {
+  const int size = n + m;
+  RenumberedSaddlePoint r;
+  r.permutation.resize(size);
+  for (int i = 0; i < size; ++i) r.permutation[i] = i;
+  std::shuffle(r.permutation.begin(), r.permutation.end(), random);
+  r.a = renumbered(saddle_point_matrix(n, m, 0.0, random), size, r.permutation);
+  r.offsets.assign(1, 0);
+  for (int i = 0; i < size; ++i) {
+    for (int j = 0; j < size; ++j)
+      if (r.a[i * size + j] != 0.0) r.columns.push_back(j);
+    r.offsets.push_back(static_cast<int>(r.columns.size()));
+  }
+  return r;
+}
+
 TEST(KluFactorization, SolveOnTheLastUnknownsEqualsTheFullSolve) {
   std::mt19937 random(5);
   const int n = 60, m = 25, size = n + m;
-  std::vector<int> permutation(size);
-  for (int i = 0; i < size; ++i) permutation[i] = i;
-  std::shuffle(permutation.begin(), permutation.end(), random);
-  const auto a = renumbered(saddle_point_matrix(n, m, 0.0, random), size, permutation);
+  const auto [permutation, a, offsets, columns] = renumbered_saddle_point(n, m, random);
   // The unknowns of both ends of the chain and a multiplier or two: where an interface would couple.
   const std::vector<int> last{permutation[0], permutation[1], permutation[n - 1], permutation[n], permutation[n + 1],
                               permutation[size - 1]};
-  std::vector<int> offsets(1, 0), columns;
-  for (int i = 0; i < size; ++i) {
-    for (int j = 0; j < size; ++j)
-      if (a[i * size + j] != 0.0) columns.push_back(j);
-    offsets.push_back(static_cast<int>(columns.size()));
-  }
   KluFactorization klu(offsets, columns, last);
   set_values(klu, a, size);
   ASSERT_TRUE(klu.factorize());
@@ -201,16 +214,7 @@ TEST(KluFactorization, SolveOnTheLastUnknownsEqualsTheFullSolve) {
 TEST(KluFactorization, SolveInHalvesEqualsTwoFullSolves) {
   std::mt19937 random(11);
   const int n = 60, m = 25, size = n + m;
-  std::vector<int> permutation(size);
-  for (int i = 0; i < size; ++i) permutation[i] = i;
-  std::shuffle(permutation.begin(), permutation.end(), random);
-  const auto a = renumbered(saddle_point_matrix(n, m, 0.0, random), size, permutation);
-  std::vector<int> offsets(1, 0), columns;
-  for (int i = 0; i < size; ++i) {
-    for (int j = 0; j < size; ++j)
-      if (a[i * size + j] != 0.0) columns.push_back(j);
-    offsets.push_back(static_cast<int>(columns.size()));
-  }
+  const auto [permutation, a, offsets, columns] = renumbered_saddle_point(n, m, random);
   for (const std::vector<int>& last : {std::vector<int>{permutation[0], permutation[2], permutation[n - 1],
                                                         permutation[n], permutation[size - 1]},
                                        std::vector<int>{}}) {
