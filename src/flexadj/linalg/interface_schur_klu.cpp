@@ -252,7 +252,8 @@ void InterfaceSchurKlu::apply(const MultiVector& X, MultiVector& Y, Teuchos::ETr
     if (interior_klu_) interior_klu_->solve_begin(interior_work_.data(), last_work_.data());
     for (std::size_t i = 0; i < interface_rows_.size(); ++i) interface_work_[i] = x[interface_rows_[i]];
     for (std::size_t e = 0; e < interface_interior_.size(); ++e)
-      interface_work_[interface_interior_[e].row] -= interface_interior_values_[e] * last_work_[interface_interior_last_[e]];
+      interface_work_[interface_interior_[e].row] -=
+          interface_interior_values_[e] * last_work_[interface_interior_last_[e]];
     // x_Γ = S^-1 (b_Γ - A_ΓI y_I), the same on every rank.
     if (schur_klu_) {
       MPI_Allgatherv(interface_work_.data(), static_cast<int>(interface_work_.size()), MPI_DOUBLE,

@@ -8,11 +8,12 @@
 //     [ A_ΓI  A_ΓΓ ]      S = A_ΓΓ - Σ_p A_{Γ_p I_p} A_{I_p I_p}^-1 A_{I_p Γ_p}.
 // Each rank factorizes its interior block by KLU (klu_factorization.hpp) and forms its term of S densely by one
 // interior solve per interface column it holds, restricted to the interior unknowns next to the interface (ordered
-// last in the interior factorization, so that these solves run through a few trailing columns of the factors); the terms are summed into a sparse S that every rank factorizes
-// (replicated, the same values in the same order on every rank, so the same bits). apply() is then the exact
-// inverse: the interior solve's forward half and its solution next to the interface, one MPI_Allgatherv of the
-// interface residual, the interface solve, and the interior solve finished from the kept forward half
-// (KluFactorization::solve_begin/solve_finish: about one interior solve in all). GMRES preconditioned with it converges in one iteration whatever the rank count (the
+// last in the interior factorization, so that these solves run through a few trailing columns of the factors); the
+// terms are summed into a sparse S that every rank factorizes (replicated, the same values in the same order on
+// every rank, so the same bits). apply() is then the exact inverse: the forward half of the interior solve and its
+// solution next to the interface, one MPI_Allgatherv of the interface residual, the interface solve, and the
+// interior solve finished from the kept forward half (KluFactorization::solve_begin/solve_finish: about one
+// interior solve in all). GMRES preconditioned with it converges in one iteration whatever the rank count (the
 // one-level Schwarz method's count grows with the ranks on chains and trees: a chain's slowest mode spans every
 // rank).
 //
