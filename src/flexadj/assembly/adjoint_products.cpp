@@ -25,7 +25,7 @@ void Assembler::add_parameter_gradient(const State& state, double t, const Vecto
     auto work = owned_work_->getDataNonConst(0);
     for (std::size_t i = 0; i < owned; ++i) work[i] = values[i];
   }
-  ghosted_work_->doImport(*owned_work_, *coordinate_import_, Tpetra::INSERT);
+  coordinate_transfer_->to_ghosted(*owned_work_, *ghosted_work_);
   const auto mu_ghosted = ghosted_work_->getData(0);
   const ConstSystemVectorView mu_blocks(mu, owned);
   const GhostedViews views = ghosted_views();
@@ -87,8 +87,7 @@ void Assembler::add_constraint_level_transposed(const State& state, double t, Co
         }
     }
   }
-  owned_work_->putScalar(0.0);
-  owned_work_->doExport(*ghosted_work_, *coordinate_export_, Tpetra::ADD);
+  coordinate_transfer_->to_owned(*ghosted_work_, *owned_work_);
   const auto q_sum = owned_work_->getData(0), v_sum = owned_work_->getData(1);
   for (std::size_t i = 0; i < out_q.size(); ++i) {
     out_q[i] += q_sum[i];
@@ -101,13 +100,12 @@ void Assembler::import_products_mu(const std::vector<double>& mu_r) {
     auto values = owned_mu_->getDataNonConst(0);
     for (std::size_t i = 0; i < mu_r.size(); ++i) values[i] = mu_r[i];
   }
-  ghosted_mu_->doImport(*owned_mu_, *coordinate_import_, Tpetra::INSERT);
+  coordinate_transfer_->to_ghosted(*owned_mu_, *ghosted_mu_);
   ghosted_work_->putScalar(0.0);
 }
 
 void Assembler::export_products(std::vector<double>& out_q, std::vector<double>& out_v, std::vector<double>& out_a) {
-  owned_work_->putScalar(0.0);
-  owned_work_->doExport(*ghosted_work_, *coordinate_export_, Tpetra::ADD);
+  coordinate_transfer_->to_owned(*ghosted_work_, *owned_work_);
   const auto q_sum = owned_work_->getData(0), v_sum = owned_work_->getData(1), a_sum = owned_work_->getData(2);
   for (std::size_t i = 0; i < out_q.size(); ++i) {
     out_q[i] = q_sum[i];
@@ -184,9 +182,7 @@ void Assembler::assemble_adjoint_matrix(const State& state, double t, double sca
     kept_jacobians_.assign(size, 0.0);
   }
   import_state(state, true, true);
-  matrix_->beginAssembly();
-  matrix_->setAllToScalar(0.0);
-  double* values = matrix_->getLocalMatrixHost().values.data();
+  double* values = begin_matrix_values();
   const GhostedViews views = ghosted_views();
   std::size_t k = 0;
   for (const auto& c : forces_) {
@@ -239,7 +235,7 @@ void Assembler::assemble_adjoint_matrix(const State& state, double t, double sca
     for (int e = 0; e < m; ++e)
       for (int j = 0; j < n; ++j) values[*offset++] += Cq[e * n + j];
   }
-  matrix_->endAssembly();
+  end_matrix_values();
 }
 
 void Assembler::kept_adjoint_products(const std::vector<double>& mu_r, const std::vector<double>& mu_c,

@@ -51,9 +51,8 @@ Assembler::Assembler(const model::Model& model, RCP<const Comm> comm, Partition 
   ghosted_coordinate_map_ = make_map(ghosted_coordinates, comm_);
   system_map_ = make_map(system, comm_);
   ghosted_system_map_ = make_map(ghosted_system, comm_);
-  coordinate_import_ = rcp(new Import(coordinate_map_, ghosted_coordinate_map_));
-  residual_export_ = rcp(new Export(ghosted_system_map_, system_map_));
-  coordinate_export_ = rcp(new Export(ghosted_coordinate_map_, coordinate_map_));
+  coordinate_transfer_ = std::make_unique<GhostTransfer>(coordinate_map_, ghosted_coordinate_map_);
+  system_transfer_ = std::make_unique<GhostTransfer>(system_map_, ghosted_system_map_);
   owned_work_ = rcp(new MultiVector(coordinate_map_, 3));
   ghosted_work_ = rcp(new MultiVector(ghosted_coordinate_map_, 3));
   ghosted_mu_ = rcp(new Vector(ghosted_coordinate_map_));
@@ -133,9 +132,11 @@ Assembler::Assembler(const model::Model& model, RCP<const Comm> comm, Partition 
   };
   for (auto& c : forces_) columns_of(c);
   for (auto& c : constraints_) columns_of(c);
-  // The entries' positions in the values of the ghosted matrix that assemble() fills between beginAssembly() and
-  // endAssembly() (Tpetra's sumIntoLocalValues would search each row for each added row of a block).
+  // The entries' positions in the values of the ghosted matrix that assemble() fills (Tpetra's sumIntoLocalValues
+  // would search each row for each added row of a block): in assembly mode, or where begin_matrix_values() writes in
+  // place, in the completed matrix (its values are packed by the first fillComplete()).
   matrix_->beginAssembly();
+  if (system_transfer_->local()) matrix_->endAssembly();
   {
     const auto local = matrix_->getLocalMatrixHost();
     const auto& row_offsets = local.graph.row_map;
@@ -158,8 +159,11 @@ Assembler::Assembler(const model::Model& model, RCP<const Comm> comm, Partition 
         for (std::size_t k = 0; k < c.multiplier_rows.size(); ++k)
           c.value_offsets.push_back(offset_of(c.multiplier_rows[k], c.columns[c.rows.size() + k]));
     }
+    // The owned coordinate rows' diagonal (the projections' identity block, assemble()).
+    for (int row = 0; row < owned_count; ++row)
+      coordinate_diagonal_offsets_.push_back(offset_of(row, column_map->getLocalElement(gid(row))));
   }
-  matrix_->endAssembly();
+  if (!system_transfer_->local()) matrix_->endAssembly();
 
   const std::size_t n = max_coordinates, m = max_equations;
   q_.resize(n); v_.resize(n); a_.resize(n); r_.resize(n);
@@ -212,14 +216,28 @@ void Assembler::import_columns(const double* q, const double* v, const double* a
       a_column[i] = a ? a[i] : 0.0;
     }
   }
-  ghosted_state_->doImport(*owned_state_, *coordinate_import_, Tpetra::INSERT);
+  coordinate_transfer_->to_ghosted(*owned_state_, *ghosted_state_);
 }
 
 void Assembler::export_first_work_column(std::vector<double>& out) {
-  owned_work_->putScalar(0.0);
-  owned_work_->doExport(*ghosted_work_, *coordinate_export_, Tpetra::ADD);
+  coordinate_transfer_->to_owned(*ghosted_work_, *owned_work_);
   const auto sum = owned_work_->getData(0);
   for (std::size_t i = 0; i < out.size(); ++i) out[i] = sum[i];
+}
+
+double* Assembler::begin_matrix_values() {
+  if (system_transfer_->local()) {
+    const auto values = matrix_->getLocalMatrixHost().values;
+    std::fill(values.data(), values.data() + values.extent(0), 0.0);
+    return values.data();
+  }
+  matrix_->beginAssembly();
+  matrix_->setAllToScalar(0.0);
+  return matrix_->getLocalMatrixHost().values.data();
+}
+
+void Assembler::end_matrix_values() {
+  if (!system_transfer_->local()) matrix_->endAssembly();
 }
 
 Assembler::GhostedViews Assembler::ghosted_views() const {
@@ -241,24 +259,15 @@ void Assembler::assemble(const State& state, double t, ConstraintLevel level, do
   import_state(state, true, true);
   ghosted_residual_->putScalar(0.0);
   double* values = nullptr;  // of the ghosted matrix in assembly mode, at LocalComponent::value_offsets
-  if (coefficients) {
-    matrix_->beginAssembly();
-    matrix_->setAllToScalar(0.0);
-    values = matrix_->getLocalMatrixHost().values.data();
-  }
+  if (coefficients) values = begin_matrix_values();
   {
     auto residual = ghosted_residual_->getDataNonConst(0);
     const GhostedViews views = ghosted_views();
     if (projection_target) {
       const std::vector<double>& x = level == ConstraintLevel::Velocity ? state.v : state.q;
-      const double one = 1.0;
-      const auto column_map = graph_->getColMap();
       for (std::size_t i = 0; i < x.size(); ++i) {
         residual[i] += x[i] - (*projection_target)[i];
-        if (!coefficients) continue;
-        const LocalOrdinal column = column_map->getLocalElement(ghosted_system_map_->getGlobalElement(static_cast<int>(i)));
-        matrix_->sumIntoLocalValues(static_cast<LocalOrdinal>(i), Teuchos::ArrayView<const LocalOrdinal>(&column, 1),
-                                    Teuchos::ArrayView<const double>(&one, 1));
+        if (coefficients) values[coordinate_diagonal_offsets_[i]] += 1.0;
       }
     }
     for (const auto& c : forces_) {
@@ -318,9 +327,8 @@ void Assembler::assemble(const State& state, double t, ConstraintLevel level, do
         for (int j = 0; j < n; ++j) values[*offset++] += Cq[k * n + j];
     }
   }
-  residual_->putScalar(0.0);
-  residual_->doExport(*ghosted_residual_, *residual_export_, Tpetra::ADD);
-  if (coefficients) matrix_->endAssembly();
+  system_transfer_->to_owned(*ghosted_residual_, *residual_);
+  if (coefficients) end_matrix_values();
 }
 
 // Rows of a non-holonomic constraint g = A v + b with forces A^T lambda (component.hpp, VelocityConstraint):

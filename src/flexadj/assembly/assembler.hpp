@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "flexadj/assembly/dof_map.hpp"
+#include "flexadj/assembly/ghost_transfer.hpp"
 #include "flexadj/assembly/local_gradient.hpp"
 #include "flexadj/assembly/body_partition.hpp"
 #include "flexadj/core/tpetra_types.hpp"
@@ -181,6 +182,12 @@ class Assembler {
                                const State& state, double t, ConstraintLevel level, double scale,
                                const model::JacobianCoefficients* coefficients, bool projection, double* residual,
                                double* values);
+  // The ghosted matrix's values, cleared, to be summed into at LocalComponent::value_offsets, and their completion
+  // (the owners' sums). Where the matrix has no ghost rows (one rank) the values are written in place: the structure
+  // never changes, and FECrsMatrix::endAssembly() would repeat fillComplete(), which costs a small model more than
+  // its element loop.
+  double* begin_matrix_values();
+  void end_matrix_values();
   // Imports owned vectors into the ghosted columns q, v, a (nullptr: zero).
   void import_columns(const double* q, const double* v, const double* a);
   // out = the owned sum of ghosted_work_'s first column (Export with ADD).
@@ -201,8 +208,7 @@ class Assembler {
   RCP<const Comm> comm_;
   DofMap dofs_;
   RCP<const Map> coordinate_map_, ghosted_coordinate_map_, system_map_, ghosted_system_map_;
-  RCP<const Import> coordinate_import_;
-  RCP<const Export> residual_export_, coordinate_export_;
+  std::unique_ptr<GhostTransfer> coordinate_transfer_, system_transfer_;
   RCP<MultiVector> owned_work_, ghosted_work_;  // three coordinate columns for adjoint products
   RCP<Vector> owned_mu_, ghosted_mu_;
   RCP<MultiVector> owned_state_, ghosted_state_;  // columns q, v, a
@@ -212,6 +218,7 @@ class Assembler {
   RCP<FEGraph> graph_;
   RCP<FEMatrix> matrix_;
   std::vector<LocalComponent> forces_, constraints_;
+  std::vector<std::size_t> coordinate_diagonal_offsets_;  // values offset of each owned coordinate row's diagonal
   double load_factor_ = 1.0;
   // Work arrays sized for the largest component: no allocation during assembly or adjoint sweeps.
   std::vector<double> q_, v_, a_, r_, jacobian_, hessian_, c_, c_dot_, c_ddot_, row_;

@@ -45,7 +45,7 @@ void Assembler::import_tangent(const State& tangent) {
       a[i] = tangent.a[i];
     }
   }
-  ghosted_tangent_->doImport(*owned_tangent_, *coordinate_import_, Tpetra::INSERT);
+  coordinate_transfer_->to_ghosted(*owned_tangent_, *ghosted_tangent_);
 }
 
 void Assembler::load_tangent(const LocalComponent& c, const LocalGradient& direction, int offset,
@@ -96,8 +96,7 @@ void Assembler::tangent_residual(const State& state, const State& tangent, doubl
       for (int k = 0; k < constraint.equation_count(); ++k) residual[c.multiplier_rows[k]] += c_tangent_[k];
     }
   }
-  residual_->putScalar(0.0);
-  residual_->doExport(*ghosted_residual_, *residual_export_, Tpetra::ADD);
+  system_transfer_->to_owned(*ghosted_residual_, *residual_);
   const auto values = residual_->getData(0);
   const std::size_t n = dofs_.owned_coordinates().size();
   for (std::size_t i = 0; i < n; ++i) r_dot[i] = values[i];

@@ -42,10 +42,8 @@ void VariationalAssembly::assemble_step(const std::vector<double>& previous_q,
   a.import_columns(next_q.data(), previous_q.data(), nullptr);
   a.ghosted_residual_->putScalar(0.0);
   if (momentum || with_product) a.ghosted_work_->putScalar(0.0);
-  if (with_matrix) {
-    a.matrix_->beginAssembly();
-    a.matrix_->setAllToScalar(0.0);
-  }
+  // The ghosted matrix's values at LocalComponent::value_offsets (Assembler::begin_matrix_values()).
+  double* values = with_matrix ? a.begin_matrix_values() : nullptr;
   {
     auto residual = a.ghosted_residual_->getDataNonConst(0);
     Teuchos::ArrayRCP<double> momentum_sum, product_sum;
@@ -78,11 +76,10 @@ void VariationalAssembly::assemble_step(const std::vector<double>& previous_q,
           const double mu = ghosted_mu[c.state_entries[i]];
           for (int j = 0; j < n; ++j) product_sum[c.state_entries[j]] += plus_jacobian_[i * n + j] * mu;
         }
-      for (int i = 0; i < n; ++i) {
-        for (int j = 0; j < n; ++j) a.row_[j] = -h * (a.transposed_ ? a.jacobian_[j * n + i] : a.jacobian_[i * n + j]);
-        a.matrix_->sumIntoLocalValues(c.rows[i], Teuchos::ArrayView<const LocalOrdinal>(c.columns.data(), n),
-                                    Teuchos::ArrayView<const double>(a.row_.data(), n));
-      }
+      const std::size_t* offset = c.value_offsets.data();  // row i, column j
+      for (int i = 0; i < n; ++i)
+        for (int j = 0; j < n; ++j)
+          values[*offset++] += -h * (a.transposed_ ? a.jacobian_[j * n + i] : a.jacobian_[i * n + j]);
     }
     for (const auto& c : a.constraints_) {
       const auto& constraint = *a.model_.constraints()[c.index];
@@ -101,23 +98,19 @@ void VariationalAssembly::assemble_step(const std::vector<double>& previous_q,
       // Transposed: C_q(q_{n+1})^T in the coordinate rows, C_q(q_n) in the multiplier rows.
       const double* upper = a.transposed_ ? a.jacobian_.data() : previous_jacobian_.data();
       const double* lower = a.transposed_ ? previous_jacobian_.data() : a.jacobian_.data();
-      for (int i = 0; i < n; ++i) {
-        for (int k = 0; k < m; ++k) a.row_[k] = upper[k * n + i];
-        a.matrix_->sumIntoLocalValues(c.rows[i], Teuchos::ArrayView<const LocalOrdinal>(c.columns.data() + n, m),
-                                    Teuchos::ArrayView<const double>(a.row_.data(), m));
-      }
+      // Offsets: coordinate row i, its n coordinate and m multiplier columns; then multiplier row k, n columns.
+      const std::size_t* offset = c.value_offsets.data();
+      for (int i = 0; i < n; ++i, offset += n + m)
+        for (int k = 0; k < m; ++k) values[offset[n + k]] += upper[k * n + i];
       for (int k = 0; k < m; ++k)
-        a.matrix_->sumIntoLocalValues(c.multiplier_rows[k], Teuchos::ArrayView<const LocalOrdinal>(c.columns.data(), n),
-                                    Teuchos::ArrayView<const double>(lower + k * n, n));
+        for (int j = 0; j < n; ++j) values[*offset++] += lower[k * n + j];
     }
   }
-  a.residual_->putScalar(0.0);
-  a.residual_->doExport(*a.ghosted_residual_, *a.residual_export_, Tpetra::ADD);
-  if (with_matrix) a.matrix_->endAssembly();
+  a.system_transfer_->to_owned(*a.ghosted_residual_, *a.residual_);
+  if (with_matrix) a.end_matrix_values();
   if (!momentum && !with_product) return;
   // Column 0: p_hat, column 1: the product at q_{n+1}.
-  a.owned_work_->putScalar(0.0);
-  a.owned_work_->doExport(*a.ghosted_work_, *a.coordinate_export_, Tpetra::ADD);
+  a.coordinate_transfer_->to_owned(*a.ghosted_work_, *a.owned_work_);
   if (momentum) {
     const auto sum = a.owned_work_->getData(0);
     for (std::size_t i = 0; i < momentum->size(); ++i) (*momentum)[i] = sum[i];
@@ -187,7 +180,7 @@ void VariationalAssembly::import_multipliers(const std::vector<double>& mu_minus
       plus_column[i] = mu_plus[i];
     }
   }
-  ghosted_momentum_mu_->doImport(*owned_momentum_mu_, *assembler_.coordinate_import_, Tpetra::INSERT);
+  assembler_.coordinate_transfer_->to_ghosted(*owned_momentum_mu_, *ghosted_momentum_mu_);
 }
 
 template <class Visit>
@@ -240,8 +233,7 @@ void VariationalAssembly::add_discrete_momenta_transposed_at_end(const std::vect
                              for (int i = 0; i < n; ++i) sum[c.state_entries[i]] += a.out_q_local_[i];
                            });
   }
-  a.owned_work_->putScalar(0.0);
-  a.owned_work_->doExport(*a.ghosted_work_, *a.coordinate_export_, Tpetra::ADD);
+  a.coordinate_transfer_->to_owned(*a.ghosted_work_, *a.owned_work_);
   const auto owned_sum = a.owned_work_->getData(0);
   for (std::size_t i = 0; i < out.size(); ++i) out[i] += owned_sum[i];
 }
@@ -276,8 +268,7 @@ void VariationalAssembly::transposed_sums(const std::vector<double>& first, cons
                              }
                            });
   }
-  a.owned_work_->putScalar(0.0);
-  a.owned_work_->doExport(*a.ghosted_work_, *a.coordinate_export_, Tpetra::ADD);
+  a.coordinate_transfer_->to_owned(*a.ghosted_work_, *a.owned_work_);
   const auto first_sum = a.owned_work_->getData(0), second_sum = a.owned_work_->getData(1);
   for (std::size_t i = 0; i < out_first.size(); ++i) {
     out_first[i] += first_sum[i];
