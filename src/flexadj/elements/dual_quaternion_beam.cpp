@@ -79,9 +79,9 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
       return;
     }
     residual(q, v, a, t, r);
-    const KineticHessian k = momenta_derivatives().kinetic_hessian(q, v);
+    const KineticHessian k = momenta_derivatives().kinetic_hessian(q, v, false, false);
     Matrix16 mass{};
-    for (int b = 0; b < 2; ++b) add_block(k.vv[b], b, b, c.a, false, mass);
+    for (int b = 0; b < 2; ++b) add_block(k.vv[b], b, b, c.a, mass);
     for (int i = 0; i < kCoordinates * kCoordinates; ++i) J[i] = mass[i];
   }
 
@@ -153,7 +153,7 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
     if (!jacobian) return;
     if (!plain_ad_) {  // the Jacobians written out (dual_quaternion_derivatives.hpp)
       EndJacobians J;
-      momenta_derivatives().end_jacobians(q_mid, v_mid, h, false, J);
+      momenta_derivatives().end_jacobians(q_mid, v_mid, h, J);
       const double rate = h > 0.0 ? 1.0 / h : 0.0;
       for (int k = 0; k < kCoordinates * kCoordinates; ++k) {
         jacobian[k] = J.minus_second[k] - rate * J.mass_mean[k];
@@ -205,13 +205,13 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
       return;
     }
     if (!plain_ad_) {
-      // d/dq_mid = d/dq^n + d/dq^{n+1}, d/dv_mid = h/2 (d/dq^{n+1} - d/dq^n), from the end Jacobians; their mass
-      // terms -+(mean mass)/h cancel in the first and give (mean mass) (mu_plus - mu_minus) in the second.
-      std::array<double, kCoordinates> first{}, second{}, on_mass{};
-      add_end_products(q_mid, v_mid, h, mu_minus, mu_plus, &first, &second, &on_mass);
+      // From the partials in (q^n, q^{n+1}, v) (dual_quaternion_derivatives.hpp): d/dq_mid = d0 + d1,
+      // d/dv_mid = h/2 (d1 - d0) + dv.
+      std::array<double, kCoordinates> d0{}, d1{}, dv{};
+      momenta_derivatives().add_pairing_partials(q_mid, v_mid, h, mu_minus, mu_plus, d0.data(), d1.data(), dv.data());
       for (int j = 0; j < kCoordinates; ++j) {
-        out_q[j] += first[j] + second[j];
-        out_v[j] += 0.5 * h * (second[j] - first[j]) + on_mass[j];
+        out_q[j] += d0[j] + d1[j];
+        out_v[j] += 0.5 * h * (d1[j] - d0[j]) + dv[j];
       }
       return;
     }
@@ -237,10 +237,10 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
       return;
     }
     if (!plain_ad_) {
-      std::array<double, kCoordinates> product{}, on_mass{};
-      add_end_products(q_mid, v_mid, h, mu_minus, mu_plus, second ? nullptr : &product, second ? &product : nullptr,
-                       &on_mass);
-      for (int j = 0; j < kCoordinates; ++j) out[j] += product[j] + (second ? on_mass[j] : -on_mass[j]) / h;
+      // d/dq^{n+1} = d1 + dv/h, d/dq^n = d0 - dv/h (v = (q^{n+1} - q^n)/h).
+      std::array<double, kCoordinates> d0{}, d1{}, dv{};
+      momenta_derivatives().add_pairing_partials(q_mid, v_mid, h, mu_minus, mu_plus, d0.data(), d1.data(), dv.data());
+      for (int j = 0; j < kCoordinates; ++j) out[j] += second ? d1[j] + dv[j] / h : d0[j] - dv[j] / h;
       return;
     }
     std::array<EndFad, kCoordinates> q, v;
@@ -330,22 +330,6 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
       }
     }
     return c;
-  }
-  // first += (d pairing/dq^n), second += (d pairing/dq^{n+1}) (h > 0; either may be null) from the end Jacobians
-  // without their mass terms, on_mass += (mean mass) (mu_plus - mu_minus), whose 1/h times the sign of the end is
-  // the mass terms' part.
-  void add_end_products(const double* q_mid, const double* v_mid, double h, const double* mu_minus,
-                        const double* mu_plus, std::array<double, kCoordinates>* first,
-                        std::array<double, kCoordinates>* second, std::array<double, kCoordinates>* on_mass) const {
-    EndJacobians J;
-    momenta_derivatives().end_jacobians(q_mid, v_mid, h, first != nullptr, J);
-    for (int i = 0; i < kCoordinates; ++i)
-      for (int j = 0; j < kCoordinates; ++j) {
-        const int k = i * kCoordinates + j;
-        if (first) (*first)[j] += J.minus_first[k] * mu_minus[i] + J.plus_first[k] * mu_plus[i];
-        if (second) (*second)[j] += J.minus_second[k] * mu_minus[i] + J.plus_second[k] * mu_plus[i];
-        (*on_mass)[j] += J.mass_mean[k] * (mu_plus[i] - mu_minus[i]);
-      }
   }
   using EndJacobians = DualQuaternionMomentaDerivatives::EndJacobians;
   DualQuaternionMomentaDerivatives momenta_derivatives() const {
