@@ -138,6 +138,11 @@ void compare_momenta(const model::ForceElement& hand, const model::ForceElement&
   expect_close(plus[0], plus[1], label + " plus");
   expect_close(jacobian[0], jacobian[1], label + " d minus/dq^{n+1}");
   expect_close(plus_jacobian[0], plus_jacobian[1], label + " d plus/dq^{n+1}");
+  // The forward Newton iterations' call, without d plus/dq^{n+1}.
+  Vector newton_only(n * n, 0.0);
+  hand.discrete_momenta(q_mid.data(), v_mid.data(), 0.0, h, minus[0].data(), plus[0].data(), newton_only.data(),
+                        nullptr);
+  expect_close(newton_only, jacobian[1], label + " d minus/dq^{n+1} alone");
 
   Vector out_q[2], out_v[2], at_end[2][2];
   for (int which = 0; which < 2; ++which) {

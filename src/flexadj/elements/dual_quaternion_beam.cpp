@@ -153,7 +153,7 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
     if (!jacobian) return;
     if (!plain_ad_) {  // the Jacobians written out (dual_quaternion_derivatives.hpp)
       EndJacobians J;
-      momenta_derivatives().end_jacobians(q_mid, v_mid, h, J);
+      momenta_derivatives().end_jacobians(q_mid, v_mid, h, plus_jacobian != nullptr, J);
       const double rate = h > 0.0 ? 1.0 / h : 0.0;
       for (int k = 0; k < kCoordinates * kCoordinates; ++k) {
         jacobian[k] = J.minus_second[k] - rate * J.mass_mean[k];

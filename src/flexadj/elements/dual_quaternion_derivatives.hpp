@@ -229,19 +229,20 @@ class DualQuaternionMomentaDerivatives {
   // y_1 . k + U at q1 (W_C = 2 ds C~, W_D = 2 ds D~):
   //   d minus/dq1 = -(vv_0 + vv_1)/(2h) - vq_1/2 + vq_0^T/2 - B_0^T W_D B_1/2,
   //   d plus/dq1  =  (vv_0 + vv_1)/(2h) + vq_1/2 + vq_1^T/2 + h/2 qq_1 - h/2 H_1 - B_1^T (h/2 W_C + W_D/2) B_1.
-  // h = 0 (q, v the state): minus = -T_v, plus = T_v, and their derivatives in q, -T_vq and T_vq.
+  // h = 0 (q, v the state): minus = -T_v, plus = T_v, and their derivatives in q, -T_vq and T_vq. Without with_plus
+  // (the forward Newton iterations) d plus/dq1 is left out, and with it T_qq, H_1 and B_1^T W_C B_1.
   struct EndJacobians {
     Matrix16 minus_second, plus_second, mass_mean;
   };
-  void end_jacobians(const double* q_mid, const double* v_mid, double h, EndJacobians& J) const {
+  void end_jacobians(const double* q_mid, const double* v_mid, double h, bool with_plus, EndJacobians& J) const {
     J.minus_second.fill(0.0);
-    J.plus_second.fill(0.0);
+    if (with_plus) J.plus_second.fill(0.0);
     J.mass_mean.fill(0.0);
     if (h == 0.0) {
       const KineticHessian k = kinetic_hessian(q_mid, v_mid, true, false);
       for (int b = 0; b < 2; ++b) {
         add_block(k.vq[b], b, b, -1.0, J.minus_second);
-        add_block(k.vq[b], b, b, 1.0, J.plus_second);
+        if (with_plus) add_block(k.vq[b], b, b, 1.0, J.plus_second);
       }
       return;
     }
@@ -251,16 +252,21 @@ class DualQuaternionMomentaDerivatives {
       q[1][i] = q_mid[i] + 0.5 * h * v_mid[i];
     }
     const KineticHessian kinetic[2] = {kinetic_hessian(q[0].data(), v_mid, true, false),
-                                       kinetic_hessian(q[1].data(), v_mid, true, true)};
+                                       kinetic_hessian(q[1].data(), v_mid, true, with_plus)};
     for (int b = 0; b < 2; ++b) {
       for (int a = 0; a < 2; ++a) add_block(kinetic[a].vv[b], b, b, 0.5, J.mass_mean);
       add_block(kinetic[1].vq[b], b, b, -0.5, J.minus_second);
       add_block<true>(kinetic[0].vq[b], b, b, 0.5, J.minus_second);
+      if (!with_plus) continue;
       add_block(kinetic[1].vq[b], b, b, 0.5, J.plus_second);
       add_block<true>(kinetic[1].vq[b], b, b, 0.5, J.plus_second);
       add_block(kinetic[1].qq[b], b, b, 0.5 * h, J.plus_second);
     }
+    if (!with_plus && !damped_) return;
     const StrainDerivatives strain[2] = {strain_derivatives(q[0].data()), strain_derivatives(q[1].data())};
+    if (damped_)
+      add_strain_congruence(strain[0].jacobian, damping_.data(), strain[1].jacobian, -0.5, J.minus_second);
+    if (!with_plus) return;
     const auto& reference = lagrangian_.reference_strains();
     std::array<double, 2 * kNode> y, weight;
     for (int j = 0; j < 2 * kNode; ++j) {
@@ -270,8 +276,6 @@ class DualQuaternionMomentaDerivatives {
     }
     add_stress_hessian(y, -0.5 * h, J.plus_second);
     add_strain_congruence(strain[1].jacobian, weight.data(), strain[1].jacobian, -1.0, J.plus_second);
-    if (damped_)
-      add_strain_congruence(strain[0].jacobian, damping_.data(), strain[1].jacobian, -0.5, J.minus_second);
   }
 
   // The partial derivatives of the adjoint's pairing P = mu_minus . minus + mu_plus . plus (h > 0) in q0 = q^n,
