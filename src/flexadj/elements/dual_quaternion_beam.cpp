@@ -1,7 +1,6 @@
 // The dual-quaternion beam element of Schubert et al. 2024, sec. 4 (the Lagrangian in dual_quaternion_lagrangian.hpp):
 // the trapezoidal discrete Lagrangian in time with its discrete momenta and their adjoint products, the
 // semi-discrete equations for the other integrators, the element's output.
-#include <algorithm>
 #include <cassert>
 #include <cmath>
 #include <type_traits>
@@ -331,12 +330,6 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
     }
     return c;
   }
-  using EndJacobians = DualQuaternionMomentaDerivatives::EndJacobians;
-  DualQuaternionMomentaDerivatives momenta_derivatives() const {
-    return DualQuaternionMomentaDerivatives(*this, parameters().data(), damped());
-  }
-  bool plain_ad_ = false;
-
   double potential_energy(const double* q, double) const override {
     return potential<double, double>(q, parameters().data());
   }
@@ -361,6 +354,13 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
     const auto a = model::dual_quaternion_position(q), b = model::dual_quaternion_position(q + kNode);
     for (int i = 0; i < 3; ++i) x[i] = 0.5 * (a[i] + b[i]);
   }
+
+ private:
+  using EndJacobians = DualQuaternionMomentaDerivatives::EndJacobians;
+  DualQuaternionMomentaDerivatives momenta_derivatives() const {
+    return DualQuaternionMomentaDerivatives(*this, parameters().data(), damped());
+  }
+  bool plain_ad_ = false;
 };
 
 }  // namespace
