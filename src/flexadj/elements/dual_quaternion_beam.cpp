@@ -5,7 +5,9 @@
 #include <cmath>
 #include <type_traits>
 
+#include "flexadj/elements/dual_quaternion_derivatives.hpp"
 #include "flexadj/elements/dual_quaternion_lagrangian.hpp"
+#include "flexadj/elements/dual_quaternion_parameter_partials.hpp"
 #include "flexadj/elements/elements.hpp"
 #include "flexadj/model/component_ad.hpp"
 
@@ -67,26 +69,19 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
   }
 
   // The mass matrix alone (coefficients {0, 0, c_a}: the velocity system of the variational integrator, the
-  // consistent accelerations): dr/da = d(T_v)/dv = M(q), from the kinetic gradient in 16 directions, not from the
-  // whole semi-discrete residual, whose internal forces are most of its cost (docs/results.md, the cost per cell).
+  // consistent accelerations): dr/da = d(T_v)/dv = M(q) = blockdiag(T_vv), written out
+  // (dual_quaternion_derivatives.hpp), not from the whole semi-discrete residual in AD.
   void residual_jacobian(const double* q, const double* v, const double* a, double t,
                          const model::JacobianCoefficients& c, double* r, double* J) const override {
-    if (c.q != 0.0 || c.v != 0.0) {
+    if (c.q != 0.0 || c.v != 0.0 || plain_ad_) {
       ForceElementAD::residual_jacobian(q, v, a, t, c, r, J);
       return;
     }
     residual(q, v, a, t, r);
-    std::array<EndFad, kCoordinates> qf, vf, momentum;
-    for (int i = 0; i < kCoordinates; ++i) {
-      qf[i] = q[i];
-      vf[i] = EndFad(kCoordinates, i, v[i]);
-      vf[i].fastAccessDx(i) = c.a;
-      momentum[i] = 0.0;
-    }
-    add_kinetic_gradient<EndFad, double>(qf.data(), vf.data(), parameters().data(), nullptr, momentum.data());
-    for (int i = 0; i < kCoordinates; ++i)
-      for (int j = 0; j < kCoordinates; ++j)
-        J[i * kCoordinates + j] = momentum[i].hasFastAccess() ? momentum[i].fastAccessDx(j) : 0.0;
+    const KineticHessian k = momenta_derivatives().kinetic_hessian(q, v, false, false);
+    Matrix16 mass{};
+    for (int b = 0; b < 2; ++b) add_block(k.vv[b], b, b, c.a, mass);
+    for (int i = 0; i < kCoordinates * kCoordinates; ++i) J[i] = mass[i];
   }
 
   // ---- the trapezoidal discrete Lagrangian in time -------------------------------------------------------------
@@ -113,11 +108,13 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
     for (int i = 0; i < kCoordinates; ++i) vq0[i] = vq1[i] = 0.0;
     // f^-/+ = -h ds (dk/dq)^T D~ k_dot at q^n / q^{n+1}, k_dot = (k^{n+1} - k^n)/h: with (V + U)_q, which enters
     // with -h/2, as 2 ds (dk/dq)^T D~ k_dot.
+    // Without damping the damping forces vanish, not their derivatives in eta and zeta (P an AD type).
+    const bool with_damping = damped() || !std::is_same_v<P, double>;
     const auto k0 = strains(q0.data(), p), k1 = strains(q1.data(), p);
     std::array<S, 2 * kNode> rate;
-    if (damped())
+    if (with_damping)
       for (int j = 0; j < 2 * kNode; ++j) rate[j] = (k1[j] - k0[j]) / h;
-    const std::array<S, 2 * kNode>* damping_rate = damped() ? &rate : nullptr;
+    const std::array<S, 2 * kNode>* damping_rate = with_damping ? &rate : nullptr;
     add_internal_forces(q0.data(), k0, damping_rate, p, vq0.data());
     add_internal_forces(q1.data(), k1, damping_rate, p, vq1.data());
     for (int i = 0; i < kCoordinates; ++i) {
@@ -151,8 +148,16 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
 
   void discrete_momenta(const double* q_mid, const double* v_mid, double, double h, double* minus, double* plus,
                         double* jacobian, double* plus_jacobian) const override {
-    if (!jacobian) {
-      trapezoidal_momenta<double, double>(q_mid, v_mid, parameters().data(), h, minus, plus);
+    if (!jacobian || !plain_ad_) trapezoidal_momenta<double, double>(q_mid, v_mid, parameters().data(), h, minus, plus);
+    if (!jacobian) return;
+    if (!plain_ad_) {  // the Jacobians written out (dual_quaternion_derivatives.hpp)
+      EndJacobians J;
+      momenta_derivatives().end_jacobians(q_mid, v_mid, h, plus_jacobian != nullptr, J);
+      const double rate = h > 0.0 ? 1.0 / h : 0.0;
+      for (int k = 0; k < kCoordinates * kCoordinates; ++k) {
+        jacobian[k] = J.minus_second[k] - rate * J.mass_mean[k];
+        if (plus_jacobian) plus_jacobian[k] = J.plus_second[k] + rate * J.mass_mean[k];
+      }
       return;
     }
     // Slot j carries d/dq^{n+1}_j: 1/2 in q_mid_j and 1/h in v_mid_j.
@@ -194,8 +199,19 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
   void add_discrete_momenta_transposed_products(const double* q_mid, const double* v_mid, double, double h,
                                                 const double* mu_minus, const double* mu_plus, double* out_q,
                                                 double* out_v) const override {
-    if (h == 0.0) {
+    if (h == 0.0 && !plain_ad_) {
       add_kinetic_momentum_transposed(q_mid, v_mid, mu_minus, mu_plus, out_q, out_v);
+      return;
+    }
+    if (!plain_ad_) {
+      // From the partials in (q^n, q^{n+1}, v) (dual_quaternion_derivatives.hpp): d/dq_mid = d0 + d1,
+      // d/dv_mid = h/2 (d1 - d0) + dv.
+      std::array<double, kCoordinates> d0{}, d1{}, dv{};
+      momenta_derivatives().add_pairing_partials(q_mid, v_mid, h, mu_minus, mu_plus, d0.data(), d1.data(), dv.data());
+      for (int j = 0; j < kCoordinates; ++j) {
+        out_q[j] += d0[j] + d1[j];
+        out_v[j] += 0.5 * h * (d1[j] - d0[j]) + dv[j];
+      }
       return;
     }
     using Fad = Sacado::Fad::SFad<double, 2 * kCoordinates>;
@@ -215,8 +231,15 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
   void add_discrete_momenta_transposed_product_at_end(const double* q_mid, const double* v_mid, double, double h,
                                                       const double* mu_minus, const double* mu_plus, bool second,
                                                       double* out) const override {
-    if (h == 0.0) {
+    if (h == 0.0 && !plain_ad_) {
       add_kinetic_momentum_transposed(q_mid, v_mid, mu_minus, mu_plus, out, nullptr);
+      return;
+    }
+    if (!plain_ad_) {
+      // d/dq^{n+1} = d1 + dv/h, d/dq^n = d0 - dv/h (v = (q^{n+1} - q^n)/h).
+      std::array<double, kCoordinates> d0{}, d1{}, dv{};
+      momenta_derivatives().add_pairing_partials(q_mid, v_mid, h, mu_minus, mu_plus, d0.data(), d1.data(), dv.data());
+      for (int j = 0; j < kCoordinates; ++j) out[j] += second ? d1[j] + dv[j] / h : d0[j] - dv[j] / h;
       return;
     }
     std::array<EndFad, kCoordinates> q, v;
@@ -227,51 +250,37 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
     for (int j = 0; j < kCoordinates; ++j) out[j] += pairing.fastAccessDx(j);
   }
 
-  // The parameter gradient of mu_minus . minus + mu_plus . plus. At a fixed length the pairing is linear in the
-  // weights M~, C~, D~ and the nodes' weight force F = ds/2 rho A g: their coefficients come from one pass in doubles
-  // (the transposed kinetic and strain products are the bilinear products with the multipliers), the parameters'
-  // part from the small weight functions in forward AD, the length's derivative from one forward-AD direction
-  // through the momenta. (The whole momenta in 18 directions cost about a quarter of the adjoint step.)
+  // The parameter gradient of mu_minus . minus + mu_plus . plus: linear in the weights at a fixed length, with the
+  // coefficients from one pass in doubles (weight_coefficients) and the partials written out
+  // (dual_quaternion_parameter_partials.hpp). The reference: forward AD over every parameter through the momenta.
   void add_discrete_momenta_parameter_gradient(const double* q_mid, const double* v_mid, double, double h,
                                                const double* mu_minus, const double* mu_plus,
                                                double* gradient) const override {
     const double* p = parameters().data();
-    const double length = p[kLength];
-    const WeightCoefficients c = weight_coefficients(q_mid, v_mid, h, mu_minus, mu_plus);
+    if (!plain_ad_) {
+      add_weight_parameter_partials(*this, p, weight_coefficients(q_mid, v_mid, h, mu_minus, mu_plus), gradient);
+      return;
+    }
     using Fad = Sacado::Fad::SFad<double, kParameterCount>;
+    std::array<Fad, kCoordinates> q, v;
     std::array<Fad, kParameterCount> pf;
-    for (int k = 0; k < kParameterCount; ++k) pf[k] = k == kLength ? Fad(p[k]) : Fad(kParameterCount, k, p[k]);
-    const auto mass = mass_weights(pf.data()), stiffness = stiffness_weights(pf.data()),
-               damping = damping_weights(pf.data());
-    Fad weights = 0.0;
-    for (int i = 0; i < kNode; ++i)
-      weights += c.mass[i] * mass[i] + c.stiffness[i] * stiffness[i] + c.damping[i] * damping[i];
-    const Fad node_weight = 0.5 * pf[kRho] * pf[kArea] * length;
-    for (int m = 0; m < 3; ++m) weights += c.force[m] * node_weight * pf[kGravity + m];
-    if (weights.hasFastAccess())
-      for (int k = 0; k < kParameterCount; ++k) gradient[k] += weights.fastAccessDx(k);
-
-    using LengthFad = Sacado::Fad::SFad<double, 1>;
-    std::array<LengthFad, kCoordinates> q, v;
-    std::array<LengthFad, kParameterCount> pl;
     for (int i = 0; i < kCoordinates; ++i) {
       q[i] = q_mid[i];
       v[i] = v_mid[i];
     }
-    for (int k = 0; k < kParameterCount; ++k) pl[k] = p[k];
-    pl[kLength] = LengthFad(1, 0, length);
-    const LengthFad pairing = pairing_of<LengthFad, LengthFad>(q.data(), v.data(), pl.data(), h, mu_minus, mu_plus);
-    if (pairing.hasFastAccess()) gradient[kLength] += pairing.fastAccessDx(0);
+    for (int k = 0; k < kParameterCount; ++k) pf[k] = Fad(kParameterCount, k, p[k]);
+    const Fad pairing = pairing_of<Fad, Fad>(q.data(), v.data(), pf.data(), h, mu_minus, mu_plus);
+    if (pairing.hasFastAccess())
+      for (int k = 0; k < kParameterCount; ++k) gradient[k] += pairing.fastAccessDx(k);
   }
+
+  // The reference: every derivative by forward AD over the templated momenta and residual (tests only).
+  void use_plain_ad() { plain_ad_ = true; }
 
   // d(pairing)/d(weight) at fixed length, for the trapezoidal momenta above: lv = T_v(q^n) + T_v(q^{n+1}) enters
   // with z_v = (mu_plus - mu_minus)/2, T_q(q^n) - (V + U)_q(q^n) with z_0 = h/2 mu_minus, at q^{n+1} with z_1 = h/2
   // mu_plus. A product linear in its first (second) factor contracted with z is the product with z in that factor:
   // z . d/da (y . conj(a) b) = y . conj(z) b, z . (dk/dq)^T y = y . dk[z].
-  struct WeightCoefficients {
-    std::array<double, kNode> mass{}, stiffness{}, damping{};
-    std::array<double, 3> force{};
-  };
   WeightCoefficients weight_coefficients(const double* q_mid, const double* v_mid, double h, const double* mu_minus,
                                          const double* mu_plus) const {
     const double length = parameters()[kLength];
@@ -304,6 +313,7 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
       const auto dk = strain_change(q[a].data(), z[a].data(), length);
       for (int j = 0; j < 2 * kNode; ++j) {
         c.stiffness[j % kNode] -= 2.0 * length * (k[j] - reference_strains_[j]) * dk[j];
+        c.stiffness_strain[j % kNode] -= 2.0 * length * k[j] * dk[j];
         c.damping[j % kNode] -= 2.0 * length * (k1[j] - k0[j]) / h * dk[j];
       }
       for (int m = 0; m < 3; ++m) {
@@ -344,6 +354,13 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
     const auto a = model::dual_quaternion_position(q), b = model::dual_quaternion_position(q + kNode);
     for (int i = 0; i < 3; ++i) x[i] = 0.5 * (a[i] + b[i]);
   }
+
+ private:
+  using EndJacobians = DualQuaternionMomentaDerivatives::EndJacobians;
+  DualQuaternionMomentaDerivatives momenta_derivatives() const {
+    return DualQuaternionMomentaDerivatives(*this, parameters().data(), damped());
+  }
+  bool plain_ad_ = false;
 };
 
 }  // namespace
@@ -366,6 +383,16 @@ std::unique_ptr<model::ForceElement> make_dual_quaternion_beam(const std::string
                                                                const DualQuaternionBeamReference& reference,
                                                                const Point& gravity) {
   return std::make_unique<DualQuaternionBeam>(name, nodes, section, reference, gravity);
+}
+
+std::unique_ptr<model::ForceElement> make_dual_quaternion_beam_plain_ad(const std::string& name,
+                                                                        std::array<int, 2> nodes,
+                                                                        const BeamSectionData& section,
+                                                                        const DualQuaternionBeamReference& reference,
+                                                                        const Point& gravity) {
+  auto beam = std::make_unique<DualQuaternionBeam>(name, nodes, section, reference, gravity);
+  beam->use_plain_ad();
+  return beam;
 }
 
 }  // namespace flexadj::elements

@@ -22,8 +22,10 @@
 // k = conj(q) q_s, D~ = diag(0, eta (I2 + I3), chi I2, chi I3 | 0, chi A, eta A, eta A), chi = zeta (3 - E/G)^2 +
 // eta (E/G)^2/3, with the strain rate at a corner (k^{n+1} - k^n)/dt of its space edge, on the four corners.
 //
-// Every derivative below is written out (the products are bilinear); AD only differentiates these expressions once
-// for the Newton matrix and the adjoint's products. Other integrators see the semi-discrete equations of L_e.
+// Every derivative below is written out (the products are bilinear), and so are the second derivatives of the discrete
+// momenta (dual_quaternion_derivatives.hpp) and their parameter partials (dual_quaternion_parameter_partials.hpp);
+// forward AD over these templated expressions is the tests' reference. Of the semi-discrete equations of L_e the
+// variational integrator needs only the mass matrix (written out too); their other Jacobians stay in AD.
 //
 // This header holds the element's Lagrangian and its written-out derivatives (the element, its discrete momenta
 // in time and its adjoint products are in dual_quaternion_beam.cpp).
@@ -91,6 +93,9 @@ class DualQuaternionLagrangian {
 
   explicit DualQuaternionLagrangian(const std::array<double, 2 * kNode>& reference_strains)
       : reference_strains_(reference_strains) {}
+
+  // k0: the strains conj(q_b) q_s of the stress-free reference at the two nodes.
+  const std::array<double, 2 * kNode>& reference_strains() const { return reference_strains_; }
 
   template <class P> std::array<P, kNode> mass_weights(const P* p) const {
     const P rho = p[kRho], mass = rho * p[kArea];

@@ -111,6 +111,13 @@ std::unique_ptr<model::ForceElement> make_dual_quaternion_beam(const std::string
                                                                const BeamSectionData& section,
                                                                const DualQuaternionBeamReference& reference,
                                                                const Point& gravity);
+// The same element with every derivative by forward AD over its templated momenta and residual: the reference
+// against which tests check its Jacobians, transposed products and parameter partials written out.
+std::unique_ptr<model::ForceElement> make_dual_quaternion_beam_plain_ad(const std::string& name,
+                                                                        std::array<int, 2> nodes,
+                                                                        const BeamSectionData& section,
+                                                                        const DualQuaternionBeamReference& reference,
+                                                                        const Point& gravity);
 
 // ANCF elements between two ANCF nodes (model::is_ancf_node); see ancf_cable.cpp and ancf_beam.cpp.
 struct AncfElementData {

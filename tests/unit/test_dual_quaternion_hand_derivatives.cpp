@@ -1,0 +1,207 @@
+// The dual-quaternion beam's hand-written derivatives (dual_quaternion_derivatives.hpp,
+// dual_quaternion_parameter_partials.hpp) against forward AD over its templated momenta and residual
+// (make_dual_quaternion_beam_plain_ad), on random states: unit and non-unit dual quaternions, random velocities,
+// accelerations and multipliers, damping on and off, a realistic section and one of order-one stiffnesses, a curved
+// reference (nonzero k0), steps h > 0 and h = 0 (the Legendre transform). Residual, applied residual, Newton matrix
+// and kept Jacobians of the semi-discrete equations, the discrete momenta with their Jacobians at q^{n+1}, the
+// transposed products (in (q_mid, v_mid) and at either end) and the parameter partials (of the residual: all wanted,
+// one, several; of the momenta) agree to 1e-12 relative to the largest entry of each.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <random>
+#include <string>
+#include <vector>
+
+#include "flexadj/elements/beam_builder.hpp"
+#include "flexadj/elements/elements.hpp"
+#include "flexadj/model/body.hpp"
+#include "hand_derivative_checks.hpp"
+
+namespace flexadj::testing {
+namespace {
+
+using Vector = std::vector<double>;
+constexpr int n = 16;
+
+// A section of the very flexible beam's kind (docs/results.md), or (balanced) one of order-one weights throughout.
+elements::BeamSectionData section(bool damping, bool balanced) {
+  elements::BeamSectionData s;
+  s.youngs_modulus = balanced ? 1.3 : 5.0e7;
+  s.shear_modulus = balanced ? 0.9 : 1.85e7;
+  s.density = balanced ? 1.1 : 1000.0;
+  s.area = balanced ? 1.2 : 0.0025;
+  s.I2 = balanced ? 0.8 : 5.2e-7;
+  s.I3 = balanced ? 1.4 : 6.1e-7;
+  s.J = balanced ? 1.1 : 9.0e-7;
+  s.shear_factor_2 = 0.85;
+  s.shear_factor_3 = 0.8;
+  s.shear_viscosity = damping ? (balanced ? 0.7 : 0.1) : 0.0;
+  s.bulk_viscosity = damping ? (balanced ? 0.3 : 0.01) : 0.0;
+  s.rotary = {s.I2 + s.I3, s.I2, 1.1 * s.I3};
+  return s;
+}
+
+struct RandomStates {
+  std::mt19937 generator{2026};
+  std::uniform_real_distribution<double> uniform{-1.0, 1.0};
+
+  std::array<double, 4> unit_quaternion() {
+    std::array<double, 4> e;
+    double norm = 0.0;
+    for (double& x : e) {
+      x = uniform(generator);
+      norm += x * x;
+    }
+    for (double& x : e) x /= std::sqrt(norm);
+    return e;
+  }
+  // Two nodes on the unit conditions about `length` apart, node B turned a little from node A; perturbed off them
+  // by `off` (the ambient space).
+  Vector nodes(double length, double off) {
+    const auto ea = unit_quaternion();
+    auto eb = ea;
+    for (double& x : eb) x += 0.2 * uniform(generator);
+    double norm = 0.0;
+    for (double x : eb) norm += x * x;
+    for (double& x : eb) x /= std::sqrt(norm);
+    const model::Vec3<double> xa{uniform(generator), uniform(generator), uniform(generator)};
+    const auto chord = model::multiply(model::rotation_from_euler_parameters(ea.data()),
+                                       model::Vec3<double>{length, 0.1 * length * uniform(generator),
+                                                           0.1 * length * uniform(generator)});
+    const auto qa = elements::dual_quaternion_coordinates(xa, ea),
+               qb = elements::dual_quaternion_coordinates(model::add(xa, chord), eb);
+    Vector q(qa.begin(), qa.end());
+    q.insert(q.end(), qb.begin(), qb.end());
+    for (double& x : q) x += off * uniform(generator);
+    return q;
+  }
+  Vector vector(double scale) {
+    Vector x(n);
+    for (double& value : x) value = scale * uniform(generator);
+    return x;
+  }
+};
+
+// The semi-discrete equations (residual, Newton matrix, kept Jacobians, transposed products, parameter partials).
+void compare_semi_discrete(const model::ForceElement& hand, const model::ForceElement& ad, const Vector& q,
+                           const Vector& v, const Vector& a, const Vector& mu, const std::string& label) {
+  Vector r_hand(n), r_ad(n);
+  hand.residual(q.data(), v.data(), a.data(), 0.0, r_hand.data());
+  ad.residual(q.data(), v.data(), a.data(), 0.0, r_ad.data());
+  expect_close(r_hand, r_ad, label + " residual");
+  hand.applied_residual(q.data(), v.data(), 0.0, r_hand.data());
+  ad.applied_residual(q.data(), v.data(), 0.0, r_ad.data());
+  expect_close(r_hand, r_ad, label + " applied_residual");
+  expect_same_jacobians(hand, ad, q.data(), v.data(), a.data(), n, label);
+  // The mass matrix alone (the variational integrator's velocity system).
+  const model::JacobianCoefficients mass_only{0.0, 0.0, 1.7};
+  Vector J_hand(n * n), J_ad(n * n);
+  hand.residual_jacobian(q.data(), v.data(), a.data(), 0.0, mass_only, r_hand.data(), J_hand.data());
+  ad.residual_jacobian(q.data(), v.data(), a.data(), 0.0, mass_only, r_ad.data(), J_ad.data());
+  expect_close(r_hand, r_ad, label + " mass matrix r");
+  expect_close(J_hand, J_ad, label + " mass matrix");
+
+  Vector products[2][3];
+  for (int which = 0; which < 2; ++which) {
+    for (auto& out : products[which]) out.assign(n, 0.0);
+    (which == 0 ? hand : ad)
+        .add_transposed_products(q.data(), v.data(), a.data(), 0.0, mu.data(), products[which][0].data(),
+                                 products[which][1].data(), products[which][2].data());
+  }
+  for (int b = 0; b < 3; ++b) expect_close(products[0][b], products[1][b], label + " transposed " + "qva"[b]);
+  const int np = static_cast<int>(ad.parameters().size());
+  const model::ParameterMask one = 1u << 0, several = (1u << 2) | (1u << 9) | (1u << 14) | (1u << 16);
+  for (const model::ParameterMask mask : {model::kAllParameters, one, several}) {
+    Vector g_hand(np, 0.0), g_ad(np, 0.0);
+    hand.add_parameter_gradient(q.data(), v.data(), a.data(), 0.0, mu.data(), g_hand.data(), mask);
+    ad.add_parameter_gradient(q.data(), v.data(), a.data(), 0.0, mu.data(), g_ad.data(), mask);
+    expect_close(g_hand, g_ad, label + " parameter partials, mask " + std::to_string(mask));
+  }
+}
+
+// The trapezoidal discrete momenta with their Jacobians at q^{n+1}, the transposed products and parameter partials.
+void compare_momenta(const model::ForceElement& hand, const model::ForceElement& ad, const Vector& q_mid,
+                     const Vector& v_mid, double h, const Vector& mu_minus, const Vector& mu_plus,
+                     const std::string& label) {
+  Vector minus[2], plus[2], jacobian[2], plus_jacobian[2];
+  for (int which = 0; which < 2; ++which) {
+    minus[which].assign(n, 0.0);
+    plus[which].assign(n, 0.0);
+    jacobian[which].assign(n * n, 0.0);
+    plus_jacobian[which].assign(n * n, 0.0);
+    (which == 0 ? hand : ad)
+        .discrete_momenta(q_mid.data(), v_mid.data(), 0.0, h, minus[which].data(), plus[which].data(),
+                          jacobian[which].data(), plus_jacobian[which].data());
+  }
+  expect_close(minus[0], minus[1], label + " minus");
+  expect_close(plus[0], plus[1], label + " plus");
+  expect_close(jacobian[0], jacobian[1], label + " d minus/dq^{n+1}");
+  expect_close(plus_jacobian[0], plus_jacobian[1], label + " d plus/dq^{n+1}");
+  // The forward Newton iterations' call, without d plus/dq^{n+1}.
+  Vector newton_only(n * n, 0.0);
+  hand.discrete_momenta(q_mid.data(), v_mid.data(), 0.0, h, minus[0].data(), plus[0].data(), newton_only.data(),
+                        nullptr);
+  expect_close(newton_only, jacobian[1], label + " d minus/dq^{n+1} alone");
+
+  Vector out_q[2], out_v[2], at_end[2][2];
+  for (int which = 0; which < 2; ++which) {
+    const model::ForceElement& element = which == 0 ? hand : ad;
+    out_q[which].assign(n, 0.0);
+    out_v[which].assign(n, 0.0);
+    element.add_discrete_momenta_transposed_products(q_mid.data(), v_mid.data(), 0.0, h, mu_minus.data(),
+                                                     mu_plus.data(), out_q[which].data(), out_v[which].data());
+    for (int second = 0; second < (h > 0.0 ? 2 : 1); ++second) {
+      at_end[which][second].assign(n, 0.0);
+      element.add_discrete_momenta_transposed_product_at_end(q_mid.data(), v_mid.data(), 0.0, h, mu_minus.data(),
+                                                             mu_plus.data(), second == 1,
+                                                             at_end[which][second].data());
+    }
+  }
+  expect_close(out_q[0], out_q[1], label + " transposed q_mid");
+  expect_close(out_v[0], out_v[1], label + " transposed v_mid");
+  for (int second = 0; second < (h > 0.0 ? 2 : 1); ++second)
+    expect_close(at_end[0][second], at_end[1][second], label + " transposed at end " + std::to_string(second));
+
+  const int np = static_cast<int>(ad.parameters().size());
+  Vector g_hand(np, 0.0), g_ad(np, 0.0);
+  hand.add_discrete_momenta_parameter_gradient(q_mid.data(), v_mid.data(), 0.0, h, mu_minus.data(), mu_plus.data(),
+                                               g_hand.data());
+  ad.add_discrete_momenta_parameter_gradient(q_mid.data(), v_mid.data(), 0.0, h, mu_minus.data(), mu_plus.data(),
+                                             g_ad.data());
+  expect_close(g_hand, g_ad, label + " momenta parameter partials");
+}
+
+TEST(DualQuaternionHandDerivatives, MatchPlainADOnRandomStates) {
+  RandomStates random;
+  int compared = 0;
+  for (const int variant : {0, 1, 2, 3}) {
+    const bool damping = variant % 2 == 1, balanced = variant >= 2;
+    const double length = balanced ? 0.7 : 0.1;
+    // A curved stress-free reference of its own (nonzero k0), then states off it.
+    const Vector reference_q = random.nodes(length, 0.0);
+    const auto reference = elements::dual_quaternion_beam_reference(reference_q.data());
+    const elements::Point gravity{0.3, -9.81, 1.0};
+    const auto hand = elements::make_dual_quaternion_beam("beam", {0, 1}, section(damping, balanced), reference,
+                                                          gravity);
+    const auto ad = elements::make_dual_quaternion_beam_plain_ad("beam", {0, 1}, section(damping, balanced),
+                                                                 reference, gravity);
+    for (const bool unit : {true, false})
+      for (int trial = 0; trial < 3; ++trial) {
+        const std::string label = std::string(balanced ? "balanced" : "realistic") +
+                                  (damping ? " damped" : " undamped") + (unit ? " unit" : " non-unit") + " trial " +
+                                  std::to_string(trial);
+        const Vector q = random.nodes(length, unit ? 0.0 : 0.05);
+        const Vector v = random.vector(1.0), a = random.vector(10.0), mu = random.vector(1.0);
+        compare_semi_discrete(*hand, *ad, q, v, a, mu, label);
+        const Vector mu_plus = random.vector(1.0);
+        for (const double h : {1e-4, 0.01, 0.0})
+          compare_momenta(*hand, *ad, q, v, h, mu, mu_plus, label + " h " + std::to_string(h));
+        ++compared;
+      }
+  }
+  EXPECT_EQ(compared, 24);
+}
+
+}  // namespace
+}  // namespace flexadj::testing
