@@ -36,10 +36,10 @@ void Variational::solve_adjoint(int matrix, const std::vector<double>& coordinat
 
 // Without constraints the projections of initialize() are identities; with them the direction holds no initial
 // state (GradientProblem::check_second_order): q_dot_0, v_dot_0 are the given ones either way. The tangent holds
-// q_dot and v_dot (p_dot = d/de T_v(q, v) is formed where needed); a and lambda, output only, are not differentiated.
+// q_dot, v_dot and p_dot = d/de T_v(q, v) in aux (the backward sweep forms p_dot again: an HDF5 trajectory keeps
+// no aux); a and lambda, output only, are not differentiated.
 void Variational::tangent_initialize(const assembly::State& state, double t0, const assembly::LocalGradient& direction,
                                      assembly::State& tangent) {
-  (void)state, (void)t0, (void)direction;
   const std::size_t n = coordinate_count_, m = multiplier_count_;
   TangentWork& w = tangent_work_;
   w.multipliers = w.constraint_direction = assembler_.make_state();
@@ -50,6 +50,8 @@ void Variational::tangent_initialize(const assembly::State& state, double t0, co
   tangent.a.assign(n, 0.0);
   tangent.aux.assign(n, 0.0);
   tangent.lambda.assign(m, 0.0);
+  assembly_.discrete_momenta_tangent(state.q, state.v, tangent.q, tangent.v, t0, 0.0, direction, w.minus_dot,
+                                     tangent.aux);
 }
 
 // E1-E4 of the step x_n = previous -> x_{n+1} = state (variational.cpp, adjoint_step) differentiated along e, with
@@ -57,9 +59,10 @@ void Variational::tangent_initialize(const assembly::State& state, double t0, co
 //   A [q_dot_{n+1}; y_dot] = [h (p_dot_n + minus_dot|q_dot_{n+1} = 0) - H(q_n, y) q_dot_n; 0],
 //   [M C_q^T; C_q 0] [v_dot_{n+1}; nu_dot] = [plus_dot - d/de T_v|v_dot = 0 - H(q_{n+1}, nu) q_dot_{n+1};
 //                                              -d/de (C_q v)|v held]
-// at q_{n+1} (H(q, lambda) = d(C_q^T lambda)/dq). y and nu, which the State does not keep, from the same
-// factorizations: A [0; y] = [h (p_n + minus); 0] and [M C_q^T; C_q 0] [0; nu] = [p_hat - p_{n+1}; 0] (right-hand
-// sides in the range of C_q^T, as in adjoint_step()).
+// at q_{n+1} (H(q, lambda) = d(C_q^T lambda)/dq), and p_dot_{n+1} = plus_dot - C_q^T nu_dot - H(q_{n+1}, nu)
+// q_dot_{n+1} from E3 into tangent.aux. y and nu, which the State does not keep, from the same factorizations:
+// A [0; y] = [h (p_n + minus); 0] and [M C_q^T; C_q 0] [0; nu] = [p_hat - p_{n+1}; 0] (right-hand sides in the range
+// of C_q^T, as in adjoint_step()).
 void Variational::tangent_step(const assembly::State& previous, const assembly::State& state, double t, double h,
                                const assembly::LocalGradient& direction, assembly::State& tangent) {
   using assembly::ConstraintLevel;
@@ -68,8 +71,7 @@ void Variational::tangent_step(const assembly::State& previous, const assembly::
   const double t_next = t + h;
   const bool constrained = !assembler_.model().constraints().empty();
   assembly_.momentum(previous, t, w.momentum);
-  assembly_.discrete_momenta_tangent(previous.q, previous.v, tangent.q, tangent.v, t, 0.0, direction, w.minus_dot,
-                                     w.momentum_dot);
+  w.momentum_dot = tangent.aux;
   w.previous_q_dot = tangent.q;
 
   // E1, E2: the Newton matrix at the converged q_{n+1}, its residual at zero impulse -[h (p_n + minus); 0].
@@ -110,12 +112,24 @@ void Variational::tangent_step(const assembly::State& previous, const assembly::
     assembler_.adjoint_products(w.multipliers, t_next, tangent.q, {}, true, w.y_k, w.y_d, w.y_m);
     for (std::size_t i = 0; i < n; ++i) w.rhs[i] -= w.y_k[i];
     w.constraint_direction.q = tangent.q;
-    assembler_.constraint_second_order_products(w.multipliers, w.constraint_direction, t_next, state.v, {}, w.y_k,
+    assembler_.constraint_second_order_products(w.multipliers, w.constraint_direction, t_next, state.v, {}, w.y_d,
                                                 w.m_dot);
     for (double& value : w.m_dot) value = -value;
     std::fill(w.impulse.begin(), w.impulse.end(), 0.0);
   }
   solve_forward(w.rhs, w.m_dot, tangent.v, w.impulse_dot);
+  for (std::size_t i = 0; i < n; ++i) tangent.aux[i] = w.plus_dot[i] - (constrained ? w.y_k[i] : 0.0);
+  if (constrained) {
+    // C_q^T nu_dot: [C_q^T nu_dot; 0] = [M C_q^T; C_q 0] [0; nu_dot] (the velocity system's matrix).
+    {
+      assembly::SystemVectorView nu(*multiplier_part_, n);
+      for (std::size_t i = 0; i < n; ++i) nu.coordinates()[i] = 0.0;
+      for (std::size_t k = 0; k < w.impulse_dot.size(); ++k) nu.multipliers()[k] = w.impulse_dot[k];
+    }
+    assembler_.matrix()->apply(*multiplier_part_, *constraint_force_);
+    const assembly::ConstSystemVectorView force(*constraint_force_, n);
+    for (std::size_t i = 0; i < n; ++i) tangent.aux[i] -= force.coordinates()[i];
+  }
 }
 
 void Variational::begin_second_order_adjoint() {
@@ -154,7 +168,8 @@ void Variational::second_order_adjoint_step(storage::Trajectory& trajectory, std
   const std::vector<double>&q_dot = tangent.q, &v_dot = tangent.v;
   s.g_q_dot = dJ_dq_dot;
   s.g_v_dot = dJ_dv_dot;
-  assembly_.discrete_momenta_tangent(state.q, state.v, q_dot, v_dot, t, 0.0, direction, s.minus_dot, s.momentum_dot);
+  if (constrained)  // p_dot_k, for the impulses' derivatives
+    assembly_.discrete_momenta_tangent(state.q, state.v, q_dot, v_dot, t, 0.0, direction, s.scratch, s.momentum_dot);
   s.multipliers.q = state.q;
   s.multipliers.v = state.v;
 
@@ -168,9 +183,8 @@ void Variational::second_order_adjoint_step(storage::Trajectory& trajectory, std
         use_adjoint_solver(kVelocitySystem);
         update_adjoint_solver(linalg::Pivots::Fresh);
       }
-      // C_q(q_k)^T Lambda_dot = p_dot_k + minus_dot - H(q_k, Lambda) q_dot_k.
-      assembly_.discrete_momenta_tangent(state.q, s.next_q, q_dot, s.next_q_dot, t, h_next, direction, s.minus_dot,
-                                         s.plus_dot);
+      // C_q(q_k)^T Lambda_dot = p_dot_k + minus_dot - H(q_k, Lambda) q_dot_k (minus_dot of step k + 1 from the
+      // previous call).
       s.multipliers.lambda = w.impulse;
       assembler_.adjoint_products(s.multipliers, t, q_dot, {}, true, s.y_k, s.y_d, s.y_m);
       for (std::size_t i = 0; i < n; ++i) s.rhs[i] = s.momentum_dot[i] + s.minus_dot[i] - s.y_k[i];
@@ -211,7 +225,7 @@ void Variational::second_order_adjoint_step(storage::Trajectory& trajectory, std
   const std::vector<double>& q_dot_previous = previous_tangent.q;
   std::fill(s.constraint_q.begin(), s.constraint_q.end(), 0.0);
   if (constrained) {
-    // C_q(q_k)^T nu_dot = plus_dot - p_dot_k - H(q_k, nu) q_dot_k.
+    // C_q(q_k)^T nu_dot = plus_dot - p_dot_k - H(q_k, nu) q_dot_k; minus_dot kept for step k - 1.
     assembly_.discrete_momenta_tangent(previous.q, state.q, q_dot_previous, q_dot, t_previous, h, direction,
                                        s.minus_dot, s.plus_dot);
     s.multipliers.lambda = w.nu;
