@@ -306,6 +306,11 @@ TEST(HessianVector, RefusesWhatItCannotDifferentiate) {
   std::string state_space = kTwoMasses;
   state_space.replace(state_space.find("spectral_radius: 0.8"), 20, "type: state_space");
   refused(state_space, {}, "state-space form, Heun with projection");
+  std::string prescribed = variational(kCartPendulum);
+  const std::string rail = "{name: rail, type: prismatic, bodies: [ground, cart], axis: [1, 0]}";
+  prescribed.replace(prescribed.find(rail), rail.size(),
+                     "{name: rail, type: prescribed_coordinate, body: cart, coordinate: 1, value: \"0.01*t\"}");
+  refused(prescribed, {}, "does not treat prescribed motion yet (joint 'rail'");
   std::string jointed = kTwoMasses;
   jointed.replace(jointed.find("objective:"), 0,
                   "joints:\n  - {name: rod, type: distance, bodies: [mass, mass2]}\n");
