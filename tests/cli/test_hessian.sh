@@ -118,19 +118,18 @@ for model in masses cart; do
     done
   done
 done
-# The variational integrator on the cart pendulum (joints, the velocity system and the impulses' tangents) with one
-# direction: np 1 = np 2, and at np 2 every storage equal to memory (at np 1: test_hessian_vector).
+# The variational integrator on the cart pendulum (joints, the velocity system and the impulses' tangents; half the
+# horizon, for time) with one direction: np 1 = np 2, and at np 2 the product from disk checkpoints (recomputed
+# states and tangents) equal to memory (every storage at np 1: test_hessian_vector).
 sed 's/spectral_radius: 0.8/type: variational/' cart.yaml > cart_variational.yaml
 for ranks in 1 2; do
-  mpiexec -n "$ranks" "$FLEXADJ" hessian cart_variational.yaml -q --direction cart_direction.csv \
-    -o "variational_memory_$ranks.csv" > memory.txt 2>&1
+  mpiexec -n "$ranks" "$FLEXADJ" hessian cart_variational.yaml -q --set integrator.end_time=0.5 \
+    --direction cart_direction.csv -o "variational_memory_$ranks.csv" > memory.txt 2>&1
 done
-for storage in "${storages[@]}"; do
-  # shellcheck disable=SC2086
-  mpiexec -n 2 "$FLEXADJ" hessian cart_variational.yaml -q --direction cart_direction.csv -o stored.csv $storage \
-    > stored.txt 2>&1
-  pass_if "variational cart, np 2, $storage: the memory product bit for bit" cmp -s stored.csv variational_memory_2.csv
-done
+mpiexec -n 2 "$FLEXADJ" hessian cart_variational.yaml -q --set integrator.end_time=0.5 --direction cart_direction.csv \
+  -o stored.csv --checkpoints 3 --disk-checkpoints 4 --checkpoint-folder cf > stored.txt 2>&1
+pass_if "variational cart, np 2, disk checkpoints: the memory product bit for bit" \
+  cmp -s stored.csv variational_memory_2.csv
 pass_if "variational cart: np 1 = np 2 to 1e-12" /usr/bin/python3 - <<'PY'
 import csv
 def product(path):
@@ -148,8 +147,10 @@ expect "joints: initial state refused" 2 "design_variables" "initial_velocity:ca
 
 # flexadj check verifies H dp as its test (d) where the model has the second-order adjoint, and says why not where not.
 expect "check (d)" 0 "(d) Hessian-vector product H dp" "check passed" ", (d) Hessian-vector product" -- check masses.yaml -q --directions 1
-expect "check (d), variational" 0 "(d) Hessian-vector product H dp" "check passed" -- check variational.yaml -q --directions 1
-expect "check without (d)" 0 "(d) Hessian-vector product: not checked" "state-space" -- check state_space.yaml -q --directions 1
+expect "check (d), variational" 0 "(d) Hessian-vector product H dp" "check passed" -- \
+  check variational.yaml -q --directions 1 --set integrator.end_time=0.5
+expect "check without (d)" 0 "(d) Hessian-vector product: not checked" "state-space" -- \
+  check state_space.yaml -q --directions 1 --set integrator.end_time=0.5
 
 # Refused inputs: exit 2, naming what is refused.
 expect "no second-order adjoint" 2 "state_space.yaml" "integrator.type" "flexadj hessian" "state-space" -- hessian state_space.yaml
