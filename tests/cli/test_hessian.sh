@@ -2,8 +2,8 @@
 # `flexadj hessian`: the whole Hessian (row,column,value) and one product (name,value,product) of a two-mass model
 # with parameters, initial values and control values; np 1 and np 2 from separate processes agree to 1e-12 (relative
 # to max |H|), the Hessian is symmetric and its product with a direction file is the matrix times the direction;
-# every trajectory storage gives the same bits; refused inputs exit with 2 and name the integrator, the file and the
-# entry.
+# every trajectory storage gives the same bits; the same for the variational integrator (RATTLE); refused inputs
+# exit with 2 and name the integrator, the file and the entry.
 # Usage: test_hessian.sh PATH/TO/flexadj
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/cli_support.sh" "$1"
@@ -66,6 +66,7 @@ raise SystemExit(not (ranks <= 1e-12 and symmetry <= 1e-10 and product <= 1e-10 
 PY
 
 sed 's/spectral_radius: 0.8/type: variational/' masses.yaml > variational.yaml
+sed 's/spectral_radius: 0.8/type: state_space/' masses.yaml > state_space.yaml
 # With joints (a pendulum on a cart on a rail): the force elements' parameters and the control values.
 cat > cart.yaml <<'YAML'
 dimension: 2
@@ -117,6 +118,28 @@ for model in masses cart; do
     done
   done
 done
+# The variational integrator on the cart pendulum (joints, the velocity system and the impulses' tangents; half the
+# horizon, for time) with one direction: np 1 = np 2, and at np 2 the product from disk checkpoints (recomputed
+# states and tangents) equal to memory (every storage at np 1: test_hessian_vector).
+sed 's/spectral_radius: 0.8/type: variational/' cart.yaml > cart_variational.yaml
+for ranks in 1 2; do
+  mpiexec -n "$ranks" "$FLEXADJ" hessian cart_variational.yaml -q --set integrator.end_time=0.5 \
+    --direction cart_direction.csv -o "variational_memory_$ranks.csv" > memory.txt 2>&1
+done
+mpiexec -n 2 "$FLEXADJ" hessian cart_variational.yaml -q --set integrator.end_time=0.5 --direction cart_direction.csv \
+  -o stored.csv --checkpoints 3 --disk-checkpoints 4 --checkpoint-folder cf > stored.txt 2>&1
+pass_if "variational cart, np 2, disk checkpoints: the memory product bit for bit" \
+  cmp -s stored.csv variational_memory_2.csv
+pass_if "variational cart: np 1 = np 2 to 1e-12" /usr/bin/python3 - <<'PY'
+import csv
+def product(path):
+    return {r["name"]: float(r["product"]) for r in csv.DictReader(open(path))}
+p1, p2 = product("variational_memory_1.csv"), product("variational_memory_2.csv")
+scale = max(abs(x) for x in p1.values())
+ranks = max(abs(p1[k] - p2[k]) for k in p1) / scale
+print(f"     | variational cart: np1-np2 {ranks:.2e} (max |H v| {scale:.4g})")
+raise SystemExit(not (ranks <= 1e-12 and len(p1) == 6))
+PY
 pass_if "tangents' file removed" test ! -e masses.trajectory.tangents.h5 -a ! -e cart.trajectory.tangents.h5
 pass_if "tangents' checkpoint folder removed" test ! -e cf/tangents
 sed 's/design_variables: \[cart.mass/design_variables: [{initial_velocity: cart.x}, cart.mass/' cart.yaml > cart_initial.yaml
@@ -124,10 +147,13 @@ expect "joints: initial state refused" 2 "design_variables" "initial_velocity:ca
 
 # flexadj check verifies H dp as its test (d) where the model has the second-order adjoint, and says why not where not.
 expect "check (d)" 0 "(d) Hessian-vector product H dp" "check passed" ", (d) Hessian-vector product" -- check masses.yaml -q --directions 1
-expect "check without (d)" 0 "(d) Hessian-vector product: not checked" "RATTLE" -- check variational.yaml -q --directions 1
+expect "check (d), variational" 0 "(d) Hessian-vector product H dp" "check passed" -- \
+  check variational.yaml -q --directions 1 --set integrator.end_time=0.5
+expect "check without (d)" 0 "(d) Hessian-vector product: not checked" "state-space" -- \
+  check state_space.yaml -q --directions 1 --set integrator.end_time=0.5
 
 # Refused inputs: exit 2, naming what is refused.
-expect "no second-order adjoint" 2 "variational.yaml" "integrator.type" "flexadj hessian" "RATTLE" -- hessian variational.yaml
+expect "no second-order adjoint" 2 "state_space.yaml" "integrator.type" "flexadj hessian" "state-space" -- hessian state_space.yaml
 grep -v "control:F\[2\]" direction.csv > short.csv
 expect "direction: missing entry" 2 "short.csv" "control:F[2]" "missing" -- hessian masses.yaml --direction short.csv
 sed 's/^spring.stiffness/spring.stifness/' direction.csv > misnamed.csv

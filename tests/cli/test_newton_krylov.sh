@@ -45,7 +45,7 @@ pass_if "lbfgs not converged in as many iterations" grep -q "iteration limit" lb
 pass_if "restart: same iterations" test "$(iterations half.txt)" = "$(iterations nk.txt)"
 pass_if "restart: same J digit for digit" test "$(result_J half.txt)" = "$(result_J nk.txt)"
 
-sed 's/spectral_radius: 0.8/type: variational/' masses.yaml > variational.yaml
+sed 's/spectral_radius: 0.8/type: state_space/' masses.yaml > state_space.yaml
 expect "no second-order adjoint" 2 "integrator.type" "optimization.method newton_krylov" "second-order adjoint" -- \
-  optimize variational.yaml --method newton_krylov -o refused
+  optimize state_space.yaml --method newton_krylov -o refused
 finish

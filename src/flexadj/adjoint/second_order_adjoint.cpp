@@ -22,21 +22,24 @@ HessianVectorProduct second_order_adjoint(assembly::Assembler& assembler, integr
   assembly::LocalGradient local = make_local_gradient(assembler.model(), parameters);
   assembly::LocalGradient local_dot = make_local_gradient(assembler.model(), parameters);
   std::vector<double> dJ_dq(n), dJ_dv(n), dJ_dq_dot(n), dJ_dv_dot(n);
-  assembly::State state = assembler.make_state(), tangent = assembler.make_state();
+  assembly::State state = assembler.make_state(), tangent = assembler.make_state(), previous_tangent = tangent;
   const assembly::ScopedTransposedAssembly transposed_assembly(assembler);
   integrator.begin_adjoint(states);
   integrator.begin_second_order_adjoint();
+  tangent = tangents->tangent(steps - 1);
   for (std::size_t step = steps; step-- > 0;) {
     state = states.step(step);
-    tangent = tangents->tangent(step);
+    // The tangent of step - 1 as well (the variational step's equations hold both ends); the next step's tangent.
+    if (step > 0) previous_tangent = tangents->tangent(step - 1);
     objective_parts[step] = objective.local_step_value(assembler, times, step, state);
     for (auto* v : {&dJ_dq, &dJ_dv, &dJ_dq_dot, &dJ_dv_dot}) std::fill(v->begin(), v->end(), 0.0);
     objective.add_partials(assembler, times, step, state, dJ_dq, dJ_dv, objectives::Objective::Partials::Discrete,
                            &local);
     objective.add_partials_tangent(assembler, times, step, state, tangent, dJ_dq_dot, dJ_dv_dot);
     integrator.adjoint_step(states, step, state, dJ_dq, dJ_dv, local);
-    integrator.second_order_adjoint_step(states, step, state, tangent, along, dJ_dq_dot, dJ_dv_dot,
-                                         local_dot);
+    integrator.second_order_adjoint_step(states, step, state, tangent, previous_tangent, along, dJ_dq_dot,
+                                         dJ_dv_dot, local_dot);
+    std::swap(tangent, previous_tangent);
   }
   HessianVectorProduct result;
   const double objective_value = objective.total(assembler, times, objective_parts);

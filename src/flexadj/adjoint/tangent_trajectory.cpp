@@ -104,8 +104,9 @@ class RecomputedTangents final : public TangentTrajectory, private storage::Step
         initial_tangent(owner_.assembler_, owner_.integrator_, owner_.direction_, state, t, owner_.along_,
                         owner_.tangent_);
       else
-        owner_.integrator_.tangent_step(state, t_, t - t_, owner_.along_, owner_.tangent_);
+        owner_.integrator_.tangent_step(previous_, state, t_, t - t_, owner_.along_, owner_.tangent_);
       t_ = t;
+      previous_ = state;
       owner_.checkpoints_->record(step, t, state);
     }
     void end_recording() override { owner_.checkpoints_->end_recording(); }
@@ -115,6 +116,7 @@ class RecomputedTangents final : public TangentTrajectory, private storage::Step
    private:
     RecomputedTangents& owner_;
     double t_ = 0.0;
+    assembly::State previous_;  // the state recorded last
   };
 
   // storage::StepRecomputer: the integrator's, with the tangent.
@@ -133,8 +135,9 @@ class RecomputedTangents final : public TangentTrajectory, private storage::Step
     integrator_.load_restart_data(integrator_data_);
   }
   void recompute_step(assembly::State& state, double t, double h, long long n) override {
+    previous_ = state;
     integrator_.recompute_step(state, t, h, n);
-    integrator_.tangent_step(state, t, h, along_, tangent_);
+    integrator_.tangent_step(previous_, state, t, h, along_, tangent_);
   }
 
   // The tangent from restart data (save_restart_data()'s layout); returns the size of the integrator's part.
@@ -159,6 +162,7 @@ class RecomputedTangents final : public TangentTrajectory, private storage::Step
   const Gradient& direction_;
   const assembly::LocalGradient& along_;
   assembly::State tangent_;  // of the step the integrator last took (forward run or recomputation)
+  assembly::State previous_;  // the state before that step
   assembly::State served_;   // what tangent() returns
   std::vector<double> data_, integrator_data_;
   std::string folder_;  // the disk checkpoints' (empty: memory only)
@@ -192,13 +196,15 @@ std::unique_ptr<TangentTrajectory> tangent_linear_sweep(assembly::Assembler& ass
   // The tangent steps over the recorded states, in order; the last tangent is carried from step to step.
   storage::Trajectory& tangents = stored->tangents();
   const std::vector<double> times = trajectory.step_times();
-  assembly::State tangent = assembler.make_state();
+  assembly::State tangent = assembler.make_state(), previous = trajectory.step(0), state = previous;
   tangents.begin_recording();
-  initial_tangent(assembler, integrator, direction, trajectory.step(0), times[0], along, tangent);
+  initial_tangent(assembler, integrator, direction, previous, times[0], along, tangent);
   tangents.record(0, times[0], tangent);
   for (std::size_t k = 1; k < times.size(); ++k) {
-    integrator.tangent_step(trajectory.step(k), times[k - 1], times[k] - times[k - 1], along, tangent);
+    state = trajectory.step(k);
+    integrator.tangent_step(previous, state, times[k - 1], times[k] - times[k - 1], along, tangent);
     tangents.record(static_cast<long long>(k), times[k], tangent);
+    std::swap(previous, state);
   }
   tangents.end_recording();
   return stored;

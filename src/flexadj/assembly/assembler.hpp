@@ -150,6 +150,13 @@ class Assembler {
                              std::vector<double>& out_q, std::vector<double>& out_v, std::vector<double>& out_a,
                              std::vector<double>& m_dot, LocalGradient& gradient);
 
+  // The constraints' part of second_order_products() alone (the variational integrator's constraint terms):
+  // out_q = d/de (H^T mu_r + C_q^T mu_c) with H = d(C_q^T lambda)/dq at state.lambda, along tangent.q and
+  // tangent.lambda, and m_dot = d/de C_q mu_r (mu held). Collective.
+  void constraint_second_order_products(const State& state, const State& tangent, double t,
+                                        const std::vector<double>& mu_r, const std::vector<double>& mu_c,
+                                        std::vector<double>& out_q, std::vector<double>& m_dot);
+
   // Calls visit(force element index, local q, local v) for each force element evaluated on this rank, in
   // DofMap::local_force_elements() order (collective: imports ghost coordinates first).
   void visit_local_force_elements(const State& state,
@@ -232,6 +239,10 @@ class Assembler {
   // The tangent's columns q_dot, v_dot, a_dot, owned and ghosted, and a component's local tangent and p_dot
   // (second_order_products.cpp; made at the first call).
   void import_tangent(const State& tangent);
+  // The constraint loop of second_order_products() on the imported state, tangent and mu_r: sums into the first
+  // ghosted work column.
+  void add_constraint_second_order_products(const State& state, const State& tangent, double t,
+                                            const std::vector<double>& mu_c, std::vector<double>& m_dot);
   void load_tangent(const LocalComponent& c, const LocalGradient& direction, int offset, int parameter_count);
   double control_tangent(const model::ForceElement& element, const LocalGradient& direction, double t) const;
   RCP<MultiVector> owned_tangent_, ghosted_tangent_;

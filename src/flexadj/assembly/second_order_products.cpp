@@ -146,23 +146,43 @@ void Assembler::second_order_products(const State& state, const State& tangent, 
         values[w.k1] += w.w1 * du;
       }
     }
-    // Constraints: their parameters held (GradientProblem::check_second_order).
-    for (const auto& c : constraints_) {
-      const auto& constraint = *model_.constraints()[c.index];
-      load(c, views);
-      load_tangent(c, direction, -1, 0);
-      for (std::size_t i = 0; i < c.state_entries.size(); ++i) {
-        local_mu[i] = mu[c.state_entries[i]];
-        local_q[i] = 0.0;
-      }
-      const double* multiplier_mu = mu_c.empty() ? zero_multipliers_.data() : mu_c.data() + c.first_multiplier;
-      constraint.add_second_order_products(q_.data(), t, state.lambda.data() + c.first_multiplier, q_dot_.data(),
-                                           tangent.lambda.data() + c.first_multiplier, local_mu, multiplier_mu,
-                                           local_q, m_dot.data() + c.first_multiplier);
-      for (std::size_t i = 0; i < c.state_entries.size(); ++i) sum_q[c.state_entries[i]] += local_q[i];
-    }
   }
+  add_constraint_second_order_products(state, tangent, t, mu_c, m_dot);
   export_products(out_q, out_v, out_a);
+}
+
+void Assembler::constraint_second_order_products(const State& state, const State& tangent, double t,
+                                                 const std::vector<double>& mu_r, const std::vector<double>& mu_c,
+                                                 std::vector<double>& out_q, std::vector<double>& m_dot) {
+  refuse_velocity_constraints(model_);
+  import_state(state, true, true);
+  import_tangent(tangent);
+  import_products_mu(mu_r);
+  add_constraint_second_order_products(state, tangent, t, mu_c, m_dot);
+  export_first_work_column(out_q);
+}
+
+// Constraints: their parameters held (GradientProblem::check_second_order).
+void Assembler::add_constraint_second_order_products(const State& state, const State& tangent, double t,
+                                                     const std::vector<double>& mu_c, std::vector<double>& m_dot) {
+  const auto mu = ghosted_mu_->getData(0), q_tangent = ghosted_tangent_->getData(0);
+  auto sum_q = ghosted_work_->getDataNonConst(0);
+  const GhostedViews views = ghosted_views();
+  double *local_mu = mu_local_.data(), *local_q = out_q_local_.data();
+  for (const auto& c : constraints_) {
+    const auto& constraint = *model_.constraints()[c.index];
+    load(c, views);
+    for (std::size_t i = 0; i < c.state_entries.size(); ++i) {
+      q_dot_[i] = q_tangent[c.state_entries[i]];
+      local_mu[i] = mu[c.state_entries[i]];
+      local_q[i] = 0.0;
+    }
+    const double* multiplier_mu = mu_c.empty() ? zero_multipliers_.data() : mu_c.data() + c.first_multiplier;
+    constraint.add_second_order_products(q_.data(), t, state.lambda.data() + c.first_multiplier, q_dot_.data(),
+                                         tangent.lambda.data() + c.first_multiplier, local_mu, multiplier_mu, local_q,
+                                         m_dot.data() + c.first_multiplier);
+    for (std::size_t i = 0; i < c.state_entries.size(); ++i) sum_q[c.state_entries[i]] += local_q[i];
+  }
 }
 
 }  // namespace flexadj::assembly

@@ -59,11 +59,12 @@ class GeneralizedAlpha final : public TimeIntegrator {
   // The second-order adjoint (generalized_alpha_second_order.cpp; docs/adjoint.md, "Second-order adjoint").
   void tangent_initialize(const assembly::State& state, double t0, const assembly::LocalGradient& direction,
                           assembly::State& tangent) override;
-  void tangent_step(const assembly::State& state, double t, double h, const assembly::LocalGradient& direction,
-                    assembly::State& tangent) override;
+  void tangent_step(const assembly::State& previous, const assembly::State& state, double t, double h,
+                    const assembly::LocalGradient& direction, assembly::State& tangent) override;
   void begin_second_order_adjoint() override;
   void second_order_adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
-                                 const assembly::State& tangent, const assembly::LocalGradient& direction,
+                                 const assembly::State& tangent, const assembly::State& previous_tangent,
+                                 const assembly::LocalGradient& direction,
                                  std::vector<double>& dJ_dq_dot, std::vector<double>& dJ_dv_dot,
                                  assembly::LocalGradient& gradient_dot) override;
 

@@ -36,8 +36,9 @@ void GeneralizedAlpha::tangent_initialize(const assembly::State& state, double t
 // E1-E5 differentiated: E3-E5 are linear, so the predictor with a_dot_{n+1} = 0, lambda_dot_{n+1} = 0, then the Newton
 // matrix of the step at the converged state, [s (K + H + c_v D + c_a M), C_q^T; C_q, 0] [x; s lambda_dot] =
 // -[s R_dot; C_dot](predictor), gives q_dot += x, v_dot += c_v x, a_dot = c_a x (step()'s update).
-void GeneralizedAlpha::tangent_step(const assembly::State& state, double t, double h,
+void GeneralizedAlpha::tangent_step(const assembly::State& previous, const assembly::State& state, double t, double h,
                                     const assembly::LocalGradient& direction, assembly::State& tangent) {
+  (void)previous;  // the step's equations hold x_n through the tangent only
   const auto& c = coefficients_;
   const std::size_t n = coordinate_count_;
   const StepJacobian jacobian = step_jacobian(h);
@@ -86,10 +87,12 @@ void GeneralizedAlpha::begin_second_order_adjoint() {
 // where K_dot^T mu_r = d/de (K^T mu_r) at mu_r held (Assembler::second_order_products).
 void GeneralizedAlpha::second_order_adjoint_step(storage::Trajectory& trajectory, std::size_t n,
                                                  const assembly::State& state, const assembly::State& tangent,
+                                                 const assembly::State& previous_tangent,
                                                  const assembly::LocalGradient& direction,
                                                  std::vector<double>& dJ_dq_dot, std::vector<double>& dJ_dv_dot,
                                                  assembly::LocalGradient& gradient_dot) {
   using assembly::ConstraintLevel;
+  (void)previous_tangent;
   const auto& c = coefficients_;
   const std::vector<double>& times = trajectory.step_times();
   const std::size_t last = times.size() - 1, size = coordinate_count_;

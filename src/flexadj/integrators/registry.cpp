@@ -39,7 +39,7 @@ IntegratorCapabilities damped_implicit(double min_spectral_radius) {  // general
 }
 IntegratorCapabilities variational(bool joint_coordinates, bool trapezoidal) {
   IntegratorCapabilities c;
-  c.multiple_ranks = c.final_time = !joint_coordinates;
+  c.multiple_ranks = c.final_time = c.second_order_adjoint = !joint_coordinates;
   c.trapezoidal_lagrangians = trapezoidal;
   c.no_spectral_radius_reason = "it has no numerical damping by construction";
   return c;

@@ -36,16 +36,17 @@ void TimeIntegrator::tangent_initialize(const assembly::State&, double, const as
                                         assembly::State&) {
   throw std::logic_error("TimeIntegrator: no second-order adjoint (" + description() + ")");
 }
-void TimeIntegrator::tangent_step(const assembly::State&, double, double, const assembly::LocalGradient&,
-                                  assembly::State&) {
+void TimeIntegrator::tangent_step(const assembly::State&, const assembly::State&, double, double,
+                                  const assembly::LocalGradient&, assembly::State&) {
   throw std::logic_error("TimeIntegrator: no second-order adjoint (" + description() + ")");
 }
 void TimeIntegrator::begin_second_order_adjoint() {
   throw std::logic_error("TimeIntegrator: no second-order adjoint (" + description() + ")");
 }
 void TimeIntegrator::second_order_adjoint_step(storage::Trajectory&, std::size_t, const assembly::State&,
-                                               const assembly::State&, const assembly::LocalGradient&,
-                                               std::vector<double>&, std::vector<double>&, assembly::LocalGradient&) {
+                                               const assembly::State&, const assembly::State&,
+                                               const assembly::LocalGradient&, std::vector<double>&,
+                                               std::vector<double>&, assembly::LocalGradient&) {
   throw std::logic_error("TimeIntegrator: no second-order adjoint (" + description() + ")");
 }
 

@@ -113,19 +113,21 @@ class TimeIntegrator : public storage::StepRecomputer {
   // The direction e moves the parameters and control values (`direction`, in the layout of the sweep's
   // LocalGradient) and the given initial state. tangent_initialize(): on entry tangent.q, tangent.v hold the given
   // initial state's direction, on exit the tangent of initialize() at its result `state`. tangent_step(): the
-  // tangent of step() from t to t + h, `state` being the converged step, `tangent` the previous step's on entry
-  // and this step's on exit. Collective; forward assembly.
+  // tangent of step() from `previous` at t to `state` at t + h (the converged step), `tangent` the previous step's
+  // on entry and this step's on exit. Collective; forward assembly.
   virtual void tangent_initialize(const assembly::State& state, double t0, const assembly::LocalGradient& direction,
                                   assembly::State& tangent);
-  virtual void tangent_step(const assembly::State& state, double t, double h, const assembly::LocalGradient& direction,
-                            assembly::State& tangent);
+  virtual void tangent_step(const assembly::State& previous, const assembly::State& state, double t, double h,
+                            const assembly::LocalGradient& direction, assembly::State& tangent);
   // The backward sweep differentiated along e: begin_second_order_adjoint() after begin_adjoint(), then
-  // second_order_adjoint_step(n) right after each adjoint_step(n) with the same state and `tangent` of step n. On
+  // second_order_adjoint_step(n) right after each adjoint_step(n) with the same state, `tangent` of step n and
+  // `previous_tangent` of step n - 1 (at n = 0: any). On
   // entry dJ_dq_dot, dJ_dv_dot are d/de of the objective's partials at step n; the d/de of adjoint_step()'s
   // parameter and control terms go into gradient_dot; at n = 0 dJ_dq_dot, dJ_dv_dot become d/de of dJ/d(given q, v).
   virtual void begin_second_order_adjoint();
   virtual void second_order_adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
-                                         const assembly::State& tangent, const assembly::LocalGradient& direction,
+                                         const assembly::State& tangent, const assembly::State& previous_tangent,
+                                         const assembly::LocalGradient& direction,
                                          std::vector<double>& dJ_dq_dot, std::vector<double>& dJ_dv_dot,
                                          assembly::LocalGradient& gradient_dot);
 

@@ -54,7 +54,26 @@ class Variational final : public TimeIntegrator {
   void adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
                     std::vector<double>& dJ_dq, std::vector<double>& dJ_dv, assembly::LocalGradient& gradient) override;
 
+  // The second-order adjoint (variational_second_order.cpp; docs/adjoint.md, "Second-order adjoint of the
+  // variational integrator"). The tangent holds q_dot and v_dot.
+  void tangent_initialize(const assembly::State& state, double t0, const assembly::LocalGradient& direction,
+                          assembly::State& tangent) override;
+  void tangent_step(const assembly::State& previous, const assembly::State& state, double t, double h,
+                    const assembly::LocalGradient& direction, assembly::State& tangent) override;
+  void begin_second_order_adjoint() override;
+  void second_order_adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
+                                 const assembly::State& tangent, const assembly::State& previous_tangent,
+                                 const assembly::LocalGradient& direction, std::vector<double>& dJ_dq_dot,
+                                 std::vector<double>& dJ_dv_dot, assembly::LocalGradient& gradient_dot) override;
+
  private:
+  // [x_q; x_lambda] = A^-1 [coordinates; multipliers] with the forward solver's factorization (solve_forward), or
+  // A^-T with the adjoint solver of `matrix` (solve_adjoint); empty multipliers: zero.
+  void solve_forward(const std::vector<double>& coordinates, const std::vector<double>& multipliers,
+                     std::vector<double>& x_q, std::vector<double>& x_lambda);
+  void solve_adjoint(int matrix, const std::vector<double>& coordinates, const std::vector<double>& multipliers,
+                     std::vector<double>& x_q, std::vector<double>& x_lambda);
+
   // Step 3: v_{n+1}, p_{n+1} and lambda at q_{n+1} = state.q from p_hat.
   void project_momentum(assembly::State& state, double t_next, double h);
   // sweep_.impulse_rhs = (p_{k-1} + minus(q_{k-1}, q_k))/h = C_q(q_{k-1})^T Lambda_k / h (the step's residual at
@@ -80,6 +99,23 @@ class Variational final : public TimeIntegrator {
     std::vector<double> zero_n, zero_m;
     std::vector<double> dh_first, dh_second, dh_mu_plus, dh_force;  // step_size_sensitivity()
   } sweep_;
+
+  // The tangent-linear steps': momenta p_n (then p_{n+1}), p_hat and their tangents, the impulses y (then nu),
+  // the state carrying them, and work vectors.
+  struct TangentWork {
+    assembly::State multipliers, constraint_direction;
+    std::vector<double> momentum, momentum_hat, momentum_dot, minus_dot, plus_dot, previous_q_dot, rhs, x, y_k, y_d,
+        y_m, zero_n, impulse, impulse_dot, m_dot;
+  } tangent_work_;
+  // The second-order sweep's: the multipliers of step k + 1 and their derivatives (b1, b3, b1_dot, b3_dot),
+  // q_{k+1} and its tangent, step k + 1's held second-order products at q_k (carried_first_end), the impulses'
+  // derivatives, and work vectors.
+  struct SecondOrderSweep {
+    assembly::State multipliers, constraint_direction;
+    std::vector<double> b1, b3, b1_dot, b3_dot, a1_dot, a3_dot, next_q, next_q_dot, carried_first_end, g_q_dot,
+        g_v_dot, rhs, constraint_q, momentum_dot, minus_dot, plus_dot, mu_plus, scratch, y_k, y_d, y_m;
+    std::vector<double> impulse_dot, nu_dot, a2_dot, a4_dot, m_dot, scratch_m;
+  } second_;
 };
 
 }  // namespace flexadj::integrators

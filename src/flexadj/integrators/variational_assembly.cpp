@@ -27,6 +27,15 @@ VariationalAssembly::VariationalAssembly(assembly::Assembler& assembler) : assem
   previous_jacobian_.resize(m * n);
   owned_momentum_mu_ = rcp(new MultiVector(assembler.coordinate_map_, 2));
   ghosted_momentum_mu_ = rcp(new MultiVector(assembler.ghosted_coordinate_map_, 2));
+  std::size_t parameters = 1;
+  for (const auto& element : assembler.model().force_elements())
+    parameters = std::max(parameters, element->parameters().size());
+  q_mid_dot_.resize(n);
+  v_mid_dot_.resize(n);
+  p_dot_.resize(parameters);
+  parameter_scratch_.resize(parameters);
+  owned_tangents_ = rcp(new MultiVector(assembler.coordinate_map_, 2));
+  ghosted_tangents_ = rcp(new MultiVector(assembler.ghosted_coordinate_map_, 2));
 }
 
 void VariationalAssembly::assemble_step(const std::vector<double>& previous_q,

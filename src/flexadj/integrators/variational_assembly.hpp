@@ -67,7 +67,36 @@ class VariationalAssembly {
                                                double t, double h, const std::vector<double>& mu_minus,
                                                const std::vector<double>& mu_plus, assembly::LocalGradient& gradient);
 
+  // The second-order adjoint's (variational_second_order_assembly.cpp), with the arguments above and the direction
+  // e: the tangents first_dot, second_dot of (first, second) (h > 0: of q_n, q_{n+1}; h = 0: of q, v), p_dot and
+  // u_dot from `direction` (the layout of a LocalGradient). Collective.
+  // minus_dot, plus_dot = sum_e d/de minus_e, plus_e (owned coordinates; h = 0: plus_dot = d/de T_v).
+  void discrete_momenta_tangent(const std::vector<double>& first, const std::vector<double>& second,
+                                const std::vector<double>& first_dot, const std::vector<double>& second_dot, double t,
+                                double h, const assembly::LocalGradient& direction, std::vector<double>& minus_dot,
+                                std::vector<double>& plus_dot);
+  // out_first, out_second += d/de of add_discrete_momenta_transposed()'s products and gradient += d/de of
+  // add_discrete_momenta_parameter_gradient()'s terms (parameters; control values for h > 0), mu_minus and mu_plus
+  // held.
+  void add_discrete_momenta_second_order_products(const std::vector<double>& first, const std::vector<double>& second,
+                                                  const std::vector<double>& first_dot,
+                                                  const std::vector<double>& second_dot, double t, double h,
+                                                  const assembly::LocalGradient& direction,
+                                                  const std::vector<double>& mu_minus,
+                                                  const std::vector<double>& mu_plus, std::vector<double>& out_first,
+                                                  std::vector<double>& out_second, assembly::LocalGradient& gradient);
+
  private:
+  // The second-order loops: first_dot, second_dot into ghosted_tangents_; visit(component, element) for each force
+  // element with q_mid_, v_mid_, their tangents q_mid_dot_, v_mid_dot_ and its p_dot_ set; the two first work
+  // columns exported to first, second (added to them if `add`).
+  void import_tangents(const std::vector<double>& first_dot, const std::vector<double>& second_dot);
+  template <class Visit>
+  void visit_along(const std::vector<double>& first, const std::vector<double>& second,
+                   const std::vector<double>& first_dot, const std::vector<double>& second_dot, double h,
+                   const assembly::LocalGradient& direction, const Visit& visit);
+  void export_two_work_columns(std::vector<double>& first, std::vector<double>& second, bool add);
+
   // mu_minus, mu_plus into the two columns of ghosted_momentum_mu_.
   void import_multipliers(const std::vector<double>& mu_minus, const std::vector<double>& mu_plus);
   // Imports mu_minus, mu_plus and the columns (first, second); calls visit(element, local mu_minus, local mu_plus)
@@ -94,6 +123,10 @@ class VariationalAssembly {
   std::vector<double> q_mid_, v_mid_, minus_, plus_, plus_jacobian_, previous_jacobian_, mu_plus_local_, control_mu_,
       zero_acceleration_;
   RCP<MultiVector> owned_momentum_mu_, ghosted_momentum_mu_;  // mu_minus, mu_plus of the discrete momenta
+  // The second-order loops': the tangents of (first, second), a component's tangents and p_dot, and a scratch row
+  // for the parameter terms of a component without wanted parameters.
+  RCP<MultiVector> owned_tangents_, ghosted_tangents_;
+  std::vector<double> q_mid_dot_, v_mid_dot_, p_dot_, parameter_scratch_;
 };
 
 }  // namespace flexadj::integrators

@@ -154,6 +154,29 @@ class ForceElement : public Component {
   virtual void add_discrete_momenta_parameter_gradient(const double* q_mid, const double* v_mid, double t_mid,
                                                        double h, const double* mu_minus, const double* mu_plus,
                                                        double* gradient) const = 0;
+  // Second-order adjoint of the variational integrator (docs/adjoint.md, "Second-order adjoint of the variational
+  // integrator"): the discrete momenta along a direction e of (q_mid, v_mid) (q_mid_dot, v_mid_dot), of the
+  // parameters (p_dot) and of the control value at t_mid (u_dot, read only if control()): minus_dot, plus_dot.
+  virtual void discrete_momenta_tangent(const double* q_mid, const double* v_mid, double t_mid, double h,
+                                        const double* q_mid_dot, const double* v_mid_dot, const double* p_dot,
+                                        double u_dot, double* minus_dot, double* plus_dot) const {
+    (void)q_mid, (void)v_mid, (void)t_mid, (void)h, (void)q_mid_dot, (void)v_mid_dot, (void)p_dot, (void)u_dot;
+    (void)minus_dot, (void)plus_dot;
+    throw std::logic_error("'" + name() + "' (" + type() + ") has no second derivatives of its discrete momenta");
+  }
+  // d/de of add_discrete_momenta_transposed_products() and add_discrete_momenta_parameter_gradient() (mu_minus,
+  // mu_plus held): out_q, out_v += d/de of the transposed products, gradient[k] += d/de of the parameter terms for
+  // the wanted k; returns d/de (mu_minus . d minus/du + mu_plus . d plus/du). One nested Sacado pass.
+  virtual double add_discrete_momenta_second_order_products(const double* q_mid, const double* v_mid, double t_mid,
+                                                            double h, const double* q_mid_dot,
+                                                            const double* v_mid_dot, const double* p_dot, double u_dot,
+                                                            const double* mu_minus, const double* mu_plus,
+                                                            double* out_q, double* out_v, double* gradient,
+                                                            ParameterMask wanted = kAllParameters) const {
+    (void)q_mid, (void)v_mid, (void)t_mid, (void)h, (void)q_mid_dot, (void)v_mid_dot, (void)p_dot, (void)u_dot;
+    (void)mu_minus, (void)mu_plus, (void)out_q, (void)out_v, (void)gradient, (void)wanted;
+    throw std::logic_error("'" + name() + "' (" + type() + ") has no second derivatives of its discrete momenta");
+  }
   virtual double kinetic_energy(const double* /*q*/, const double* /*v*/) const { return 0.0; }
   virtual double potential_energy(const double* /*q*/, double /*t*/) const { return 0.0; }
   // False if the element dissipates energy or does work on the system (dampers, loads).

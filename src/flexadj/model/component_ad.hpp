@@ -191,6 +191,71 @@ class ForceElementAD : public ForceElement {
       for (int k = 0; k < np; ++k) gradient[k] += pairing.fastAccessDx(k);
   }
 
+  // Forward mode along e: (q_mid, v_mid, p, u) seeded with their directions in one SFad slot.
+  void discrete_momenta_tangent(const double* q_mid, const double* v_mid, double t_mid, double h,
+                                const double* q_mid_dot, const double* v_mid_dot, const double* p_dot, double u_dot,
+                                double* minus_dot, double* plus_dot) const override {
+    refuse_own_discrete_lagrangian();
+    using Tangent = Sacado::Fad::SFad<double, 1>;
+    const int n = coordinate_count(), np = static_cast<int>(parameters().size());
+    std::array<Tangent, MaxCoordinates> q, v;
+    std::array<Tangent, kMaxComponentParameters> p;
+    for (int i = 0; i < MaxCoordinates; ++i) {
+      q[i] = i < n ? seeded_tangent(q_mid[i], q_mid_dot[i]) : Tangent(0.0);
+      v[i] = i < n ? seeded_tangent(v_mid[i], v_mid_dot[i]) : Tangent(0.0);
+    }
+    for (int k = 0; k < kMaxComponentParameters; ++k)
+      p[k] = k < np ? seeded_tangent(parameters()[k], p_dot[k]) : Tangent(0.0);
+    const Tangent u = seeded_tangent(control_value(t_mid), u_dot);
+    // minus_e and plus_e are the pairings with the unit vectors: the tangent of each from one evaluation of the
+    // forces and of T's gradient (discrete_momenta_as with S = Tangent).
+    std::array<Tangent, MaxCoordinates> minus, plus;
+    discrete_momenta_values<Tangent, Tangent>(q.data(), v.data(), p.data(), &u, t_mid, h, minus.data(), plus.data());
+    for (int i = 0; i < n; ++i) {
+      minus_dot[i] = minus[i].fastAccessDx(0);
+      plus_dot[i] = plus[i].fastAccessDx(0);
+    }
+  }
+
+  // Forward over forward, as add_second_order_products: the outer slots are q_mid, v_mid, the wanted parameters
+  // and u, each value carrying the direction e; the outer gradient of the pairing mu_minus . minus + mu_plus . plus
+  // is what add_discrete_momenta_transposed_products and _parameter_gradient give, its e-derivative what is asked.
+  double add_discrete_momenta_second_order_products(const double* q_mid, const double* v_mid, double t_mid, double h,
+                                                    const double* q_mid_dot, const double* v_mid_dot,
+                                                    const double* p_dot, double u_dot, const double* mu_minus,
+                                                    const double* mu_plus, double* out_q, double* out_v,
+                                                    double* gradient, ParameterMask wanted) const override {
+    refuse_own_discrete_lagrangian();
+    using Tangent = Sacado::Fad::SFad<double, 1>;
+    using Outer = Sacado::Fad::SLFad<Tangent, 2 * MaxCoordinates + kMaxComponentParameters + 1>;
+    const int n = coordinate_count(), np = static_cast<int>(parameters().size());
+    std::array<int, kMaxComponentParameters> seeded_parameters;
+    const int ns = wanted_parameters(wanted, np, seeded_parameters);
+    const int first_parameter = 2 * n, u_slot = first_parameter + ns, slots = u_slot + 1;
+    std::array<Outer, MaxCoordinates> q, v;
+    std::array<Outer, kMaxComponentParameters> p;
+    for (int i = 0; i < MaxCoordinates; ++i) {
+      q[i] = i < n ? Outer(slots, i, seeded_tangent(q_mid[i], q_mid_dot[i])) : Outer(Tangent(0.0));
+      v[i] = i < n ? Outer(slots, n + i, seeded_tangent(v_mid[i], v_mid_dot[i])) : Outer(Tangent(0.0));
+    }
+    for (int k = 0; k < kMaxComponentParameters; ++k)
+      p[k] = Outer(k < np ? seeded_tangent(parameters()[k], p_dot[k]) : Tangent(0.0));
+    for (int j = 0; j < ns; ++j) {
+      const int k = seeded_parameters[j];
+      p[k] = Outer(slots, first_parameter + j, seeded_tangent(parameters()[k], p_dot[k]));
+    }
+    const Outer u(slots, u_slot, seeded_tangent(control_value(t_mid), u_dot));
+    const Outer pairing = momenta_pairing<Outer, Outer>(q.data(), v.data(), p.data(), t_mid, h, mu_minus, mu_plus,
+                                                        Outer(slots, Tangent(0.0)), &u);
+    if (!pairing.hasFastAccess()) return 0.0;
+    for (int j = 0; j < n; ++j) {
+      out_q[j] += pairing.fastAccessDx(j).fastAccessDx(0);
+      out_v[j] += pairing.fastAccessDx(n + j).fastAccessDx(0);
+    }
+    for (int j = 0; j < ns; ++j) gradient[seeded_parameters[j]] += pairing.fastAccessDx(first_parameter + j).fastAccessDx(0);
+    return pairing.fastAccessDx(u_slot).fastAccessDx(0);
+  }
+
   // The three Jacobians of residual_jacobians() (one evaluation, q, v and a in separate slots), contracted with mu.
   void add_transposed_products(const double* q, const double* v, const double* a, double t, const double* mu,
                                double* out_q, double* out_v, double* out_a) const override {
@@ -408,18 +473,76 @@ class ForceElementAD : public ForceElement {
     }
   }
 
+  // add_applied with the control value u given (of the AD type S): a controlled kernel (a load, without inertia)
+  // through evaluate_controlled.
+  template <class S, class P>
+  void add_applied_with_control(const S* q, const S* v, const P* p, const S& u, double t, S* r) const {
+    if constexpr (HasControlledKernel<Derived>::value && !HasKineticEnergy<Derived>::value) {
+      std::array<S, MaxCoordinates> no_acceleration;
+      for (int i = 0; i < coordinate_count(); ++i) no_acceleration[i] = S(0.0);
+      derived().template evaluate_controlled<S, P>(q, v, no_acceleration.data(), p, u, t, r);
+    } else {
+      add_applied<S, P>(q, v, p, t, r);
+    }
+  }
+
+  static Sacado::Fad::SFad<double, 1> seeded_tangent(double x, double dx) {
+    Sacado::Fad::SFad<double, 1> y(1, 0, x);
+    y.fastAccessDx(0) = dx;
+    return y;
+  }
+
+  // The dual-quaternion beam's own discrete Lagrangian (trapezoidal_in_time) has no second derivatives here.
+  void refuse_own_discrete_lagrangian() const {
+    if (trapezoidal_in_time())
+      throw std::logic_error("'" + name() + "' (" + type() + ") has no second derivatives of its discrete momenta");
+  }
+
+  // minus and plus of discrete_momenta() for any scalar type (S for the state, P for the parameters, u the
+  // control value): minus = (h/2)(T_q - applied) - T_v, plus = (h/2)(T_q - applied) + T_v.
+  template <class S, class P>
+  void discrete_momenta_values(const S* q, const S* v, const P* p, const S* u, double t_mid, double h, S* minus,
+                               S* plus) const {
+    const int n = coordinate_count();
+    std::array<S, MaxCoordinates> applied, kinetic_q, kinetic_v;
+    for (int i = 0; i < n; ++i) applied[i] = kinetic_q[i] = kinetic_v[i] = S(0.0);
+    if (h != 0.0) add_applied_with_control<S, P>(q, v, p, *u, t_mid, applied.data());
+    if constexpr (HasKineticEnergy<Derived>::value) {
+      using Inner = FadOf<2 * MaxCoordinates, S>;
+      std::array<Inner, MaxCoordinates> qi, vi;
+      for (int i = 0; i < n; ++i) {
+        qi[i] = Inner(2 * n, i, q[i]);
+        vi[i] = Inner(2 * n, n + i, v[i]);
+      }
+      const Inner T = derived().template kinetic<Inner, P>(qi.data(), vi.data(), p);
+      for (int i = 0; i < n; ++i) {
+        kinetic_q[i] = T.dx(i);
+        kinetic_v[i] = T.dx(n + i);
+      }
+    }
+    for (int i = 0; i < n; ++i) {
+      const S forces = 0.5 * h * (kinetic_q[i] - applied[i]);
+      minus[i] = forces - kinetic_v[i];
+      plus[i] = forces + kinetic_v[i];
+    }
+  }
+
   // mu_minus . minus + mu_plus . plus = (h/2) w . (T_q - applied) + d . T_v with w = mu_minus + mu_plus,
   // d = mu_plus - mu_minus: T_q . (h/2) w + T_v . d is the derivative of T along ((h/2) w, d), one Fad direction.
   // zero: 0 with the derivative size of S.
+  // control: the control value as an AD variable (the second-order products), nullptr: read from the signal at t_mid.
   template <class S, class P>
   S momenta_pairing(const S* q, const S* v, const P* p, double t_mid, double h, const double* mu_minus,
-                    const double* mu_plus, const S& zero) const {
+                    const double* mu_plus, const S& zero, const S* control = nullptr) const {
     const int n = coordinate_count();
     S result = zero;
     if (h != 0.0) {
       std::array<S, MaxCoordinates> applied;
       for (int i = 0; i < n; ++i) applied[i] = zero;
-      add_applied<S, P>(q, v, p, t_mid, applied.data());
+      if (control)
+        add_applied_with_control<S, P>(q, v, p, *control, t_mid, applied.data());
+      else
+        add_applied<S, P>(q, v, p, t_mid, applied.data());
       for (int i = 0; i < n; ++i) result -= (0.5 * h * (mu_minus[i] + mu_plus[i])) * applied[i];
     }
     if constexpr (HasKineticEnergy<Derived>::value) {
