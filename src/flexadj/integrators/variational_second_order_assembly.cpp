@@ -17,7 +17,7 @@ void VariationalAssembly::import_tangents(const std::vector<double>& first_dot, 
       second[i] = second_dot[i];
     }
   }
-  ghosted_tangents_->doImport(*owned_tangents_, *assembler_.coordinate_import_, Tpetra::INSERT);
+  assembler_.coordinate_transfer_->to_ghosted(*owned_tangents_, *ghosted_tangents_);
 }
 
 template <class Visit>
@@ -120,8 +120,7 @@ void VariationalAssembly::add_discrete_momenta_second_order_products(
 
 void VariationalAssembly::export_two_work_columns(std::vector<double>& first, std::vector<double>& second, bool add) {
   assembly::Assembler& a = assembler_;
-  a.owned_work_->putScalar(0.0);
-  a.owned_work_->doExport(*a.ghosted_work_, *a.coordinate_export_, Tpetra::ADD);
+  a.coordinate_transfer_->to_owned(*a.ghosted_work_, *a.owned_work_);
   const auto first_sum = a.owned_work_->getData(0), second_sum = a.owned_work_->getData(1);
   for (std::size_t i = 0; i < first.size(); ++i) {
     first[i] = (add ? first[i] : 0.0) + first_sum[i];
