@@ -47,4 +47,18 @@ void expect_same_jacobians(const Element& hand, const Element& ad, const double*
   for (int b = 0; b < 4; ++b) expect_close(kept[0][b], kept[1][b], label + " residual_jacobians " + "rqva"[b]);
 }
 
+// The residual and the applied residual, then expect_same_jacobians().
+template <class Element>
+void expect_same_residuals_and_jacobians(const Element& hand, const Element& ad, const double* q, const double* v,
+                                         const double* a, std::size_t n, const std::string& label) {
+  std::vector<double> r_hand(n), r_ad(n);
+  hand.residual(q, v, a, 0.0, r_hand.data());
+  ad.residual(q, v, a, 0.0, r_ad.data());
+  expect_close(r_hand, r_ad, label + " residual");
+  hand.applied_residual(q, v, 0.0, r_hand.data());
+  ad.applied_residual(q, v, 0.0, r_ad.data());
+  expect_close(r_hand, r_ad, label + " applied_residual");
+  expect_same_jacobians(hand, ad, q, v, a, n, label);
+}
+
 }  // namespace flexadj::testing

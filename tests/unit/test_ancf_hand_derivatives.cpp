@@ -66,15 +66,7 @@ elements::AncfElementData element_data(const Vector& reference, double L, bool s
 void compare_residuals_and_jacobians(const model::ForceElement& hand, const model::ForceElement& ad, const Vector& q,
                                      const Vector& v, const Vector& a, const Vector& mu, const std::string& label) {
   const int n = static_cast<int>(q.size());
-  Vector r_hand(n), r_ad(n);
-  hand.residual(q.data(), v.data(), a.data(), 0.0, r_hand.data());
-  ad.residual(q.data(), v.data(), a.data(), 0.0, r_ad.data());
-  expect_close(r_hand, r_ad, label + " residual");
-  hand.applied_residual(q.data(), v.data(), 0.0, r_hand.data());
-  ad.applied_residual(q.data(), v.data(), 0.0, r_ad.data());
-  expect_close(r_hand, r_ad, label + " applied_residual");
-
-  expect_same_jacobians(hand, ad, q.data(), v.data(), a.data(), n, label);
+  expect_same_residuals_and_jacobians(hand, ad, q.data(), v.data(), a.data(), n, label);
 
   Vector products[2][3];
   for (int which = 0; which < 2; ++which) {

@@ -95,15 +95,7 @@ struct RandomStates {
 void compare(const model::ForceElement& hand, const model::ForceElement& ad, const double* q, const Vector& v,
              const Vector& a, const Vector& mu, const std::string& label) {
   constexpr int n = 14;
-  Vector r_hand(n), r_ad(n);
-  hand.residual(q, v.data(), a.data(), 0.0, r_hand.data());
-  ad.residual(q, v.data(), a.data(), 0.0, r_ad.data());
-  expect_close(r_hand, r_ad, label + " residual");
-  hand.applied_residual(q, v.data(), 0.0, r_hand.data());
-  ad.applied_residual(q, v.data(), 0.0, r_ad.data());
-  expect_close(r_hand, r_ad, label + " applied_residual");
-
-  expect_same_jacobians(hand, ad, q, v.data(), a.data(), n, label);
+  expect_same_residuals_and_jacobians(hand, ad, q, v.data(), a.data(), n, label);
 
   Vector products[2][3];
   for (int which = 0; which < 2; ++which) {

@@ -285,14 +285,10 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
                                          const double* mu_plus) const {
     const double length = parameters()[kLength];
     WeightCoefficients c;
-    std::array<double, kCoordinates> q[2], z[2], z_v;
-    for (int i = 0; i < kCoordinates; ++i) {
-      q[0][i] = q_mid[i] - 0.5 * h * v_mid[i];
-      q[1][i] = q_mid[i] + 0.5 * h * v_mid[i];
-      z[0][i] = 0.5 * h * mu_minus[i];
-      z[1][i] = 0.5 * h * mu_plus[i];
-      z_v[i] = 0.5 * (mu_plus[i] - mu_minus[i]);
-    }
+    const StepEnds ends(q_mid, v_mid, h, mu_minus, mu_plus);
+    const auto& q = ends.q;
+    const auto& z = ends.z;
+    const auto& z_v = ends.z_v;
     // Kinetic: y_i = 2 ds M~_i w_i, w = conj(q_b) v_b; T_v = grad2(q_b, y), T_q = grad1(v_b, y) (h > 0 only).
     for (int a = 0; a < 2; ++a)
       for (int b = 0; b < 2; ++b) {

@@ -23,6 +23,21 @@ using Matrix4 = std::array<double, 16>;                            // row-major
 using Matrix8 = std::array<double, kNode * kNode>;                 // row-major, blocks (real, dual)
 using Matrix16 = std::array<double, kCoordinates * kCoordinates>;  // row-major, blocks (node A, node B)
 
+// The ends of a step of the trapezoidal momenta, q^n = q_mid - h v_mid/2 and q^{n+1} = q_mid + h v_mid/2, and the
+// multipliers' weights on them, z_0 = h mu_minus/2, z_1 = h mu_plus/2 and z_v = (mu_plus - mu_minus)/2.
+struct StepEnds {
+  std::array<double, kCoordinates> q[2], z[2], z_v;
+  StepEnds(const double* q_mid, const double* v_mid, double h, const double* mu_minus, const double* mu_plus) {
+    for (int i = 0; i < kCoordinates; ++i) {
+      q[0][i] = q_mid[i] - 0.5 * h * v_mid[i];
+      q[1][i] = q_mid[i] + 0.5 * h * v_mid[i];
+      z[0][i] = 0.5 * h * mu_minus[i];
+      z[1][i] = 0.5 * h * mu_plus[i];
+      z_v[i] = 0.5 * (mu_plus[i] - mu_minus[i]);
+    }
+  }
+};
+
 // Quaternions (scalar first): b -> conj(a) b, a -> conj(a) b, the pairing matrix X(y) with y . conj(a) b = a^T X b,
 // and b -> a b.
 inline Matrix4 conjugate_times_left(const double* a) {
@@ -287,15 +302,11 @@ class DualQuaternionMomentaDerivatives {
   // y_a depends on k_a (W_C) and on k1 - k0 (W_D/h), whose gradients come back through (dk/dq)^T.
   void add_pairing_partials(const double* q_mid, const double* v_mid, double h, const double* mu_minus,
                             const double* mu_plus, double* d0, double* d1, double* dv) const {
-    std::array<double, kCoordinates> q[2], z[2], z_v, strain_adjoint[2];
-    for (int i = 0; i < kCoordinates; ++i) {
-      q[0][i] = q_mid[i] - 0.5 * h * v_mid[i];
-      q[1][i] = q_mid[i] + 0.5 * h * v_mid[i];
-      z[0][i] = 0.5 * h * mu_minus[i];
-      z[1][i] = 0.5 * h * mu_plus[i];
-      z_v[i] = 0.5 * (mu_plus[i] - mu_minus[i]);
-      strain_adjoint[0][i] = strain_adjoint[1][i] = 0.0;
-    }
+    const StepEnds ends(q_mid, v_mid, h, mu_minus, mu_plus);
+    const auto& q = ends.q;
+    const auto& z = ends.z;
+    const auto& z_v = ends.z_v;
+    std::array<double, kCoordinates> strain_adjoint[2]{};
     double* d[2] = {d0, d1};
     for (int a = 0; a < 2; ++a)
       for (int b = 0; b < 2; ++b) {
