@@ -61,4 +61,18 @@ void expect_same_residuals_and_jacobians(const Element& hand, const Element& ad,
   expect_same_jacobians(hand, ad, q, v, a, n, label);
 }
 
+// The transposed products K^T mu, D^T mu, M^T mu.
+template <class Element>
+void expect_same_transposed_products(const Element& hand, const Element& ad, const double* q, const double* v,
+                                     const double* a, const double* mu, std::size_t n, const std::string& label) {
+  std::vector<double> products[2][3];
+  for (int which = 0; which < 2; ++which) {
+    for (auto& out : products[which]) out.assign(n, 0.0);
+    (which == 0 ? hand : ad)
+        .add_transposed_products(q, v, a, 0.0, mu, products[which][0].data(), products[which][1].data(),
+                                 products[which][2].data());
+  }
+  for (int b = 0; b < 3; ++b) expect_close(products[0][b], products[1][b], label + " transposed " + "qva"[b]);
+}
+
 }  // namespace flexadj::testing

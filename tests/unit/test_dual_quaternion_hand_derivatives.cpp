@@ -96,14 +96,7 @@ void compare_semi_discrete(const model::ForceElement& hand, const model::ForceEl
   expect_close(r_hand, r_ad, label + " mass matrix r");
   expect_close(J_hand, J_ad, label + " mass matrix");
 
-  Vector products[2][3];
-  for (int which = 0; which < 2; ++which) {
-    for (auto& out : products[which]) out.assign(n, 0.0);
-    (which == 0 ? hand : ad)
-        .add_transposed_products(q.data(), v.data(), a.data(), 0.0, mu.data(), products[which][0].data(),
-                                 products[which][1].data(), products[which][2].data());
-  }
-  for (int b = 0; b < 3; ++b) expect_close(products[0][b], products[1][b], label + " transposed " + "qva"[b]);
+  expect_same_transposed_products(hand, ad, q.data(), v.data(), a.data(), mu.data(), n, label);
   const int np = static_cast<int>(ad.parameters().size());
   const model::ParameterMask one = 1u << 0, several = (1u << 2) | (1u << 9) | (1u << 14) | (1u << 16);
   for (const model::ParameterMask mask : {model::kAllParameters, one, several}) {
