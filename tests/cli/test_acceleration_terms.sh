@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Objective and constraint terms on accelerations (quantity: acceleration): flexadj check passes with its defaults
-# for generalized-alpha and HHT, the discrete and the spacetime adjoint, at np 1 and np 2; the integrators, adjoints
-# and commands that do not differentiate a_n, and sensors and end conditions on an acceleration, are refused (exit 2)
-# with the file and the key. Usage: test_acceleration_terms.sh PATH/TO/flexadj
+# for generalized-alpha and HHT, the discrete and the spacetime adjoint, at np 1 and np 2, and the gradient is the
+# same from every trajectory storage; the integrators, adjoints and commands that do not differentiate a_n, and
+# sensors and end conditions on an acceleration, are refused (exit 2) with the file and the key.
+# Usage: test_acceleration_terms.sh PATH/TO/flexadj
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/cli_support.sh" "$1"
 MPIRUN="mpirun --oversubscribe -np 2"
@@ -47,6 +48,11 @@ for model in accel accel_hht; do
   done
 done
 expect "the objective names the acceleration" 0 "a(b.x)" -- gradient accel.yaml -o accel.csv
+# The accelerations come back from every trajectory storage: the same gradient, bit for bit.
+for storage in "hdf5" "checkpoints --checkpoints 3"; do
+  expect "gradient, trajectory $storage" 0 "a(b.x)" -- gradient accel.yaml --trajectory $storage -o stored.csv
+  pass_if "trajectory $storage: the gradient of memory" cmp -s accel.csv stored.csv
+done
 
 # Integrators whose discrete state has no acceleration that their adjoint differentiates.
 for type in variational state_space hamiltonian; do
