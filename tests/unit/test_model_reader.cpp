@@ -757,8 +757,8 @@ objective:
   expect_error(replaced(one_term, "cart.x}", "cart}"), "objective[0].coordinate",
                "expected a coordinate '<body>.<coordinate>' such as 'cart.x', got 'cart'");
   expect_error(replaced(one_term, "cart.x}", "cart.x, target: 1}"), "objective[0].target", "unknown key 'target'");
-  expect_error(replaced(one_term, "cart.x}", "cart.x, quantity: acceleration}"), "objective[0].quantity",
-               "expected one of: position, velocity");
+  expect_error(replaced(one_term, "cart.x}", "cart.x, quantity: jerk}"), "objective[0].quantity",
+               "expected one of: position, velocity, acceleration");
   expect_error(std::string(kPlanar) + "objective: []\n", "objective", "expected a non-empty list of objective terms");
   expect_error(replaced(one_variable, "spring.stiffness", "spring.stifness"), "design_variables[0]",
                "unknown parameter 'spring.stifness': component 'spring' has the parameters stiffness, damping");

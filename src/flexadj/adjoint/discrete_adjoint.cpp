@@ -19,26 +19,32 @@ namespace {
 // fixes nu (the multiplier tau of H at t1 of Bestle and Eberhard 1992, eq. (43), in discrete form), and the sweep continues from the last step with
 // the partials dJ/dx_N + nu dH/dx_N: h_N is eliminated and dh_N/dp enters every gradient. The adjoint step is
 // affine in the partials (zero after the last step), so three calls of it do: one for H, one for J, one for both.
+// dJ_da: the objective's dJ/da_N if it has terms on accelerations (H has none), else nullptr.
 void implicit_final_step(assembly::Assembler& assembler, integrators::TimeIntegrator& integrator,
                          storage::Trajectory& trajectory, const objectives::Objective& objective,
                          const integrators::EndCondition& end, const assembly::State& state,
-                         std::vector<double>& dJ_dq, std::vector<double>& dJ_dv, assembly::LocalGradient& scratch,
-                         assembly::LocalGradient& gradient) {
+                         std::vector<double>& dJ_dq, std::vector<double>& dJ_dv, const std::vector<double>* dJ_da,
+                         assembly::LocalGradient& scratch, assembly::LocalGradient& gradient) {
   const std::vector<double>& times = trajectory.step_times();
   const std::size_t last = times.size() - 1;
   if (last == 0) throw std::logic_error("implicit_final_step: a run with an end condition takes a step at least");
+  auto adjoint_step = [&](std::vector<double>& dq, std::vector<double>& dv, const std::vector<double>* da,
+                          assembly::LocalGradient& g) {
+    if (da) integrator.adjoint_step_with_accelerations(trajectory, last, state, dq, dv, *da, g);
+    else integrator.adjoint_step(trajectory, last, state, dq, dv, g);
+  };
   const std::size_t n = dJ_dq.size();
   std::vector<double> dH_dq(n, 0.0), dH_dv(n, 0.0), work_q(n), work_v(n);
   end.add_partials(assembler, state, dH_dq, dH_dv);
   // dH/dh_N (H holds no t explicitly).
   integrator.seek_adjoint(trajectory, last);
   work_q = dH_dq, work_v = dH_dv;
-  integrator.adjoint_step(trajectory, last, state, work_q, work_v, scratch);
+  adjoint_step(work_q, work_v, nullptr, scratch);
   const double dH_dh = integrator.step_size_sensitivity(trajectory, last);
   // dJ/dh_N: through x_N, and explicitly through t_N (quadrature weights of steps N - 1 and N, references, t_N).
   integrator.seek_adjoint(trajectory, last);
   work_q = dJ_dq, work_v = dJ_dv;
-  integrator.adjoint_step(trajectory, last, state, work_q, work_v, scratch);
+  adjoint_step(work_q, work_v, dJ_da, scratch);
   double dJ_dh = integrator.step_size_sensitivity(trajectory, last);
   std::vector<double> dt(times.size(), 0.0);
   dt[last] = 1.0;
@@ -60,7 +66,7 @@ void implicit_final_step(assembly::Assembler& assembler, integrators::TimeIntegr
     dJ_dq[i] += nu * dH_dq[i];
     dJ_dv[i] += nu * dH_dv[i];
   }
-  integrator.adjoint_step(trajectory, last, state, dJ_dq, dJ_dv, gradient);
+  adjoint_step(dJ_dq, dJ_dv, dJ_da, gradient);
 }
 
 }  // namespace
@@ -75,6 +81,10 @@ Gradient discrete_adjoint_gradient(assembly::Assembler& assembler, integrators::
   std::vector<double> objective_parts(times.size());
   assembly::LocalGradient local = make_local_gradient(assembler.model(), parameters);
   std::vector<double> dJ_dq(n), dJ_dv(n);
+  // dJ/da_n of terms on accelerations (Objective::on_accelerations; else none is formed).
+  const bool on_accelerations = objective.on_accelerations();
+  std::vector<double> dJ_da(on_accelerations ? n : 0);
+  std::vector<double>* da = on_accelerations ? &dJ_da : nullptr;
   assembly::State state = assembler.make_state();
 
   const assembly::ScopedTransposedAssembly transposed_assembly(assembler);
@@ -106,10 +116,13 @@ Gradient discrete_adjoint_gradient(assembly::Assembler& assembler, integrators::
     objective_parts[step] = objective.local_step_value(assembler, times, step, state);
     std::fill(dJ_dq.begin(), dJ_dq.end(), 0.0);
     std::fill(dJ_dv.begin(), dJ_dv.end(), 0.0);
+    std::fill(dJ_da.begin(), dJ_da.end(), 0.0);
     objective.add_partials(assembler, times, step, state, dJ_dq, dJ_dv, objectives::Objective::Partials::Discrete,
-                           &local);
+                           &local, da);
     if (end && step + 1 == times.size())
-      implicit_final_step(assembler, integrator, trajectory, objective, *end, state, dJ_dq, dJ_dv, scratch, local);
+      implicit_final_step(assembler, integrator, trajectory, objective, *end, state, dJ_dq, dJ_dv, da, scratch, local);
+    else if (da)
+      integrator.adjoint_step_with_accelerations(trajectory, step, state, dJ_dq, dJ_dv, dJ_da, local);
     else
       integrator.adjoint_step(trajectory, step, state, dJ_dq, dJ_dv, local);
     if (options.after_step) options.after_step(step, integrator);

@@ -74,6 +74,7 @@ SpacetimeSystem::SpacetimeSystem(assembly::Assembler& assembler, integrators::Ti
   const std::size_t n = assembler_->dofs().owned_coordinates().size();
   zero_q_.assign(n, 0.0);
   zero_v_.assign(n, 0.0);
+  da_.assign(objective_.on_accelerations() ? n : 0, 0.0);
   objective_parts_.assign(steps_ + 1, 0.0);
   slab_incoming_.assign(slab_end_ - slab_begin_, {});
   // The products of the operator, the preconditioners and the right-hand side need no parameter terms: a
@@ -208,13 +209,18 @@ void SpacetimeSystem::sweep(Sweep kind, const double* in, double* out, assembly:
       if (partials) {
         dq_.assign(zero_q_.size(), 0.0);
         dv_.assign(zero_v_.size(), 0.0);
+        std::fill(da_.begin(), da_.end(), 0.0);
         // The explicit parameter partials (momentum sensors) once, in the gradient pass.
         objective_.add_partials(*assembler_, times, n, state, dq_, dv_, objectives::Objective::Partials::Discrete,
-                                kind == Sweep::Gradient ? &gradient : nullptr);
+                                kind == Sweep::Gradient ? &gradient : nullptr, da_.empty() ? nullptr : &da_);
         if (kind == Sweep::RightHandSide)
           objective_parts_[n] = objective_.local_step_value(*assembler_, times, n, state);
       }
-      integrator_->adjoint_step(states_, n, state, dq, dv, gradient);
+      // G_n is affine in dJ/da_n as in dJ/dq_n, dJ/dv_n: the sweeps without partials take none.
+      if (partials && !da_.empty())
+        integrator_->adjoint_step_with_accelerations(states_, n, state, dq, dv, da_, gradient);
+      else
+        integrator_->adjoint_step(states_, n, state, dq, dv, gradient);
       ++steps_taken_;
       integrator_->save_adjoint_variables(carried_);
       double* target = out ? out + index(n) : nullptr;
@@ -236,10 +242,12 @@ void SpacetimeSystem::sweep(Sweep kind, const double* in, double* out, assembly:
       const assembly::State& state = states_.step(0);
       dq_.assign(zero_q_.size(), 0.0);
       dv_.assign(zero_v_.size(), 0.0);
+      std::fill(da_.begin(), da_.end(), 0.0);
       objective_.add_partials(*assembler_, times, 0, state, dq_, dv_, objectives::Objective::Partials::Discrete,
-                              &gradient);
+                              &gradient, da_.empty() ? nullptr : &da_);
       objective_parts_[0] = objective_.local_step_value(*assembler_, times, 0, state);
-      integrator_->adjoint_step(states_, 0, state, dq_, dv_, gradient);
+      if (da_.empty()) integrator_->adjoint_step(states_, 0, state, dq_, dv_, gradient);
+      else integrator_->adjoint_step_with_accelerations(states_, 0, state, dq_, dv_, da_, gradient);
       ++steps_taken_;
     }
   }

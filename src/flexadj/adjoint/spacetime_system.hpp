@@ -134,6 +134,7 @@ class SpacetimeSystem {
   std::unique_ptr<assembly::LocalGradient> no_gradient_;  // wants no parameter (control sums are discarded)
   std::vector<std::vector<double>> slab_incoming_;  // the slab solves' X_{last+1} per slab of this group (empty: 0)
   std::vector<double> incoming_, zero_, carried_, dq_, dv_, zero_q_, zero_v_, objective_parts_;
+  std::vector<double> da_;  // dJ/da_n of terms on accelerations (empty if the objective has none)
   std::size_t steps_taken_ = 0;
   bool recomputed_ = false;
   SlabRecomputation recomputation_;

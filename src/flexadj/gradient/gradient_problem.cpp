@@ -42,7 +42,19 @@ double seconds_since(std::chrono::steady_clock::time_point start) {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
 }
 
+// The first term of the objective or of the constraints on an acceleration, as "objective[2]" or "constraints[0]";
+// empty if there is none.
+std::string acceleration_term(const problem::Problem& problem) {
+  for (std::size_t i = 0; i < problem.objective_terms.size(); ++i)
+    if (problem.objective_terms[i].on_acceleration()) return "objective[" + std::to_string(i) + "]";
+  for (const auto& constraint : problem.constraints)
+    if (constraint.measured.on_acceleration()) return constraint.key;
+  return {};
+}
+
 }  // namespace
+
+std::string GradientProblem::acceleration_term() const { return flexadj::acceleration_term(problem_); }
 
 GradientProblem::GradientProblem(problem::Problem problem, RCP<const Comm> comm, const std::string& command)
     : problem_(checked(std::move(problem), command)),
@@ -110,6 +122,11 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
     throw InputError(problem_.model->source_file, "objective",
                      "a momentum sensor (quantity: momentum or angular_momentum) is differentiated by the discrete "
                      "and the spacetime adjoint, not by --adjoint continuous");
+  // Terms on accelerations: the discrete and the spacetime adjoint of generalized-alpha/HHT pass dJ/da_n to the step.
+  if (settings.mode == "continuous" && !acceleration_term().empty())
+    throw InputError(problem_.model->source_file, acceleration_term() + ".quantity",
+                     "a term on accelerations is differentiated by the discrete and the spacetime adjoint, not by "
+                     "--adjoint continuous (its adjoint DAE has no terms in dz/dt)");
   // The continuous adjoints' DAEs have position-level constraints only.
   if (settings.mode == "continuous")
     for (const auto& constraint : problem_.model->constraints())

@@ -94,6 +94,8 @@ class GradientProblem {
   // error-controlled steps. Collective.
   HessianVectorEvaluation hessian_vector(const std::vector<double>& v);
   void check_second_order() const;
+  // The first term on an acceleration ("objective[2]", "constraints[0]"), empty if none.
+  std::string acceleration_term() const;
   // The Gauss-Newton product G v = J_r^T J_r v of a least-squares J = 1/2 |r|^2 (Objective::least_squares_refusal)
   // at the values of the last forward(): one tangent-linear sweep along v and one first-order adjoint sweep of the
   // linearised residual (adjoint/gauss_newton.hpp; gauss_newton.cpp); equal to H v where r is linear in the design.

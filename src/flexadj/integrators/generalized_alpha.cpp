@@ -223,15 +223,17 @@ double GeneralizedAlpha::step_size_sensitivity(storage::Trajectory& trajectory, 
 }
 
 void GeneralizedAlpha::newmark_partials(double h_next, const std::vector<double>& dJ_dq,
-                                        const std::vector<double>& dJ_dv, const std::vector<double>& mu_q_next,
-                                        const std::vector<double>& mu_v_next, const std::vector<double>& mu_aux_next,
-                                        std::vector<double>& g_q, std::vector<double>& g_v, std::vector<double>& g_a,
+                                        const std::vector<double>& dJ_dv, const std::vector<double>* dJ_da,
+                                        const std::vector<double>& mu_q_next, const std::vector<double>& mu_v_next,
+                                        const std::vector<double>& mu_aux_next, std::vector<double>& g_q,
+                                        std::vector<double>& g_v, std::vector<double>& g_a,
                                         std::vector<double>& g_aux) const {
   const auto& c = coefficients_;
   for (std::size_t i = 0; i < coordinate_count_; ++i) {
     g_q[i] = dJ_dq[i] - mu_q_next[i];
     g_v[i] = dJ_dv[i] - h_next * mu_q_next[i] - mu_v_next[i];
-    g_a[i] = -c.alpha_f * mu_aux_next[i];
+    // a_n enters J (terms on accelerations) and the next step's aux relation E5, alpha_f a_n.
+    g_a[i] = (dJ_da ? (*dJ_da)[i] : 0.0) - c.alpha_f * mu_aux_next[i];
     g_aux[i] = -h_next * h_next * (0.5 - c.beta) * mu_q_next[i] - h_next * (1.0 - c.gamma) * mu_v_next[i] +
                c.alpha_m * mu_aux_next[i];
   }
@@ -243,13 +245,26 @@ void GeneralizedAlpha::newmark_partials(double h_next, const std::vector<double>
 void GeneralizedAlpha::adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
                                     std::vector<double>& dJ_dq, std::vector<double>& dJ_dv,
                                     assembly::LocalGradient& gradient) {
+  adjoint_step(trajectory, n, state, dJ_dq, dJ_dv, nullptr, gradient);
+}
+
+void GeneralizedAlpha::adjoint_step_with_accelerations(storage::Trajectory& trajectory, std::size_t n,
+                                                       const assembly::State& state, std::vector<double>& dJ_dq,
+                                                       std::vector<double>& dJ_dv, const std::vector<double>& dJ_da,
+                                                       assembly::LocalGradient& gradient) {
+  adjoint_step(trajectory, n, state, dJ_dq, dJ_dv, &dJ_da, gradient);
+}
+
+void GeneralizedAlpha::adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
+                                    std::vector<double>& dJ_dq, std::vector<double>& dJ_dv,
+                                    const std::vector<double>* dJ_da, assembly::LocalGradient& gradient) {
   using assembly::ConstraintLevel;
   const auto& c = coefficients_;
   const std::vector<double>& times = trajectory.step_times();
   const std::size_t last = times.size() - 1, size = coordinate_count_;
   const double t = times[n];
   const double h_next = n < last ? times[n + 1] - t : 0.0;
-  newmark_partials(h_next, dJ_dq, dJ_dv, mu_q_next_, mu_v_next_, mu_aux_next_, g_q_, g_v_, g_a_, g_aux_);
+  newmark_partials(h_next, dJ_dq, dJ_dv, dJ_da, mu_q_next_, mu_v_next_, mu_aux_next_, g_q_, g_v_, g_a_, g_aux_);
 
   if (n > 0) {
     // [S^T C_q^T; C_q 0] [mu_r; beta h^2 mu_c] = [-(beta h^2 g_q + gamma h g_v + c_a g_a + g_aux); 0]

@@ -55,6 +55,10 @@ class GeneralizedAlpha final : public TimeIntegrator {
   bool can_keep_adjoint_steps() const override { return true; }
   void adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
                     std::vector<double>& dJ_dq, std::vector<double>& dJ_dv, assembly::LocalGradient& gradient) override;
+  // a_n is part of the discrete state: dJ/da_n enters the step's partial g_a (docs/adjoint.md).
+  void adjoint_step_with_accelerations(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
+                                       std::vector<double>& dJ_dq, std::vector<double>& dJ_dv,
+                                       const std::vector<double>& dJ_da, assembly::LocalGradient& gradient) override;
 
   // The second-order adjoint (generalized_alpha_second_order.cpp; docs/adjoint.md, "Second-order adjoint").
   void tangent_initialize(const assembly::State& state, double t0, const assembly::LocalGradient& direction,
@@ -76,13 +80,18 @@ class GeneralizedAlpha final : public TimeIntegrator {
   StepJacobian step_jacobian(double h) const;
 
  private:
-  // The partials of J (dJ_dq, dJ_dv) and of the next step's Newmark relations (multipliers mu_*_next, step
-  // h_next) with respect to this step's q, v, a and aux: the adjoint step's right-hand sides, and the second-order
-  // adjoint's with the multipliers' tangents.
+  // The partials of J (dJ_dq, dJ_dv, and dJ_da unless nullptr: none) and of the next step's Newmark relations
+  // (multipliers mu_*_next, step h_next) with respect to this step's q, v, a and aux: the adjoint step's right-hand
+  // sides, and the second-order adjoint's with the multipliers' tangents.
   void newmark_partials(double h_next, const std::vector<double>& dJ_dq, const std::vector<double>& dJ_dv,
-                        const std::vector<double>& mu_q_next, const std::vector<double>& mu_v_next,
-                        const std::vector<double>& mu_aux_next, std::vector<double>& g_q, std::vector<double>& g_v,
-                        std::vector<double>& g_a, std::vector<double>& g_aux) const;
+                        const std::vector<double>* dJ_da, const std::vector<double>& mu_q_next,
+                        const std::vector<double>& mu_v_next, const std::vector<double>& mu_aux_next,
+                        std::vector<double>& g_q, std::vector<double>& g_v, std::vector<double>& g_a,
+                        std::vector<double>& g_aux) const;
+  // adjoint_step() with dJ/da_n (nullptr: none).
+  void adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
+                    std::vector<double>& dJ_dq, std::vector<double>& dJ_dv, const std::vector<double>* dJ_da,
+                    assembly::LocalGradient& gradient);
   Variant variant_;
   GeneralizedAlphaCoefficients coefficients_;
   std::vector<double> previous_a_, previous_aux_, last_increment_;

@@ -43,6 +43,13 @@ void TimeIntegrator::tangent_step(const assembly::State&, const assembly::State&
 void TimeIntegrator::begin_second_order_adjoint() {
   throw std::logic_error("TimeIntegrator: no second-order adjoint (" + description() + ")");
 }
+void TimeIntegrator::adjoint_step_with_accelerations(storage::Trajectory&, std::size_t, const assembly::State&,
+                                                     std::vector<double>&, std::vector<double>&,
+                                                     const std::vector<double>&, assembly::LocalGradient&) {
+  throw std::logic_error("adjoint_step_with_accelerations: this integrator's adjoint has no accelerations (" +
+                         description() + ")");
+}
+
 void TimeIntegrator::second_order_adjoint_step(storage::Trajectory&, std::size_t, const assembly::State&,
                                                const assembly::State&, const assembly::State&,
                                                const assembly::LocalGradient&, std::vector<double>&,

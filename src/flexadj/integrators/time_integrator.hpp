@@ -81,6 +81,13 @@ class TimeIntegrator : public storage::StepRecomputer {
   virtual void adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
                             std::vector<double>& dJ_dq, std::vector<double>& dJ_dv,
                             assembly::LocalGradient& gradient) = 0;
+  // adjoint_step() with the objective's dJ/da_n as well (terms on accelerations, Objective::on_accelerations), for
+  // the kinds whose discrete state holds a_n (the registry's capability acceleration_terms); the others throw
+  // std::logic_error (the model reader refuses such terms with them).
+  virtual void adjoint_step_with_accelerations(storage::Trajectory& trajectory, std::size_t n,
+                                               const assembly::State& state, std::vector<double>& dJ_dq,
+                                               std::vector<double>& dJ_dv, const std::vector<double>& dJ_da,
+                                               assembly::LocalGradient& gradient);
   // mu_n . dE_n/dh_n: the derivative of step n's equations E_n with respect to the step's size h_n = t_n - t_{n-1}
   // (t_{n-1}, x_{n-1} and x_n held), contracted with the step's adjoint variables from the last adjoint_step(n),
   // n >= 1, summed over the ranks (collective). With L = J + sum_n mu_n . E_n this is the dependence of J on h_n

@@ -2,6 +2,7 @@
 #include "flexadj/io/design_values.hpp"
 #include "flexadj/io/problem_reader.hpp"
 #include "flexadj/io/reader.hpp"
+#include "flexadj/integrators/registry.hpp"
 #include "flexadj/objectives/term_kernels.hpp"
 
 namespace flexadj::io::reader {
@@ -62,8 +63,8 @@ objectives::ObjectiveTerm Reader::read_objective_term(const Value& v) const {
   return term;
 }
 
-// The quantity x of a term (or of the end condition): coordinate (with relative_to, quantity position | velocity)
-// or sensor (with quantity).
+// The quantity x of a term (or of the end condition): coordinate (with relative_to, quantity position | velocity |
+// acceleration) or sensor (with quantity).
 void Reader::read_measured_quantity(const Value& v, objectives::ObjectiveTerm& term) const {
   using Term = objectives::ObjectiveTerm;
   if (v.has("sensor")) {
@@ -74,9 +75,25 @@ void Reader::read_measured_quantity(const Value& v, objectives::ObjectiveTerm& t
     if (!v.has("coordinate")) v.fail("expected 'coordinate' (e.g. mass.x) or 'sensor' (a body point, see docs/model-format.md)");
     term.coordinate = coordinate_ref(v.at("coordinate"));
     if (v.has("relative_to")) term.relative_to = coordinate_ref(v.at("relative_to"));
-    if (v.has("quantity") && v.at("quantity").choice({"position", "velocity"}) == "velocity")
-      term.quantity = Term::Quantity::Velocity;
+    const std::string quantity =
+        v.has("quantity") ? v.at("quantity").choice({"position", "velocity", "acceleration"}) : "position";
+    if (quantity == "velocity") term.quantity = Term::Quantity::Velocity;
+    if (quantity == "acceleration") {
+      term.quantity = Term::Quantity::Acceleration;
+      check_acceleration_integrator(v.at("quantity"));
+    }
   }
+}
+
+// A term on a_n needs an integrator whose discrete state holds a_n and whose adjoint differentiates it.
+void Reader::check_acceleration_integrator(const Value& quantity) const {
+  const integrators::IntegratorKind* kind =
+      integrators::find_integrator_kind(problem_.integrator.scheme, integrators::coordinates_of(problem_.integrator));
+  if (kind && !kind->can.acceleration_terms)
+    quantity.fail("a term on accelerations needs an integrator whose discrete state holds the accelerations (type " +
+                  integrators::types_with([](const auto& k) { return k.can.acceleration_terms; }, "or") +
+                  "); the " + kind->title + " (type " + kind->type + ", coordinates " + kind->coordinates +
+                  ") has none that its adjoint differentiates");
 }
 
 // sensor: {body, point (global at t = 0; default the centre of mass), component: x | y | z} with quantity
@@ -85,6 +102,9 @@ void Reader::read_measured_quantity(const Value& v, objectives::ObjectiveTerm& t
 void Reader::read_sensor(const Value& v, const Value& quantity, objectives::ObjectiveTerm& term) const {
   using Term = objectives::ObjectiveTerm;
   v.expect_map({"body", "point", "direction", "component"});
+  if (quantity.given() && !quantity.is_map() && !quantity.is_list() && quantity.text() == "acceleration")
+    quantity.fail("a sensor's acceleration is not available; terms on accelerations take coordinates (coordinate: "
+                  "body.x, quantity: acceleration)");
   term.sensor_body = body_ref(v.at("body"), false);
   const std::string q = quantity.given() ? quantity.choice({"position", "velocity", "angular_velocity", "direction",
                                                             "momentum", "angular_momentum"})

@@ -146,6 +146,8 @@ void Reader::read_end_condition(const Value& v) {
   // Its located time would depend on the mass parameters, which the final-time sensitivity does not differentiate.
   if (quantity.on_momentum())
     v.at("quantity").fail("an end condition is on a position or velocity, not on a momentum (use quantity: velocity)");
+  if (quantity.on_acceleration())
+    v.at("quantity").fail("an end condition is on a position or velocity, not on an acceleration");
   const double value = v.at("value").number_or(0.0);
   const std::string direction = v.has("direction") ? v.at("direction").choice({"falling", "rising", "any"}) : "any";
   using Direction = integrators::EndCondition::Direction;

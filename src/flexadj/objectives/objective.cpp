@@ -45,8 +45,9 @@ struct TermInputs {
   int count = 0;
   model::BodyKind body_kind = model::BodyKind::Ground;
   std::array<double, kMaxInputs> values{};
+  enum class Level { Position, Velocity, Acceleration };  // which of q, v, a the input is (where its partial goes)
   std::array<int, kMaxInputs> owned{};       // local index of the input's coordinate, -1 on another rank
-  std::array<bool, kMaxInputs> velocity{};   // the input is a velocity (its partial goes to dJ/dv)
+  std::array<Level, kMaxInputs> level{};
   int first_parameter = kMaxInputs;           // inputs from here on are the inertia parameters of a momentum sensor
 };
 
@@ -55,7 +56,7 @@ struct TermInputs {
 // ranks (collective then) and every rank takes part.
 bool gather_inputs(const assembly::Assembler& assembler, const ObjectiveTerm& term, const assembly::State& state,
                    TermInputs& in) {
-  const bool velocity = term.quantity == ObjectiveTerm::Quantity::Velocity;
+  using Level = TermInputs::Level;
   if (term.sensor_body >= 0) {
     const int first = owned_index(assembler, assembler.model().body_offset(term.sensor_body));
     if (first < 0) return false;
@@ -67,8 +68,8 @@ bool gather_inputs(const assembly::Assembler& assembler, const ObjectiveTerm& te
       in.values[k] = state.q[first + k];
       in.values[nb + k] = state.v[first + k];
       in.owned[k] = in.owned[nb + k] = first + k;
-      in.velocity[k] = false;
-      in.velocity[nb + k] = true;
+      in.level[k] = Level::Position;
+      in.level[nb + k] = Level::Velocity;
     }
     if (term.on_momentum()) {  // the current mass and inertia (design variables change them)
       if (term.inertia_element < 0)
@@ -78,7 +79,7 @@ bool gather_inputs(const assembly::Assembler& assembler, const ObjectiveTerm& te
       for (int k = 0; k < kernels::kInertiaInputs; ++k) {
         in.values[in.count + k] = parameters[k];
         in.owned[in.count + k] = -1;
-        in.velocity[in.count + k] = false;
+        in.level[in.count + k] = Level::Position;  // not a state: owned is -1
       }
       in.count += kernels::kInertiaInputs;
     }
@@ -87,11 +88,16 @@ bool gather_inputs(const assembly::Assembler& assembler, const ObjectiveTerm& te
   const long long coordinates[2] = {term.coordinate, term.relative_to};
   in.count = term.relative_to < 0 ? 1 : 2;
   in.first_parameter = kMaxInputs;
+  const Level level = term.quantity == ObjectiveTerm::Quantity::Velocity       ? Level::Velocity
+                      : term.quantity == ObjectiveTerm::Quantity::Acceleration ? Level::Acceleration
+                                                                               : Level::Position;
+  const std::vector<double>& values =
+      level == Level::Velocity ? state.v : level == Level::Acceleration ? state.a : state.q;
   for (int k = 0; k < in.count; ++k) {
     const int i = owned_index(assembler, coordinates[k]);
     in.owned[k] = i;
-    in.velocity[k] = velocity;
-    in.values[k] = i < 0 ? 0.0 : (velocity ? state.v[i] : state.q[i]);
+    in.level[k] = level;
+    in.values[k] = i < 0 ? 0.0 : values[i];
   }
   if (in.count == 1) return in.owned[0] >= 0;
   std::array<double, 2> sum{};
@@ -166,7 +172,9 @@ double Objective::total(const assembly::Assembler& assembler, const std::vector<
 
 void Objective::add_partials(const assembly::Assembler& assembler, const std::vector<double>& times, std::size_t n,
                              const assembly::State& state, std::vector<double>& dq, std::vector<double>& dv,
-                             Partials partials, assembly::LocalGradient* gradient) const {
+                             Partials partials, assembly::LocalGradient* gradient, std::vector<double>* da) const {
+  if (!da && on_accelerations())
+    throw std::logic_error("Objective::add_partials: a term on accelerations, and no dJ/da to put its partial in");
   const std::size_t last = times.size() - 1;
   const bool with_terminal = partials == Partials::Terminal || (partials == Partials::Discrete && n == last);
   const double integral_weight =
@@ -186,7 +194,13 @@ void Objective::add_partials(const assembly::Assembler& assembler, const std::ve
     if (partials == Partials::Discrete) j += kernels::step_term(term, x, n);
     if (with_terminal) j += kernels::terminal(term, x);
     for (int k = 0; k < inputs.count; ++k)
-      if (inputs.owned[k] >= 0) (inputs.velocity[k] ? dv : dq)[inputs.owned[k]] += j.dx(k);
+      if (inputs.owned[k] >= 0) {
+        using Level = TermInputs::Level;
+        std::vector<double>& d = inputs.level[k] == Level::Velocity       ? dv
+                                 : inputs.level[k] == Level::Acceleration ? *da
+                                                                          : dq;
+        d[inputs.owned[k]] += j.dx(k);
+      }
     // dJ/d(mass, inertia) of a momentum sensor, where the design wants them (the body's rank only).
     const int offset = gradient && term.on_momentum() ? gradient->force_offsets[term.inertia_element] : -1;
     if (offset < 0) continue;
@@ -208,6 +222,7 @@ void Objective::add_partials_tangent(const assembly::Assembler& assembler, const
   for (const auto& term : terms_) {
     if (!term.on_states()) continue;
     if (term.on_momentum()) throw std::logic_error("Objective::add_partials_tangent: a momentum sensor");
+    if (term.on_acceleration()) throw std::logic_error("Objective::add_partials_tangent: a term on accelerations");
     const bool here = gather_inputs(assembler, term, state, inputs);
     gather_inputs(assembler, term, tangent, directions);  // the same collectives as the line above
     if (!here) continue;
@@ -220,7 +235,8 @@ void Objective::add_partials_tangent(const assembly::Assembler& assembler, const
     Nested j = weight * kernels::integrand(term, x, times[n]);
     if (n == last) j += kernels::terminal(term, x);
     for (int k = 0; k < inputs.count; ++k)
-      if (inputs.owned[k] >= 0) (inputs.velocity[k] ? dv_dot : dq_dot)[inputs.owned[k]] += j.dx(k).dx(0);
+      if (inputs.owned[k] >= 0)
+        (inputs.level[k] == TermInputs::Level::Velocity ? dv_dot : dq_dot)[inputs.owned[k]] += j.dx(k).dx(0);
   }
 }
 
@@ -255,6 +271,7 @@ std::string Objective::least_squares_refusal() const {
       return which + " is not a weighted square w/2 r^2 of a residual (tracking, final_square, penalty and "
                      "control_effort are)";
     if (term.on_momentum()) return which + " is on a momentum sensor, which reads the parameters";
+    if (term.on_acceleration()) return which + " is on an acceleration, whose tangent the products do not form";
     if (!(term.weight >= 0.0)) return which + " has a negative weight " + std::to_string(term.weight);
   }
   return {};
@@ -272,8 +289,8 @@ void Objective::add_gauss_newton_partials(const assembly::Assembler& assembler, 
   std::array<TermFad, kMaxInputs> seeded;
   for (const auto& term : terms_) {
     if (!term.on_states()) continue;
-    if (!kernels::least_squares(term) || term.on_momentum())
-      throw std::logic_error("Objective::add_gauss_newton_partials: a term that is not a weighted square");
+    if (!kernels::least_squares(term) || term.on_momentum() || term.on_acceleration())
+      throw std::logic_error("Objective::add_gauss_newton_partials: a term that is not a weighted square of q, v");
     const bool here = gather_inputs(assembler, term, state, inputs);
     gather_inputs(assembler, term, tangent, directions);  // the same collectives as the line above
     if (!here) continue;
@@ -286,7 +303,9 @@ void Objective::add_gauss_newton_partials(const assembly::Assembler& assembler, 
     double r_dot = 0.0;  // J_r s_dot
     for (int k = 0; k < inputs.count; ++k) r_dot += r.dx(k) * directions.values[k];
     for (int k = 0; k < inputs.count; ++k)
-      if (inputs.owned[k] >= 0) (inputs.velocity[k] ? dv : dq)[inputs.owned[k]] += c * term.weight * r.dx(k) * r_dot;
+      if (inputs.owned[k] >= 0)
+        (inputs.level[k] == TermInputs::Level::Velocity ? dv : dq)[inputs.owned[k]] +=
+            c * term.weight * r.dx(k) * r_dot;
   }
 }
 
@@ -316,6 +335,10 @@ void Objective::add_weighted_control_residuals(const model::Model& model, const 
     for (std::size_t n = 0; n < times.size(); ++n)
       residuals.push_back(std::sqrt(quadrature_weight(times, n) * term.weight) * signal->value(times[n]));
   }
+}
+
+bool Objective::on_accelerations() const {
+  return std::any_of(terms_.begin(), terms_.end(), [](const ObjectiveTerm& t) { return t.on_acceleration(); });
 }
 
 bool Objective::depends_on_parameters() const {

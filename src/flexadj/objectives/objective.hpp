@@ -1,5 +1,5 @@
 #pragma once
-// Objectives as weighted sums of terms on the discrete trajectory, J = sum_n j_n(q_n, v_n), with the
+// Objectives as weighted sums of terms on the discrete trajectory, J = sum_n j_n(q_n, v_n, a_n), with the
 // trapezoidal rule in time for integrals, so that J is a function of the discrete states.
 #include <map>
 #include <string>
@@ -55,10 +55,12 @@ class Objective {
   //   Terminal:  S_q, S_v of the terminal terms (at whichever step is given).
   enum class Partials { Discrete, Integrand, Terminal };
   // dq += the q-derivative, dv += the v-derivative on the owned coordinates; with a gradient, also its
-  // parameters += the partials in the model parameters (momentum sensors: mass and inertia), where wanted.
+  // parameters += the partials in the model parameters (momentum sensors: mass and inertia), where wanted; with da,
+  // da += the a-derivative (terms on accelerations: an objective with such terms throws std::logic_error without).
   void add_partials(const assembly::Assembler& assembler, const std::vector<double>& times, std::size_t n,
                     const assembly::State& state, std::vector<double>& dq, std::vector<double>& dv,
-                    Partials partials = Partials::Discrete, assembly::LocalGradient* gradient = nullptr) const;
+                    Partials partials = Partials::Discrete, assembly::LocalGradient* gradient = nullptr,
+                    std::vector<double>* da = nullptr) const;
   // The second-order adjoint's (Hessian-vector products): dq_dot += d/de of add_partials(Discrete)'s dq along the
   // state's direction `tangent` (q_dot, v_dot), dv_dot likewise (momentum sensors, which read parameters: refused
   // before); controls[name][k] += d/de of add_control_gradient's dJ/du_k along the control values' direction
@@ -91,6 +93,9 @@ class Objective {
   // Some term depends on model parameters explicitly (a momentum sensor): a gradient path must pass its
   // LocalGradient to add_partials.
   bool depends_on_parameters() const;
+  // Some term is on the accelerations a_n (ObjectiveTerm::Quantity::Acceleration): the adjoint sweep passes dJ/da_n
+  // to TimeIntegrator::adjoint_step_with_accelerations.
+  bool on_accelerations() const;
 
  private:
   std::vector<ObjectiveTerm> terms_;

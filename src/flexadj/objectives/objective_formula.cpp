@@ -40,7 +40,9 @@ std::string objective_formula(const std::vector<ObjectiveTerm>& terms, const mod
       std::string name = model::coordinate_name(system, term.coordinate);
       if (term.relative_to >= 0)
         name = "(" + name + " - " + model::coordinate_name(system, term.relative_to) + ")";
-      x = term.quantity == Term::Quantity::Velocity ? "v(" + name + ")" : name;
+      x = term.quantity == Term::Quantity::Velocity       ? "v(" + name + ")"
+          : term.quantity == Term::Quantity::Acceleration ? "a(" + name + ")"
+                                                          : name;
     }
     const std::string w = term.weight == 1.0 ? "" : format(term.weight) + " ";
     const std::string half = term.weight == 1.0 ? "1/2 " : format(term.weight) + "/2 ";

@@ -25,8 +25,9 @@ struct ObjectiveTerm {
   // Coordinates: Position (q) or Velocity (dq/dt). Sensors: Position / Velocity of the body point, the
   // AngularVelocity (global axes), the Direction: the body-fixed unit vector in global axes, or the body's
   // Momentum m v_c and AngularMomentum about its centre of mass, R J Omega (global axes): the end momentum of
-  // Schubert et al. 2024, eq. (10e), with its dependence on the mass parameters.
-  enum class Quantity { Position, Velocity, AngularVelocity, Direction, Momentum, AngularMomentum };
+  // Schubert et al. 2024, eq. (10e), with its dependence on the mass parameters. Acceleration: a coordinate's a_n
+  // of the discrete state (generalized-alpha and HHT; Bestle and Eberhard 1992's terms in z-dot), coordinates only.
+  enum class Quantity { Position, Velocity, AngularVelocity, Direction, Momentum, AngularMomentum, Acceleration };
   Kind kind = Kind::FinalValue;
   Quantity quantity = Quantity::Position;
   long long coordinate = 0;  // global coordinate id
@@ -40,6 +41,7 @@ struct ObjectiveTerm {
   // "mass", "inertia_xx" ... "inertia_yz" the quantity reads.
   int inertia_element = -1;
   bool on_momentum() const { return quantity == Quantity::Momentum || quantity == Quantity::AngularMomentum; }
+  bool on_acceleration() const { return quantity == Quantity::Acceleration; }
   double weight = 1.0;
   double target = 0.0;
   functions::Expression reference;

@@ -6,6 +6,8 @@
 // written by hand: Objective::add_partials evaluates the same kernels with forward-AD scalars.
 #include <Sacado_No_Kokkos.hpp>
 
+#include <stdexcept>
+
 #include "flexadj/model/body.hpp"
 #include "flexadj/objectives/objective_term.hpp"
 
@@ -17,7 +19,7 @@ inline const char* const kInertiaParameterNames[kInertiaInputs] = {"mass",      
                                                                    "inertia_zz", "inertia_xy", "inertia_xz",
                                                                    "inertia_yz"};
 
-// x from the term's inputs: for a coordinate term one input (q_i or v_i), for a relative term two (its coordinate
+// x from the term's inputs: for a coordinate term one input (q_i, v_i or a_i), for a relative term two (its coordinate
 // and the one it is relative to), for a sensor the body's q (first nb inputs) and v (next nb), for a momentum
 // sensor then the kInertiaInputs parameters.
 template <class S>
@@ -49,6 +51,8 @@ S measured_quantity(const ObjectiveTerm& term, model::BodyKind body_kind, const 
     case ObjectiveTerm::Quantity::Direction:
       x = model::multiply(model::body_rotation(body_kind, q), term.sensor_point);
       break;
+    case ObjectiveTerm::Quantity::Acceleration:  // coordinates only (the model reader refuses it on sensors)
+      throw std::logic_error("objective kernel: an acceleration sensor");
   }
   return x[term.sensor_component];
 }

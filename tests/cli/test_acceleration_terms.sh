@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Objective and constraint terms on accelerations (quantity: acceleration): flexadj check passes with its defaults
+# for generalized-alpha and HHT, the discrete and the spacetime adjoint, at np 1 and np 2, and the gradient is the
+# same from every trajectory storage; the integrators, adjoints and commands that do not differentiate a_n, and
+# sensors and end conditions on an acceleration, are refused (exit 2) with the file and the key.
+# Usage: test_acceleration_terms.sh PATH/TO/flexadj
+HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+source "$HERE/cli_support.sh" "$1"
+MPIRUN="mpirun --oversubscribe -np 2"
+
+# Two masses on rails coupled by a spring across the rails; a control force drives a.
+cat > accel.yaml <<'YAML'
+dimension: 2
+gravity: [0, 0]
+integrator: {end_time: 0.5, step_size: 0.01}
+bodies:
+  - {name: a, type: point_mass, mass: 1, position: [0, 0], velocity: [0.3, 0]}
+  - {name: b, type: point_mass, mass: 1.3, position: [0.1, 1]}
+controls:
+  - {name: F, grid: {start: 0, end: 0.5, count: 6}, value: 0.5}
+forces:
+  - {name: drive, type: load, body: a, control: {name: F, force_direction: [1, 0]}}
+  - {name: coupling, type: spring_damper, bodies: [a, b], stiffness: 2, damping: 0.1, free_length: 0.8}
+joints:
+  - {name: rail_a, type: prismatic, bodies: [ground, a], axis: [1, 0]}
+  - {name: rail_b, type: prismatic, bodies: [ground, b], axis: [1, 0]}
+objective:
+  - {type: tracking, coordinate: b.x, quantity: acceleration, reference: "0.2*sin(3*t)", weight: 3}
+  - {type: final_square, coordinate: b.x, quantity: acceleration, target: 0.1}
+design_variables:
+  - control: F
+  - coupling.stiffness
+YAML
+sed 's/integrator: {end_time: 0.5, step_size: 0.01}/integrator: {type: hht, end_time: 0.5, step_size: 0.01}/' \
+  accel.yaml > accel_hht.yaml
+grep -q "type: hht" accel_hht.yaml || { echo "FAIL model"; exit 1; }
+
+checks() {  # checks LAUNCHER ARGS...: flexadj check passes (its report is shown when it fails)
+  local launcher="$1"; shift
+  $launcher "$FLEXADJ" check "$@" > check.txt 2>&1 && grep -q "^check passed" check.txt && return 0
+  sed 's/^/     | /' check.txt | tail -30
+  return 1
+}
+for model in accel accel_hht; do
+  for adjoint in discrete spacetime; do
+    pass_if "$model: check, $adjoint adjoint, np 1" checks "" $model.yaml --adjoint $adjoint
+    pass_if "$model: check, $adjoint adjoint, np 2" checks "$MPIRUN" $model.yaml --adjoint $adjoint
+  done
+done
+expect "the objective names the acceleration" 0 "a(b.x)" -- gradient accel.yaml -o accel.csv
+# The accelerations come back from every trajectory storage: the same gradient, bit for bit.
+for storage in "hdf5" "checkpoints --checkpoints 3"; do
+  expect "gradient, trajectory $storage" 0 "a(b.x)" -- gradient accel.yaml --trajectory $storage -o stored.csv
+  pass_if "trajectory $storage: the gradient of memory" cmp -s accel.csv stored.csv
+done
+
+# Integrators whose discrete state has no acceleration that their adjoint differentiates.
+for type in variational state_space hamiltonian; do
+  sed "s/integrator: {end_time: 0.5, step_size: 0.01}/integrator: {type: $type, end_time: 0.5, step_size: 0.01}/" \
+    accel.yaml > $type.yaml
+  expect "$type refused" 2 "$type.yaml" "objective[0].quantity" "generalized_alpha or hht" "type $type" -- \
+    gradient $type.yaml
+done
+sed 's/integrator: {end_time: 0.5, step_size: 0.01}/integrator: {type: variational, end_time: 0.5, step_size: 0.01}/' \
+  accel.yaml | sed '/quantity: acceleration/d' | sed 's/^objective:$/constraints:\
+  - {type: path, coordinate: b.x, quantity: acceleration, upper: 1}\
+objective:\
+  - {type: final_value, coordinate: b.x}/' > constrained_variational.yaml
+expect "a constraint on accelerations with variational refused" 2 "constrained_variational.yaml" \
+  "constraints[0].quantity" "generalized_alpha or hht" -- gradient constrained_variational.yaml
+# Adjoints and commands that do not take dJ/da.
+expect "continuous adjoint refused" 2 "accel.yaml" "objective[0].quantity" "--adjoint continuous" -- \
+  gradient accel.yaml --adjoint continuous
+expect "hessian refused" 2 "accel.yaml" "objective[0].quantity" "'flexadj hessian'" -- hessian accel.yaml
+# Sensors and end conditions.
+sed 's/- {type: final_square, coordinate: b.x, quantity: acceleration, target: 0.1}/- {type: final_square, sensor: {body: b, component: x}, quantity: acceleration}/' \
+  accel.yaml > sensor.yaml
+expect "a sensor's acceleration refused" 2 "sensor.yaml" "objective[1].quantity" "coordinates" -- gradient sensor.yaml
+sed 's/integrator: {end_time: 0.5, step_size: 0.01}/integrator: {end_time: 0.5, step_size: 0.01, end_condition: {coordinate: b.x, quantity: acceleration}}/' \
+  accel.yaml > end.yaml
+expect "no end condition on an acceleration" 2 "end.yaml" "integrator.end_condition.quantity" -- gradient end.yaml
+finish
