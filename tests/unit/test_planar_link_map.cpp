@@ -4,7 +4,8 @@
 // rigid bodies) from the ground, a point mass and a rigid body, with random parts (value, d/dy, d/dz, d2/dydz) of the
 // parent's and the joint coordinates and random parameters. The child's four parts, and the transposed map's weights
 // on the parent's parts, on every part of the joint coordinates and on every parameter, agree to 1e-12 relative to
-// the largest entry of each.
+// the largest entry of each. The same for the inverse maps' derivatives (model/planar_link_inverse.hpp) against
+// JointTree::read_link in forward AD types: with respect to the parent's and child's coordinates and every parameter.
 #include <gtest/gtest.h>
 
 #include <Sacado_No_Kokkos.hpp>
@@ -16,6 +17,7 @@
 
 #include "flexadj/io/problem_reader.hpp"
 #include "flexadj/model/joint_tree.hpp"
+#include "flexadj/model/planar_link_inverse.hpp"
 #include "flexadj/model/planar_link_map.hpp"
 #include "hand_derivative_checks.hpp"
 
@@ -166,6 +168,50 @@ TEST_F(PlanarLinkMap, AgreesWithNestedForwardTypes) {
       expect_close(hand_child, ad_child, label + ": child's parts");
       expect_close(hand_bar, ad_bar, label + ": transposed map");
       ASSERT_GT(max_abs(ad_bar), 0.1) << label;  // (not vacuous)
+      ++checked;
+    }
+  EXPECT_EQ(checked, 23 * 20);
+}
+
+
+TEST_F(PlanarLinkMap, InverseDerivativesAgreeWithForwardTypes) {
+  using Plain = Sacado::Fad::DFad<double>;
+  std::mt19937 generator(41);
+  std::uniform_real_distribution<double> uniform(-1.0, 1.0);
+  const int kIota[6] = {0, 1, 2, 3, 4, 5};
+  int checked = 0;
+  for (const Case& k : cases())
+    for (int sample = 0; sample < 20; ++sample) {
+      const std::string label = k.label + ", sample " + std::to_string(sample);
+      JointTree::Link l;
+      l.kind = k.kind;
+      l.parent = k.parent == BodyKind::Ground ? model::kGround : 0;
+      l.child = 1;
+      l.parent_kind = k.parent;
+      l.child_kind = k.child;
+      l.alpha_count = k.alpha_count;
+      l.parameter_count = k.kind == JointTree::LinkKind::Distance ? 7 : k.kind == JointTree::LinkKind::Free ? 0 : 16;
+      const int np = JointTree::parent_coordinates(l), nc = JointTree::child_coordinates(l);
+      std::vector<double> q(static_cast<std::size_t>(np + nc)), pp(static_cast<std::size_t>(l.parameter_count));
+      for (auto& x : q) x = 3 * uniform(generator);
+      for (auto& x : pp) x = uniform(generator);
+      double dq[3][6], dp[3][16];
+      model::planar_link_inverse_jacobian(l, np > 0 ? q.data() : nullptr, q.data() + np, pp.data(), dq, dp);
+      const int directions = np + nc + l.parameter_count;
+      std::vector<Plain> q_ad(q.size()), p_ad(pp.size()), a_ad(static_cast<std::size_t>(l.alpha_count));
+      for (int i = 0; i < np + nc; ++i) q_ad[std::size_t(i)] = Plain(directions, i, q[std::size_t(i)]);
+      for (int i = 0; i < l.parameter_count; ++i)
+        p_ad[std::size_t(i)] = Plain(directions, np + nc + i, pp[std::size_t(i)]);
+      tree_->read_link(l, np > 0 ? kIota : nullptr, kIota + np, q_ad.data(), p_ad.data(), a_ad.data());
+      for (int j = 0; j < l.alpha_count; ++j) {
+        std::vector<double> hand, ad;
+        for (int d = 0; d < directions; ++d) {
+          hand.push_back(d < np + nc ? dq[j][d] : dp[j][d - np - nc]);
+          ad.push_back(a_ad[std::size_t(j)].dx(d));
+        }
+        expect_close(hand, ad, label + ": d alpha_" + std::to_string(j + 1));
+        ASSERT_GT(max_abs(ad), 0.01) << label;  // (not vacuous)
+      }
       ++checked;
     }
   EXPECT_EQ(checked, 23 * 20);

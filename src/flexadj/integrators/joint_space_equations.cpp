@@ -250,8 +250,21 @@ void JointSpaceEquations::directional_values(const std::vector<double>& alpha, c
 
 void JointSpaceEquations::inverse_tangent(const std::vector<double>& q, const std::vector<double>& v,
                                           std::vector<double>& out) {
-  thread_local std::vector<First> q_s, parameters_s, alpha_s;
   const std::vector<double>& parameters = tree_.parameters();
+  if (tree_.dimension() == 2) {
+    for (std::size_t index = 0; index < tree_.links().size(); ++index) {
+      const model::JointTree::Link& l = tree_.links()[index];
+      if (l.alpha_count == 0) continue;
+      const int count = planar_inverse_jacobian(index, q);
+      for (int j = 0; j < l.alpha_count; ++j) {
+        double sum = 0.0;
+        for (int i = 0; i < count; ++i) sum += inverse_dq_[j][i] * v[std::size_t(inverse_index_[i])];
+        out[std::size_t(l.first_alpha + j)] = sum;
+      }
+    }
+    return;
+  }
+  thread_local std::vector<First> q_s, parameters_s, alpha_s;
   q_s.resize(std::size_t(n_));
   alpha_s.resize(std::size_t(k_));
   parameters_s.assign(parameters.begin(), parameters.end());
@@ -269,6 +282,26 @@ void JointSpaceEquations::inverse_transposed(const std::vector<double>& q, const
   const std::vector<double>& parameters = tree_.parameters();
   if (gradient) wanted_parameters(*gradient);
   const auto& links = tree_.links();
+  if (tree_.dimension() == 2) {
+    for (std::size_t index = 0; index < links.size(); ++index) {
+      const model::JointTree::Link& l = links[index];
+      if (l.alpha_count == 0) continue;
+      const int count = planar_inverse_jacobian(index, q);
+      const double* weights = a_bar.data() + l.first_alpha;
+      for (int i = 0; i < count; ++i) {
+        double sum = 0.0;
+        for (int j = 0; j < l.alpha_count; ++j) sum += weights[j] * inverse_dq_[j][i];
+        q_bar[std::size_t(inverse_index_[i])] += sum;
+      }
+      if (gradient)
+        for (const auto& [p, g] : wanted_[index]) {
+          double sum = 0.0;
+          for (int j = 0; j < l.alpha_count; ++j) sum += weights[j] * inverse_dp_[j][p];
+          gradient->parameters[std::size_t(g)] += sum;
+        }
+    }
+    return;
+  }
   for (std::size_t index = 0; index < links.size(); ++index) {
     const model::JointTree::Link& l = links[index];
     if (l.alpha_count == 0) continue;
@@ -302,6 +335,21 @@ void JointSpaceEquations::inverse_transposed(const std::vector<double>& q, const
       }
     }
   }
+}
+
+int JointSpaceEquations::planar_inverse_jacobian(std::size_t index, const std::vector<double>& q) {
+  const model::JointTree::Link& l = tree_.links()[index];
+  const int np = model::JointTree::parent_coordinates(l), nc = model::JointTree::child_coordinates(l);
+  const int* parent = tree_.parent_index(l);
+  const int* child = tree_.child_index(l);
+  double local[6];
+  for (int i = 0; i < np + nc; ++i) {
+    inverse_index_[i] = i < np ? parent[i] : child[i - np];
+    local[i] = q[std::size_t(inverse_index_[i])];
+  }
+  model::planar_link_inverse_jacobian(l, np > 0 ? local : nullptr, local + np,
+                                      tree_.parameters().data() + l.first_parameter, inverse_dq_, inverse_dp_);
+  return np + nc;
 }
 
 void JointSpaceEquations::times_jacobian(const Point& e, const std::vector<double>& x, std::vector<double>& out) {

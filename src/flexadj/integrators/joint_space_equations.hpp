@@ -25,7 +25,8 @@
 //   C_q H = 0, so the velocities of joint momenta x solve the sparse saddle-point system of eq. (6a),
 //     [M C_q^T; C_q 0] [v; sigma] = [G_q^T x; 0],   M_hat^-1 x = G_q v
 //   (v = H b for some b as C_q v = 0; H^T of the first row gives M_hat b = x), factorized by the direct solver
-//   (KLU2: a tree's saddle-point matrix factorizes without fill beyond its links) once per configuration q.
+//   (KLU2: a tree's saddle-point matrix factorizes without fill beyond its links) once per configuration q; G_q
+//   link by link (model/planar_link_inverse.hpp for planar links, JointTree::read_link in forward types for spatial).
 // Serial: one rank (integrators/joint_hamiltonian.hpp refuses more).
 #include <memory>
 #include <string>
@@ -35,6 +36,7 @@
 #include "flexadj/integrators/variational_assembly.hpp"
 #include "flexadj/linalg/linear_solver.hpp"
 #include "flexadj/model/joint_tree.hpp"
+#include "flexadj/model/planar_link_inverse.hpp"
 #include "flexadj/model/planar_link_map.hpp"
 
 namespace flexadj::integrators {
@@ -101,6 +103,9 @@ class JointSpaceEquations {
   void inverse_tangent(const std::vector<double>& q, const std::vector<double>& v, std::vector<double>& out);
   void inverse_transposed(const std::vector<double>& q, const std::vector<double>& a_bar, std::vector<double>& q_bar,
                           assembly::LocalGradient* gradient);
+  // The planar link `index`'s inverse map derivatives at q into inverse_dq_, inverse_dp_
+  // (model/planar_link_inverse.hpp) and its coordinates' indices into inverse_index_; returns their number.
+  int planar_inverse_jacobian(std::size_t index, const std::vector<double>& q);
   // The wanted joint parameters of `gradient` by link: (index into the link's parameters, index into
   // gradient.parameters).
   void wanted_parameters(const assembly::LocalGradient& gradient);
@@ -127,6 +132,8 @@ class JointSpaceEquations {
   assembly::State saddle_state_;
   std::vector<double> factorized_q_;
   bool factorized_ = false;
+  double inverse_dq_[3][6], inverse_dp_[3][16];
+  int inverse_index_[6];
   std::vector<model::Parts> parts_, alpha_parts_;  // by local coordinate, by joint coordinate
   std::vector<model::LinkTurns> turns_;    // by link
   std::vector<model::Turn> body_turn_;     // by body: cos, sin of its angle (planar rigid bodies)
