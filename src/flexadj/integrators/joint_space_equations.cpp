@@ -3,6 +3,7 @@
 #include <Sacado_No_Kokkos.hpp>
 
 #include <algorithm>
+#include <array>
 #include <string>
 
 #include "flexadj/assembly/system_vector.hpp"
@@ -21,18 +22,23 @@ const std::vector<std::pair<int, int>> kNoParameters;  // (an lvalue: `wanted` b
 // Local indices of a link's parent (0 ..) and child (after the parent's) coordinates: at most 7 each.
 constexpr int kIota[14] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13};
 
-Second seeded(double x, double y, double z) {
-  First value(1, x);
-  value.fastAccessDx(0) = y;
-  Second s(1, value);
-  s.fastAccessDx(0) = First(z);
-  return s;
-}
 // The four parts of a Second, c = 0 .. 3: the value, d/dy, d/dz, d2/dydz.
 double part(const Second& s, int c) {
   const First& f = (c & 2) ? s.fastAccessDx(0) : s.val();
   return (c & 1) ? f.fastAccessDx(0) : f.val();
 }
+// The Second of four parts.
+Second from_parts(const model::Parts& p) {
+  First value(1, p[0]);
+  value.fastAccessDx(0) = p[1];
+  First direction(1, p[2]);
+  direction.fastAccessDx(0) = p[3];
+  Second s(1, value);
+  s.fastAccessDx(0) = direction;
+  return s;
+}
+// The planar joints' parameters (constraints/joints.cpp: point_a .. rest_angle).
+constexpr int kPlanarParameters = 16;
 // The Second whose part c is 1 and the others 0.
 Second unit_part(int c) {
   First one(1, (c & 1) ? 0.0 : 1.0);
@@ -63,6 +69,10 @@ JointSpaceEquations::JointSpaceEquations(assembly::Assembler& assembler, const m
     v->assign(std::size_t(n_), 0.0);
   for (auto* v : {&s_, &k_work_, &k_work2_}) v->assign(std::size_t(k_), 0.0);
   adjoint_parts_.assign(4 * std::size_t(n_), 0.0);
+  parts_.assign(std::size_t(n_), model::Parts{});
+  alpha_parts_.assign(std::size_t(k_), model::Parts{});
+  turns_.assign(tree.links().size(), model::LinkTurns{});
+  body_turn_.assign(tree.links().size(), model::Turn{});  // (every body is the child of one link)
   wanted_.resize(tree.links().size());
   // A first assembly fixes the matrix values' layout before the solver reads the structure.
   const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
@@ -101,19 +111,43 @@ void JointSpaceEquations::wanted_parameters(const assembly::LocalGradient& gradi
   }
 }
 
+void JointSpaceEquations::forward_parts(const std::vector<double>& alpha, const double* y, const double* z) {
+  for (int i = 0; i < k_; ++i)
+    alpha_parts_[std::size_t(i)] = {alpha[std::size_t(i)], y ? y[i] : 0.0, z ? z[i] : 0.0, 0.0};
+  const auto& links = tree_.links();
+  const std::vector<double>& parameters = tree_.parameters();
+  if (tree_.dimension() == 2) {
+    model::Parts parent[3], child[3];
+    for (std::size_t index = 0; index < links.size(); ++index) {
+      const model::JointTree::Link& l = links[index];
+      const int np = model::JointTree::parent_coordinates(l), nc = model::JointTree::child_coordinates(l);
+      const int* parent_index = tree_.parent_index(l);
+      const int* child_index = tree_.child_index(l);
+      for (int j = 0; j < np; ++j) parent[j] = parts_[std::size_t(parent_index[j])];
+      const model::Turn parent_turn = l.parent == model::kGround ? model::Turn{} : body_turn_[std::size_t(l.parent)];
+      model::place_planar_child(l, np > 0 ? parent : nullptr, parent_turn, alpha_parts_.data() + l.first_alpha,
+                                parameters.data() + l.first_parameter, child, turns_[index]);
+      for (int j = 0; j < nc; ++j) parts_[std::size_t(child_index[j])] = child[j];
+      body_turn_[std::size_t(l.child)] = turns_[index].child;
+    }
+    return;
+  }
+  thread_local std::vector<Second> alpha_s, parameters_s, q_s;
+  alpha_s.resize(std::size_t(k_));
+  parameters_s.assign(parameters.begin(), parameters.end());
+  q_s.resize(std::size_t(n_));
+  for (int i = 0; i < k_; ++i) alpha_s[std::size_t(i)] = from_parts(alpha_parts_[std::size_t(i)]);
+  tree_.positions(alpha_s.data(), parameters_s.data(), q_s.data());
+  for (int i = 0; i < n_; ++i)
+    for (int c = 0; c < 4; ++c) parts_[std::size_t(i)][std::size_t(c)] = part(q_s[std::size_t(i)], c);
+}
+
 void JointSpaceEquations::directional_gradient(const std::vector<double>& alpha, const double* y, const double* z,
                                                const double* c0, const double* c1, const double* c2,
                                                const double* c12, double* alpha_grad,
                                                assembly::LocalGradient* gradient, double weight) {
-  thread_local std::vector<Second> alpha_s, parameters_s, q_s;
-  thread_local std::vector<Outer> local_q, local_alpha, local_parameters;
-  const std::vector<double>& parameters = tree_.parameters();
-  alpha_s.resize(std::size_t(k_));
-  parameters_s.assign(parameters.begin(), parameters.end());
-  q_s.resize(std::size_t(n_));
-  for (int i = 0; i < k_; ++i) alpha_s[std::size_t(i)] = seeded(alpha[std::size_t(i)], y ? y[i] : 0.0, z ? z[i] : 0.0);
   // The forward pass: every coordinate with its four parts (g, g'[y], g'[z], g''[y, z]).
-  tree_.positions(alpha_s.data(), parameters_s.data(), q_s.data());
+  forward_parts(alpha, y, z);
   // The reverse pass: w holds dS/d(part c of coordinate i), children before parents.
   double* w = adjoint_parts_.data();
   for (int i = 0; i < n_; ++i) {
@@ -125,6 +159,7 @@ void JointSpaceEquations::directional_gradient(const std::vector<double>& alpha,
   if (weight == 0.0) gradient = nullptr;
   if (gradient) wanted_parameters(*gradient);
   const auto& links = tree_.links();
+  const std::vector<double>& parameters = tree_.parameters();
   for (std::size_t index = links.size(); index-- > 0;) {
     const model::JointTree::Link& l = links[index];
     const int np = model::JointTree::parent_coordinates(l), nc = model::JointTree::child_coordinates(l);
@@ -134,42 +169,71 @@ void JointSpaceEquations::directional_gradient(const std::vector<double>& alpha,
     for (int i = 0; i < nc && !any; ++i)
       for (int c = 0; c < 4; ++c) any = any || w[4 * child[i] + c] != 0.0;
     if (!any) continue;
-    const auto& wanted = gradient ? wanted_[index] : kNoParameters;
-    const int parent_directions = 4 * np, directions = parent_directions + l.alpha_count + int(wanted.size());
-    local_q.resize(std::size_t(np + nc));
-    local_alpha.resize(std::size_t(l.alpha_count));
-    local_parameters.resize(std::size_t(l.parameter_count));
-    for (int start = 0; start < directions; start += kChunk) {
-      const int length = std::min(kChunk, directions - start);
-      for (int j = 0; j < np + nc; ++j)
-        local_q[std::size_t(j)] = Outer(length, j < np ? q_s[std::size_t(parent[j])] : Second(0.0));
-      for (int j = 0; j < l.alpha_count; ++j)
-        local_alpha[std::size_t(j)] = Outer(length, alpha_s[std::size_t(l.first_alpha + j)]);
-      for (int j = 0; j < l.parameter_count; ++j)
-        local_parameters[std::size_t(j)] = Outer(length, parameters_s[std::size_t(l.first_parameter + j)]);
-      for (int d = start; d < start + length; ++d) {
-        if (d < parent_directions) local_q[std::size_t(d / 4)].fastAccessDx(d - start) = unit_part(d % 4);
-        else if (d < parent_directions + l.alpha_count)
-          local_alpha[std::size_t(d - parent_directions)].fastAccessDx(d - start) = Second(1.0);
-        else
-          local_parameters[std::size_t(wanted[std::size_t(d - parent_directions - l.alpha_count)].first)]
-              .fastAccessDx(d - start) = Second(1.0);
+    if (!model::has_planar_link_map(tree_.dimension(), l)) {
+      link_transposed_ad(index, w, alpha_grad, gradient, weight);
+      continue;
+    }
+    model::Parts parent_parts[3], w_child[3], parent_bar[3] = {}, alpha_bar[3] = {};
+    std::array<double, kPlanarParameters> parameters_bar{};
+    for (int j = 0; j < np; ++j) parent_parts[j] = parts_[std::size_t(parent[j])];
+    for (int i = 0; i < nc; ++i)
+      for (int c = 0; c < 4; ++c) w_child[i][std::size_t(c)] = w[4 * child[i] + c];
+    model::place_planar_child_transposed(l, np > 0 ? parent_parts : nullptr, alpha_parts_.data() + l.first_alpha,
+                                         parameters.data() + l.first_parameter, turns_[index], w_child, parent_bar,
+                                         alpha_bar, parameters_bar.data());
+    for (int j = 0; j < np; ++j)
+      for (int c = 0; c < 4; ++c) w[4 * parent[j] + c] += parent_bar[j][std::size_t(c)];
+    if (alpha_grad)
+      for (int j = 0; j < l.alpha_count; ++j) alpha_grad[l.first_alpha + j] += alpha_bar[j][0];
+    if (gradient)
+      for (const auto& [p, g] : wanted_[index])
+        gradient->parameters[std::size_t(g)] += weight * parameters_bar[std::size_t(p)];
+  }
+}
+
+void JointSpaceEquations::link_transposed_ad(std::size_t index, double* w, double* alpha_grad,
+                                             assembly::LocalGradient* gradient, double weight) {
+  thread_local std::vector<Outer> local_q, local_alpha, local_parameters;
+  const std::vector<double>& parameters = tree_.parameters();
+  const model::JointTree::Link& l = tree_.links()[index];
+  const int np = model::JointTree::parent_coordinates(l), nc = model::JointTree::child_coordinates(l);
+  const int* parent = tree_.parent_index(l);
+  const int* child = tree_.child_index(l);
+  const auto& wanted = gradient ? wanted_[index] : kNoParameters;
+  const int parent_directions = 4 * np, directions = parent_directions + l.alpha_count + int(wanted.size());
+  local_q.resize(std::size_t(np + nc));
+  local_alpha.resize(std::size_t(l.alpha_count));
+  local_parameters.resize(std::size_t(l.parameter_count));
+  for (int start = 0; start < directions; start += kChunk) {
+    const int length = std::min(kChunk, directions - start);
+    for (int j = 0; j < np + nc; ++j)
+      local_q[std::size_t(j)] = Outer(length, j < np ? from_parts(parts_[std::size_t(parent[j])]) : Second(0.0));
+    for (int j = 0; j < l.alpha_count; ++j)
+      local_alpha[std::size_t(j)] = Outer(length, from_parts(alpha_parts_[std::size_t(l.first_alpha + j)]));
+    for (int j = 0; j < l.parameter_count; ++j)
+      local_parameters[std::size_t(j)] = Outer(length, Second(parameters[std::size_t(l.first_parameter + j)]));
+    for (int d = start; d < start + length; ++d) {
+      if (d < parent_directions) local_q[std::size_t(d / 4)].fastAccessDx(d - start) = unit_part(d % 4);
+      else if (d < parent_directions + l.alpha_count)
+        local_alpha[std::size_t(d - parent_directions)].fastAccessDx(d - start) = Second(1.0);
+      else
+        local_parameters[std::size_t(wanted[std::size_t(d - parent_directions - l.alpha_count)].first)]
+            .fastAccessDx(d - start) = Second(1.0);
+    }
+    tree_.place_child(l, np > 0 ? kIota : nullptr, kIota + np, local_alpha.data(), local_parameters.data(),
+                      local_q.data());
+    for (int d = start; d < start + length; ++d) {
+      double sum = 0.0;
+      for (int i = 0; i < nc; ++i) {
+        const Second& derivative = local_q[std::size_t(np + i)].fastAccessDx(d - start);
+        for (int c = 0; c < 4; ++c) sum += w[4 * child[i] + c] * part(derivative, c);
       }
-      tree_.place_child(l, np > 0 ? kIota : nullptr, kIota + np, local_alpha.data(), local_parameters.data(),
-                        local_q.data());
-      for (int d = start; d < start + length; ++d) {
-        double sum = 0.0;
-        for (int i = 0; i < nc; ++i) {
-          const Second& derivative = local_q[std::size_t(np + i)].fastAccessDx(d - start);
-          for (int c = 0; c < 4; ++c) sum += w[4 * child[i] + c] * part(derivative, c);
-        }
-        if (d < parent_directions) w[4 * parent[d / 4] + d % 4] += sum;
-        else if (d < parent_directions + l.alpha_count) {
-          if (alpha_grad) alpha_grad[l.first_alpha + d - parent_directions] += sum;
-        } else {
-          gradient->parameters[std::size_t(wanted[std::size_t(d - parent_directions - l.alpha_count)].second)] +=
-              weight * sum;
-        }
+      if (d < parent_directions) w[4 * parent[d / 4] + d % 4] += sum;
+      else if (d < parent_directions + l.alpha_count) {
+        if (alpha_grad) alpha_grad[l.first_alpha + d - parent_directions] += sum;
+      } else {
+        gradient->parameters[std::size_t(wanted[std::size_t(d - parent_directions - l.alpha_count)].second)] +=
+            weight * sum;
       }
     }
   }
@@ -177,23 +241,30 @@ void JointSpaceEquations::directional_gradient(const std::vector<double>& alpha,
 
 void JointSpaceEquations::directional_values(const std::vector<double>& alpha, const double* y, const double* z,
                                              double* first, double* second) {
-  thread_local std::vector<Second> alpha_s, parameters_s, q_s;
-  const std::vector<double>& parameters = tree_.parameters();
-  alpha_s.resize(std::size_t(k_));
-  parameters_s.assign(parameters.begin(), parameters.end());
-  q_s.resize(std::size_t(n_));
-  for (int i = 0; i < k_; ++i) alpha_s[std::size_t(i)] = seeded(alpha[std::size_t(i)], y[i], z ? z[i] : 0.0);
-  tree_.positions(alpha_s.data(), parameters_s.data(), q_s.data());
+  forward_parts(alpha, y, z);
   for (int i = 0; i < n_; ++i) {
-    if (first) first[i] = part(q_s[std::size_t(i)], 1);
-    if (second) second[i] = part(q_s[std::size_t(i)], 3);
+    if (first) first[i] = parts_[std::size_t(i)][1];
+    if (second) second[i] = parts_[std::size_t(i)][3];
   }
 }
 
 void JointSpaceEquations::inverse_tangent(const std::vector<double>& q, const std::vector<double>& v,
                                           std::vector<double>& out) {
-  thread_local std::vector<First> q_s, parameters_s, alpha_s;
   const std::vector<double>& parameters = tree_.parameters();
+  if (tree_.dimension() == 2) {
+    for (std::size_t index = 0; index < tree_.links().size(); ++index) {
+      const model::JointTree::Link& l = tree_.links()[index];
+      if (l.alpha_count == 0) continue;
+      const int count = planar_inverse_jacobian(index, q);
+      for (int j = 0; j < l.alpha_count; ++j) {
+        double sum = 0.0;
+        for (int i = 0; i < count; ++i) sum += inverse_dq_[j][i] * v[std::size_t(inverse_index_[i])];
+        out[std::size_t(l.first_alpha + j)] = sum;
+      }
+    }
+    return;
+  }
+  thread_local std::vector<First> q_s, parameters_s, alpha_s;
   q_s.resize(std::size_t(n_));
   alpha_s.resize(std::size_t(k_));
   parameters_s.assign(parameters.begin(), parameters.end());
@@ -211,6 +282,26 @@ void JointSpaceEquations::inverse_transposed(const std::vector<double>& q, const
   const std::vector<double>& parameters = tree_.parameters();
   if (gradient) wanted_parameters(*gradient);
   const auto& links = tree_.links();
+  if (tree_.dimension() == 2) {
+    for (std::size_t index = 0; index < links.size(); ++index) {
+      const model::JointTree::Link& l = links[index];
+      if (l.alpha_count == 0) continue;
+      const int count = planar_inverse_jacobian(index, q);
+      const double* weights = a_bar.data() + l.first_alpha;
+      for (int i = 0; i < count; ++i) {
+        double sum = 0.0;
+        for (int j = 0; j < l.alpha_count; ++j) sum += weights[j] * inverse_dq_[j][i];
+        q_bar[std::size_t(inverse_index_[i])] += sum;
+      }
+      if (gradient)
+        for (const auto& [p, g] : wanted_[index]) {
+          double sum = 0.0;
+          for (int j = 0; j < l.alpha_count; ++j) sum += weights[j] * inverse_dp_[j][p];
+          gradient->parameters[std::size_t(g)] += sum;
+        }
+    }
+    return;
+  }
   for (std::size_t index = 0; index < links.size(); ++index) {
     const model::JointTree::Link& l = links[index];
     if (l.alpha_count == 0) continue;
@@ -244,6 +335,21 @@ void JointSpaceEquations::inverse_transposed(const std::vector<double>& q, const
       }
     }
   }
+}
+
+int JointSpaceEquations::planar_inverse_jacobian(std::size_t index, const std::vector<double>& q) {
+  const model::JointTree::Link& l = tree_.links()[index];
+  const int np = model::JointTree::parent_coordinates(l), nc = model::JointTree::child_coordinates(l);
+  const int* parent = tree_.parent_index(l);
+  const int* child = tree_.child_index(l);
+  double local[6];
+  for (int i = 0; i < np + nc; ++i) {
+    inverse_index_[i] = i < np ? parent[i] : child[i - np];
+    local[i] = q[std::size_t(inverse_index_[i])];
+  }
+  model::planar_link_inverse_jacobian(l, np > 0 ? local : nullptr, local + np,
+                                      tree_.parameters().data() + l.first_parameter, inverse_dq_, inverse_dp_);
+  return np + nc;
 }
 
 void JointSpaceEquations::times_jacobian(const Point& e, const std::vector<double>& x, std::vector<double>& out) {

@@ -15,14 +15,18 @@
 //
 // Cost O(n) per evaluation and per transposed product, for chains of any length (the role of the recursive O(n)
 // algorithms [MMF22] cites, refs. [9, 31]), from three recursions over the tree and one sparse solve:
-// - g(alpha), g'[y] and g''[y, z]: one pass of q = g(alpha), parents before children, in nested forward types;
+// - g(alpha), g'[y] and g''[y, z]: one pass of q = g(alpha), parents before children, on the four parts of every
+//   coordinate (model/planar_link_map.hpp: the planar link maps written out, one cos/sin per angle; spatial links in
+//   nested forward types through model::JointTree::place_child);
 // - gradients of the scalar above (H^T x among them): the reverse of that pass, children before parents, each link
-//   differentiated locally (model::JointTree::place_child on its parent's and child's coordinates only);
+//   differentiated locally on its parent's and child's coordinates only (the transposed planar link maps; place_child
+//   in nested forward types for the spatial links);
 // - M_hat^-1 x without forming M_hat: with G = g^-1 (joint coordinates from the bodies', link by link) G_q H = I and
 //   C_q H = 0, so the velocities of joint momenta x solve the sparse saddle-point system of eq. (6a),
 //     [M C_q^T; C_q 0] [v; sigma] = [G_q^T x; 0],   M_hat^-1 x = G_q v
 //   (v = H b for some b as C_q v = 0; H^T of the first row gives M_hat b = x), factorized by the direct solver
-//   (KLU2: a tree's saddle-point matrix factorizes without fill beyond its links) once per configuration q.
+//   (KLU2: a tree's saddle-point matrix factorizes without fill beyond its links) once per configuration q; G_q
+//   link by link (model/planar_link_inverse.hpp for planar links, JointTree::read_link in forward types for spatial).
 // Serial: one rank (integrators/joint_hamiltonian.hpp refuses more).
 #include <memory>
 #include <string>
@@ -32,6 +36,8 @@
 #include "flexadj/integrators/variational_assembly.hpp"
 #include "flexadj/linalg/linear_solver.hpp"
 #include "flexadj/model/joint_tree.hpp"
+#include "flexadj/model/planar_link_inverse.hpp"
+#include "flexadj/model/planar_link_map.hpp"
 
 namespace flexadj::integrators {
 
@@ -97,6 +103,9 @@ class JointSpaceEquations {
   void inverse_tangent(const std::vector<double>& q, const std::vector<double>& v, std::vector<double>& out);
   void inverse_transposed(const std::vector<double>& q, const std::vector<double>& a_bar, std::vector<double>& q_bar,
                           assembly::LocalGradient* gradient);
+  // The planar link `index`'s inverse map derivatives at q into inverse_dq_, inverse_dp_
+  // (model/planar_link_inverse.hpp) and its coordinates' indices into inverse_index_; returns their number.
+  int planar_inverse_jacobian(std::size_t index, const std::vector<double>& q);
   // The wanted joint parameters of `gradient` by link: (index into the link's parameters, index into
   // gradient.parameters).
   void wanted_parameters(const assembly::LocalGradient& gradient);
@@ -105,6 +114,12 @@ class JointSpaceEquations {
   void mass_solve(const Point& e, std::vector<double>& x);
   // w_ = H s, c_ = P_q^T w_ and mw_ = M w_ at e: the pieces of d(s . M_hat beta)/dalpha.
   void momentum_products(const Point& e, const std::vector<double>& s);
+  // The forward pass of g: parts_ (g, g'[y], g'[z], g''[y, z] of every coordinate; y, z nullptr: 0) and turns_.
+  void forward_parts(const std::vector<double>& alpha, const double* y, const double* z);
+  // The reverse of link `index` of that pass in nested forward types (the spatial links): the weights w on the
+  // child's parts to its parent's parts, alpha_grad and gradient (its wanted parameters).
+  void link_transposed_ad(std::size_t index, double* w, double* alpha_grad, assembly::LocalGradient* gradient,
+                          double weight);
 
   assembly::Assembler& assembler_;
   const model::JointTree& tree_;
@@ -117,6 +132,11 @@ class JointSpaceEquations {
   assembly::State saddle_state_;
   std::vector<double> factorized_q_;
   bool factorized_ = false;
+  double inverse_dq_[3][6], inverse_dp_[3][16];
+  int inverse_index_[6];
+  std::vector<model::Parts> parts_, alpha_parts_;  // by local coordinate, by joint coordinate
+  std::vector<model::LinkTurns> turns_;    // by link
+  std::vector<model::Turn> body_turn_;     // by body: cos, sin of its angle (planar rigid bodies)
   std::vector<double> zero_n_, weighted_, w1_, w2_, a_, b_, s_, w_, c_, mw_, column_, k_work_, k_work2_, f_, v_,
       adjoint_parts_;
 };

@@ -53,6 +53,7 @@ class JointTree {
   JointTree(const Model& model, const std::vector<int>& local_index);
 
   int size() const { return alpha_count_; }                     // k, the joint coordinates
+  int dimension() const { return dimension_; }                  // 2 (planar) or 3 (spatial)
   int coordinate_count() const { return coordinate_count_; }   // n, the absolute coordinates
   const std::vector<Link>& links() const { return links_; }
   // The constraints' current parameter values (refresh() after a design change), flat in link order.
