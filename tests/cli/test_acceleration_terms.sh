@@ -2,7 +2,8 @@
 # Objective and constraint terms on accelerations (quantity: acceleration): flexadj check passes with its defaults
 # for generalized-alpha and HHT, the discrete and the spacetime adjoint, at np 1 and np 2, and the gradient is the
 # same from every trajectory storage; the integrators, adjoints and commands that do not differentiate a_n, and
-# sensors and end conditions on an acceleration, are refused (exit 2) with the file and the key.
+# sensors and end conditions on an acceleration, are refused (exit 2) with the file and the key, and so is an
+# optimize --restart whose objective's quantity changed.
 # Usage: test_acceleration_terms.sh PATH/TO/flexadj
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/cli_support.sh" "$1"
@@ -53,6 +54,16 @@ for storage in "hdf5" "checkpoints --checkpoints 3"; do
   expect "gradient, trajectory $storage" 0 "a(b.x)" -- gradient accel.yaml --trajectory $storage -o stored.csv
   pass_if "trajectory $storage: the gradient of memory" cmp -s accel.csv stored.csv
 done
+
+# A restart belongs to its run: the objective's quantity changed is another objective.
+cp accel.yaml opt.yaml
+echo "optimization: {method: lbfgs, max_iterations: 2}" >> opt.yaml
+OPT=(optimize opt.yaml --no-trajectory -q -o run)
+expect "optimize: two iterations on acceleration terms" 0 -- "${OPT[@]}"
+expect "optimize --restart with the quantity changed to position is refused" 2 "run_restart.txt: --restart" \
+  "belongs to another run: its objective differs" -- "${OPT[@]}" --restart --max-iterations 4 \
+  --set "objective[0].quantity=position"
+expect "optimize --restart of the same run continues" 0 -- "${OPT[@]}" --restart --max-iterations 4
 
 # Integrators whose discrete state has no acceleration that their adjoint differentiates.
 for type in variational state_space hamiltonian; do
