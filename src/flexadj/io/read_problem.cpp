@@ -206,7 +206,8 @@ void Reader::read_optimization(const Value& v) {
   if (!v.given()) return;
   v.expect_map({"method", "max_iterations", "gradient_tolerance", "relative_gradient_tolerance",
                 "objective_tolerance", "objective_target", "step_fraction", "line_search", "lbfgs_memory",
-                "nonmonotone_memory", "bounds", "start_from", "constraint_tolerance", "trust_radius", "momentum_target_iteration"});
+                "nonmonotone_memory", "bounds", "start_from", "constraint_tolerance", "trust_radius", "krylov_tolerance",
+                "momentum_target_iteration"});
   auto& s = problem_.optimization;
   if (v.has("method")) s.method = v.at("method").choice({"lbfgs", "trust_region", "newton_krylov", "gauss_newton", "gradient", "barzilai_borwein"});
   if (v.has("max_iterations")) s.max_iterations = v.at("max_iterations").integer(0);
@@ -219,6 +220,12 @@ void Reader::read_optimization(const Value& v) {
   if (v.has("line_search")) s.line_search = v.at("line_search").choice({"armijo", "none"});
   if (v.has("lbfgs_memory")) s.lbfgs_memory = v.at("lbfgs_memory").integer(1);
   if (v.has("trust_radius")) s.trust_radius = v.at("trust_radius").positive();
+  if (v.has("krylov_tolerance")) {
+    s.krylov_tolerance = v.at("krylov_tolerance").positive();
+    if (s.krylov_tolerance >= 1.0)
+      v.at("krylov_tolerance").fail("expected a number below 1 (the residual relative to the gradient), got " +
+                                    v.at("krylov_tolerance").describe());
+  }
   if (v.has("nonmonotone_memory")) s.nonmonotone_memory = v.at("nonmonotone_memory").integer(1);
   if (v.has("constraint_tolerance")) s.constraint_tolerance = v.at("constraint_tolerance").positive();
   if (v.has("momentum_target_iteration")) read_momentum_target_iteration(v.at("momentum_target_iteration"));

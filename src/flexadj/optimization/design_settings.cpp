@@ -32,6 +32,7 @@ Settings design_settings(const problem::Problem& problem, const problem::DesignS
   s.armijo = m.line_search == "armijo";
   s.lbfgs_memory = m.lbfgs_memory;
   s.trust_radius = m.trust_radius;
+  s.krylov_tolerance = m.krylov_tolerance;
   s.nonmonotone_memory = m.nonmonotone_memory;
   s.metric = design_metric(design, *problem.model);
   s.constraint_tolerance = m.constraint_tolerance;

@@ -60,6 +60,8 @@ struct Settings {
   bool armijo = true;                // gradient method: backtracking line search on the eq. (56)/(57) step
   int lbfgs_memory = 10;
   double trust_radius = 0.0;  // trust_region, newton_krylov, gauss_newton: the first radius (0: ROL's)
+  // newton_krylov, gauss_newton: truncated CG stops when its residual is at most this times the gradient norm.
+  double krylov_tolerance = 1e-4;
   // Barzilai-Borwein: a step is accepted when J falls below the largest of the last this many values (Raydan
   // 1997's M; 1 is a monotone Armijo search).
   int nonmonotone_memory = 10;

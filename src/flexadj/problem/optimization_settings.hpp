@@ -34,6 +34,7 @@ struct OptimizationSettings {
   std::string line_search = "armijo";  // gradient method: armijo | none
   int lbfgs_memory = 10;
   double trust_radius = 0.0;  // trust-region methods: the first radius (0: ROL's, the Cauchy step's length)
+  double krylov_tolerance = 1e-4;  // newton_krylov, gauss_newton: truncated CG's residual relative to the gradient
   int nonmonotone_memory = 10;  // Barzilai-Borwein: J values the non-monotone safeguard compares with
   std::vector<DesignBound> bounds;
   // With constraints: converged only where no constraint value is violated by more than this.
