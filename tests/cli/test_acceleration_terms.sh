@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Objective and constraint terms on accelerations (quantity: acceleration): flexadj check passes with its defaults
 # for generalized-alpha and HHT, the discrete and the spacetime adjoint, at np 1 and np 2, and the gradient is the
-# same from every trajectory storage; the integrators, adjoints and commands that do not differentiate a_n, and
+# same from every trajectory storage; flexadj check includes the Hessian-vector product, and the whole Hessian is
+# symmetric, the same from every storage and at np 2; the integrators, adjoints and commands that do not differentiate a_n, and
 # sensors and end conditions on an acceleration, are refused (exit 2) with the file and the key, and so is an
 # optimize --restart whose objective's quantity changed.
 # Usage: test_acceleration_terms.sh PATH/TO/flexadj
@@ -82,7 +83,42 @@ expect "a constraint on accelerations with variational refused" 2 "constrained_v
 # Adjoints and commands that do not take dJ/da.
 expect "continuous adjoint refused" 2 "accel.yaml" "objective[0].quantity" "--adjoint continuous" -- \
   gradient accel.yaml --adjoint continuous
-expect "hessian refused" 2 "accel.yaml" "objective[0].quantity" "'flexadj hessian'" -- hessian accel.yaml
+
+# Second order: flexadj check's (d) verifies the Hessian-vector product (symmetry, central differences of gradients,
+# Taylor order 3) of the acceleration terms above; the whole Hessian is symmetric.
+hessian_checked() {  # hessian_checked LAUNCHER MODEL: check passes, its (d) among the checks
+  checks "$@" && grep -q "^check passed.*(d) Hessian-vector product" check.txt && return 0
+  grep "^check" check.txt | sed 's/^/     | /'
+  return 1
+}
+for model in accel accel_hht; do
+  pass_if "$model: check verifies the Hessian-vector product, np 1" hessian_checked "" $model.yaml
+  pass_if "$model: check verifies the Hessian-vector product, np 2" hessian_checked "$MPIRUN" $model.yaml
+done
+expect "whole Hessian" 0 -- hessian accel.yaml -o H.csv
+symmetric() {
+  /usr/bin/python3 - H.csv <<'PY'
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+H = {(r["row"], r["column"]): float(r["value"]) for r in rows}
+scale = max(abs(v) for v in H.values())
+worst = max(abs(v - H[(c, r)]) for (r, c), v in H.items())
+print("     %d entries, largest %.3e, asymmetry %.1e of it" % (len(H), scale, worst / scale))
+sys.exit(not (scale > 0 and worst <= 1e-8 * scale))
+PY
+}
+pass_if "whole Hessian symmetric to 1e-8" symmetric
+for storage in "hdf5" "checkpoints --checkpoints 3"; do
+  expect "whole Hessian, trajectory $storage" 0 -- hessian accel.yaml --trajectory $storage -o H_stored.csv
+  pass_if "trajectory $storage: the Hessian of memory bit for bit" cmp -s H.csv H_stored.csv
+done
+pass_if "whole Hessian at np 2" $MPIRUN "$FLEXADJ" hessian accel.yaml -o H_np2.csv -q
+pass_if "np 2: the Hessian of np 1 to 1e-12" /usr/bin/python3 -c "
+import csv, sys
+a = {(r['row'], r['column']): float(r['value']) for r in csv.DictReader(open('H.csv'))}
+b = {(r['row'], r['column']): float(r['value']) for r in csv.DictReader(open('H_np2.csv'))}
+scale = max(abs(v) for v in a.values())
+sys.exit(not (a.keys() == b.keys() and max(abs(a[k] - b[k]) for k in a) <= 1e-12 * scale))"
 # Sensors and end conditions.
 sed 's/- {type: final_square, coordinate: b.x, quantity: acceleration, target: 0.1}/- {type: final_square, sensor: {body: b, component: x}, quantity: acceleration}/' \
   accel.yaml > sensor.yaml

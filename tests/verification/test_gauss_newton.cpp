@@ -199,6 +199,16 @@ TEST(GaussNewton, HhtColumnsMatchDifferencesOfTheResiduals) {
   expect_columns_match_residual_differences(kTwoMasses, {"integrator.type=hht", "integrator.spectral_radius=0.7"});
 }
 
+// A tracking and a terminal term on accelerations: their residuals' a-parts pass to the adjoint steps' g_a.
+TEST(GaussNewton, AccelerationTermsColumnsMatchDifferencesOfTheResiduals) {
+  const std::vector<std::string> accelerations = {"objective[1].quantity=acceleration",
+                                                  "objective[3].quantity=acceleration"};
+  expect_columns_match_residual_differences(kTwoMasses, accelerations);
+  std::vector<std::string> hht = accelerations;
+  hht.insert(hht.end(), {"integrator.type=hht", "integrator.spectral_radius=0.7"});
+  expect_columns_match_residual_differences(kTwoMasses, hht);
+}
+
 TEST(GaussNewton, WithJointsColumnsMatchDifferencesOfTheResiduals) {
   expect_columns_match_residual_differences(kCartPendulum, {});
 }

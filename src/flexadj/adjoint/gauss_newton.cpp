@@ -22,16 +22,22 @@ Gradient gauss_newton_product(assembly::Assembler& assembler, integrators::TimeI
   // sum c w (r_x x) . (r_x x_dot) in place of J's: its gradient is J_r^T (J_r e) in the states' part.
   assembly::LocalGradient local = make_local_gradient(assembler.model(), parameters);
   std::vector<double> dJ_dq(n), dJ_dv(n);
+  const bool on_accelerations = objective.on_accelerations();  // the residuals' a-parts pass to g_a
+  std::vector<double> dJ_da(on_accelerations ? n : 0);
   assembly::State state = assembler.make_state(), tangent = assembler.make_state();
   const assembly::ScopedTransposedAssembly transposed_assembly(assembler);
   integrator.begin_adjoint(states);
   for (std::size_t step = times.size(); step-- > 0;) {
     state = states.step(step);
     tangent = tangents->tangent(step);
-    std::fill(dJ_dq.begin(), dJ_dq.end(), 0.0);
-    std::fill(dJ_dv.begin(), dJ_dv.end(), 0.0);
-    objective.add_gauss_newton_partials(assembler, times, step, state, tangent, dJ_dq, dJ_dv);
-    integrator.adjoint_step(states, step, state, dJ_dq, dJ_dv, local);
+    for (auto* v : {&dJ_dq, &dJ_dv, &dJ_da}) std::fill(v->begin(), v->end(), 0.0);
+    if (on_accelerations) {
+      objective.add_gauss_newton_partials(assembler, times, step, state, tangent, dJ_dq, dJ_dv, &dJ_da);
+      integrator.adjoint_step_with_accelerations(states, step, state, dJ_dq, dJ_dv, dJ_da, local);
+    } else {
+      objective.add_gauss_newton_partials(assembler, times, step, state, tangent, dJ_dq, dJ_dv);
+      integrator.adjoint_step(states, step, state, dJ_dq, dJ_dv, local);
+    }
   }
   Gradient product = reduce_gradient(assembler, objectives::Objective(), times, 0.0, local, dJ_dq, dJ_dv);
   // The control-effort residuals r = sqrt(c w) u(t_n) are linear in the control values: their part of G e is their

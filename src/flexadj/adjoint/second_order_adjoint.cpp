@@ -22,6 +22,9 @@ HessianVectorProduct second_order_adjoint(assembly::Assembler& assembler, integr
   assembly::LocalGradient local = make_local_gradient(assembler.model(), parameters);
   assembly::LocalGradient local_dot = make_local_gradient(assembler.model(), parameters);
   std::vector<double> dJ_dq(n), dJ_dv(n), dJ_dq_dot(n), dJ_dv_dot(n);
+  // Terms on accelerations: dJ/da_n and its d/de pass to the steps' g_a (adjoint_step_with_accelerations).
+  const bool on_accelerations = objective.on_accelerations();
+  std::vector<double> dJ_da(on_accelerations ? n : 0), dJ_da_dot(dJ_da.size());
   assembly::State state = assembler.make_state(), tangent = assembler.make_state(), previous_tangent = tangent;
   const assembly::ScopedTransposedAssembly transposed_assembly(assembler);
   integrator.begin_adjoint(states);
@@ -32,13 +35,21 @@ HessianVectorProduct second_order_adjoint(assembly::Assembler& assembler, integr
     // The tangent of step - 1 as well (the variational step's equations hold both ends); the next step's tangent.
     if (step > 0) previous_tangent = tangents->tangent(step - 1);
     objective_parts[step] = objective.local_step_value(assembler, times, step, state);
-    for (auto* v : {&dJ_dq, &dJ_dv, &dJ_dq_dot, &dJ_dv_dot}) std::fill(v->begin(), v->end(), 0.0);
+    for (auto* v : {&dJ_dq, &dJ_dv, &dJ_dq_dot, &dJ_dv_dot, &dJ_da, &dJ_da_dot}) std::fill(v->begin(), v->end(), 0.0);
+    std::vector<double>* da = on_accelerations ? &dJ_da : nullptr;
+    std::vector<double>* da_dot = on_accelerations ? &dJ_da_dot : nullptr;
     objective.add_partials(assembler, times, step, state, dJ_dq, dJ_dv, objectives::Objective::Partials::Discrete,
-                           &local);
-    objective.add_partials_tangent(assembler, times, step, state, tangent, dJ_dq_dot, dJ_dv_dot);
-    integrator.adjoint_step(states, step, state, dJ_dq, dJ_dv, local);
-    integrator.second_order_adjoint_step(states, step, state, tangent, previous_tangent, along, dJ_dq_dot,
-                                         dJ_dv_dot, local_dot);
+                           &local, da);
+    objective.add_partials_tangent(assembler, times, step, state, tangent, dJ_dq_dot, dJ_dv_dot, da_dot);
+    if (on_accelerations) {
+      integrator.adjoint_step_with_accelerations(states, step, state, dJ_dq, dJ_dv, dJ_da, local);
+      integrator.second_order_adjoint_step_with_accelerations(states, step, state, tangent, previous_tangent, along,
+                                                              dJ_dq_dot, dJ_dv_dot, dJ_da_dot, local_dot);
+    } else {
+      integrator.adjoint_step(states, step, state, dJ_dq, dJ_dv, local);
+      integrator.second_order_adjoint_step(states, step, state, tangent, previous_tangent, along, dJ_dq_dot,
+                                           dJ_dv_dot, local_dot);
+    }
     std::swap(tangent, previous_tangent);
   }
   HessianVectorProduct result;

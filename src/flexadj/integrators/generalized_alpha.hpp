@@ -71,6 +71,13 @@ class GeneralizedAlpha final : public TimeIntegrator {
                                  const assembly::LocalGradient& direction,
                                  std::vector<double>& dJ_dq_dot, std::vector<double>& dJ_dv_dot,
                                  assembly::LocalGradient& gradient_dot) override;
+  void second_order_adjoint_step_with_accelerations(storage::Trajectory& trajectory, std::size_t n,
+                                                    const assembly::State& state, const assembly::State& tangent,
+                                                    const assembly::State& previous_tangent,
+                                                    const assembly::LocalGradient& direction,
+                                                    std::vector<double>& dJ_dq_dot, std::vector<double>& dJ_dv_dot,
+                                                    const std::vector<double>& dJ_da_dot,
+                                                    assembly::LocalGradient& gradient_dot) override;
 
   // mu_q . dE3/dh + mu_v . dE4/dh of the Newmark relations of step n (docs/adjoint.md, "Implicit final time").
   // Reads aux of steps n and n - 1 from the trajectory: a memory trajectory (an HDF5 one does not keep aux).
@@ -92,6 +99,11 @@ class GeneralizedAlpha final : public TimeIntegrator {
   void adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
                     std::vector<double>& dJ_dq, std::vector<double>& dJ_dv, const std::vector<double>* dJ_da,
                     assembly::LocalGradient& gradient);
+  // second_order_adjoint_step() with d/de of dJ/da_n (nullptr: none).
+  void second_order_adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
+                                 const assembly::State& tangent, const assembly::LocalGradient& direction,
+                                 std::vector<double>& dJ_dq_dot, std::vector<double>& dJ_dv_dot,
+                                 const std::vector<double>* dJ_da_dot, assembly::LocalGradient& gradient_dot);
   Variant variant_;
   GeneralizedAlphaCoefficients coefficients_;
   std::vector<double> previous_a_, previous_aux_, last_increment_;

@@ -1,8 +1,8 @@
 // The second-order adjoint of generalized-alpha / HHT (docs/adjoint.md, "Second-order adjoint"), beside the
 // forward and adjoint steps of generalized_alpha.cpp: the tangent-linear step (the step's equations E1-E5
 // differentiated along a direction e of parameters, controls and initial state) and the adjoint step differentiated
-// along e (forward over reverse; Wang, Navon, Le Dimet and Zou 1992; Griewank and Walther 2008, sec. 5.4). Models of
-// force elements without constraints so far (GradientProblem refuses others).
+// along e (forward over reverse; Wang, Navon, Le Dimet and Zou 1992; Griewank and Walther 2008, sec. 5.4). With joints
+// the direction holds force parameters and control values only so far (GradientProblem::check_second_order).
 #include <algorithm>
 #include <stdexcept>
 
@@ -91,14 +91,32 @@ void GeneralizedAlpha::second_order_adjoint_step(storage::Trajectory& trajectory
                                                  const assembly::LocalGradient& direction,
                                                  std::vector<double>& dJ_dq_dot, std::vector<double>& dJ_dv_dot,
                                                  assembly::LocalGradient& gradient_dot) {
-  using assembly::ConstraintLevel;
+  (void)previous_tangent;  // the step's equations hold x_{n-1} through the kept Jacobians only
+  second_order_adjoint_step(trajectory, n, state, tangent, direction, dJ_dq_dot, dJ_dv_dot, nullptr, gradient_dot);
+}
+
+// d/de of dJ/da_n enters g_a_dot as dJ/da_n enters g_a (adjoint_step_with_accelerations).
+void GeneralizedAlpha::second_order_adjoint_step_with_accelerations(
+    storage::Trajectory& trajectory, std::size_t n, const assembly::State& state, const assembly::State& tangent,
+    const assembly::State& previous_tangent, const assembly::LocalGradient& direction, std::vector<double>& dJ_dq_dot,
+    std::vector<double>& dJ_dv_dot, const std::vector<double>& dJ_da_dot, assembly::LocalGradient& gradient_dot) {
   (void)previous_tangent;
+  second_order_adjoint_step(trajectory, n, state, tangent, direction, dJ_dq_dot, dJ_dv_dot, &dJ_da_dot, gradient_dot);
+}
+
+void GeneralizedAlpha::second_order_adjoint_step(storage::Trajectory& trajectory, std::size_t n,
+                                                 const assembly::State& state, const assembly::State& tangent,
+                                                 const assembly::LocalGradient& direction,
+                                                 std::vector<double>& dJ_dq_dot, std::vector<double>& dJ_dv_dot,
+                                                 const std::vector<double>* dJ_da_dot,
+                                                 assembly::LocalGradient& gradient_dot) {
+  using assembly::ConstraintLevel;
   const auto& c = coefficients_;
   const std::vector<double>& times = trajectory.step_times();
   const std::size_t last = times.size() - 1, size = coordinate_count_;
   const double t = times[n];
   const double h_next = n < last ? times[n + 1] - t : 0.0;
-  newmark_partials(h_next, dJ_dq_dot, dJ_dv_dot, nullptr, mu_q_dot_next_, mu_v_dot_next_, mu_aux_dot_next_, g_q_dot_, g_v_dot_,
+  newmark_partials(h_next, dJ_dq_dot, dJ_dv_dot, dJ_da_dot, mu_q_dot_next_, mu_v_dot_next_, mu_aux_dot_next_, g_q_dot_, g_v_dot_,
                    g_a_dot_, g_aux_dot_);
   assembler_.second_order_products(state, tangent, t, direction, mu_r_, mu_c_, z_k_, z_d_, z_m_, c_dot_, gradient_dot);
 

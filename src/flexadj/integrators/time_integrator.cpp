@@ -50,6 +50,16 @@ void TimeIntegrator::adjoint_step_with_accelerations(storage::Trajectory&, std::
                          description() + ")");
 }
 
+void TimeIntegrator::second_order_adjoint_step_with_accelerations(storage::Trajectory&, std::size_t,
+                                                                  const assembly::State&, const assembly::State&,
+                                                                  const assembly::State&,
+                                                                  const assembly::LocalGradient&, std::vector<double>&,
+                                                                  std::vector<double>&, const std::vector<double>&,
+                                                                  assembly::LocalGradient&) {
+  throw std::logic_error("second_order_adjoint_step_with_accelerations: this integrator's adjoint has no "
+                         "accelerations (" + description() + ")");
+}
+
 void TimeIntegrator::second_order_adjoint_step(storage::Trajectory&, std::size_t, const assembly::State&,
                                                const assembly::State&, const assembly::State&,
                                                const assembly::LocalGradient&, std::vector<double>&,

@@ -137,6 +137,13 @@ class TimeIntegrator : public storage::StepRecomputer {
                                          const assembly::LocalGradient& direction,
                                          std::vector<double>& dJ_dq_dot, std::vector<double>& dJ_dv_dot,
                                          assembly::LocalGradient& gradient_dot);
+  // second_order_adjoint_step() with d/de of the objective's dJ/da_n as well, after adjoint_step_with_accelerations
+  // (the kinds with the capability acceleration_terms; the others throw std::logic_error).
+  virtual void second_order_adjoint_step_with_accelerations(
+      storage::Trajectory& trajectory, std::size_t n, const assembly::State& state, const assembly::State& tangent,
+      const assembly::State& previous_tangent, const assembly::LocalGradient& direction,
+      std::vector<double>& dJ_dq_dot, std::vector<double>& dJ_dv_dot, const std::vector<double>& dJ_da_dot,
+      assembly::LocalGradient& gradient_dot);
 
   // The adjoint of the projection of the given initial state (project_initial_state()): on entry dJ_dq, dJ_dv
   // are the derivatives with respect to the consistent initial state (q_0, v_0); on exit those with respect to the

@@ -107,6 +107,16 @@ bool gather_inputs(const assembly::Assembler& assembler, const ObjectiveTerm& te
   return true;
 }
 
+// Where the partial of an input goes: dq, dv or da by its level (da is given wherever a term is on accelerations).
+std::vector<double>& level_part(TermInputs::Level level, std::vector<double>& dq, std::vector<double>& dv,
+                                std::vector<double>* da) {
+  if (level == TermInputs::Level::Acceleration) {
+    if (!da) throw std::logic_error("Objective: a term on accelerations, and no dJ/da to put its partial in");
+    return *da;
+  }
+  return level == TermInputs::Level::Velocity ? dv : dq;
+}
+
 }  // namespace
 
 double Objective::value(const assembly::Assembler& assembler, const std::vector<double>& times,
@@ -195,11 +205,7 @@ void Objective::add_partials(const assembly::Assembler& assembler, const std::ve
     if (with_terminal) j += kernels::terminal(term, x);
     for (int k = 0; k < inputs.count; ++k)
       if (inputs.owned[k] >= 0) {
-        using Level = TermInputs::Level;
-        std::vector<double>& d = inputs.level[k] == Level::Velocity       ? dv
-                                 : inputs.level[k] == Level::Acceleration ? *da
-                                                                          : dq;
-        d[inputs.owned[k]] += j.dx(k);
+        level_part(inputs.level[k], dq, dv, da)[inputs.owned[k]] += j.dx(k);
       }
     // dJ/d(mass, inertia) of a momentum sensor, where the design wants them (the body's rank only).
     const int offset = gradient && term.on_momentum() ? gradient->force_offsets[term.inertia_element] : -1;
@@ -213,7 +219,8 @@ void Objective::add_partials(const assembly::Assembler& assembler, const std::ve
 
 void Objective::add_partials_tangent(const assembly::Assembler& assembler, const std::vector<double>& times,
                                      std::size_t n, const assembly::State& state, const assembly::State& tangent,
-                                     std::vector<double>& dq_dot, std::vector<double>& dv_dot) const {
+                                     std::vector<double>& dq_dot, std::vector<double>& dv_dot,
+                                     std::vector<double>* da_dot) const {
   using Nested = Sacado::Fad::SFad<ControlFad, kMaxInputs>;  // outer: the inputs; inner: the direction e
   const std::size_t last = times.size() - 1;
   const double weight = quadrature_weight(times, n);
@@ -222,7 +229,8 @@ void Objective::add_partials_tangent(const assembly::Assembler& assembler, const
   for (const auto& term : terms_) {
     if (!term.on_states()) continue;
     if (term.on_momentum()) throw std::logic_error("Objective::add_partials_tangent: a momentum sensor");
-    if (term.on_acceleration()) throw std::logic_error("Objective::add_partials_tangent: a term on accelerations");
+    if (term.on_acceleration() && !da_dot)
+      throw std::logic_error("Objective::add_partials_tangent: a term on accelerations, and no da_dot");
     const bool here = gather_inputs(assembler, term, state, inputs);
     gather_inputs(assembler, term, tangent, directions);  // the same collectives as the line above
     if (!here) continue;
@@ -235,8 +243,7 @@ void Objective::add_partials_tangent(const assembly::Assembler& assembler, const
     Nested j = weight * kernels::integrand(term, x, times[n]);
     if (n == last) j += kernels::terminal(term, x);
     for (int k = 0; k < inputs.count; ++k)
-      if (inputs.owned[k] >= 0)
-        (inputs.level[k] == TermInputs::Level::Velocity ? dv_dot : dq_dot)[inputs.owned[k]] += j.dx(k).dx(0);
+      if (inputs.owned[k] >= 0) level_part(inputs.level[k], dq_dot, dv_dot, da_dot)[inputs.owned[k]] += j.dx(k).dx(0);
   }
 }
 
@@ -271,7 +278,6 @@ std::string Objective::least_squares_refusal() const {
       return which + " is not a weighted square w/2 r^2 of a residual (tracking, final_square, penalty and "
                      "control_effort are)";
     if (term.on_momentum()) return which + " is on a momentum sensor, which reads the parameters";
-    if (term.on_acceleration()) return which + " is on an acceleration, whose tangent the products do not form";
     if (!(term.weight >= 0.0)) return which + " has a negative weight " + std::to_string(term.weight);
   }
   return {};
@@ -280,7 +286,7 @@ std::string Objective::least_squares_refusal() const {
 void Objective::add_gauss_newton_partials(const assembly::Assembler& assembler, const std::vector<double>& times,
                                           std::size_t n, const assembly::State& state,
                                           const assembly::State& tangent, std::vector<double>& dq,
-                                          std::vector<double>& dv) const {
+                                          std::vector<double>& dv, std::vector<double>* da) const {
   // Term w/2 r(x(s))^2 with inputs s: the Gauss-Newton part of its Hessian is c w r_s^T r_s, so the product with
   // s_dot is c w r_s (r_s . s_dot) (c: the trapezoidal weight, 1 for the terminal term at the last step).
   const std::size_t last = times.size() - 1;
@@ -289,8 +295,8 @@ void Objective::add_gauss_newton_partials(const assembly::Assembler& assembler, 
   std::array<TermFad, kMaxInputs> seeded;
   for (const auto& term : terms_) {
     if (!term.on_states()) continue;
-    if (!kernels::least_squares(term) || term.on_momentum() || term.on_acceleration())
-      throw std::logic_error("Objective::add_gauss_newton_partials: a term that is not a weighted square of q, v");
+    if (!kernels::least_squares(term) || term.on_momentum() || (term.on_acceleration() && !da))
+      throw std::logic_error("Objective::add_gauss_newton_partials: a term that is not a weighted square of q, v, a");
     const bool here = gather_inputs(assembler, term, state, inputs);
     gather_inputs(assembler, term, tangent, directions);  // the same collectives as the line above
     if (!here) continue;
@@ -303,9 +309,7 @@ void Objective::add_gauss_newton_partials(const assembly::Assembler& assembler, 
     double r_dot = 0.0;  // J_r s_dot
     for (int k = 0; k < inputs.count; ++k) r_dot += r.dx(k) * directions.values[k];
     for (int k = 0; k < inputs.count; ++k)
-      if (inputs.owned[k] >= 0)
-        (inputs.level[k] == TermInputs::Level::Velocity ? dv : dq)[inputs.owned[k]] +=
-            c * term.weight * r.dx(k) * r_dot;
+      if (inputs.owned[k] >= 0) level_part(inputs.level[k], dq, dv, da)[inputs.owned[k]] += c * term.weight * r.dx(k) * r_dot;
   }
 }
 

@@ -62,12 +62,13 @@ class Objective {
                     Partials partials = Partials::Discrete, assembly::LocalGradient* gradient = nullptr,
                     std::vector<double>* da = nullptr) const;
   // The second-order adjoint's (Hessian-vector products): dq_dot += d/de of add_partials(Discrete)'s dq along the
-  // state's direction `tangent` (q_dot, v_dot), dv_dot likewise (momentum sensors, which read parameters: refused
-  // before); controls[name][k] += d/de of add_control_gradient's dJ/du_k along the control values' direction
-  // control_dots (the control-effort terms). Second derivatives of the same kernels by nested Sacado types.
+  // state's direction `tangent` (q_dot, v_dot, a_dot), dv_dot and da_dot likewise (da_dot: terms on accelerations;
+  // momentum sensors, which read parameters: refused before); controls[name][k] += d/de of add_control_gradient's
+  // dJ/du_k along the control values' direction control_dots (the control-effort terms). Second derivatives of the
+  // same kernels by nested Sacado types.
   void add_partials_tangent(const assembly::Assembler& assembler, const std::vector<double>& times, std::size_t n,
                             const assembly::State& state, const assembly::State& tangent, std::vector<double>& dq_dot,
-                            std::vector<double>& dv_dot) const;
+                            std::vector<double>& dv_dot, std::vector<double>* da_dot = nullptr) const;
   void add_control_gradient_tangent(const model::Model& model, const std::vector<double>& times,
                                     const std::map<std::string, std::vector<double>>& control_dots,
                                     std::map<std::string, std::vector<double>>& controls) const;
@@ -77,12 +78,13 @@ class Objective {
   // least_squares_refusal(): empty if every term is such a square with w >= 0, else which term is not and why
   // (e.g. "objective[2] (type final_value) is not a weighted square ...").
   std::string least_squares_refusal() const;
-  // dq += sum_i c w r_q^T (r_x . x_dot) over the terms at step n, dv likewise (owned coordinates): the partials of
-  // the linearised objective 1/2 sum c w (r_x x_dot)^2 with r's second derivatives dropped, x_dot = (q_dot, v_dot)
-  // of `tangent`. Collective like add_partials.
+  // dq += sum_i c w r_q^T (r_x . x_dot) over the terms at step n, dv and da likewise (owned coordinates; da: terms
+  // on accelerations): the partials of the linearised objective 1/2 sum c w (r_x x_dot)^2 with r's second
+  // derivatives dropped, x_dot = (q_dot, v_dot, a_dot) of `tangent`. Collective like add_partials.
   void add_gauss_newton_partials(const assembly::Assembler& assembler, const std::vector<double>& times,
                                  std::size_t n, const assembly::State& state, const assembly::State& tangent,
-                                 std::vector<double>& dq, std::vector<double>& dv) const;
+                                 std::vector<double>& dq, std::vector<double>& dv,
+                                 std::vector<double>* da = nullptr) const;
   // residuals += the weighted residuals rt of the terms on the states at step n (this rank's terms; a relative
   // term on rank 0), and control_residuals(...) those of the control-effort terms, one per term and step; so that
   // J = 1/2 |rt|^2 over all steps (for tests against differences of the residual vector).
