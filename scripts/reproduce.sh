@@ -157,7 +157,9 @@ print('dual-quaternion optimum, geometrically exact beam, h = $H: tip %.3g cm fr
       done
       $PY -c "import csv; h = list(csv.DictReader(open('$OUT/dual_quaternion_beam_4_6_history.csv')))
 print('J0 = %s, J = %s, J/J0 = %.1e, %s iterations (%s forward, %s adjoint runs), %s s' % (h[0]['objective'], h[-1]['objective'],
-      float(h[-1]['objective']) / float(h[0]['objective']), h[-1]['iteration'], h[-1]['forward_runs'], h[-1]['adjoint_runs'], h[-1]['seconds']))"
+      float(h[-1]['objective']) / float(h[0]['objective']), h[-1]['iteration'], h[-1]['forward_runs'], h[-1]['adjoint_runs'], h[-1]['seconds']))
+import yaml; u = yaml.safe_load(open('$OUT/dual_quaternion_beam_4_6_design.yaml'))['design_values']['control:torque']
+print('optimised torque %.0f ... %.0f N m' % (min(u), max(u)))"
       $PY "$ROOT/scripts/plot_optimization.py" "$OUT/dual_quaternion_beam_4_6" --title "very flexible beam swing-up, dual-quaternion beam"
       # Not run here: example 4.5 (hours: case dual_quaternion_beam_4_5) and the cost per space-time cell, a
       # benchmark (build/benchmarks/flexadj_benchmark_beams --formulation dual_quaternion --steps 40, JSON in
