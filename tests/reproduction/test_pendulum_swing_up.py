@@ -10,8 +10,8 @@ shows the optimised motion in figures only, so the asserted figures are flexadj'
   angle error |q_N - (0, 1)| <= sqrt(1e-3/500) = 1.4e-3 and |p_N| <= sqrt(2e-3/1e-2) = 0.45; both asserted from
   the final trajectory;
 - the optimised control applied to the exact dynamics (RK4, 100 substeps per control step) also ends near the
-  top: angle error below 5e-3 rad (measured 2.9e-4; the discretisation error of the optimum at h = 0.01).
-Measured (1 rank): 99 iterations, J = 9.90e-4, angle error 6.8e-5, |p_N| = 0.049, about 12 s.
+  top: angle error below 5e-3 rad (measured 2.5e-4; the discretisation error of the optimum at h = 0.01).
+Measured (1 rank, 2026-11-30): 133 iterations, J = 9.99e-4, angle error 4.8e-5, |p_N| = 0.079, about 2 s.
 
 usage: test_pendulum_swing_up.py FLEXADJ MPIEXEC WORKDIR SOURCE_DIR RANKS
 """

@@ -12,8 +12,8 @@ flexadj's and independent ones:
   final trajectory;
 - the optimised torque applied to the exact dynamics (RK4, 100 substeps per control step) also ends near the top:
   angle error below 5e-3 rad.
-Measured (1 rank): 95 iterations, J = 9.71e-4, angle error 5.7e-5, |p_N| = 0.31, exact dynamics 4.8e-4 rad from the
-top, about 5 s.
+Measured (1 rank, 2026-11-30): 94 iterations, J = 9.90e-4, angle error 1.4e-4, |p_N| = 0.32, exact dynamics
+3.1e-4 rad from the top, about 2 s.
 
 usage: test_pendulum_swing_up_minimal.py FLEXADJ MPIEXEC WORKDIR SOURCE_DIR
 """
