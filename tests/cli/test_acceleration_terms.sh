@@ -2,9 +2,10 @@
 # Objective and constraint terms on accelerations (quantity: acceleration): flexadj check passes with its defaults
 # for generalized-alpha and HHT, the discrete and the spacetime adjoint, at np 1 and np 2, and the gradient is the
 # same from every trajectory storage; flexadj check includes the Hessian-vector product, and the whole Hessian is
-# symmetric, the same from every storage and at np 2; the integrators, adjoints and commands that do not differentiate a_n, and
-# sensors and end conditions on an acceleration, are refused (exit 2) with the file and the key, and so is an
-# optimize --restart whose objective's quantity changed.
+# symmetric, the same from every storage and at np 2; a sensor's acceleration passes check too, and its value is
+# the point's acceleration a_r + alpha k x (R s) - omega^2 R s of the run's states; the integrators, adjoints and
+# commands that do not differentiate a_n, and end conditions on an acceleration, are refused (exit 2) with the file
+# and the key, and so is an optimize --restart whose objective's quantity changed.
 # Usage: test_acceleration_terms.sh PATH/TO/flexadj
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/cli_support.sh" "$1"
@@ -119,10 +120,54 @@ a = {(r['row'], r['column']): float(r['value']) for r in csv.DictReader(open('H.
 b = {(r['row'], r['column']): float(r['value']) for r in csv.DictReader(open('H_np2.csv'))}
 scale = max(abs(v) for v in a.values())
 sys.exit(not (a.keys() == b.keys() and max(abs(a[k] - b[k]) for k in a) <= 1e-12 * scale))"
-# Sensors and end conditions.
-sed 's/- {type: final_square, coordinate: b.x, quantity: acceleration, target: 0.1}/- {type: final_square, sensor: {body: b, component: x}, quantity: acceleration}/' \
-  accel.yaml > sensor.yaml
-expect "a sensor's acceleration refused" 2 "sensor.yaml" "objective[1].quantity" "coordinates" -- gradient sensor.yaml
+# A sensor's acceleration: points of a rigid pendulum on a spring, tracked and at the end.
+cat > sensor.yaml <<'YAML'
+dimension: 2
+gravity: [0, -9.81]
+integrator: {end_time: 0.5, step_size: 0.005}
+bodies:
+  - {name: arm, type: rigid_body, mass: 1.2, inertia: 0.05, position: [0.3, 0]}
+forces:
+  - {name: spring, type: spring_damper, bodies: [ground, arm], points: [[0.2, 0.4], [0.5, 0]], stiffness: 30, damping: 0.3, free_length: 0.3}
+joints:
+  - {name: hinge, type: revolute, bodies: [ground, arm], point: [0, 0]}
+objective:
+  - {type: tracking, sensor: {body: arm, point: [0.5, 0.1], component: y}, quantity: acceleration, reference: "-2*t", weight: 0.5}
+  - {type: final_square, sensor: {body: arm, point: [0.6, 0], component: x}, quantity: acceleration, target: 1}
+design_variables: [arm.mass, spring.stiffness, spring.damping]
+YAML
+pass_if "sensor: check (with the Hessian-vector product), np 1" hessian_checked "" sensor.yaml
+pass_if "sensor: check (with the Hessian-vector product), np 2" hessian_checked "$MPIRUN" sensor.yaml
+pass_if "sensor: check, spacetime adjoint" checks "" sensor.yaml --adjoint spacetime
+# The value: a_P = a_r + alpha k x (R s) - omega^2 R s from the run's last q, v, a, s = (0.3, 0.1) in the body.
+sed -e '/^objective:/,$d' sensor.yaml > value.yaml
+cat >> value.yaml <<'YAML'
+objective:
+  - {type: final_value, sensor: {body: arm, point: [0.6, 0.1], component: x}, quantity: acceleration}
+  - {type: final_value, sensor: {body: arm, point: [0.6, 0.1], component: y}, quantity: acceleration, weight: 1000}
+design_variables: [arm.mass]
+YAML
+expect "sensor: the final value" 0 "arm.acceleration_x" -- gradient value.yaml -o value.csv
+expect "sensor: the run's states" 0 -- simulate value.yaml -o value.h5 --no-xdmf
+point_acceleration() {
+  /usr/bin/python3 - "$(sed -n 's/^J = \([^ ]*\).*/\1/p' out.txt | head -1)" <<'PY'
+import h5py, math, sys
+f = h5py.File("value.h5", "r")
+names = [s.decode() for s in f["model/coordinate_names"][:]]
+q, v, a = (f["state/" + k][-1] for k in "qva")
+i = [names.index("arm." + c) for c in ("x", "y", "theta")]
+theta, omega, alpha = q[i[2]], v[i[2]], a[i[2]]
+s = (0.3, 0.1)
+arm = (math.cos(theta) * s[0] - math.sin(theta) * s[1], math.sin(theta) * s[0] + math.cos(theta) * s[1])
+ax = a[i[0]] - alpha * arm[1] - omega**2 * arm[0]
+ay = a[i[1]] + alpha * arm[0] - omega**2 * arm[1]
+J = float(sys.argv[1])
+print("     J = %.15g, a_x + 1000 a_y from the states = %.15g" % (J, ax + 1000 * ay))
+sys.exit(not abs(J - (ax + 1000 * ay)) <= 1e-12 * abs(J))
+PY
+}
+"$FLEXADJ" gradient value.yaml -o value.csv > out.txt 2>&1
+pass_if "sensor: the point's acceleration from q, v, a to 1e-12" point_acceleration
 sed 's/integrator: {end_time: 0.5, step_size: 0.01}/integrator: {end_time: 0.5, step_size: 0.01, end_condition: {coordinate: b.x, quantity: acceleration}}/' \
   accel.yaml > end.yaml
 expect "no end condition on an acceleration" 2 "end.yaml" "integrator.end_condition.quantity" -- gradient end.yaml

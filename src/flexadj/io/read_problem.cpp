@@ -97,19 +97,17 @@ void Reader::check_acceleration_integrator(const Value& quantity) const {
 }
 
 // sensor: {body, point (global at t = 0; default the centre of mass), component: x | y | z} with quantity
-// position | velocity | angular_velocity | direction | momentum | angular_momentum; for direction, `direction`
+// position | velocity | acceleration | angular_velocity | direction | momentum | angular_momentum; for direction, `direction`
 // (global at t = 0) instead of `point`; the momenta are of the whole body (no point).
 void Reader::read_sensor(const Value& v, const Value& quantity, objectives::ObjectiveTerm& term) const {
   using Term = objectives::ObjectiveTerm;
   v.expect_map({"body", "point", "direction", "component"});
-  if (quantity.given() && !quantity.is_map() && !quantity.is_list() && quantity.text() == "acceleration")
-    quantity.fail("a sensor's acceleration is not available; terms on accelerations take coordinates (coordinate: "
-                  "body.x, quantity: acceleration)");
   term.sensor_body = body_ref(v.at("body"), false);
-  const std::string q = quantity.given() ? quantity.choice({"position", "velocity", "angular_velocity", "direction",
-                                                            "momentum", "angular_momentum"})
+  const std::string q = quantity.given() ? quantity.choice({"position", "velocity", "acceleration", "angular_velocity",
+                                                            "direction", "momentum", "angular_momentum"})
                                          : "position";
   term.quantity = q == "velocity"           ? Term::Quantity::Velocity
+                  : q == "acceleration"     ? Term::Quantity::Acceleration
                   : q == "angular_velocity" ? Term::Quantity::AngularVelocity
                   : q == "direction"        ? Term::Quantity::Direction
                   : q == "momentum"         ? Term::Quantity::Momentum

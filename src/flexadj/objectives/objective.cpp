@@ -15,12 +15,8 @@
 namespace flexadj::objectives {
 namespace {
 
-// The most coordinates of a body kind (model/body.hpp: a full ANCF node has 12, a dual-quaternion node 8).
-constexpr int kMaxBodyCoordinates = 12;
-static_assert(model::coordinate_count(model::BodyKind::AncfFullNode) == kMaxBodyCoordinates &&
-                  model::coordinate_count(model::BodyKind::DualQuaternionNode) <= kMaxBodyCoordinates,
-              "a sensor's body must fit the term's AD type");
-constexpr int kMaxInputs = 2 * kMaxBodyCoordinates + kernels::kInertiaInputs;  // a sensor's body: q, v (, inertia)
+// A sensor's body: q, v (, inertia or a).
+constexpr int kMaxInputs = 2 * kernels::kMaxBodyCoordinates + std::max(kernels::kInertiaInputs, kernels::kMaxBodyCoordinates);
 using TermFad = Sacado::Fad::SFad<double, kMaxInputs>;
 using ControlFad = Sacado::Fad::SFad<double, 1>;
 
@@ -70,6 +66,14 @@ bool gather_inputs(const assembly::Assembler& assembler, const ObjectiveTerm& te
       in.owned[k] = in.owned[nb + k] = first + k;
       in.level[k] = Level::Position;
       in.level[nb + k] = Level::Velocity;
+    }
+    if (term.on_acceleration()) {  // the point's acceleration reads a as well
+      for (int k = 0; k < nb; ++k) {
+        in.values[2 * nb + k] = state.a[first + k];
+        in.owned[2 * nb + k] = first + k;
+        in.level[2 * nb + k] = Level::Acceleration;
+      }
+      in.count = 3 * nb;
     }
     if (term.on_momentum()) {  // the current mass and inertia (design variables change them)
       if (term.inertia_element < 0)

@@ -32,8 +32,8 @@ std::string objective_formula(const std::vector<ObjectiveTerm>& terms, const mod
     std::string x;
     if (term.sensor_body >= 0) {
       const char* axis[] = {"x", "y", "z"};
-      const char* quantity[] = {"position",  "velocity", "angular_velocity",
-                                "direction", "momentum", "angular_momentum"};
+      const char* quantity[] = {"position", "velocity",         "angular_velocity", "direction",
+                                "momentum", "angular_momentum", "acceleration"};  // Term::Quantity's order
       x = system.body(term.sensor_body).name + "." + quantity[static_cast<int>(term.quantity)] + "_" +
           axis[term.sensor_component];
     } else {

@@ -6,6 +6,7 @@
 // written by hand: Objective::add_partials evaluates the same kernels with forward-AD scalars.
 #include <Sacado_No_Kokkos.hpp>
 
+#include <array>
 #include <stdexcept>
 
 #include "flexadj/model/body.hpp"
@@ -19,9 +20,15 @@ inline const char* const kInertiaParameterNames[kInertiaInputs] = {"mass",      
                                                                    "inertia_zz", "inertia_xy", "inertia_xz",
                                                                    "inertia_yz"};
 
+// The most coordinates of a body kind (model/body.hpp: a full ANCF node has 12, a dual-quaternion node 8).
+constexpr int kMaxBodyCoordinates = 12;
+static_assert(model::coordinate_count(model::BodyKind::AncfFullNode) == kMaxBodyCoordinates &&
+                  model::coordinate_count(model::BodyKind::DualQuaternionNode) <= kMaxBodyCoordinates,
+              "a sensor's body must fit the term's AD type");
+
 // x from the term's inputs: for a coordinate term one input (q_i, v_i or a_i), for a relative term two (its coordinate
 // and the one it is relative to), for a sensor the body's q (first nb inputs) and v (next nb), for a momentum
-// sensor then the kInertiaInputs parameters.
+// sensor then the kInertiaInputs parameters, for an acceleration sensor the body's a (nb more).
 template <class S>
 S measured_quantity(const ObjectiveTerm& term, model::BodyKind body_kind, const S* inputs) {
   if (term.sensor_body < 0) return term.relative_to < 0 ? inputs[0] : inputs[0] - inputs[1];
@@ -51,8 +58,23 @@ S measured_quantity(const ObjectiveTerm& term, model::BodyKind body_kind, const 
     case ObjectiveTerm::Quantity::Direction:
       x = model::multiply(model::body_rotation(body_kind, q), term.sensor_point);
       break;
-    case ObjectiveTerm::Quantity::Acceleration:  // coordinates only (the model reader refuses it on sensors)
-      throw std::logic_error("objective kernel: an acceleration sensor");
+    case ObjectiveTerm::Quantity::Acceleration: {
+      // The time derivative of the point's velocity: d/dtau of point_velocity(q + tau v, v + tau a) at tau = 0, as
+      // v and a are the rates of q and v (for rotations too: their coordinates' rates).
+      using Rate = Sacado::Fad::SFad<S, 1>;
+      const int nb = model::coordinate_count(body_kind);
+      const S* a = v + nb;
+      std::array<Rate, kMaxBodyCoordinates> q_tau, v_tau;
+      for (int k = 0; k < nb; ++k) {
+        q_tau[k] = Rate(1, q[k]);
+        q_tau[k].fastAccessDx(0) = v[k];
+        v_tau[k] = Rate(1, v[k]);
+        v_tau[k].fastAccessDx(0) = a[k];
+      }
+      const model::Vec3<Rate> velocity = model::point_velocity(body_kind, q_tau.data(), v_tau.data(), term.sensor_point);
+      x = {velocity[0].dx(0), velocity[1].dx(0), velocity[2].dx(0)};
+      break;
+    }
   }
   return x[term.sensor_component];
 }
