@@ -6,7 +6,7 @@
 # cases too; where a figure comes from a test, the case runs that test's commands or, for a C++ test, its binary from
 # build/tests (the test's printed lines are the figures).
 # usage: scripts/reproduce.sh [-np N] [identification] [crane] [double_pendulum] [double_pendulum_hamiltonian]
-#        [stabilization] [stabilization_joint] [triple_pendulum] [beam_swing_up] [dual_quaternion_beam]
+#        [stabilization] [stabilization_newton_krylov] [stabilization_joint] [triple_pendulum] [beam_swing_up] [dual_quaternion_beam]
 #        [dual_quaternion_beam_4_5] [pendulum_studies] [oscillator_stop] [tolerance_study] [manipulator]
 #        [torsional_pendulum]
 #        (default: all but stabilization_joint and dual_quaternion_beam_4_5, which take hours; 1 rank)
@@ -15,7 +15,7 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 NP=1
 if [ "${1:-}" = "-np" ]; then NP="$2"; shift 2; fi
 CASES=("$@")
-[ ${#CASES[@]} -eq 0 ] && CASES=(identification crane double_pendulum double_pendulum_hamiltonian stabilization triple_pendulum beam_swing_up
+[ ${#CASES[@]} -eq 0 ] && CASES=(identification crane double_pendulum double_pendulum_hamiltonian stabilization stabilization_newton_krylov triple_pendulum beam_swing_up
   dual_quaternion_beam pendulum_studies oscillator_stop tolerance_study manipulator torsional_pendulum)
 RUN="$ROOT/scripts/flexadj -np $NP"
 OUT="$ROOT/results/optimization"
@@ -83,9 +83,16 @@ for case in "${CASES[@]}"; do
       $PY -c "import h5py; f = h5py.File('$OUT/stabilization.h5', 'r'); print('max |x_cart| = %.2f mm' % (1e3 * abs(f['state/q'][:, 0]).max()))"
       $PY "$ROOT/scripts/plot_optimization.py" "$OUT/stabilization" --title "cart stabilisation"
       # The same with exact Hessian-vector products, stopped by the gradient rule |g| <= 1e-6 |g_0|.
-      $RUN optimize "$ROOT/meshes/double_pendulum_cart_stabilization.yaml" -o "$OUT/stabilization_newton_krylov" \
+      $RUN optimize "$ROOT/meshes/double_pendulum_cart_stabilization.yaml" -o "$OUT/stabilization_newton_krylov_plain" \
         --method newton_krylov --max-iterations 3000 --set optimization.relative_gradient_tolerance=1e-6
-      $PY -c "import h5py; f = h5py.File('$OUT/stabilization_newton_krylov.h5', 'r'); print('newton_krylov: max |x_cart| = %.2f mm' % (1e3 * abs(f['state/q'][:, 0]).max()))"
+      $PY -c "import h5py; f = h5py.File('$OUT/stabilization_newton_krylov_plain.h5', 'r'); print('newton_krylov: max |x_cart| = %.2f mm' % (1e3 * abs(f['state/q'][:, 0]).max()))"
+      ;;
+    stabilization_newton_krylov)
+      # The same converged by exact Hessian-vector products, with continuation in the horizon: stage k minimises J
+      # over [0, T_k] (T_k = 0.5, 1, 1.5, 2 s) from stage k - 1's controls, each stopped by |g| <= 1e-6 |g_0|
+      # (tests/reproduction/test_stabilization_newton_krylov.py at the model's step 1e-3 s).
+      $PY "$ROOT/tests/reproduction/test_stabilization_newton_krylov.py" "$ROOT/build/apps/flexadj" "$MPIEXEC" \
+        "$OUT/stabilization_newton_krylov" "$ROOT" 1e-3
       ;;
     stabilization_joint)
       # The same on the paper's joint-coordinate formulation (docs/results.md), by continuation in the horizon:
@@ -341,6 +348,6 @@ PYEND
       # Not run here: the same model with generalized-alpha and the variational integrator at h = 1e-3 (the section
       # names their figures but not their settings), and the wall times.
       ;;
-    *) echo "unknown case '$case' (expected: identification, crane, double_pendulum, double_pendulum_hamiltonian, stabilization, stabilization_joint, triple_pendulum, beam_swing_up, dual_quaternion_beam, dual_quaternion_beam_4_5, pendulum_studies, oscillator_stop, tolerance_study, manipulator, torsional_pendulum)" >&2; exit 2 ;;
+    *) echo "unknown case '$case' (expected: identification, crane, double_pendulum, double_pendulum_hamiltonian, stabilization, stabilization_newton_krylov, stabilization_joint, triple_pendulum, beam_swing_up, dual_quaternion_beam, dual_quaternion_beam_4_5, pendulum_studies, oscillator_stop, tolerance_study, manipulator, torsional_pendulum)" >&2; exit 2 ;;
   esac
 done
