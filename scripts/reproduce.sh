@@ -78,7 +78,8 @@ for case in "${CASES[@]}"; do
         --set "objective=[{type: final_square, coordinate: link1.theta, target: 1.5707963267948966}, {type: final_square, coordinate: link2.theta, relative_to: link1.theta}, {type: final_square, coordinate: link1.theta, quantity: velocity}, {type: final_square, coordinate: link2.theta, relative_to: link1.theta, quantity: velocity}]"
       ;;
     stabilization)
-      # Maciag et al. 2022, sec. 5.2: keep the cart at rest while the pendula fall (not converged: docs/results.md).
+      # Maciag et al. 2022, sec. 5.2: keep the cart at rest while the pendula fall (L-BFGS, not converged; converged:
+      # stabilization_newton_krylov; docs/results.md).
       $RUN optimize "$ROOT/meshes/double_pendulum_cart_stabilization.yaml" -o "$OUT/stabilization" --max-iterations 1500
       $PY -c "import h5py; f = h5py.File('$OUT/stabilization.h5', 'r'); print('max |x_cart| = %.2f mm' % (1e3 * abs(f['state/q'][:, 0]).max()))"
       $PY "$ROOT/scripts/plot_optimization.py" "$OUT/stabilization" --title "cart stabilisation"

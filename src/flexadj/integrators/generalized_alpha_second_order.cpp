@@ -116,8 +116,8 @@ void GeneralizedAlpha::second_order_adjoint_step(storage::Trajectory& trajectory
   const std::size_t last = times.size() - 1, size = coordinate_count_;
   const double t = times[n];
   const double h_next = n < last ? times[n + 1] - t : 0.0;
-  newmark_partials(h_next, dJ_dq_dot, dJ_dv_dot, dJ_da_dot, mu_q_dot_next_, mu_v_dot_next_, mu_aux_dot_next_, g_q_dot_, g_v_dot_,
-                   g_a_dot_, g_aux_dot_);
+  newmark_partials(h_next, dJ_dq_dot, dJ_dv_dot, dJ_da_dot, mu_q_dot_next_, mu_v_dot_next_, mu_aux_dot_next_, g_q_dot_,
+                   g_v_dot_, g_a_dot_, g_aux_dot_);
   assembler_.second_order_products(state, tangent, t, direction, mu_r_, mu_c_, z_k_, z_d_, z_m_, c_dot_, gradient_dot);
 
   if (n > 0) {

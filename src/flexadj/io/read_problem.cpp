@@ -97,7 +97,8 @@ void Reader::check_acceleration_integrator(const Value& quantity) const {
 }
 
 // sensor: {body, point (global at t = 0; default the centre of mass), component: x | y | z} with quantity
-// position | velocity | acceleration | angular_velocity | direction | momentum | angular_momentum; for direction, `direction`
+// position | velocity | acceleration | angular_velocity | direction | momentum | angular_momentum; for direction,
+// `direction`
 // (global at t = 0) instead of `point`; the momenta are of the whole body (no point).
 void Reader::read_sensor(const Value& v, const Value& quantity, objectives::ObjectiveTerm& term) const {
   using Term = objectives::ObjectiveTerm;

@@ -16,7 +16,8 @@ namespace flexadj::objectives {
 namespace {
 
 // A sensor's body: q, v (, inertia or a).
-constexpr int kMaxInputs = 2 * kernels::kMaxBodyCoordinates + std::max(kernels::kInertiaInputs, kernels::kMaxBodyCoordinates);
+constexpr int kMaxInputs =
+    2 * kernels::kMaxBodyCoordinates + std::max(kernels::kInertiaInputs, kernels::kMaxBodyCoordinates);
 using TermFad = Sacado::Fad::SFad<double, kMaxInputs>;
 using ControlFad = Sacado::Fad::SFad<double, 1>;
 
@@ -313,7 +314,8 @@ void Objective::add_gauss_newton_partials(const assembly::Assembler& assembler, 
     double r_dot = 0.0;  // J_r s_dot
     for (int k = 0; k < inputs.count; ++k) r_dot += r.dx(k) * directions.values[k];
     for (int k = 0; k < inputs.count; ++k)
-      if (inputs.owned[k] >= 0) level_part(inputs.level[k], dq, dv, da)[inputs.owned[k]] += c * term.weight * r.dx(k) * r_dot;
+      if (inputs.owned[k] >= 0)
+        level_part(inputs.level[k], dq, dv, da)[inputs.owned[k]] += c * term.weight * r.dx(k) * r_dot;
   }
 }
 

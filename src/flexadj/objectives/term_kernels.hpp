@@ -71,7 +71,8 @@ S measured_quantity(const ObjectiveTerm& term, model::BodyKind body_kind, const 
         v_tau[k] = Rate(1, v[k]);
         v_tau[k].fastAccessDx(0) = a[k];
       }
-      const model::Vec3<Rate> velocity = model::point_velocity(body_kind, q_tau.data(), v_tau.data(), term.sensor_point);
+      const model::Vec3<Rate> velocity =
+          model::point_velocity(body_kind, q_tau.data(), v_tau.data(), term.sensor_point);
       x = {velocity[0].dx(0), velocity[1].dx(0), velocity[2].dx(0)};
       break;
     }
