@@ -2,7 +2,8 @@
 # `flexadj hessian`: the whole Hessian (row,column,value) and one product (name,value,product) of a two-mass model
 # with parameters, initial values and control values; np 1 and np 2 from separate processes agree to 1e-12 (relative
 # to max |H|), the Hessian is symmetric and its product with a direction file is the matrix times the direction;
-# every trajectory storage gives the same bits; the same for the variational integrator (RATTLE); refused inputs
+# every trajectory storage gives the same bits; the same for the variational integrator (RATTLE); flexadj check's
+# test (d) on the two-mass, variational and beam models (np 1 and 2 for the beam); refused inputs
 # exit with 2 and name the integrator, the file and the entry.
 # Usage: test_hessian.sh PATH/TO/flexadj
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -151,6 +152,15 @@ expect "check (d), variational" 0 "(d) Hessian-vector product H dp" "check passe
   check variational.yaml -q --directions 1 --set integrator.end_time=0.5
 expect "check without (d)" 0 "(d) Hessian-vector product: not checked" "state-space" -- \
   check state_space.yaml -q --directions 1 --set integrator.end_time=0.5
+# The geometrically exact beam's second-order products (its hand-written Jacobians in one-direction AD) along
+# directions of its section, damping, reference-curvature and gravity parameters and of the control, np 1 and np 2.
+BEAM_DESIGN="design_variables=[beam.element2.youngs_modulus, beam.element3.density, beam.element1.shear_viscosity, \
+beam.element4.bulk_viscosity, beam.element5.curvature0_3, beam.element3.gravity_y, {control: torque}]"
+expect "check (d), beam parameters and control" 0 "(d) Hessian-vector product H dp" "check passed" -- \
+  check "$HERE/../../meshes/beam_swing_up.yaml" -q --directions 1 --set "$BEAM_DESIGN"
+mpiexec -n 2 "$FLEXADJ" check "$HERE/../../meshes/beam_swing_up.yaml" -q --directions 1 --set "$BEAM_DESIGN" \
+  > beam_np2.txt 2>&1
+pass_if "check (d), beam parameters and control, np 2" grep -q "check passed.*(d) Hessian-vector product" beam_np2.txt
 
 # Refused inputs: exit 2, naming what is refused.
 expect "no second-order adjoint" 2 "state_space.yaml" "integrator.type" "flexadj hessian" "state-space" -- hessian state_space.yaml

@@ -75,4 +75,27 @@ void expect_same_transposed_products(const Element& hand, const Element& ad, con
   for (int b = 0; b < 3; ++b) expect_close(products[0][b], products[1][b], label + " transposed " + "qva"[b]);
 }
 
+// The second-order products d/de (dr/dq)^T mu, d/de (dr/dv)^T mu, d/de (dr/da)^T mu and d/de mu . dr/dp (the
+// wanted parameters of mask) along a direction e = (q_dot, v_dot, a_dot, p_dot), and d/de mu . dr/du.
+template <class Element>
+void expect_same_second_order_products(const Element& hand, const Element& ad, const double* q, const double* v,
+                                       const double* a, const double* q_dot, const double* v_dot,
+                                       const double* a_dot, const double* p_dot, const double* mu, std::size_t n,
+                                       model::ParameterMask mask, const std::string& label) {
+  const std::size_t np = ad.parameters().size();
+  std::vector<double> products[2][4];
+  double control[2];
+  for (int which = 0; which < 2; ++which) {
+    for (int b = 0; b < 3; ++b) products[which][b].assign(n, 0.0);
+    products[which][3].assign(np, 0.0);
+    control[which] = (which == 0 ? hand : ad)
+                         .add_second_order_products(q, v, a, 0.0, q_dot, v_dot, a_dot, p_dot, 0.0, mu,
+                                                    products[which][0].data(), products[which][1].data(),
+                                                    products[which][2].data(), products[which][3].data(), mask);
+  }
+  for (int b = 0; b < 3; ++b) expect_close(products[0][b], products[1][b], label + " second-order " + "qva"[b]);
+  expect_close(products[0][3], products[1][3], label + " second-order parameters, mask " + std::to_string(mask));
+  EXPECT_EQ(control[0], control[1]) << label;
+}
+
 }  // namespace flexadj::testing

@@ -3,7 +3,8 @@
 // unit-norm and non-unit Euler parameters, e_B on either side of e_A (the sign choice of the relative rotation),
 // near-zero relative rotations (the series branch of the log map), random velocities and accelerations, damping on
 // and off, nonzero reference strains. Residual, Newton matrix, the adjoint's three Jacobians, the transposed
-// products and the parameter partials agree to 1e-12 relative to the largest entry of each.
+// products, the parameter partials and the second-order products along random directions (of the state and of
+// every parameter) agree to 1e-12 relative to the largest entry of each.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -92,8 +93,13 @@ struct RandomStates {
   }
 };
 
+// A direction of the state and of the parameters (the second-order products).
+struct Direction {
+  Vector q, v, a, p;
+};
+
 void compare(const model::ForceElement& hand, const model::ForceElement& ad, const double* q, const Vector& v,
-             const Vector& a, const Vector& mu, const std::string& label) {
+             const Vector& a, const Vector& mu, const Direction& e, const std::string& label) {
   constexpr int n = 14;
   expect_same_residuals_and_jacobians(hand, ad, q, v.data(), a.data(), n, label);
 
@@ -106,6 +112,8 @@ void compare(const model::ForceElement& hand, const model::ForceElement& ad, con
     hand.add_parameter_gradient(q, v.data(), a.data(), 0.0, mu.data(), g_hand.data(), mask);
     ad.add_parameter_gradient(q, v.data(), a.data(), 0.0, mu.data(), g_ad.data(), mask);
     expect_close(g_hand, g_ad, label + " parameter partials, mask " + std::to_string(mask));
+    expect_same_second_order_products(hand, ad, q, v.data(), a.data(), e.q.data(), e.v.data(), e.a.data(),
+                                      e.p.data(), mu.data(), n, mask, label);
   }
 }
 
@@ -133,7 +141,10 @@ TEST(BeamHandDerivatives, MatchPlainADOnRandomStates) {
         for (int trial = 0; trial < 4; ++trial) {
           const auto q = random.state(unit, kind);
           const Vector v = random.vector(1.0), a = random.vector(10.0), mu = random.vector(1.0);
-          compare(*hand, *ad, q.data(), v, a, mu,
+          Direction e{random.vector(1.0), random.vector(1.0), random.vector(10.0), {}};
+          for (const double p : hand->parameters())
+            e.p.push_back((p == 0.0 ? 1.0 : std::abs(p)) * random.uniform(random.generator));
+          compare(*hand, *ad, q.data(), v, a, mu, e,
                   std::string(balanced ? "balanced" : damping ? "damped" : "undamped") + (unit ? " unit" : " non-unit") + " kind " +
                       std::to_string(kind) + " trial " + std::to_string(trial));
           ++compared;

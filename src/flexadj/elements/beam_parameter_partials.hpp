@@ -21,37 +21,39 @@ enum : int {
 }  // namespace beam_parameters
 
 // The state-dependent factors of mu . r (see the top of this file).
-struct BeamAdjointPairing {
-  std::array<double, 6> pairing{}, strain{}, rate{};  // s_k, e_k, d_k at L = 1
+// Scalar is double, or a forward-AD type for their derivatives along a direction (second-order products).
+template <class Scalar = double> struct BeamAdjointPairing {
+  std::array<Scalar, 6> pairing{}, strain{}, rate{};  // s_k, e_k, d_k at L = 1
   std::array<double, 3> weight_mu{};                  // (mu_A + mu_B)_x
-  double mass_mu = 0.0;                               // sum over the nodes of mu_x . a_x
-  std::array<double, 3> rotary_mu{};                  // d(mu . r)/dJ_k of the nodes' rotary inertia J = rho L/2 Jr
+  Scalar mass_mu = 0.0;                               // sum over the nodes of mu_x . a_x
+  std::array<Scalar, 3> rotary_mu{};                  // d(mu . r)/dJ_k of the nodes' rotary inertia J = rho L/2 Jr
 };
 
 // out[k] = d(mu . r)/dp_k for every parameter k.
-inline void beam_parameter_partials(const double* p, const BeamAdjointPairing& t,
-                                    std::array<double, beam_parameters::kParameterCount>& out) {
+template <class Scalar>
+void beam_parameter_partials(const Scalar* p, const BeamAdjointPairing<Scalar>& t,
+                             std::array<Scalar, beam_parameters::kParameterCount>& out) {
   using namespace beam_parameters;
-  const double E = p[kE], G = p[kG], A = p[kArea], I2 = p[kI2], I3 = p[kI3], L = p[kLength];
-  const double eta = p[kEta], zeta = p[kZeta], ratio = E / G;
-  const double chi = zeta * (3.0 - ratio) * (3.0 - ratio) + eta * ratio * ratio / 3.0;
-  const double chi_ratio = -2.0 * zeta * (3.0 - ratio) + 2.0 * eta * ratio / 3.0;  // dchi/d(E/G)
-  const std::array<double, 6> C{E * A, p[kShear2] * G * A, p[kShear3] * G * A, G * p[kJ], E * I2, E * I3};
-  const std::array<double, 6> D{chi * A, eta * A, eta * A, eta * (I2 + I3), chi * I2, chi * I3};
-  std::array<double, 6> c, d;  // d(mu . r)/dC_k, d(mu . r)/dD_k
-  double length = 0.0;         // d(mu . r)/dL of the elastic and damping terms
+  const Scalar E = p[kE], G = p[kG], A = p[kArea], I2 = p[kI2], I3 = p[kI3], L = p[kLength];
+  const Scalar eta = p[kEta], zeta = p[kZeta], ratio = E / G;
+  const Scalar chi = zeta * (3.0 - ratio) * (3.0 - ratio) + eta * ratio * ratio / 3.0;
+  const Scalar chi_ratio = -2.0 * zeta * (3.0 - ratio) + 2.0 * eta * ratio / 3.0;  // dchi/d(E/G)
+  const std::array<Scalar, 6> C{E * A, p[kShear2] * G * A, p[kShear3] * G * A, G * p[kJ], E * I2, E * I3};
+  const std::array<Scalar, 6> D{chi * A, eta * A, eta * A, eta * (I2 + I3), chi * I2, chi * I3};
+  std::array<Scalar, 6> c, d;  // d(mu . r)/dC_k, d(mu . r)/dD_k
+  Scalar length = 0.0;         // d(mu . r)/dL of the elastic and damping terms
   for (int k = 0; k < 6; ++k) {
-    const double reference = k < 3 ? p[kStretch0 + k] : p[kCurvature0 + k - 3];
+    const Scalar reference = k < 3 ? p[kStretch0 + k] : p[kCurvature0 + k - 3];
     c[k] = t.pairing[k] * (t.strain[k] / L - reference);
     d[k] = t.pairing[k] * t.rate[k] / L;
     length -= t.pairing[k] * (C[k] * t.strain[k] + D[k] * t.rate[k]) / (L * L);
     (k < 3 ? out[kStretch0 + k] : out[kCurvature0 + k - 3]) = -t.pairing[k] * C[k];
   }
-  const double on_chi = d[0] * A + d[4] * I2 + d[5] * I3;
-  const double weight = t.weight_mu[0] * p[kGravity] + t.weight_mu[1] * p[kGravity + 1] +
+  const Scalar on_chi = d[0] * A + d[4] * I2 + d[5] * I3;
+  const Scalar weight = t.weight_mu[0] * p[kGravity] + t.weight_mu[1] * p[kGravity + 1] +
                         t.weight_mu[2] * p[kGravity + 2];
-  const double half_rho = 0.5 * p[kRho];
-  const double rotary = t.rotary_mu[0] * p[kRotary1] + t.rotary_mu[1] * p[kRotary2] + t.rotary_mu[2] * p[kRotary3];
+  const Scalar half_rho = 0.5 * p[kRho];
+  const Scalar rotary = t.rotary_mu[0] * p[kRotary1] + t.rotary_mu[1] * p[kRotary2] + t.rotary_mu[2] * p[kRotary3];
   out[kE] = c[0] * A + c[4] * I2 + c[5] * I3 + on_chi * chi_ratio / G;
   out[kG] = (c[1] * p[kShear2] + c[2] * p[kShear3]) * A + c[3] * p[kJ] - on_chi * chi_ratio * E / (G * G);
   out[kRho] = 0.5 * A * L * (t.mass_mu - weight) + 0.5 * L * rotary;

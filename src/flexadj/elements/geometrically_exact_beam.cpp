@@ -19,6 +19,7 @@
 // (section frame), with the rigid-body equations of body_inertia.cpp for each node; weight rho A L/2 g.
 #include <cassert>
 #include <cmath>
+#include <type_traits>
 
 #include "flexadj/elements/beam_parameter_partials.hpp"
 #include "flexadj/elements/beam_strain_derivatives.hpp"
@@ -178,18 +179,19 @@ class GeometricallyExactBeam final
                          const model::JacobianCoefficients& c, double* r, double* J) const override {
     if (plain_ad_) return ForceElementAD::residual_jacobian(q, v, a, t, c, r, J);
     constexpr int n = kBeamCoordinates;
-    AppliedMatrices m;
-    applied_matrices(q, v, m);
+    const double* p = parameters().data();
+    AppliedMatrices<double> m;
+    applied_matrices(q, v, p, m);
     for (int i = 0; i < n; ++i) r[i] = m.r[i];
     m.spread(c.q, c.v, J);
-    const InertiaDerivatives in = inertia_derivatives(q, v, a);
+    const InertiaDerivatives<double> in = inertia_derivatives(q, v, a, p);
     for (int node = 0; node < 2; ++node) {
       const int o = 7 * node;
       for (int i = 0; i < 3; ++i) {
         r[o + i] += in.mass * a[o + i];
         J[(o + i) * n + o + i] += c.a * in.mass;
       }
-      const NodeRotaryDerivatives& d = in.node[node];
+      const NodeRotaryDerivatives<double>& d = in.node[node];
       for (int i = 0; i < 4; ++i) {
         r[o + 3 + i] += d.r[i];
         for (int j = 0; j < 4; ++j)
@@ -201,31 +203,7 @@ class GeometricallyExactBeam final
   void residual_jacobians(const double* q, const double* v, const double* a, double t, double* r, double* dr_dq,
                           double* dr_dv, double* dr_da) const override {
     if (plain_ad_) return ForceElementAD::residual_jacobians(q, v, a, t, r, dr_dq, dr_dv, dr_da);
-    constexpr int n = kBeamCoordinates;
-    AppliedMatrices m;
-    applied_matrices(q, v, m);
-    for (int i = 0; i < n; ++i) r[i] = m.r[i];
-    m.spread(1.0, 0.0, dr_dq);
-    m.spread(0.0, 1.0, dr_dv);
-    for (int k = 0; k < n * n; ++k) dr_da[k] = 0.0;
-    const InertiaDerivatives in = inertia_derivatives(q, v, a);
-    for (int node = 0; node < 2; ++node) {
-      const int o = 7 * node;
-      for (int i = 0; i < 3; ++i) {
-        r[o + i] += in.mass * a[o + i];
-        dr_da[(o + i) * n + o + i] = in.mass;
-      }
-      const NodeRotaryDerivatives& d = in.node[node];
-      for (int i = 0; i < 4; ++i) {
-        r[o + 3 + i] += d.r[i];
-        for (int j = 0; j < 4; ++j) {
-          const int k = (o + 3 + i) * n + o + 3 + j;
-          dr_dq[k] += d.dq[i][j];
-          dr_dv[k] += d.dv[i][j];
-          dr_da[k] = d.da[i][j];
-        }
-      }
-    }
+    jacobians_by_hand(q, v, a, parameters().data(), r, dr_dq, dr_dv, dr_da);
   }
 
   // mu . dr/dp by hand (beam_parameter_partials.hpp) from the strains' first derivatives at L = 1.
@@ -233,32 +211,56 @@ class GeometricallyExactBeam final
                               double* gradient, model::ParameterMask wanted = model::kAllParameters) const override {
     if (plain_ad_) return ForceElementAD::add_parameter_gradient(q, v, a, t, mu, gradient, wanted);
     if ((wanted & ((1u << kParameterCount) - 1u)) == 0) return;
-    BeamStrainDerivatives unit;
-    beam_strain_derivatives<false>(q, 1.0, unit);
-    const std::array<double, kBeamReduced> vz = unit.reduce(v), muz = unit.reduce(mu);
-    BeamAdjointPairing pairing;
-    for (int k = 0; k < 6; ++k) {
-      double s = 0.0, rate = 0.0;
-      for (int j = 0; j < kBeamReduced; ++j) {
-        s += unit.first[k][j] * muz[j];
-        rate += unit.first[k][j] * vz[j];
-      }
-      pairing.pairing[k] = s;
-      pairing.strain[k] = unit.eps[k];
-      pairing.rate[k] = rate;
-    }
-    for (int node = 0; node < 2; ++node) {
-      const int o = 7 * node;
-      for (int i = 0; i < 3; ++i) {
-        pairing.weight_mu[i] += mu[o + i];
-        pairing.mass_mu += mu[o + i] * a[o + i];
-      }
-      node_rotary_parameter_sensitivity(q + o + 3, v + o + 3, a + o + 3, mu + o + 3, pairing.rotary_mu.data());
-    }
     std::array<double, kParameterCount> partials;
-    beam_parameter_partials(parameters().data(), pairing, partials);
+    parameter_partials_by_hand(q, v, a, parameters().data(), mu, partials);
     for (int k = 0; k < kParameterCount; ++k)
       if ((wanted >> k) & 1u) gradient[k] += partials[k];
+  }
+
+  // The second-order products d/de (dr/dx)^T mu and d/de mu . dr/dp: the hand-written Jacobians and parameter
+  // partials above evaluated in one-direction forward AD along e = (q_dot, v_dot, a_dot, p_dot). (The plain pass
+  // of ForceElementAD nests the element's strain derivatives three levels deep: 67 x 14 x 2 values per operation.)
+  double add_second_order_products(const double* q, const double* v, const double* a, double t, const double* q_dot,
+                                   const double* v_dot, const double* a_dot, const double* p_dot, double u_dot,
+                                   const double* mu, double* out_q, double* out_v, double* out_a, double* gradient,
+                                   model::ParameterMask wanted = model::kAllParameters) const override {
+    if (plain_ad_)
+      return ForceElementAD::add_second_order_products(q, v, a, t, q_dot, v_dot, a_dot, p_dot, u_dot, mu, out_q,
+                                                       out_v, out_a, gradient, wanted);
+    (void)t, (void)u_dot;
+    using Tangent = Sacado::Fad::SFad<double, 1>;
+    constexpr int n = kBeamCoordinates;
+    auto seeded = [](double x, double dx) {
+      Tangent y(1, 0, x);
+      y.fastAccessDx(0) = dx;
+      return y;
+    };
+    std::array<Tangent, n> qt, vt, at;
+    for (int i = 0; i < n; ++i) {
+      qt[i] = seeded(q[i], q_dot[i]);
+      vt[i] = seeded(v[i], v_dot[i]);
+      at[i] = seeded(a[i], a_dot[i]);
+    }
+    std::array<Tangent, kParameterCount> pt;
+    for (int k = 0; k < kParameterCount; ++k) pt[k] = seeded(parameters()[k], p_dot[k]);
+    std::array<Tangent, n> r;
+    std::array<Tangent, n * n> dr_dq, dr_dv, dr_da;
+    jacobians_by_hand(qt.data(), vt.data(), at.data(), pt.data(), r.data(), dr_dq.data(), dr_dv.data(), dr_da.data());
+    for (int i = 0; i < n; ++i) {
+      if (mu[i] == 0.0) continue;
+      for (int j = 0; j < n; ++j) {
+        out_q[j] += dr_dq[i * n + j].fastAccessDx(0) * mu[i];
+        out_v[j] += dr_dv[i * n + j].fastAccessDx(0) * mu[i];
+        out_a[j] += dr_da[i * n + j].fastAccessDx(0) * mu[i];
+      }
+    }
+    if ((wanted & ((1u << kParameterCount) - 1u)) != 0) {
+      std::array<Tangent, kParameterCount> partials;
+      parameter_partials_by_hand(qt.data(), vt.data(), at.data(), pt.data(), mu, partials);
+      for (int k = 0; k < kParameterCount; ++k)
+        if ((wanted >> k) & 1u) gradient[k] += partials[k].fastAccessDx(0);
+    }
+    return 0.0;  // the beam reads no control signal
   }
 
   // The reference: every derivative by the plain AD pass over evaluate() (tests only).
@@ -267,8 +269,8 @@ class GeometricallyExactBeam final
   // (N, Q2, Q3, T, M2, M3) = C (eps - eps_0) + D d eps/dt in the midpoint section frame.
   int resultant_count() const override { return 6; }
   void resultants(const double* q, const double* v, double* out) const override {
-    const SectionConstants s = section_constants();
-    BeamStrainDerivatives d;
+    const SectionConstants<double> s = section_constants(parameters().data());
+    BeamStrainDerivatives<double> d;
     beam_strain_derivatives<false>(q, s.length, d);
     const std::array<double, kBeamReduced> vz = d.reduce(v);
     for (int k = 0; k < 6; ++k) {
@@ -301,20 +303,21 @@ class GeometricallyExactBeam final
   }
 
  private:
-  // The residual of applied() and its Jacobians with respect to q and v.
-  struct AppliedMatrices {
-    std::array<double, kBeamCoordinates> r;
-    double K[kBeamReduced][kBeamReduced], D[kBeamReduced][kBeamReduced];  // K_z, D_z: dr/dq = P^T K_z P, ...
-    double sign;                                                          // s of BeamStrainDerivatives
+  // The residual of applied() and its Jacobians with respect to q and v (S: double, or the second-order products'
+  // one-direction Fad, as in the helpers below).
+  template <class S> struct AppliedMatrices {
+    std::array<S, kBeamCoordinates> r;
+    S K[kBeamReduced][kBeamReduced], D[kBeamReduced][kBeamReduced];  // K_z, D_z: dr/dq = P^T K_z P, ...
+    double sign;                                                     // s of BeamStrainDerivatives
     // J = c_q dr/dq + c_v dr/dv (n x n row-major): P^T (c_q K_z + c_v D_z) P, row by row (z of q_j below).
-    void spread(double cq, double cv, double* J) const {
+    void spread(double cq, double cv, S* J) const {
       constexpr int n = kBeamCoordinates;
       for (int i = 0; i < n; ++i) {
         const int a = kBeamReducedIndex[i];
         const double f = i < 3 ? -1.0 : i >= 10 ? sign : 1.0, fs = f * sign;
-        double z[kBeamReduced];
+        S z[kBeamReduced];
         for (int b = 0; b < kBeamReduced; ++b) z[b] = cq * K[a][b] + cv * D[a][b];
-        double* out = J + i * n;
+        S* out = J + i * n;
         for (int j = 0; j < 3; ++j) {
           out[j] = -f * z[j];
           out[7 + j] = f * z[j];
@@ -328,14 +331,13 @@ class GeometricallyExactBeam final
   };
 
   // Section constants: C, D, the reference strains eps_0 and L.
-  struct SectionConstants {
-    std::array<double, 6> stiffness, damping, reference;
-    double length;
+  template <class S> struct SectionConstants {
+    std::array<S, 6> stiffness, damping, reference;
+    S length;
   };
-  SectionConstants section_constants() const {
-    const double* p = parameters().data();
-    const double E = p[kE], G = p[kG], A = p[kArea], I2 = p[kI2], I3 = p[kI3], ratio = E / G;
-    const double chi = p[kZeta] * (3.0 - ratio) * (3.0 - ratio) + p[kEta] * ratio * ratio / 3.0;
+  template <class S> static SectionConstants<S> section_constants(const S* p) {
+    const S E = p[kE], G = p[kG], A = p[kArea], I2 = p[kI2], I3 = p[kI3], ratio = E / G;
+    const S chi = p[kZeta] * (3.0 - ratio) * (3.0 - ratio) + p[kEta] * ratio * ratio / 3.0;
     return {{E * A, p[kShear2] * G * A, p[kShear3] * G * A, G * p[kJ], E * I2, E * I3},
             {chi * A, p[kEta] * A, p[kEta] * A, p[kEta] * (I2 + I3), chi * I2, chi * I3},
             {p[kStretch0], p[kStretch0 + 1], p[kStretch0 + 2], p[kCurvature0], p[kCurvature0 + 1],
@@ -347,8 +349,9 @@ class GeometricallyExactBeam final
   // (beam_strain_derivatives.hpp): r = L P^T B^T w - weight, w = C (eps - eps_0) + D B P v.
   void add_applied_by_hand(const double* q, const double* v, double* r) const {
     constexpr int nz = kBeamReduced;
-    const SectionConstants s = section_constants();
-    BeamStrainDerivatives d;
+    const double* p = parameters().data();
+    const SectionConstants<double> s = section_constants(p);
+    BeamStrainDerivatives<double> d;
     beam_strain_derivatives<false>(q, s.length, d);
     const std::array<double, nz> vz = d.reduce(v);
     std::array<double, nz> g{};
@@ -359,12 +362,11 @@ class GeometricallyExactBeam final
       for (int j = 0; j < nz; ++j) g[j] += d.first[k][j] * w;
     }
     for (int i = 0; i < kBeamCoordinates; ++i) r[i] += d.factor(i) * g[kBeamReducedIndex[i]];
-    add_weight(r);
+    add_weight(p, r);
   }
 
-  void add_weight(double* r) const {
-    const double* p = parameters().data();
-    const double node_mass = 0.5 * p[kRho] * p[kArea] * p[kLength];
+  template <class S> static void add_weight(const S* p, S* r) {
+    const S node_mass = 0.5 * p[kRho] * p[kArea] * p[kLength];
     for (int node = 0; node < 2; ++node)
       for (int i = 0; i < 3; ++i) r[7 * node + i] -= node_mass * p[kGravity + i];
   }
@@ -373,61 +375,136 @@ class GeometricallyExactBeam final
   // in the reduced coordinates z (beam_strain_derivatives.hpp: eps_q = B P, eps_qq = P^T H P):
   //   dr/dq = L P^T (sum_k w_k H_k + B^T C B + B^T D (H P v)) P,   dr/dv = L P^T B^T D B P,
   // formed on z (11 x 11) and spread onto the 14 coordinates (each maps onto one z with a factor -1, 1 or s).
-  void applied_matrices(const double* q, const double* v, AppliedMatrices& m) const {
+  template <class S> static void applied_matrices(const S* q, const S* v, const S* p, AppliedMatrices<S>& m) {
     constexpr int n = kBeamCoordinates, nz = kBeamReduced;
-    const SectionConstants s = section_constants();
-    BeamStrainDerivatives d;
+    const SectionConstants<S> s = section_constants(p);
+    BeamStrainDerivatives<S> d;
     beam_strain_derivatives<true>(q, s.length, d);
-    const std::array<double, nz> vz = d.reduce(v);
-    std::array<double, nz> g{};
-    for (int i = 0; i < nz; ++i)
+    const std::array<S, nz> vz = d.reduce(v);
+    std::array<S, nz> g;
+    for (int i = 0; i < nz; ++i) {
+      g[i] = 0.0;
       for (int j = 0; j < nz; ++j) m.K[i][j] = m.D[i][j] = 0.0;
+    }
     m.sign = d.sign;
     for (int k = 0; k < 6; ++k) {
       const auto& B = d.first[k];
       const auto& H = d.second[k];
-      double rate = 0.0;
+      S rate = 0.0;
       for (int j = 0; j < nz; ++j) rate += B[j] * vz[j];
-      const double w = s.length * (s.stiffness[k] * (d.eps[k] - s.reference[k]) + s.damping[k] * rate);
-      const double c = s.length * s.stiffness[k], dk = s.length * s.damping[k];
+      const S w = s.length * (s.stiffness[k] * (d.eps[k] - s.reference[k]) + s.damping[k] * rate);
+      const S c = s.length * s.stiffness[k], dk = s.length * s.damping[k];
       // The curvatures do not depend on d: their B and H vanish in the first three rows and columns.
       const int first = k < 3 ? 0 : 3;
-      std::array<double, nz> row;  // c B + dk H P v (H symmetric: accumulated by rows)
+      std::array<S, nz> row;  // c B + dk H P v (H symmetric: accumulated by rows)
       for (int j = 0; j < nz; ++j) row[j] = c * B[j];
-      if (dk != 0.0)
+      // Without damping (dk zero, and along the direction too) the damping terms vanish.
+      const bool damped = dk != 0.0 || has_derivative(dk);
+      if (damped)
         for (int l = first; l < nz; ++l) {
-          const double vl = dk * vz[l];
+          const S vl = dk * vz[l];
           for (int j = 0; j < nz; ++j) row[j] += vl * H[l][j];
         }
       for (int i = first; i < nz; ++i) {
         g[i] += B[i] * w;
-        const double bi = B[i];
+        const S bi = B[i];
         for (int j = first; j < nz; ++j) m.K[i][j] += H[i][j] * w + bi * row[j];
       }
-      if (dk != 0.0)
+      if (damped)
         for (int i = first; i < nz; ++i) {
-          const double bi = dk * B[i];
+          const S bi = dk * B[i];
           for (int j = first; j < nz; ++j) m.D[i][j] += bi * B[j];
         }
     }
     for (int i = 0; i < n; ++i) m.r[i] = d.factor(i) * g[kBeamReducedIndex[i]];
-    add_weight(m.r.data());
+    add_weight(p, m.r.data());
+  }
+
+  // Whether a value carries a nonzero derivative (always false for double).
+  template <class S> static bool has_derivative(const S& x) {
+    if constexpr (std::is_same_v<S, double>) {
+      (void)x;
+      return false;
+    } else {
+      for (int i = 0; i < x.size(); ++i)
+        if (x.fastAccessDx(i) != 0.0) return true;
+      return false;
+    }
   }
 
   // The lumped inertia terms and their Jacobians by hand (node_inertia_derivatives.hpp): the node mass and each
   // node's rotational residual and Jacobians (Euler-parameter rows and columns).
-  struct InertiaDerivatives {
-    double mass;
-    std::array<NodeRotaryDerivatives, 2> node;
+  template <class S> struct InertiaDerivatives {
+    S mass;
+    std::array<NodeRotaryDerivatives<S>, 2> node;
   };
-  InertiaDerivatives inertia_derivatives(const double* q, const double* v, const double* a) const {
-    const double* p = parameters().data();
-    const Vec3<double> rotary = node_rotary_inertia(p);
-    InertiaDerivatives d;
+  template <class S> static InertiaDerivatives<S> inertia_derivatives(const S* q, const S* v, const S* a, const S* p) {
+    const Vec3<S> rotary = node_rotary_inertia(p);
+    InertiaDerivatives<S> d;
     d.mass = 0.5 * p[kRho] * p[kArea] * p[kLength];
     for (int node = 0; node < 2; ++node)
       node_rotary_derivatives(q + 7 * node + 3, v + 7 * node + 3, a + 7 * node + 3, rotary.data(), d.node[node]);
     return d;
+  }
+
+  // r and the three Jacobians dr/dq, dr/dv, dr/da (n x n row-major), all by hand.
+  template <class S>
+  static void jacobians_by_hand(const S* q, const S* v, const S* a, const S* p, S* r, S* dr_dq, S* dr_dv, S* dr_da) {
+    constexpr int n = kBeamCoordinates;
+    AppliedMatrices<S> m;
+    applied_matrices(q, v, p, m);
+    for (int i = 0; i < n; ++i) r[i] = m.r[i];
+    m.spread(1.0, 0.0, dr_dq);
+    m.spread(0.0, 1.0, dr_dv);
+    for (int k = 0; k < n * n; ++k) dr_da[k] = 0.0;
+    const InertiaDerivatives<S> in = inertia_derivatives(q, v, a, p);
+    for (int node = 0; node < 2; ++node) {
+      const int o = 7 * node;
+      for (int i = 0; i < 3; ++i) {
+        r[o + i] += in.mass * a[o + i];
+        dr_da[(o + i) * n + o + i] = in.mass;
+      }
+      const NodeRotaryDerivatives<S>& d = in.node[node];
+      for (int i = 0; i < 4; ++i) {
+        r[o + 3 + i] += d.r[i];
+        for (int j = 0; j < 4; ++j) {
+          const int k = (o + 3 + i) * n + o + 3 + j;
+          dr_dq[k] += d.dq[i][j];
+          dr_dv[k] += d.dv[i][j];
+          dr_da[k] = d.da[i][j];
+        }
+      }
+    }
+  }
+
+  // partials[k] = mu . dr/dp_k for every k, from the strains' first derivatives at L = 1 (beam_parameter_partials.hpp).
+  template <class S>
+  static void parameter_partials_by_hand(const S* q, const S* v, const S* a, const S* p, const double* mu,
+                                         std::array<S, kParameterCount>& partials) {
+    BeamStrainDerivatives<S> unit;
+    beam_strain_derivatives<false>(q, S(1.0), unit);
+    const std::array<S, kBeamReduced> vz = unit.reduce(v);
+    const std::array<double, kBeamReduced> muz = unit.reduce(mu);
+    BeamAdjointPairing<S> pairing;
+    for (int k = 0; k < 6; ++k) {
+      S sum = 0.0, rate = 0.0;
+      for (int j = 0; j < kBeamReduced; ++j) {
+        sum += unit.first[k][j] * muz[j];
+        rate += unit.first[k][j] * vz[j];
+      }
+      pairing.pairing[k] = sum;
+      pairing.strain[k] = unit.eps[k];
+      pairing.rate[k] = rate;
+    }
+    for (int node = 0; node < 2; ++node) {
+      const int o = 7 * node;
+      for (int i = 0; i < 3; ++i) {
+        pairing.weight_mu[i] += mu[o + i];
+        pairing.mass_mu += mu[o + i] * a[o + i];
+      }
+      node_rotary_parameter_sensitivity(q + o + 3, v + o + 3, a + o + 3, mu + o + 3, pairing.rotary_mu.data());
+    }
+    beam_parameter_partials(p, pairing, partials);
   }
 
   bool plain_ad_ = false;
