@@ -67,7 +67,8 @@ template <class Scalar> void rotate_transposed_hessian(const Scalar* d, Scalar o
     for (int j = 0; j < 3; ++j) out[i][0][1 + j] = out[i][1 + j][0] = -2.0 * uj_x_d[j][i];
     for (int j = 0; j < 3; ++j)
       for (int k = 0; k < 3; ++k)
-        out[i][1 + j][1 + k] = 2.0 * ((j == k ? Scalar(-d[i]) : Scalar(0.0)) + (i == k ? d[j] : Scalar(0.0)) + (i == j ? d[k] : Scalar(0.0)));
+        out[i][1 + j][1 + k] = 2.0 * ((j == k ? Scalar(-d[i]) : Scalar(0.0)) + (i == k ? d[j] : Scalar(0.0)) +
+                                      (i == j ? d[k] : Scalar(0.0)));
   }
 }
 
