@@ -7,7 +7,7 @@
 # build/tests (the test's printed lines are the figures).
 # usage: scripts/reproduce.sh [-np N] [identification] [crane] [double_pendulum] [double_pendulum_hamiltonian]
 #        [stabilization] [stabilization_newton_krylov] [stabilization_joint] [triple_pendulum] [beam_swing_up] [dual_quaternion_beam]
-#        [dual_quaternion_beam_4_5] [pendulum_studies] [oscillator_stop] [tolerance_study] [manipulator]
+#        [dual_quaternion_beam_4_5] [beam_4_5_newton_krylov] [pendulum_studies] [oscillator_stop] [tolerance_study] [manipulator]
 #        [torsional_pendulum]
 #        (default: all but stabilization_joint and dual_quaternion_beam_4_5, which take hours; 1 rank)
 set -euo pipefail
@@ -16,7 +16,7 @@ NP=1
 if [ "${1:-}" = "-np" ]; then NP="$2"; shift 2; fi
 CASES=("$@")
 [ ${#CASES[@]} -eq 0 ] && CASES=(identification crane double_pendulum double_pendulum_hamiltonian stabilization stabilization_newton_krylov triple_pendulum beam_swing_up
-  dual_quaternion_beam pendulum_studies oscillator_stop tolerance_study manipulator torsional_pendulum)
+  dual_quaternion_beam beam_4_5_newton_krylov pendulum_studies oscillator_stop tolerance_study manipulator torsional_pendulum)
 RUN="$ROOT/scripts/flexadj -np $NP"
 OUT="$ROOT/results/optimization"
 mkdir -p "$OUT"
@@ -216,6 +216,11 @@ print('%-15s returned design: torque at t = 0, T/2, T: %.0f, %.0f, %.0f N m' % (
       done
       # Not printed here: the tip's distance to (0, 1) of the table (docs/results.md does not give its command).
       ;;
+    beam_4_5_newton_krylov)
+      # Schubert et al. 2024, sec. 4.5 on the geometrically exact beam (3000 steps) by newton_krylov, stopped by the
+      # gradient rule (tests/reproduction/test_beam_4_5_newton_krylov.py; about a minute).
+      clitest reproduction/test_beam_4_5_newton_krylov.py
+      ;;
     pendulum_studies)
       # Schubert et al. 2024, secs. 2.3 and 3.3. The convergence studies (constrained pendulum on RATTLE and on the
       # null-space form, Figs. 2 and 4; the minimal coordinates' Fig. 2 and the paper's eqs. (16)/(18) written out):
@@ -349,6 +354,6 @@ PYEND
       # Not run here: the same model with generalized-alpha and the variational integrator at h = 1e-3 (the section
       # names their figures but not their settings), and the wall times.
       ;;
-    *) echo "unknown case '$case' (expected: identification, crane, double_pendulum, double_pendulum_hamiltonian, stabilization, stabilization_newton_krylov, stabilization_joint, triple_pendulum, beam_swing_up, dual_quaternion_beam, dual_quaternion_beam_4_5, pendulum_studies, oscillator_stop, tolerance_study, manipulator, torsional_pendulum)" >&2; exit 2 ;;
+    *) echo "unknown case '$case' (expected: identification, crane, double_pendulum, double_pendulum_hamiltonian, stabilization, stabilization_newton_krylov, stabilization_joint, triple_pendulum, beam_swing_up, dual_quaternion_beam, dual_quaternion_beam_4_5, beam_4_5_newton_krylov, pendulum_studies, oscillator_stop, tolerance_study, manipulator, torsional_pendulum)" >&2; exit 2 ;;
   esac
 done
