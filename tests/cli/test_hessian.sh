@@ -3,7 +3,7 @@
 # with parameters, initial values and control values; np 1 and np 2 from separate processes agree to 1e-12 (relative
 # to max |H|), the Hessian is symmetric and its product with a direction file is the matrix times the direction;
 # every trajectory storage gives the same bits; the same for the variational integrator (RATTLE); flexadj check's
-# test (d) on the two-mass, variational and beam models (np 1 and 2 for the beam); refused inputs
+# test (d) on the two-mass, variational, beam (np 1 and 2) and dual-quaternion beam models; refused inputs
 # exit with 2 and name the integrator, the file and the entry.
 # Usage: test_hessian.sh PATH/TO/flexadj
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -161,6 +161,12 @@ expect "check (d), beam parameters and control" 0 "(d) Hessian-vector product H 
 mpiexec -n 2 "$FLEXADJ" check "$HERE/../../meshes/beam_swing_up.yaml" -q --directions 1 --set "$BEAM_DESIGN" \
   > beam_np2.txt 2>&1
 pass_if "check (d), beam parameters and control, np 2" grep -q "check passed.*(d) Hessian-vector product" beam_np2.txt
+# The dual-quaternion beam with the variational integrator (its trapezoidal discrete Lagrangian's second derivatives).
+DQ_DESIGN="design_variables=[beam.element2.youngs_modulus, beam.element3.density, beam.element1.shear_viscosity, \
+beam.element4.bulk_viscosity, beam.element3.gravity_y, {control: torque}]"
+expect "check (d), dual-quaternion beam parameters and control" 0 "(d) Hessian-vector product H dp" "check passed" -- \
+  check "$HERE/../../meshes/beam_swing_up_dual_quaternion.yaml" -q --directions 1 --set "$DQ_DESIGN" \
+  --set integrator.end_time=0.1
 
 # Refused inputs: exit 2, naming what is refused.
 expect "no second-order adjoint" 2 "state_space.yaml" "integrator.type" "flexadj hessian" "state-space" -- hessian state_space.yaml

@@ -274,8 +274,65 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
       for (int k = 0; k < kParameterCount; ++k) gradient[k] += pairing.fastAccessDx(k);
   }
 
+  // Second-order adjoint of the variational integrator: the trapezoidal momenta along a direction e of
+  // (q_mid, v_mid, p) by one-direction forward AD, and the e-derivative of their transposed products and parameter
+  // partials by forward over forward AD of the pairing mu_minus . minus + mu_plus . plus (the outer slots q_mid,
+  // v_mid and the wanted parameters, each value carrying e). The beam reads no control signal.
+  void discrete_momenta_tangent(const double* q_mid, const double* v_mid, double, double h, const double* q_mid_dot,
+                                const double* v_mid_dot, const double* p_dot, double, double* minus_dot,
+                                double* plus_dot) const override {
+    using Tangent = Sacado::Fad::SFad<double, 1>;
+    std::array<Tangent, kCoordinates> q, v, minus, plus;
+    std::array<Tangent, kParameterCount> p;
+    for (int i = 0; i < kCoordinates; ++i) {
+      q[i] = tangent_of(q_mid[i], q_mid_dot[i]);
+      v[i] = tangent_of(v_mid[i], v_mid_dot[i]);
+    }
+    for (int k = 0; k < kParameterCount; ++k) p[k] = tangent_of(parameters()[k], p_dot[k]);
+    trapezoidal_momenta<Tangent, Tangent>(q.data(), v.data(), p.data(), h, minus.data(), plus.data());
+    for (int i = 0; i < kCoordinates; ++i) {
+      minus_dot[i] = minus[i].fastAccessDx(0);
+      plus_dot[i] = plus[i].fastAccessDx(0);
+    }
+  }
+
+  double add_discrete_momenta_second_order_products(const double* q_mid, const double* v_mid, double, double h,
+                                                    const double* q_mid_dot, const double* v_mid_dot,
+                                                    const double* p_dot, double, const double* mu_minus,
+                                                    const double* mu_plus, double* out_q, double* out_v,
+                                                    double* gradient, model::ParameterMask wanted) const override {
+    using Tangent = Sacado::Fad::SFad<double, 1>;
+    using Outer = Sacado::Fad::SLFad<Tangent, 2 * kCoordinates + kParameterCount>;
+    constexpr int n = kCoordinates;
+    std::array<int, model::kMaxComponentParameters> seeded;
+    const int ns = model::wanted_parameters(wanted, kParameterCount, seeded), slots = 2 * n + ns;
+    std::array<Outer, kCoordinates> q, v;
+    std::array<Outer, kParameterCount> p;
+    for (int i = 0; i < n; ++i) {
+      q[i] = Outer(slots, i, tangent_of(q_mid[i], q_mid_dot[i]));
+      v[i] = Outer(slots, n + i, tangent_of(v_mid[i], v_mid_dot[i]));
+    }
+    for (int k = 0; k < kParameterCount; ++k) p[k] = Outer(tangent_of(parameters()[k], p_dot[k]));
+    for (int j = 0; j < ns; ++j)
+      p[seeded[j]] = Outer(slots, 2 * n + j, tangent_of(parameters()[seeded[j]], p_dot[seeded[j]]));
+    const Outer pairing = pairing_of<Outer, Outer>(q.data(), v.data(), p.data(), h, mu_minus, mu_plus);
+    if (!pairing.hasFastAccess()) return 0.0;
+    for (int j = 0; j < n; ++j) {
+      out_q[j] += pairing.fastAccessDx(j).fastAccessDx(0);
+      out_v[j] += pairing.fastAccessDx(n + j).fastAccessDx(0);
+    }
+    for (int j = 0; j < ns; ++j) gradient[seeded[j]] += pairing.fastAccessDx(2 * n + j).fastAccessDx(0);
+    return 0.0;
+  }
+
   // The reference: every derivative by forward AD over the templated momenta and residual (tests only).
   void use_plain_ad() { plain_ad_ = true; }
+
+  static Sacado::Fad::SFad<double, 1> tangent_of(double x, double dx) {
+    Sacado::Fad::SFad<double, 1> y(1, 0, x);
+    y.fastAccessDx(0) = dx;
+    return y;
+  }
 
   // d(pairing)/d(weight) at fixed length, for the trapezoidal momenta above: lv = T_v(q^n) + T_v(q^{n+1}) enters
   // with z_v = (mu_plus - mu_minus)/2, T_q(q^n) - (V + U)_q(q^n) with z_0 = h/2 mu_minus, at q^{n+1} with z_1 = h/2

@@ -65,20 +65,13 @@ void GradientProblem::check_second_order() const {
     if (constraint->velocity_level())
       throw InputError(file, "joints", what + "which does not treat non-holonomic constraints yet (joint '" +
                                            constraint->name() + "', " + constraint->type() + ")");
-  // The variational step's velocity constraints C_q v + C_t would need C_t's third derivatives, and the
-  // dual-quaternion beam's own discrete Lagrangian has no second derivatives here.
-  if (kind.type == "variational") {
+  // The variational step's velocity constraints C_q v + C_t would need C_t's third derivatives.
+  if (kind.type == "variational")
     for (const auto& constraint : constraints)
       if (constraint->rheonomic())
         throw InputError(file, "joints", what + "which with the " + kind.title +
                                              " does not treat prescribed motion yet (joint '" + constraint->name() +
                                              "', " + constraint->type() + ")");
-    for (const auto& element : problem_.model->force_elements())
-      if (element->trapezoidal_in_time())
-        throw InputError(file, "forces", what + "which with the " + kind.title +
-                                             " does not have the second derivatives of the discrete Lagrangian of '" +
-                                             element->name() + "' (" + element->type() + ") yet");
-  }
   using Kind = problem::DesignSpace::Kind;
   for (const auto& entry : design_.entries()) {
     if (constraints.empty()) break;
