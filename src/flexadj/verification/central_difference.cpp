@@ -32,6 +32,9 @@ CentralDifferenceCheck check_central_difference(const ObjectiveAt& objective_at,
   check.error = relative_difference(check.difference, check.adjoint);
   check.allowed = kFiniteDifferenceTolerance + (check.scale > 0.0 ? 3.0 * check.estimate / check.scale : 0.0);
   check.resolved = !sweep || check.estimate <= kResolvable * check.scale;
+  for (std::size_t i = 0; i < dp.size(); ++i) check.terms += std::abs(gradient[i] * dp[i]);
+  check.cancelled =
+      !check.resolved && check.error <= check.allowed && check.estimate <= kResolvable * check.terms;
   check.passed = check.resolved && check.error <= check.allowed;
   return check;
 }
