@@ -184,6 +184,14 @@ int optimize_command(const std::vector<std::string>& arguments, RCP<const Comm> 
                        "optimization.method " + settings.method + ": " + std::string(e.what()).substr(prefix.size()));
     }
   }
+  // The truncated CG's tolerance serves only the methods with Hessian or Gauss-Newton products: given with
+  // another method (from the file or --method), the user asked for two things that contradict.
+  if (problem.problem().optimization.krylov_tolerance_given && settings.method != "newton_krylov" &&
+      settings.method != "gauss_newton")
+    throw InputError(problem.model().source_file, "optimization.krylov_tolerance",
+                     "applies to the methods newton_krylov and gauss_newton only, not to method '" + settings.method +
+                         "' (" + (options.method.empty() ? "optimization.method" : "--method") +
+                         "); remove it or choose one of those methods");
   // Constraints: ROL's augmented Lagrangian on the discrete adjoint; no restart (exit 2 before any work).
   const objectives::ConstraintSet* constraints = problem.constraints();
   if (constraints) {

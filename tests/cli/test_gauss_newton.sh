@@ -14,6 +14,7 @@
 # - with the states in an HDF5 file or in checkpoints, the memory run's iterations bit for bit;
 # - optimization.trust_radius not positive, krylov_tolerance not in (0, 1), and a --restart with another radius or
 #   CG tolerance, exit 2;
+# - krylov_tolerance with a method other than newton_krylov and gauss_newton (from --method or the file), exit 2;
 # - an objective that is not a sum of squares exits 2 naming the term and the method.
 # Usage: test_gauss_newton.sh PATH/TO/flexadj
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -94,6 +95,21 @@ for tolerance in 0 1 2 abc; do
   expect "krylov_tolerance $tolerance refused" 2 "optimization.krylov_tolerance" "expected a" -- \
     optimize "$MODEL" "${STEP[@]}" --method gauss_newton --set optimization.krylov_tolerance=$tolerance -o refused
 done
+# krylov_tolerance serves only newton_krylov and gauss_newton: with another method it is refused naming the file, the
+# key and the method, whether the method is --method, the file's, or --method over a file's gauss_newton.
+expect "krylov_tolerance with --method lbfgs refused" 2 "hanging_rigid_body_identification.yaml: " \
+  "optimization.krylov_tolerance: " "not to method 'lbfgs' (--method)" -- \
+  optimize "$MODEL" "${STEP[@]}" --method lbfgs --set optimization.krylov_tolerance=1e-2 -o refused
+expect "krylov_tolerance with the file's method lbfgs refused" 2 "optimization.krylov_tolerance: " \
+  "not to method 'lbfgs' (optimization.method)" -- \
+  optimize "$MODEL" "${STEP[@]}" --set optimization.krylov_tolerance=1e-2 -o refused
+expect "krylov_tolerance with the file's gauss_newton overridden by --method lbfgs refused" 2 \
+  "optimization.krylov_tolerance: " "not to method 'lbfgs' (--method)" -- \
+  optimize "$MODEL" "${STEP[@]}" --set optimization.method=gauss_newton --set optimization.krylov_tolerance=1e-2 \
+  --method lbfgs -o refused
+expect "krylov_tolerance with --method trust_region refused" 2 "optimization.krylov_tolerance: " \
+  "not to method 'trust_region' (--method)" -- \
+  optimize "$MODEL" "${STEP[@]}" --method trust_region --set optimization.krylov_tolerance=1e-2 -o refused
 "$FLEXADJ" optimize "$MODEL" "${STEP[@]}" --method gauss_newton --max-iterations 2 -o radius > /dev/null 2>&1
 expect "--restart with another trust_radius refused" 2 "radius_restart.txt" "--restart" "optimization differs" -- \
   optimize "$MODEL" "${STEP[@]}" --method gauss_newton --set optimization.trust_radius=5 --restart -o radius

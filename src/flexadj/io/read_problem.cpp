@@ -221,6 +221,7 @@ void Reader::read_optimization(const Value& v) {
   if (v.has("trust_radius")) s.trust_radius = v.at("trust_radius").positive();
   if (v.has("krylov_tolerance")) {
     s.krylov_tolerance = v.at("krylov_tolerance").positive();
+    s.krylov_tolerance_given = true;
     if (s.krylov_tolerance >= 1.0)
       v.at("krylov_tolerance").fail("expected a number below 1 (the residual relative to the gradient), got " +
                                     v.at("krylov_tolerance").describe());

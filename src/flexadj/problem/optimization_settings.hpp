@@ -35,6 +35,7 @@ struct OptimizationSettings {
   int lbfgs_memory = 10;
   double trust_radius = 0.0;  // trust-region methods: the first radius (0: ROL's, the Cauchy step's length)
   double krylov_tolerance = 1e-4;  // newton_krylov, gauss_newton: truncated CG's residual relative to the gradient
+  bool krylov_tolerance_given = false;  // given in the model file (or by --set): the other methods refuse it
   int nonmonotone_memory = 10;  // Barzilai-Borwein: J values the non-monotone safeguard compares with
   std::vector<DesignBound> bounds;
   // With constraints: converged only where no constraint value is violated by more than this.
