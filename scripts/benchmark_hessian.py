@@ -18,6 +18,9 @@ Models (generalized-alpha, fixed steps; sizes so that a forward run takes about 
     oscillator    meshes/oscillator.yaml without its rail (joints=[]), 30 000 steps; the spring stiffness and the
                   initial velocity (initial states need a model without joints so far)
     beam          meshes/beam_swing_up.yaml with 30 elements, 600 steps; its 51 control values
+    dual_quaternion_beam
+                  meshes/beam_swing_up_dual_quaternion.yaml (variational integrator, 5 elements, 3000 steps);
+                  its 51 control values
 
 Per model and repeat: `flexadj gradient` (its timing line: forward and adjoint seconds), then `flexadj hessian
 --direction v.csv` with v standard normal per design scalar (--seed; names from the gradient's CSV). The hessian
@@ -73,6 +76,9 @@ MODELS = {
     "beam": {"label": "flexible beam swing-up, 30 elements", "file": "meshes/beam_swing_up.yaml",
              "design": "control values", "end_time": 0.5, "step_size": 0.5 / 600, "scale": "end_time",
              "sets": ["beams[0].elements=30"]},
+    "dual_quaternion_beam": {"label": "dual-quaternion beam swing-up, variational, 5 elements",
+                             "file": "meshes/beam_swing_up_dual_quaternion.yaml", "design": "control values",
+                             "end_time": 0.5, "step_size": 0.5 / 3000, "scale": "end_time", "sets": []},
 }
 GRADIENT_TIMING = re.compile(r"^timing\s+forward ([0-9.eE+-]+) s, adjoint ([0-9.eE+-]+) s", re.M)
 HESSIAN_TIMING = re.compile(r"^timing\s+forward ([0-9.eE+-]+) s, ([0-9.eE+-]+) s per product", re.M)

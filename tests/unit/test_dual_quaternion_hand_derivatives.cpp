@@ -107,6 +107,13 @@ void compare_semi_discrete(const model::ForceElement& hand, const model::ForceEl
   }
 }
 
+// A direction of the same length as x: its entries reversed and scaled (deterministic, not parallel to x).
+Vector random_like(const Vector& x, double scale) {
+  Vector y(x.rbegin(), x.rend());
+  for (std::size_t i = 0; i < y.size(); ++i) y[i] = scale * (y[i] + 0.1 * static_cast<double>(i % 3));
+  return y;
+}
+
 // The trapezoidal discrete momenta with their Jacobians at q^{n+1}, the transposed products and parameter partials.
 void compare_momenta(const model::ForceElement& hand, const model::ForceElement& ad, const Vector& q_mid,
                      const Vector& v_mid, double h, const Vector& mu_minus, const Vector& mu_plus,
@@ -157,6 +164,29 @@ void compare_momenta(const model::ForceElement& hand, const model::ForceElement&
   ad.add_discrete_momenta_parameter_gradient(q_mid.data(), v_mid.data(), 0.0, h, mu_minus.data(), mu_plus.data(),
                                              g_ad.data());
   expect_close(g_hand, g_ad, label + " momenta parameter partials");
+
+  // Their derivatives along a direction of (q_mid, v_mid) and of every parameter (the second-order products; the
+  // reference's nested pass over the state and the wanted parameters).
+  const Vector q_dot = random_like(mu_minus, 0.7), v_dot = random_like(mu_plus, -1.3);
+  Vector p_dot(np);
+  for (int k = 0; k < np; ++k) p_dot[k] = (0.3 + 0.05 * k) * (ad.parameters()[k] == 0.0 ? 1.0 : ad.parameters()[k]);
+  for (const model::ParameterMask mask : {model::kAllParameters, model::ParameterMask(1u << 3), model::ParameterMask(0)}) {
+    Vector second[2][3];
+    for (int which = 0; which < 2; ++which) {
+      second[which][0].assign(n, 0.0);
+      second[which][1].assign(n, 0.0);
+      second[which][2].assign(np, 0.0);
+      (which == 0 ? hand : ad)
+          .add_discrete_momenta_second_order_products(q_mid.data(), v_mid.data(), 0.0, h, q_dot.data(), v_dot.data(),
+                                                      p_dot.data(), 0.0, mu_minus.data(), mu_plus.data(),
+                                                      second[which][0].data(), second[which][1].data(),
+                                                      second[which][2].data(), mask);
+    }
+    const std::string what = label + " second-order, mask " + std::to_string(mask);
+    expect_close(second[0][0], second[1][0], what + " q_mid");
+    expect_close(second[0][1], second[1][1], what + " v_mid");
+    expect_close(second[0][2], second[1][2], what + " parameters");
+  }
 }
 
 TEST(DualQuaternionHandDerivatives, MatchPlainADOnRandomStates) {

@@ -178,14 +178,19 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
   // (the sweep needs both at every step).
   void add_kinetic_momentum_transposed(const double* q, const double* v, const double* mu_minus,
                                        const double* mu_plus, double* out_q, double* out_v) const {
-    const auto weights = mass_weights(parameters().data());
-    const double twice_length = 2.0 * parameters()[kLength];
-    std::array<double, kNode> z;
+    kinetic_momentum_transposed(q, v, parameters().data(), mu_minus, mu_plus, out_q, out_v);
+  }
+  template <class S>
+  void kinetic_momentum_transposed(const S* q, const S* v, const S* p, const double* mu_minus, const double* mu_plus,
+                                   S* out_q, S* out_v) const {
+    const auto weights = mass_weights(p);
+    const S twice_length = 2.0 * p[kLength];
+    std::array<S, kNode> z;
     for (int b = 0; b < 2; ++b) {
-      const double *qb = q + kNode * b, *vb = v + kNode * b;
+      const S *qb = q + kNode * b, *vb = v + kNode * b;
       for (int i = 0; i < kNode; ++i) z[i] = mu_plus[kNode * b + i] - mu_minus[kNode * b + i];
       const auto w = dual_conjugate_times(qb, vb), on_z = dual_conjugate_times(qb, z.data());
-      std::array<double, kNode> y, u;
+      std::array<S, kNode> y, u;
       for (int i = 0; i < kNode; ++i) {
         y[i] = twice_length * weights[i] * w[i];
         u[i] = twice_length * weights[i] * on_z[i];
@@ -296,33 +301,78 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
     }
   }
 
+  // The state part is the derivative along e of the transposed products written out (add_pairing_partials, and
+  // the kinetic pairing at h = 0) in one-direction AD; the parameter part, where parameters are wanted, a nested
+  // pass whose outer slots are the wanted parameters alone.
   double add_discrete_momenta_second_order_products(const double* q_mid, const double* v_mid, double, double h,
                                                     const double* q_mid_dot, const double* v_mid_dot,
                                                     const double* p_dot, double, const double* mu_minus,
                                                     const double* mu_plus, double* out_q, double* out_v,
                                                     double* gradient, model::ParameterMask wanted) const override {
     using Tangent = Sacado::Fad::SFad<double, 1>;
+    constexpr int n = kCoordinates;
+    std::array<Tangent, n> q, v, d0, d1, dv;
+    std::array<Tangent, kParameterCount> p;
+    for (int i = 0; i < n; ++i) {
+      q[i] = tangent_of(q_mid[i], q_mid_dot[i]);
+      v[i] = tangent_of(v_mid[i], v_mid_dot[i]);
+      d0[i] = d1[i] = dv[i] = 0.0;
+    }
+    for (int k = 0; k < kParameterCount; ++k) p[k] = tangent_of(parameters()[k], p_dot[k]);
+    if (plain_ad_) {
+      nested_second_order_products(q.data(), v.data(), p.data(), h, mu_minus, mu_plus, true, out_q, out_v, gradient,
+                                   wanted);
+      return 0.0;
+    }
+    if (h == 0.0) {
+      kinetic_momentum_transposed(q.data(), v.data(), p.data(), mu_minus, mu_plus, d0.data(), dv.data());
+      for (int j = 0; j < n; ++j) {
+        out_q[j] += d0[j].fastAccessDx(0);
+        out_v[j] += dv[j].fastAccessDx(0);
+      }
+    } else {
+      // Damping on: its weights carry the direction's derivative even where eta = zeta = 0.
+      const MomentaDerivativesOf<Tangent> derivatives(*this, p.data(), true);
+      derivatives.add_pairing_partials(q.data(), v.data(), h, mu_minus, mu_plus, d0.data(), d1.data(), dv.data());
+      for (int j = 0; j < n; ++j) {
+        out_q[j] += d0[j].fastAccessDx(0) + d1[j].fastAccessDx(0);
+        out_v[j] += 0.5 * h * (d1[j].fastAccessDx(0) - d0[j].fastAccessDx(0)) + dv[j].fastAccessDx(0);
+      }
+    }
+    nested_second_order_products(q.data(), v.data(), p.data(), h, mu_minus, mu_plus, false, out_q, out_v, gradient,
+                                 wanted);
+    return 0.0;
+  }
+
+  // Forward over forward AD of the pairing mu_minus . minus + mu_plus . plus, the values carrying e (q, v, p): the
+  // outer slots are q_mid and v_mid (with_state) and the wanted parameters; out_q, out_v and gradient receive the
+  // e-derivatives of the outer gradient. The reference of the products above, and their parameter part.
+  template <class Tangent>
+  void nested_second_order_products(const Tangent* q_mid, const Tangent* v_mid, const Tangent* p_tangent, double h,
+                                    const double* mu_minus, const double* mu_plus, bool with_state, double* out_q,
+                                    double* out_v, double* gradient, model::ParameterMask wanted) const {
     using Outer = Sacado::Fad::SLFad<Tangent, 2 * kCoordinates + kParameterCount>;
     constexpr int n = kCoordinates;
     std::array<int, model::kMaxComponentParameters> seeded;
-    const int ns = model::wanted_parameters(wanted, kParameterCount, seeded), slots = 2 * n + ns;
+    const int ns = model::wanted_parameters(wanted, kParameterCount, seeded);
+    const int first = with_state ? 2 * n : 0, slots = first + ns;
+    if (slots == 0) return;
     std::array<Outer, kCoordinates> q, v;
     std::array<Outer, kParameterCount> p;
     for (int i = 0; i < n; ++i) {
-      q[i] = Outer(slots, i, tangent_of(q_mid[i], q_mid_dot[i]));
-      v[i] = Outer(slots, n + i, tangent_of(v_mid[i], v_mid_dot[i]));
+      q[i] = with_state ? Outer(slots, i, q_mid[i]) : Outer(q_mid[i]);
+      v[i] = with_state ? Outer(slots, n + i, v_mid[i]) : Outer(v_mid[i]);
     }
-    for (int k = 0; k < kParameterCount; ++k) p[k] = Outer(tangent_of(parameters()[k], p_dot[k]));
-    for (int j = 0; j < ns; ++j)
-      p[seeded[j]] = Outer(slots, 2 * n + j, tangent_of(parameters()[seeded[j]], p_dot[seeded[j]]));
+    for (int k = 0; k < kParameterCount; ++k) p[k] = Outer(p_tangent[k]);
+    for (int j = 0; j < ns; ++j) p[seeded[j]] = Outer(slots, first + j, p_tangent[seeded[j]]);
     const Outer pairing = pairing_of<Outer, Outer>(q.data(), v.data(), p.data(), h, mu_minus, mu_plus);
-    if (!pairing.hasFastAccess()) return 0.0;
-    for (int j = 0; j < n; ++j) {
-      out_q[j] += pairing.fastAccessDx(j).fastAccessDx(0);
-      out_v[j] += pairing.fastAccessDx(n + j).fastAccessDx(0);
-    }
-    for (int j = 0; j < ns; ++j) gradient[seeded[j]] += pairing.fastAccessDx(2 * n + j).fastAccessDx(0);
-    return 0.0;
+    if (!pairing.hasFastAccess()) return;
+    if (with_state)
+      for (int j = 0; j < n; ++j) {
+        out_q[j] += pairing.fastAccessDx(j).fastAccessDx(0);
+        out_v[j] += pairing.fastAccessDx(n + j).fastAccessDx(0);
+      }
+    for (int j = 0; j < ns; ++j) gradient[seeded[j]] += pairing.fastAccessDx(first + j).fastAccessDx(0);
   }
 
   // The reference: every derivative by forward AD over the templated momenta and residual (tests only).

@@ -25,9 +25,10 @@ using Matrix16 = std::array<double, kCoordinates * kCoordinates>;  // row-major,
 
 // The ends of a step of the trapezoidal momenta, q^n = q_mid - h v_mid/2 and q^{n+1} = q_mid + h v_mid/2, and the
 // multipliers' weights on them, z_0 = h mu_minus/2, z_1 = h mu_plus/2 and z_v = (mu_plus - mu_minus)/2.
-struct StepEnds {
-  std::array<double, kCoordinates> q[2], z[2], z_v;
-  StepEnds(const double* q_mid, const double* v_mid, double h, const double* mu_minus, const double* mu_plus) {
+// S is double, or a one-direction forward-AD type (the second-order products of dual_quaternion_beam.cpp).
+template <class S = double> struct StepEndsOf {
+  std::array<S, kCoordinates> q[2], z[2], z_v;
+  StepEndsOf(const S* q_mid, const S* v_mid, double h, const double* mu_minus, const double* mu_plus) {
     for (int i = 0; i < kCoordinates; ++i) {
       q[0][i] = q_mid[i] - 0.5 * h * v_mid[i];
       q[1][i] = q_mid[i] + 0.5 * h * v_mid[i];
@@ -37,6 +38,7 @@ struct StepEnds {
     }
   }
 };
+using StepEnds = StepEndsOf<double>;
 
 // Quaternions (scalar first): b -> conj(a) b, a -> conj(a) b, the pairing matrix X(y) with y . conj(a) b = a^T X b,
 // and b -> a b.
@@ -156,16 +158,18 @@ struct StrainDerivatives {
 };
 
 // The second derivatives of the dual-quaternion beam's discrete momenta (dual_quaternion_beam.cpp), given the
-// element's Lagrangian and parameters.
-class DualQuaternionMomentaDerivatives {
+// element's Lagrangian and parameters. Scalar is double; add_pairing_partials also takes a one-direction forward-AD
+// type (its derivative along a direction of the state and the parameters: the second-order products).
+template <class Scalar = double> class MomentaDerivativesOf {
  public:
-  DualQuaternionMomentaDerivatives(const DualQuaternionLagrangian& lagrangian, const double* p, bool damped)
+  MomentaDerivativesOf(const DualQuaternionLagrangian& lagrangian, const Scalar* p, bool damped)
       : lagrangian_(lagrangian), p_(p), damped_(damped), length_(p[DualQuaternionLagrangian::kLength]),
         mass_(lagrangian.mass_weights(p)) {
     const auto C = lagrangian.stiffness_weights(p), D = lagrangian.damping_weights(p);
     for (int j = 0; j < 2 * kNode; ++j) {
       stiffness_[j] = 2.0 * length_ * C[j % kNode];
-      damping_[j] = damped ? 2.0 * length_ * D[j % kNode] : 0.0;
+      damping_[j] = 0.0;
+      if (damped) damping_[j] = 2.0 * length_ * D[j % kNode];
     }
   }
 
@@ -300,21 +304,21 @@ class DualQuaternionMomentaDerivatives {
   //   z_a . F_a = y_a . dk_a[z_a] + z_a . U_q,  dk[z] = conj(z_b) s + conj(q_b) s[z]  (s[z] = (z_B - z_A)/ds),
   // bilinear products throughout, whose gradients are the products with the other factor (see the top of the file);
   // y_a depends on k_a (W_C) and on k1 - k0 (W_D/h), whose gradients come back through (dk/dq)^T.
-  void add_pairing_partials(const double* q_mid, const double* v_mid, double h, const double* mu_minus,
-                            const double* mu_plus, double* d0, double* d1, double* dv) const {
-    const StepEnds ends(q_mid, v_mid, h, mu_minus, mu_plus);
+  void add_pairing_partials(const Scalar* q_mid, const Scalar* v_mid, double h, const double* mu_minus,
+                            const double* mu_plus, Scalar* d0, Scalar* d1, Scalar* dv) const {
+    const StepEndsOf<Scalar> ends(q_mid, v_mid, h, mu_minus, mu_plus);
     const auto& q = ends.q;
     const auto& z = ends.z;
     const auto& z_v = ends.z_v;
-    std::array<double, kCoordinates> strain_adjoint[2]{};
-    double* d[2] = {d0, d1};
+    std::array<Scalar, kCoordinates> strain_adjoint[2]{};
+    Scalar* d[2] = {d0, d1};
     for (int a = 0; a < 2; ++a)
       for (int b = 0; b < 2; ++b) {
-        const double *qb = q[a].data() + kNode * b, *vb = v_mid + kNode * b, *zb = z[a].data() + kNode * b,
+        const Scalar *qb = q[a].data() + kNode * b, *vb = v_mid + kNode * b, *zb = z[a].data() + kNode * b,
                      *zvb = z_v.data() + kNode * b;
         const auto w = dual_conjugate_times(qb, vb), u1 = dual_conjugate_times(zb, vb),
                    u2 = dual_conjugate_times(qb, zvb);
-        std::array<double, kNode> y, yu;
+        std::array<Scalar, kNode> y, yu;
         for (int i = 0; i < kNode; ++i) {
           y[i] = 2.0 * length_ * mass_[i] * w[i];
           yu[i] = 2.0 * length_ * mass_[i] * (u1[i] + u2[i]);
@@ -326,15 +330,15 @@ class DualQuaternionMomentaDerivatives {
       }
     const auto k0 = lagrangian_.strains(q[0].data(), p_), k1 = lagrangian_.strains(q[1].data(), p_);
     const auto& reference = lagrangian_.reference_strains();
-    const double node_weight = 0.5 * p_[DualQuaternionLagrangian::kRho] * p_[DualQuaternionLagrangian::kArea] *
+    const Scalar node_weight = 0.5 * p_[DualQuaternionLagrangian::kRho] * p_[DualQuaternionLagrangian::kArea] *
                                length_;
-    const double F[4] = {0.0, node_weight * p_[DualQuaternionLagrangian::kGravity],
+    const Scalar F[4] = {0.0, node_weight * p_[DualQuaternionLagrangian::kGravity],
                          node_weight * p_[DualQuaternionLagrangian::kGravity + 1],
                          node_weight * p_[DualQuaternionLagrangian::kGravity + 2]};
     for (int a = 0; a < 2; ++a) {
       const auto& k = a == 0 ? k0 : k1;
       const auto e = DualQuaternionLagrangian::strain_change(q[a].data(), z[a].data(), length_);
-      std::array<double, 2 * kNode> minus_y;  // -y_a
+      std::array<Scalar, 2 * kNode> minus_y;  // -y_a
       for (int j = 0; j < 2 * kNode; ++j) {
         minus_y[j] = -stiffness_[j] * (k[j] - reference[j]);
         strain_adjoint[a][j] -= stiffness_[j] * e[j];
@@ -345,8 +349,8 @@ class DualQuaternionMomentaDerivatives {
         }
       }
       // -y_a . dk[z_a] in q_a with y_a held: conj(q_b) s[z] and conj(z_b) s(q).
-      std::array<double, kNode> slope_z, on_slope{};
-      const double* za = z[a].data();
+      std::array<Scalar, kNode> slope_z, on_slope{};
+      const Scalar* za = z[a].data();
       for (int i = 0; i < kNode; ++i) slope_z[i] = (za[kNode + i] - za[i]) / length_;
       for (int b = 0; b < 2; ++b) {
         add_gradient_in_first(slope_z.data(), minus_y.data() + kNode * b, d[a] + kNode * b);
@@ -358,7 +362,7 @@ class DualQuaternionMomentaDerivatives {
       }
       // -z_a . U_q(q_a), U_q = (2 F q_d, -2 F q_r) symmetric in q: -(2 F z_d, -2 F z_r).
       for (int b = 0; b < 2; ++b) {
-        std::array<double, 4> on_r{}, on_d{};
+        std::array<Scalar, 4> on_r{}, on_d{};
         add_product(F, za + kNode * b + 4, on_r.data());
         add_product(F, za + kNode * b, on_d.data());
         for (int i = 0; i < 4; ++i) {
@@ -372,11 +376,12 @@ class DualQuaternionMomentaDerivatives {
 
  private:
   const DualQuaternionLagrangian& lagrangian_;
-  const double* p_;
+  const Scalar* p_;
   bool damped_;
-  double length_;
-  std::array<double, kNode> mass_;
-  std::array<double, 2 * kNode> stiffness_, damping_;  // W_C = 2 ds C~, W_D = 2 ds D~ per strain (zero undamped)
+  Scalar length_;
+  std::array<Scalar, kNode> mass_;
+  std::array<Scalar, 2 * kNode> stiffness_, damping_;  // W_C = 2 ds C~, W_D = 2 ds D~ per strain (zero undamped)
 };
+using DualQuaternionMomentaDerivatives = MomentaDerivativesOf<double>;
 
 }  // namespace flexadj::elements::dual_quaternion

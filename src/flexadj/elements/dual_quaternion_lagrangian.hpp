@@ -230,13 +230,13 @@ class DualQuaternionLagrangian {
   }
 
   // dk[z] = conj(z_b) slope + conj(q_b) (z_B - z_A)/ds: the strains' derivative at q along z (they are bilinear).
-  static std::array<double, 2 * kNode> strain_change(const double* q, const double* z, double length) {
-    std::array<double, kNode> slope, slope_change;
+  template <class S> static std::array<S, 2 * kNode> strain_change(const S* q, const S* z, const S& length) {
+    std::array<S, kNode> slope, slope_change;
     for (int i = 0; i < kNode; ++i) {
       slope[i] = (q[kNode + i] - q[i]) / length;
       slope_change[i] = (z[kNode + i] - z[i]) / length;
     }
-    std::array<double, 2 * kNode> dk;
+    std::array<S, 2 * kNode> dk;
     for (int b = 0; b < 2; ++b) {
       const auto first = dual_conjugate_times(z + kNode * b, slope.data());
       const auto second = dual_conjugate_times(q + kNode * b, slope_change.data());
