@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Objective terms on a body's momentum and angular momentum (the end-momentum Mayer term of Schubert et al. 2024,
 # eq. (10e)), with the mass and inertia as design variables: flexadj check (Taylor, central and extrapolated
-# differences) passes for the discrete and the spacetime adjoint at np 1 and np 2 on the variational integrator and
-# generalized-alpha; the paths where the term's parameter partials are not formed, and bodies without a mass of their
-# own, are refused (exit 2). Usage: test_momentum_objective.sh PATH/TO/flexadj
+# differences, and for the discrete adjoint the Hessian-vector product) passes for the discrete and the spacetime
+# adjoint at np 1 and np 2 on the variational integrator and generalized-alpha; the paths where the term's parameter
+# partials are not formed, and bodies without a mass of their own, are refused (exit 2). Usage: test_momentum_objective.sh PATH/TO/flexadj
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/cli_support.sh" "$1"
 MPIRUN="mpirun --oversubscribe -np 2"
@@ -30,6 +30,9 @@ for model in cart cart_variational; do
   for adjoint in discrete spacetime; do
     pass_if "$model: check, $adjoint adjoint, np 1" checks "" $model.yaml --adjoint $adjoint
     pass_if "$model: check, $adjoint adjoint, np 2" checks "$MPIRUN" $model.yaml --adjoint $adjoint
+    # The discrete adjoint's Hessian-vector product too (test (d)), the mass and inertia among its directions.
+    [ "$adjoint" = discrete ] &&
+      pass_if "$model: check (d) Hessian-vector product, np 2" grep -q "^check passed.*(d) Hessian-vector product" check.txt
   done
 done
 expect "the objective names the momenta" 0 "pendulum.momentum_x" "pendulum.angular_momentum_z" -- \

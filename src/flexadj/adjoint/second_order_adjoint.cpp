@@ -40,7 +40,8 @@ HessianVectorProduct second_order_adjoint(assembly::Assembler& assembler, integr
     std::vector<double>* da_dot = on_accelerations ? &dJ_da_dot : nullptr;
     objective.add_partials(assembler, times, step, state, dJ_dq, dJ_dv, objectives::Objective::Partials::Discrete,
                            &local, da);
-    objective.add_partials_tangent(assembler, times, step, state, tangent, dJ_dq_dot, dJ_dv_dot, da_dot);
+    objective.add_partials_tangent(assembler, times, step, state, tangent, dJ_dq_dot, dJ_dv_dot, da_dot, &along,
+                                   &local_dot);
     if (on_accelerations) {
       integrator.adjoint_step_with_accelerations(states, step, state, dJ_dq, dJ_dv, dJ_da, local);
       integrator.second_order_adjoint_step_with_accelerations(states, step, state, tangent, previous_tangent, along,

@@ -83,8 +83,6 @@ void GradientProblem::check_second_order() const {
                               "values only so far (design variable '" + entry.name + "'; joint '" +
                            constraints.front()->name() + "')");
   }
-  if (objectives::Objective(problem_.objective_terms).depends_on_parameters())
-    throw InputError(file, "objective", what + "which does not treat momentum sensors yet");
   if (problem_.integrator.end_condition || problem_.integrator.fixed_steps > 0)
     throw InputError(file, problem_.integrator.end_condition ? "integrator.end_condition" : "design_variables",
                      what + "which does not treat an implicit or free final time yet");

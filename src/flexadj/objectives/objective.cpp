@@ -225,7 +225,8 @@ void Objective::add_partials(const assembly::Assembler& assembler, const std::ve
 void Objective::add_partials_tangent(const assembly::Assembler& assembler, const std::vector<double>& times,
                                      std::size_t n, const assembly::State& state, const assembly::State& tangent,
                                      std::vector<double>& dq_dot, std::vector<double>& dv_dot,
-                                     std::vector<double>* da_dot) const {
+                                     std::vector<double>* da_dot, const assembly::LocalGradient* along,
+                                     assembly::LocalGradient* gradient_dot) const {
   using Nested = Sacado::Fad::SFad<ControlFad, kMaxInputs>;  // outer: the inputs; inner: the direction e
   const std::size_t last = times.size() - 1;
   const double weight = quadrature_weight(times, n);
@@ -233,12 +234,21 @@ void Objective::add_partials_tangent(const assembly::Assembler& assembler, const
   std::array<Nested, kMaxInputs> seeded;
   for (const auto& term : terms_) {
     if (!term.on_states()) continue;
-    if (term.on_momentum()) throw std::logic_error("Objective::add_partials_tangent: a momentum sensor");
+    if (term.on_momentum() && !(along && gradient_dot))
+      throw std::logic_error("Objective::add_partials_tangent: a momentum sensor, and no parameter direction");
     if (term.on_acceleration() && !da_dot)
       throw std::logic_error("Objective::add_partials_tangent: a term on accelerations, and no da_dot");
     const bool here = gather_inputs(assembler, term, state, inputs);
     gather_inputs(assembler, term, tangent, directions);  // the same collectives as the line above
     if (!here) continue;
+    // A momentum sensor's mass and inertia inputs: their direction is the design's, where wanted (else held).
+    const int offset = term.on_momentum() ? along->force_offsets[term.inertia_element] : -1;
+    const model::ParameterMask mask = offset >= 0 ? along->force_masks[term.inertia_element] : 0;
+    for (int k = inputs.first_parameter; k < inputs.count; ++k) {
+      const int parameter = k - inputs.first_parameter;
+      directions.values[k] =
+          (mask & (model::ParameterMask(1) << parameter)) ? along->parameters[offset + parameter] : 0.0;
+    }
     for (int k = 0; k < inputs.count; ++k) {
       ControlFad value(1, 0, inputs.values[k]);
       value.fastAccessDx(0) = directions.values[k];
@@ -246,9 +256,13 @@ void Objective::add_partials_tangent(const assembly::Assembler& assembler, const
     }
     const Nested x = kernels::measured_quantity(term, inputs.body_kind, seeded.data());
     Nested j = weight * kernels::integrand(term, x, times[n]);
+    j += kernels::step_term(term, x, n);
     if (n == last) j += kernels::terminal(term, x);
     for (int k = 0; k < inputs.count; ++k)
       if (inputs.owned[k] >= 0) level_part(inputs.level[k], dq_dot, dv_dot, da_dot)[inputs.owned[k]] += j.dx(k).dx(0);
+    for (int k = 0; offset >= 0 && k < kernels::kInertiaInputs; ++k)
+      if (mask & (model::ParameterMask(1) << k))
+        gradient_dot->parameters[offset + k] += j.dx(inputs.first_parameter + k).dx(0);
   }
 }
 

@@ -62,13 +62,17 @@ class Objective {
                     Partials partials = Partials::Discrete, assembly::LocalGradient* gradient = nullptr,
                     std::vector<double>* da = nullptr) const;
   // The second-order adjoint's (Hessian-vector products): dq_dot += d/de of add_partials(Discrete)'s dq along the
-  // state's direction `tangent` (q_dot, v_dot, a_dot), dv_dot and da_dot likewise (da_dot: terms on accelerations;
-  // momentum sensors, which read parameters: refused before); controls[name][k] += d/de of add_control_gradient's
-  // dJ/du_k along the control values' direction control_dots (the control-effort terms). Second derivatives of the
-  // same kernels by nested Sacado types.
+  // state's direction `tangent` (q_dot, v_dot, a_dot) and, for momentum sensors, which read the body's mass and
+  // inertia, the parameters' direction in `along` (its wanted parameters); dv_dot and da_dot likewise (da_dot: terms
+  // on accelerations), and gradient_dot's parameters += d/de of the momentum sensors' parameter partials (both
+  // needed with momentum sensors); controls[name][k] += d/de of add_control_gradient's dJ/du_k along the control
+  // values' direction control_dots (the control-effort terms). Second derivatives of the same kernels by nested
+  // Sacado types.
   void add_partials_tangent(const assembly::Assembler& assembler, const std::vector<double>& times, std::size_t n,
                             const assembly::State& state, const assembly::State& tangent, std::vector<double>& dq_dot,
-                            std::vector<double>& dv_dot, std::vector<double>* da_dot = nullptr) const;
+                            std::vector<double>& dv_dot, std::vector<double>* da_dot = nullptr,
+                            const assembly::LocalGradient* along = nullptr,
+                            assembly::LocalGradient* gradient_dot = nullptr) const;
   void add_control_gradient_tangent(const model::Model& model, const std::vector<double>& times,
                                     const std::map<std::string, std::vector<double>>& control_dots,
                                     std::map<std::string, std::vector<double>>& controls) const;
