@@ -32,10 +32,12 @@ Gradient gauss_newton_product(assembly::Assembler& assembler, integrators::TimeI
     tangent = tangents->tangent(step);
     for (auto* v : {&dJ_dq, &dJ_dv, &dJ_da}) std::fill(v->begin(), v->end(), 0.0);
     if (on_accelerations) {
-      objective.add_gauss_newton_partials(assembler, times, step, state, tangent, dJ_dq, dJ_dv, &dJ_da);
+      objective.add_gauss_newton_partials(assembler, times, step, state, tangent, dJ_dq, dJ_dv, &dJ_da, &along,
+                                          &local);
       integrator.adjoint_step_with_accelerations(states, step, state, dJ_dq, dJ_dv, dJ_da, local);
     } else {
-      objective.add_gauss_newton_partials(assembler, times, step, state, tangent, dJ_dq, dJ_dv);
+      objective.add_gauss_newton_partials(assembler, times, step, state, tangent, dJ_dq, dJ_dv, nullptr, &along,
+                                          &local);
       integrator.adjoint_step(states, step, state, dJ_dq, dJ_dv, local);
     }
   }

@@ -296,7 +296,6 @@ std::string Objective::least_squares_refusal() const {
     if (!kernels::least_squares(term))
       return which + " is not a weighted square w/2 r^2 of a residual (tracking, final_square, penalty and "
                      "control_effort are)";
-    if (term.on_momentum()) return which + " is on a momentum sensor, which reads the parameters";
     if (!(term.weight >= 0.0)) return which + " has a negative weight " + std::to_string(term.weight);
   }
   return {};
@@ -305,7 +304,9 @@ std::string Objective::least_squares_refusal() const {
 void Objective::add_gauss_newton_partials(const assembly::Assembler& assembler, const std::vector<double>& times,
                                           std::size_t n, const assembly::State& state,
                                           const assembly::State& tangent, std::vector<double>& dq,
-                                          std::vector<double>& dv, std::vector<double>* da) const {
+                                          std::vector<double>& dv, std::vector<double>* da,
+                                          const assembly::LocalGradient* along,
+                                          assembly::LocalGradient* gradient) const {
   // Term w/2 r(x(s))^2 with inputs s: the Gauss-Newton part of its Hessian is c w r_s^T r_s, so the product with
   // s_dot is c w r_s (r_s . s_dot) (c: the trapezoidal weight, 1 for the terminal term at the last step).
   const std::size_t last = times.size() - 1;
@@ -314,11 +315,20 @@ void Objective::add_gauss_newton_partials(const assembly::Assembler& assembler, 
   std::array<TermFad, kMaxInputs> seeded;
   for (const auto& term : terms_) {
     if (!term.on_states()) continue;
-    if (!kernels::least_squares(term) || term.on_momentum() || (term.on_acceleration() && !da))
+    if (!kernels::least_squares(term) || (term.on_momentum() && !(along && gradient)) ||
+        (term.on_acceleration() && !da))
       throw std::logic_error("Objective::add_gauss_newton_partials: a term that is not a weighted square of q, v, a");
     const bool here = gather_inputs(assembler, term, state, inputs);
     gather_inputs(assembler, term, tangent, directions);  // the same collectives as the line above
     if (!here) continue;
+    // A momentum sensor's mass and inertia inputs: their direction is the design's, where wanted (else held).
+    const int offset = term.on_momentum() ? along->force_offsets[term.inertia_element] : -1;
+    const model::ParameterMask mask = offset >= 0 ? along->force_masks[term.inertia_element] : 0;
+    for (int k = inputs.first_parameter; k < inputs.count; ++k) {
+      const int parameter = k - inputs.first_parameter;
+      directions.values[k] =
+          (mask & (model::ParameterMask(1) << parameter)) ? along->parameters[offset + parameter] : 0.0;
+    }
     const bool terminal = term.kind == ObjectiveTerm::Kind::FinalSquare;
     if (terminal && n != last) continue;
     const double c = terminal ? 1.0 : weight;
@@ -330,6 +340,9 @@ void Objective::add_gauss_newton_partials(const assembly::Assembler& assembler, 
     for (int k = 0; k < inputs.count; ++k)
       if (inputs.owned[k] >= 0)
         level_part(inputs.level[k], dq, dv, da)[inputs.owned[k]] += c * term.weight * r.dx(k) * r_dot;
+    for (int k = 0; offset >= 0 && k < kernels::kInertiaInputs; ++k)
+      if (mask & (model::ParameterMask(1) << k))
+        gradient->parameters[offset + k] += c * term.weight * r.dx(inputs.first_parameter + k) * r_dot;
   }
 }
 

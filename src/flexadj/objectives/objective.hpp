@@ -84,11 +84,14 @@ class Objective {
   std::string least_squares_refusal() const;
   // dq += sum_i c w r_q^T (r_x . x_dot) over the terms at step n, dv and da likewise (owned coordinates; da: terms
   // on accelerations): the partials of the linearised objective 1/2 sum c w (r_x x_dot)^2 with r's second
-  // derivatives dropped, x_dot = (q_dot, v_dot, a_dot) of `tangent`. Collective like add_partials.
+  // derivatives dropped, x_dot = (q_dot, v_dot, a_dot) of `tangent`. A momentum sensor's residual reads the body's
+  // mass and inertia p as well: its r_x x_dot has r_p p_dot with the direction's wanted parameters in `along`, and
+  // gradient's parameters += c w r_p^T (r_x x_dot) (both needed with momentum sensors). Collective like add_partials.
   void add_gauss_newton_partials(const assembly::Assembler& assembler, const std::vector<double>& times,
                                  std::size_t n, const assembly::State& state, const assembly::State& tangent,
-                                 std::vector<double>& dq, std::vector<double>& dv,
-                                 std::vector<double>* da = nullptr) const;
+                                 std::vector<double>& dq, std::vector<double>& dv, std::vector<double>* da = nullptr,
+                                 const assembly::LocalGradient* along = nullptr,
+                                 assembly::LocalGradient* gradient = nullptr) const;
   // residuals += the weighted residuals rt of the terms on the states at step n (this rank's terms; a relative
   // term on rank 0), and control_residuals(...) those of the control-effort terms, one per term and step; so that
   // J = 1/2 |rt|^2 over all steps (for tests against differences of the residual vector).
