@@ -22,6 +22,8 @@
 #include <string>
 #include <vector>
 
+#include "flexadj/model/sin_cos.hpp"
+
 namespace flexadj::model {
 
 enum class BodyKind { Ground, PointMass2D, PointMass3D, PlanarRigid, SpatialRigid, AncfPlanarNode, AncfCableNode,
@@ -131,12 +133,11 @@ template <class S> Vec3<S> dual_quaternion_velocity(const S* q, const S* v) {
 // ---- body kinematics ---------------------------------------------------------------------------
 // Rotation of the body frame (identity for points and ground).
 template <class S> std::array<S, 9> body_rotation(BodyKind kind, const S* q) {
-  using std::cos;
-  using std::sin;
   if (kind == BodyKind::SpatialRigid) return rotation_from_euler_parameters(q + 3);
   if (kind == BodyKind::DualQuaternionNode) return rotation_from_euler_parameters(q);
   if (kind == BodyKind::PlanarRigid) {
-    const S c = cos(q[2]), s = sin(q[2]);
+    S s, c;
+    sin_cos(q[2], s, c);
     return {c, -s, S(0.0), s, c, S(0.0), S(0.0), S(0.0), S(1.0)};
   }
   return {S(1.0), S(0.0), S(0.0), S(0.0), S(1.0), S(0.0), S(0.0), S(0.0), S(1.0)};

@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "flexadj/model/model.hpp"
+#include "flexadj/model/sin_cos.hpp"
 
 namespace flexadj::model {
 
@@ -122,9 +123,8 @@ void JointTree::joint_point(BodyKind kind, const int* c, const S* q, const S* s,
   x = q[c[0]];
   y = q[c[1]];
   if (kind == BodyKind::PlanarRigid) {
-    using std::cos;
-    using std::sin;
-    const S co = cos(q[c[2]]), si = sin(q[c[2]]);
+    S si, co;
+    sin_cos(q[c[2]], si, co);
     x += co * s[0] - si * s[1];
     y += si * s[0] + co * s[1];
   }
@@ -166,23 +166,28 @@ void JointTree::place_child(const Link& l, const int* pc, const int* c, const S*
       const S nx = pp[kNormal1], ny = pp[kNormal1 + 1];
       const S norm = sqrt(nx * nx + ny * ny);
       const S ux = ny / norm, uy = -nx / norm;
-      const S co = cos(theta_a), si = sin(theta_a);
+      S si, co;
+      sin_cos(theta_a, si, co);
       px += a[0] * (co * ux - si * uy);
       py += a[0] * (si * ux + co * uy);
       break;
     }
-    case LinkKind::Distance:
-      px += pp[kLength] * cos(a[0]);
-      py += pp[kLength] * sin(a[0]);
+    case LinkKind::Distance: {
+      S si, co;
+      sin_cos(a[0], si, co);
+      px += pp[kLength] * co;
+      py += pp[kLength] * si;
       if (l.alpha_count > 1) theta_b = a[1];
       break;
+    }
     case LinkKind::Fixed:
     case LinkKind::Spherical:
     case LinkKind::Free: break;
   }
   if (l.child_kind == BodyKind::PlanarRigid) {
     const S* s = pp + kPointB;
-    const S co = cos(theta_b), si = sin(theta_b);
+    S si, co;
+    sin_cos(theta_b, si, co);
     q[c[0]] = px - (co * s[0] - si * s[1]);
     q[c[1]] = py - (si * s[0] + co * s[1]);
     q[c[2]] = theta_b;
@@ -216,7 +221,8 @@ void JointTree::read_link(const Link& l, const int* pc, const int* c, const S* q
       const S nx = pp[kNormal1], ny = pp[kNormal1 + 1];
       const S norm = sqrt(nx * nx + ny * ny);
       const S ux = ny / norm, uy = -nx / norm;
-      const S co = cos(theta_a), si = sin(theta_a);
+      S si, co;
+      sin_cos(theta_a, si, co);
       a[0] = (pbx - pax) * (co * ux - si * uy) + (pby - pay) * (si * ux + co * uy);
       break;
     }
@@ -235,9 +241,8 @@ void JointTree::read_link(const Link& l, const int* pc, const int* c, const S* q
 namespace joint_tree_layout {
 constexpr int kAxis = 6, kNormal2 = 12, kRestRotation = 15;
 template <class S> std::array<S, 4> axis_rotation(const Vec3<S>& n, const S& angle) {
-  using std::cos;
-  using std::sin;
-  const S c = cos(0.5 * angle), s = sin(0.5 * angle);
+  S s, c;
+  sin_cos(S(0.5 * angle), s, c);
   return {c, s * n[0], s * n[1], s * n[2]};
 }
 // q_x(a_1) q_y(a_2) q_z(a_3): R = R_x R_y R_z.
