@@ -86,8 +86,6 @@ void GradientProblem::check_second_order() const {
   if (problem_.integrator.end_condition || problem_.integrator.fixed_steps > 0)
     throw InputError(file, problem_.integrator.end_condition ? "integrator.end_condition" : "design_variables",
                      what + "which does not treat an implicit or free final time yet");
-  if (problem_.integrator.step_control.enabled())
-    throw InputError(file, "integrator.step_control", what + "which takes fixed steps only so far");
 }
 
 HessianVectorEvaluation GradientProblem::hessian_vector(const std::vector<double>& v) {
