@@ -122,6 +122,21 @@ std::vector<double>& level_part(TermInputs::Level level, std::vector<double>& dq
   return level == TermInputs::Level::Velocity ? dv : dq;
 }
 
+// A momentum sensor's mass and inertia inputs (from inputs.first_parameter on): their direction is the design's
+// in `along`, where wanted (mask), else zero (held). Returns the parameters' offset in the gradient, -1 for other
+// terms or none wanted.
+int momentum_parameter_directions(const ObjectiveTerm& term, const TermInputs& inputs,
+                                  const assembly::LocalGradient* along, TermInputs& directions,
+                                  model::ParameterMask& mask) {
+  const int offset = term.on_momentum() ? along->force_offsets[term.inertia_element] : -1;
+  mask = offset >= 0 ? along->force_masks[term.inertia_element] : 0;
+  for (int k = inputs.first_parameter; k < inputs.count; ++k) {
+    const int parameter = k - inputs.first_parameter;
+    directions.values[k] = (mask & (model::ParameterMask(1) << parameter)) ? along->parameters[offset + parameter] : 0.0;
+  }
+  return offset;
+}
+
 }  // namespace
 
 double Objective::value(const assembly::Assembler& assembler, const std::vector<double>& times,
@@ -241,14 +256,8 @@ void Objective::add_partials_tangent(const assembly::Assembler& assembler, const
     const bool here = gather_inputs(assembler, term, state, inputs);
     gather_inputs(assembler, term, tangent, directions);  // the same collectives as the line above
     if (!here) continue;
-    // A momentum sensor's mass and inertia inputs: their direction is the design's, where wanted (else held).
-    const int offset = term.on_momentum() ? along->force_offsets[term.inertia_element] : -1;
-    const model::ParameterMask mask = offset >= 0 ? along->force_masks[term.inertia_element] : 0;
-    for (int k = inputs.first_parameter; k < inputs.count; ++k) {
-      const int parameter = k - inputs.first_parameter;
-      directions.values[k] =
-          (mask & (model::ParameterMask(1) << parameter)) ? along->parameters[offset + parameter] : 0.0;
-    }
+    model::ParameterMask mask = 0;
+    const int offset = momentum_parameter_directions(term, inputs, along, directions, mask);
     for (int k = 0; k < inputs.count; ++k) {
       ControlFad value(1, 0, inputs.values[k]);
       value.fastAccessDx(0) = directions.values[k];
@@ -321,14 +330,8 @@ void Objective::add_gauss_newton_partials(const assembly::Assembler& assembler, 
     const bool here = gather_inputs(assembler, term, state, inputs);
     gather_inputs(assembler, term, tangent, directions);  // the same collectives as the line above
     if (!here) continue;
-    // A momentum sensor's mass and inertia inputs: their direction is the design's, where wanted (else held).
-    const int offset = term.on_momentum() ? along->force_offsets[term.inertia_element] : -1;
-    const model::ParameterMask mask = offset >= 0 ? along->force_masks[term.inertia_element] : 0;
-    for (int k = inputs.first_parameter; k < inputs.count; ++k) {
-      const int parameter = k - inputs.first_parameter;
-      directions.values[k] =
-          (mask & (model::ParameterMask(1) << parameter)) ? along->parameters[offset + parameter] : 0.0;
-    }
+    model::ParameterMask mask = 0;
+    const int offset = momentum_parameter_directions(term, inputs, along, directions, mask);
     const bool terminal = term.kind == ObjectiveTerm::Kind::FinalSquare;
     if (terminal && n != last) continue;
     const double c = terminal ? 1.0 : weight;
