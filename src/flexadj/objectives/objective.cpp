@@ -132,7 +132,8 @@ int momentum_parameter_directions(const ObjectiveTerm& term, const TermInputs& i
   mask = offset >= 0 ? along->force_masks[term.inertia_element] : 0;
   for (int k = inputs.first_parameter; k < inputs.count; ++k) {
     const int parameter = k - inputs.first_parameter;
-    directions.values[k] = (mask & (model::ParameterMask(1) << parameter)) ? along->parameters[offset + parameter] : 0.0;
+    const bool wanted = mask & (model::ParameterMask(1) << parameter);
+    directions.values[k] = wanted ? along->parameters[offset + parameter] : 0.0;
   }
   return offset;
 }
