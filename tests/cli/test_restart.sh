@@ -85,6 +85,17 @@ killed_at() {
   grep -h "^restart" run.txt | sed 's/^/     | /'
   cmp -s "$reference" restarted.csv
 }
+# killed_at, tried up to three times: under heavy load a kill can land so late in the forward run that the restart
+# writes no new checkpoint before the sweep, and the next kill point never comes. A restart that gives another
+# gradient fails every try.
+killed_at_tries() {
+  local attempt
+  for attempt in 1 2 3; do
+    killed_at "$@" && return 0
+    echo "     attempt $attempt: a kill did not land where planned, or the gradient differs; trying again"
+  done
+  return 1
+}
 # The kill points: the first disk checkpoint the run writes past step 0 (in the forward run), the first restart file
 # it writes (in the sweep). Whatever the kill's delay under load, enough of the run is left to resume.
 FORWARD="checkpoint_[1-9]*.h5" SWEEP="adjoint_*.h5"
@@ -128,11 +139,11 @@ expect "killed while removing its files: the restart resumes the forward run" 0 
 pass_if "files partly removed: the same gradient byte for byte" cmp -s memory.csv restarted.csv
 # Kills at known points, repeated during the restarts.
 pass_if "np 1, killed twice in the forward run, restarted to the same gradient" \
-  killed_at "" memory.csv "$FORWARD" "$FORWARD"
+  killed_at_tries "" memory.csv "$FORWARD" "$FORWARD"
 pass_if "np 1, killed in the forward run and twice in the sweep, restarted to the same gradient" \
-  killed_at "" memory.csv "$FORWARD" "$SWEEP" "$SWEEP"
+  killed_at_tries "" memory.csv "$FORWARD" "$SWEEP" "$SWEEP"
 pass_if "np 1, killed twice in the sweep, restarted to the same gradient" \
-  killed_at "" memory.csv "$SWEEP" "$SWEEP"
+  killed_at_tries "" memory.csv "$SWEEP" "$SWEEP"
 
 # np 2: the same, ranks and mpirun killed together. The cart's 8 unknowns are solved by the gathered KLU (`auto`),
 # which gives the same bits in every run.
@@ -142,7 +153,7 @@ pass_if "np 2 restart resumes the sweep" bash -c "$MPIRUN '$FLEXADJ' gradient ca
   -o restarted.csv --restart > resumed.txt 2>&1 && grep -q 'resuming the backward sweep' resumed.txt"
 pass_if "np 2 sweep resumed: the same gradient byte for byte" cmp -s memory_np2.csv restarted.csv
 pass_if "np 2, killed in the forward run and twice in the sweep, restarted to the same gradient" \
-  killed_at "$MPIRUN" memory_np2.csv "$FORWARD" "$SWEEP" "$SWEEP"
+  killed_at_tries "$MPIRUN" memory_np2.csv "$FORWARD" "$SWEEP" "$SWEEP"
 # MUMPS (`direct`) assembles contribution blocks in the order they arrive: two runs can differ at round-off (seen
 # under load, docs/performance.md), so its resumed gradient is compared to 1e-12 of the largest component.
 # relative_difference A.csv B.csv: max |g_A - g_B| / max |g_A| of the gradient columns, printed; fails above 1e-12.
