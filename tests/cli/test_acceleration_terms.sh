@@ -139,40 +139,7 @@ YAML
 pass_if "sensor: check (with the Hessian-vector product), np 1" hessian_checked "" sensor.yaml
 pass_if "sensor: check (with the Hessian-vector product), np 2" hessian_checked "$MPIRUN" sensor.yaml
 pass_if "sensor: check, spacetime adjoint" checks "" sensor.yaml --adjoint spacetime
-# Taylor test of order 3 along a random direction v: |J(p + h v) - J - h g.v - h^2/2 v.Hv| falls like h^3.
-taylor3() {  # taylor3 MODEL
-  /usr/bin/python3 - "$FLEXADJ" "$1" <<'PY'
-import csv, math, random, re, subprocess, sys
-flexadj, model = sys.argv[1:3]
-def J_of(*args):
-    out = subprocess.run([flexadj, "gradient", model, *args], capture_output=True, text=True).stdout
-    return float(re.search(r"^J = (\S+)", out, re.M).group(1))
-J0 = J_of("-o", "taylor_g.csv")
-rows = list(csv.DictReader(open("taylor_g.csv")))
-random.seed(3)
-v = [random.uniform(-1, 1) for _ in rows]
-with open("taylor_v.csv", "w") as f:
-    f.write("name,value\n" + "".join("%s,%r\n" % (r["name"], x) for r, x in zip(rows, v)))
-subprocess.run([flexadj, "hessian", model, "--direction", "taylor_v.csv", "-o", "taylor_hv.csv"], capture_output=True)
-Hv = [float(r["product"]) for r in csv.DictReader(open("taylor_hv.csv"))]
-gv = sum(float(r["gradient"]) * x for r, x in zip(rows, v))
-vHv = sum(a * b for a, b in zip(v, Hv))
-remainders = []
-for h in (0.1, 0.05, 0.025, 0.0125):
-    values = {}
-    for r, x in zip(rows, v):
-        control = re.match(r"(control:\w+)\[\d+\]$", r["name"])
-        if control: values.setdefault(control.group(1), []).append(float(r["value"]) + h * x)
-        else: values[r["name"]] = float(r["value"]) + h * x
-    with open("taylor_p.yaml", "w") as f:
-        f.write("design_values:\n" + "".join('  "%s": %r\n' % (k, w) for k, w in values.items()))
-    J = J_of("--set", "optimization.start_from=taylor_p.yaml", "-o", "/dev/null")
-    remainders.append(abs(J - J0 - h * gv - 0.5 * h * h * vHv))
-orders = [math.log2(a / b) for a, b in zip(remainders, remainders[1:])]
-print("     remainders " + " ".join("%.2e" % r for r in remainders) + ", orders " + " ".join("%.2f" % o for o in orders))
-sys.exit(not all(o >= 2.8 for o in orders[1:]))
-PY
-}
+# Taylor test of order 3 with the Hessian-vector product: taylor3 in cli_support.sh.
 pass_if "accel: Taylor test of order 3 with the Hessian-vector product" taylor3 accel.yaml
 pass_if "sensor: Taylor test of order 3 with the Hessian-vector product" taylor3 sensor.yaml
 

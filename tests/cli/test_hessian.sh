@@ -167,6 +167,12 @@ beam.element4.bulk_viscosity, beam.element3.gravity_y, {control: torque}]"
 expect "check (d), dual-quaternion beam parameters and control" 0 "(d) Hessian-vector product H dp" "check passed" -- \
   check "$HERE/../../meshes/beam_swing_up_dual_quaternion.yaml" -q --directions 1 --set "$DQ_DESIGN" \
   --set integrator.end_time=0.1
+# Taylor tests of order 3 with the products of both beams (their torque's values as the direction).
+sed 's/^integrator: {end_time: 0.5,/integrator: {end_time: 0.2,/' "$HERE/../../meshes/beam_swing_up.yaml" > ge.yaml
+pass_if "beam: Taylor test of order 3 with the Hessian-vector product" taylor3 ge.yaml
+sed 's/end_time: 0.5, step_size/end_time: 0.1, step_size/' "$HERE/../../meshes/beam_swing_up_dual_quaternion.yaml" \
+  > dq.yaml
+pass_if "dual-quaternion beam: Taylor test of order 3 with the Hessian-vector product" taylor3 dq.yaml
 
 # Refused inputs: exit 2, naming what is refused.
 expect "no second-order adjoint" 2 "state_space.yaml" "integrator.type" "flexadj hessian" "state-space" -- hessian state_space.yaml
