@@ -750,6 +750,62 @@ TEST_P(ConstraintDerivatives, LevelJacobiansMatchCentralDifferences) {
   }
 }
 
+// The second-order adjoint's level_tangent (d/de of C, dc/ds, d2c/ds2) and add_level_transposed_tangent (d/de of
+// level_jacobians^T mu_c) along a random direction (q_dot, v_dot, a_dot), against central differences of
+// time_derivatives and level_jacobians along it.
+TEST_P(ConstraintDerivatives, LevelTangentsMatchCentralDifferences) {
+  const ConstraintCase& c = GetParam();
+  for (Quaternions variant : {Quaternions::Unit, Quaternions::Perturbed}) {
+    SCOPED_TRACE(quaternion_name(variant));
+    const State s = random_state(c.kinds, seed_of(c.name), variant);
+    const State e = random_state(c.kinds, seed_of(c.name) + 5u, Quaternions::Perturbed);  // the direction: e.q, e.v, e.a
+    const auto constraint = c.make(s);
+    const std::size_t n = constraint->coordinate_count(), m = constraint->equation_count();
+    Vector mu(m);
+    for (std::size_t k = 0; k < m; ++k) mu[k] = 0.7 - 0.45 * static_cast<double>(k);
+    // The levels' c and (d_dq^T mu, d_dv^T mu) at the state moved by `step` along e.
+    auto moved = [&](double step, int level, bool transposed) {
+      Vector q(n), v(n), a(n);
+      for (std::size_t i = 0; i < n; ++i) {
+        q[i] = s.q[i] + step * e.q[i];
+        v[i] = s.v[i] + step * e.v[i];
+        a[i] = s.a[i] + step * e.a[i];
+      }
+      if (!transposed) {
+        Vector c0(m), c_dot(m), c_ddot(m);
+        constraint->time_derivatives(q.data(), v.data(), a.data(), s.t, c0.data(), c_dot.data(), c_ddot.data());
+        return level == 0 ? c0 : level == 1 ? c_dot : c_ddot;
+      }
+      Vector d_dq(m * n), d_dv(m * n), c0(m), out(2 * n, 0.0);
+      if (level == 0)
+        constraint->jacobian(q.data(), s.t, c0.data(), d_dq.data());
+      else
+        constraint->level_jacobians(q.data(), v.data(), a.data(), s.t, level, d_dq.data(), d_dv.data());
+      for (std::size_t k = 0; k < m; ++k)
+        for (std::size_t i = 0; i < n; ++i) {
+          out[i] += d_dq[k * n + i] * mu[k];
+          out[n + i] += level == 0 ? 0.0 : d_dv[k * n + i] * mu[k];
+        }
+      return out;
+    };
+    const double h = 1e-5;
+    for (int level = 0; level <= 2; ++level) {
+      const std::string label = c.name + " (" + quaternion_name(variant) + "), level " + std::to_string(level);
+      Vector c_dot(m), out(2 * n, 0.0), fd(m), fd_out(2 * n);
+      constraint->level_tangent(s.q.data(), s.v.data(), s.a.data(), s.t, e.q.data(), e.v.data(), e.a.data(), level,
+                                c_dot.data());
+      constraint->add_level_transposed_tangent(s.q.data(), s.v.data(), s.a.data(), s.t, e.q.data(), e.v.data(),
+                                               e.a.data(), level, mu.data(), out.data(), out.data() + n);
+      const Vector cp = moved(h, level, false), cm = moved(-h, level, false);
+      for (std::size_t k = 0; k < m; ++k) fd[k] = (cp[k] - cm[k]) / (2.0 * h);
+      const Vector op = moved(h, level, true), om = moved(-h, level, true);
+      for (std::size_t i = 0; i < 2 * n; ++i) fd_out[i] = (op[i] - om[i]) / (2.0 * h);
+      EXPECT_TRUE(fd_agree(label + ": level_tangent", fd, c_dot, 1, h, moved(0.0, level, false), 1e-6));
+      EXPECT_TRUE(fd_agree(label + ": add_level_transposed_tangent", fd_out, out, 1, h, moved(0.0, level, true), 1e-6));
+    }
+  }
+}
+
 INSTANTIATE_TEST_SUITE_P(Components, ConstraintDerivatives, ::testing::ValuesIn(constraint_cases()),
                          param_name<ConstraintCase>);
 

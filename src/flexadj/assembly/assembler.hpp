@@ -157,6 +157,16 @@ class Assembler {
                                         const std::vector<double>& mu_r, const std::vector<double>& mu_c,
                                         std::vector<double>& out_q, std::vector<double>& m_dot);
 
+  // The consistent initial state's tangent and its second-order adjoint, along tangent.q, tangent.v, tangent.a (the
+  // constraints' parameters held; position-level constraints): c_dot = d/de of the constraints at `level` on the
+  // owned multipliers, and out_q += d/de ((dc/dq)^T mu_c), out_v += d/de ((dc/dv)^T mu_c) of the level's c (mu_c
+  // held; add_constraint_level_transposed differentiated). Collective.
+  void constraint_level_tangent(const State& state, const State& tangent, double t, ConstraintLevel level,
+                                std::vector<double>& c_dot);
+  void add_constraint_level_transposed_tangent(const State& state, const State& tangent, double t,
+                                               ConstraintLevel level, const std::vector<double>& mu_c,
+                                               std::vector<double>& out_q, std::vector<double>& out_v);
+
   // Calls visit(force element index, local q, local v) for each force element evaluated on this rank, in
   // DofMap::local_force_elements() order (collective: imports ghost coordinates first).
   void visit_local_force_elements(const State& state,
@@ -243,6 +253,7 @@ class Assembler {
   // ghosted work column.
   void add_constraint_second_order_products(const State& state, const State& tangent, double t,
                                             const std::vector<double>& mu_c, std::vector<double>& m_dot);
+  void load_state_tangent(const LocalComponent& c);
   void load_tangent(const LocalComponent& c, const LocalGradient& direction, int offset, int parameter_count);
   double control_tangent(const model::ForceElement& element, const LocalGradient& direction, double t) const;
   RCP<MultiVector> owned_tangent_, ghosted_tangent_;

@@ -48,14 +48,18 @@ void Assembler::import_tangent(const State& tangent) {
   coordinate_transfer_->to_ghosted(*owned_tangent_, *ghosted_tangent_);
 }
 
-void Assembler::load_tangent(const LocalComponent& c, const LocalGradient& direction, int offset,
-                             int parameter_count) {
+void Assembler::load_state_tangent(const LocalComponent& c) {
   const auto q = ghosted_tangent_->getData(0), v = ghosted_tangent_->getData(1), a = ghosted_tangent_->getData(2);
   for (std::size_t i = 0; i < c.state_entries.size(); ++i) {
     q_dot_[i] = q[c.state_entries[i]];
     v_dot_[i] = v[c.state_entries[i]];
     a_dot_[i] = a[c.state_entries[i]];
   }
+}
+
+void Assembler::load_tangent(const LocalComponent& c, const LocalGradient& direction, int offset,
+                             int parameter_count) {
+  load_state_tangent(c);
   for (int k = 0; k < parameter_count; ++k) p_dot_[k] = offset >= 0 ? direction.parameters[offset + k] : 0.0;
 }
 
@@ -182,6 +186,53 @@ void Assembler::add_constraint_second_order_products(const State& state, const S
                                          tangent.lambda.data() + c.first_multiplier, local_mu, multiplier_mu, local_q,
                                          m_dot.data() + c.first_multiplier);
     for (std::size_t i = 0; i < c.state_entries.size(); ++i) sum_q[c.state_entries[i]] += local_q[i];
+  }
+}
+
+void Assembler::constraint_level_tangent(const State& state, const State& tangent, double t, ConstraintLevel level,
+                                         std::vector<double>& c_dot) {
+  refuse_velocity_constraints(model_);
+  import_state(state, true, true);
+  import_tangent(tangent);
+  const GhostedViews views = ghosted_views();
+  for (const auto& c : constraints_) {
+    load(c, views);
+    load_state_tangent(c);
+    model_.constraints()[c.index]->level_tangent(q_.data(), v_.data(), a_.data(), t, q_dot_.data(), v_dot_.data(),
+                                                 a_dot_.data(), static_cast<int>(level),
+                                                 c_dot.data() + c.first_multiplier);
+  }
+}
+
+void Assembler::add_constraint_level_transposed_tangent(const State& state, const State& tangent, double t,
+                                                        ConstraintLevel level, const std::vector<double>& mu_c,
+                                                        std::vector<double>& out_q, std::vector<double>& out_v) {
+  refuse_velocity_constraints(model_);
+  import_state(state, true, true);
+  import_tangent(tangent);
+  ghosted_work_->putScalar(0.0);
+  {
+    auto sum_q = ghosted_work_->getDataNonConst(0), sum_v = ghosted_work_->getDataNonConst(1);
+    const GhostedViews views = ghosted_views();
+    double *local_q = out_q_local_.data(), *local_v = out_v_local_.data();
+    for (const auto& c : constraints_) {
+      load(c, views);
+      load_state_tangent(c);
+      for (std::size_t i = 0; i < c.state_entries.size(); ++i) local_q[i] = local_v[i] = 0.0;
+      model_.constraints()[c.index]->add_level_transposed_tangent(
+          q_.data(), v_.data(), a_.data(), t, q_dot_.data(), v_dot_.data(), a_dot_.data(), static_cast<int>(level),
+          mu_c.data() + c.first_multiplier, local_q, local_v);
+      for (std::size_t i = 0; i < c.state_entries.size(); ++i) {
+        sum_q[c.state_entries[i]] += local_q[i];
+        sum_v[c.state_entries[i]] += local_v[i];
+      }
+    }
+  }
+  coordinate_transfer_->to_owned(*ghosted_work_, *owned_work_);
+  const auto q_sum = owned_work_->getData(0), v_sum = owned_work_->getData(1);
+  for (std::size_t i = 0; i < out_q.size(); ++i) {
+    out_q[i] += q_sum[i];
+    out_v[i] += v_sum[i];
   }
 }
 

@@ -50,14 +50,16 @@ void GradientProblem::check_second_order() const {
   const std::string what = "'flexadj " + command_ + "' needs the second-order adjoint, ";
   const integrators::IntegratorKind& kind = integrators::integrator_kind(problem_.integrator);
   if (!kind.can.second_order_adjoint)
-    throw InputError(file, "integrator.type",
-                     what + "which the " + kind.title + " (type " + kind.type + ") does not have yet; use " +
-                         integrators::types_with([](const auto& k) { return k.can.second_order_adjoint; }, "or"));
+    throw InputError(file, kind.joint_coordinates() ? "integrator.coordinates" : "integrator.type",
+                     what + "which the " + kind.title + " (type " + kind.type +
+                         (kind.joint_coordinates() ? ", coordinates " + kind.coordinates : std::string()) +
+                         ") does not have yet; use type " +
+                         integrators::types_with([](const auto& k) { return k.can.second_order_adjoint; }, "or") +
+                         " with coordinates absolute");
   if (adjoint_.mode != "discrete")
     throw InputError(file, "--adjoint", what + "the derivative of the discrete adjoint (got --adjoint " +
                                             adjoint_.mode + ")");
-  // With joints: the tangents of the initial projections and of C_acc, and third derivatives in the constraints'
-  // parameters, are not formed yet: the direction must hold the initial state and the joints' parameters.
+  // With joints: third derivatives in the constraints' parameters are not formed yet.
   const auto& constraints = problem_.model->constraints();
   std::size_t force_parameters = 0;
   for (const auto& element : problem_.model->force_elements()) force_parameters += element->parameters().size();
@@ -73,16 +75,12 @@ void GradientProblem::check_second_order() const {
                                              " does not treat prescribed motion yet (joint '" + constraint->name() +
                                              "', " + constraint->type() + ")");
   using Kind = problem::DesignSpace::Kind;
-  for (const auto& entry : design_.entries()) {
-    if (constraints.empty()) break;
-    const bool initial = entry.kind == Kind::InitialPosition || entry.kind == Kind::InitialVelocity;
-    const bool joint = entry.kind == Kind::Parameter && static_cast<std::size_t>(entry.parameter) >= force_parameters;
-    if (initial || joint)
+  for (const auto& entry : design_.entries())
+    if (entry.kind == Kind::Parameter && static_cast<std::size_t>(entry.parameter) >= force_parameters)
       throw InputError(file, "design_variables",
-                       what + "which with joints differentiates in the force elements' parameters and the control "
-                              "values only so far (design variable '" + entry.name + "'; joint '" +
-                           constraints.front()->name() + "')");
-  }
+                       what + "which differentiates in the force elements' parameters, the initial state and the "
+                              "control values only so far, not in a joint's parameters (design variable '" +
+                           entry.name + "')");
   if (problem_.integrator.end_condition || problem_.integrator.fixed_steps > 0)
     throw InputError(file, problem_.integrator.end_condition ? "integrator.end_condition" : "design_variables",
                      what + "which does not treat an implicit or free final time yet");

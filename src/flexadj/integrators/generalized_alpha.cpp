@@ -315,6 +315,7 @@ void GeneralizedAlpha::adjoint_step(storage::Trajectory& trajectory, std::size_t
   assembler_.add_constraint_level_transposed(state, t, ConstraintLevel::Acceleration, mu_c_, dJ_dq, dJ_dv);
   assembler_.add_parameter_gradient(state, t, adjoint_vector(&mu_r_, &mu_c_), ConstraintLevel::Acceleration, false,
                                     gradient);
+  keep_initial_partials(dJ_dq, dJ_dv);
   add_initial_projection_adjoint(*adjoint_solver_, state, t, dJ_dq, dJ_dv, gradient);
 }
 

@@ -153,6 +153,15 @@ class TimeIntegrator : public storage::StepRecomputer {
                                       double t0, std::vector<double>& dJ_dq, std::vector<double>& dJ_dv,
                                       assembly::LocalGradient& gradient) const;
 
+  // add_initial_projection_adjoint() differentiated along e (initial_projection_tangent.cpp; docs/adjoint.md,
+  // "Second-order adjoint"), the constraints' parameters held: on entry dJ_dq_dot, dJ_dv_dot are d/de of the
+  // derivatives with respect to the consistent initial state, on exit d/de of those with respect to the given (q, v).
+  // The first-order derivatives are the ones adjoint_step(0) passed to add_initial_projection_adjoint() (kept by
+  // keep_initial_partials()); `tangent` is step 0's (tangent_initial_projection()). Collective.
+  void add_initial_projection_second_order(linalg::LinearSolver& transposed_solver, const assembly::State& initial_state,
+                                           double t0, const assembly::State& tangent, std::vector<double>& dJ_dq_dot,
+                                           std::vector<double>& dJ_dv_dot);
+
   const integrators::IntegratorSettings& settings() const { return settings_; }
   // A free final time (IntegratorSettings::fixed_steps) moves the end time between runs.
   void set_end_time(double end_time) { settings_.end_time = end_time; }
@@ -185,6 +194,15 @@ class TimeIntegrator : public storage::StepRecomputer {
   // so that parameters of the constraints (a rod length) move the initial state consistently; a given state that
   // violates a constraint by more than 1e-2 (relative) is an input error. Fills initial_projection().
   void project_initial_state(assembly::State& state, double t0);
+  // The tangent of project_initial_state() at its result `initial_state`: on entry tangent.q, tangent.v hold the
+  // given state's direction, on exit that of (q_0, v_0); the multipliers' tangents are kept for
+  // add_initial_projection_second_order(). Identities without constraints. Collective; forward assembly.
+  void tangent_initial_projection(const assembly::State& initial_state, double t0, assembly::State& tangent);
+  // adjoint_step(0) keeps its dJ/d(q_0, v_0) before add_initial_projection_adjoint() for the second order.
+  void keep_initial_partials(const std::vector<double>& dJ_dq, const std::vector<double>& dJ_dv) {
+    initial_partials_.dJ_dq = dJ_dq;
+    initial_partials_.dJ_dv = dJ_dv;
+  }
   // The closest point of C(q, t) = 0 to target: q - target + C_q(q)^T nu = 0, C(q, t) = 0 by Newton from
   // (target, 0) to round-off, as project_initial_state (coordinate projection: Hairer, Lubich and Wanner, GNI,
   // sec. IV.4; Eich 1993). Sets projected.q and projected.lambda = nu; statistics of the iteration. Throws
@@ -261,6 +279,13 @@ class TimeIntegrator : public storage::StepRecomputer {
   assembly::State momentum_system_;          // solve_momentum_system(): q with v = a = lambda = 0
   std::vector<double> projection_sigma_;     // position_projection_adjoint()'s multiplier part
   KeptAdjointSteps kept_steps_;
+  // d/de of the projection multipliers (tangent_initial_projection()) and keep_initial_partials()' values.
+  struct {
+    std::vector<double> position_multipliers, velocity_multipliers;
+  } projection_tangent_;
+  struct {
+    std::vector<double> dJ_dq, dJ_dv;
+  } initial_partials_;
 };
 
 // The linear-solver options of the integrator settings (integrator.linear_solver, .preconditioner, .schwarz_overlap).

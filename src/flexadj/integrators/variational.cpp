@@ -288,6 +288,7 @@ void Variational::adjoint_step(storage::Trajectory& trajectory, std::size_t step
     assembly_.add_discrete_momenta_parameter_gradient(w.current.q, w.current.v, t, 0.0, w.zero_n, w.b1, gradient);
     dJ_dq = w.g_q;
     dJ_dv = w.g_v;
+    keep_initial_partials(dJ_dq, dJ_dv);
     add_initial_projection_adjoint(*adjoint_solver_, w.current, t, dJ_dq, dJ_dv, gradient);
     return;
   }

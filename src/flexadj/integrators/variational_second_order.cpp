@@ -34,8 +34,7 @@ void Variational::solve_adjoint(int matrix, const std::vector<double>& coordinat
   assembly::ConstSystemVectorView(*adjoint_solution_, coordinate_count_).extract(&x_q, &x_lambda);
 }
 
-// Without constraints the projections of initialize() are identities; with them the direction holds no initial
-// state (GradientProblem::check_second_order): q_dot_0, v_dot_0 are the given ones either way. The tangent holds
+// q_dot_0, v_dot_0 from the projections of initialize() (tangent_initial_projection). The tangent holds
 // q_dot, v_dot and p_dot = d/de T_v(q, v) in aux (the backward sweep forms p_dot again: an HDF5 trajectory keeps
 // no aux); a and lambda, output only, are not differentiated.
 void Variational::tangent_initialize(const assembly::State& state, double t0, const assembly::LocalGradient& direction,
@@ -50,6 +49,7 @@ void Variational::tangent_initialize(const assembly::State& state, double t0, co
   tangent.a.assign(n, 0.0);
   tangent.aux.assign(n, 0.0);
   tangent.lambda.assign(m, 0.0);
+  tangent_initial_projection(state, t0, tangent);
   assembly_.discrete_momenta_tangent(state.q, state.v, tangent.q, tangent.v, t0, 0.0, direction, w.minus_dot,
                                      tangent.aux);
 }
@@ -217,6 +217,8 @@ void Variational::second_order_adjoint_step(storage::Trajectory& trajectory, std
     assembly_.add_discrete_momenta_parameter_gradient(state.q, state.v, t, 0.0, w.zero_n, s.b1_dot, gradient_dot);
     dJ_dq_dot = s.g_q_dot;
     dJ_dv_dot = s.g_v_dot;
+    if (constrained)
+      add_initial_projection_second_order(*adjoint_solver_, state, t, tangent, dJ_dq_dot, dJ_dv_dot);
     return;
   }
 

@@ -258,6 +258,22 @@ class Constraint : public Component {
   // time_derivatives with respect to q and v (equation_count x n each, row-major).
   virtual void level_jacobians(const double* q, const double* v, const double* a, double t, int level, double* d_dq,
                                double* d_dv) const = 0;
+  // The consistent initial state's tangent and its second-order adjoint (initial_projection_tangent.cpp), along a
+  // direction (q_dot, v_dot, a_dot) of the state, the parameters held: c_dot = d/de of the constraint at `level`
+  // (0: C, 1: dc/ds, 2: d2c/ds2 as in time_derivatives), and out_q += d/de (d_dq^T mu_c), out_v += d/de (d_dv^T
+  // mu_c) of level_jacobians (mu_c held).
+  virtual void level_tangent(const double* q, const double* v, const double* a, double t, const double* q_dot,
+                             const double* v_dot, const double* a_dot, int level, double* c_dot) const {
+    (void)q, (void)v, (void)a, (void)t, (void)q_dot, (void)v_dot, (void)a_dot, (void)level, (void)c_dot;
+    throw std::logic_error("'" + name() + "' (" + type() + ") has no second derivatives");
+  }
+  virtual void add_level_transposed_tangent(const double* q, const double* v, const double* a, double t,
+                                            const double* q_dot, const double* v_dot, const double* a_dot, int level,
+                                            const double* mu_c, double* out_q, double* out_v) const {
+    (void)q, (void)v, (void)a, (void)t, (void)q_dot, (void)v_dot, (void)a_dot, (void)level, (void)mu_c, (void)out_q,
+        (void)out_v;
+    throw std::logic_error("'" + name() + "' (" + type() + ") has no second derivatives");
+  }
 
  private:
   int equation_count_;

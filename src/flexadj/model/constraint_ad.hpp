@@ -286,6 +286,62 @@ class ConstraintAD : public Constraint {
       }
   }
 
+  // The path Fad of time_derivatives over a one-direction Fad in e: q(s) = q + v s + a s^2/2 with q, v, a moving
+  // along (q_dot, v_dot, a_dot).
+  using Along = Sacado::Fad::SFad<double, 1>;
+  using PathAlong = Sacado::Fad::SFad<Sacado::Fad::SFad<Along, 1>, 1>;
+  static Along along(double value, double derivative) {
+    Along x(1, 0, value);
+    x.fastAccessDx(0) = derivative;
+    return x;
+  }
+  static PathAlong path_along(const Along& value) { return PathAlong(Sacado::Fad::SFad<Along, 1>(value)); }
+  static PathAlong path_parameter() {
+    return PathAlong(1, 0, Sacado::Fad::SFad<Along, 1>(1, 0, Along(0.0)));
+  }
+
+  void level_tangent(const double* q, const double* v, const double* a, double t, const double* q_dot,
+                     const double* v_dot, const double* a_dot, int level, double* c_dot) const override {
+    const int n = coordinate_count(), m = equation_count();
+    const PathAlong s = path_parameter();
+    std::array<PathAlong, MaxCoordinates> qs;
+    std::array<PathAlong, MaxEquations> cs;
+    for (int i = 0; i < n; ++i)
+      qs[i] = path_along(along(q[i], q_dot[i])) + path_along(along(v[i], v_dot[i])) * s +
+              0.5 * path_along(along(a[i], a_dot[i])) * s * s;
+    derived().template evaluate<PathAlong, double>(qs.data(), path_along(Along(t)) + s, parameters().data(),
+                                                   cs.data());
+    for (int k = 0; k < m; ++k)
+      c_dot[k] = level == 0 ? cs[k].val().val().dx(0) : level == 1 ? cs[k].dx(0).val().dx(0) : cs[k].dx(0).dx(0).dx(0);
+  }
+
+  // level_jacobians' outer Fad over q with the path Fad in e inside (d/dv of the levels from d/dq, as there).
+  void add_level_transposed_tangent(const double* q, const double* v, const double* a, double t, const double* q_dot,
+                                    const double* v_dot, const double* a_dot, int level, const double* mu_c,
+                                    double* out_q, double* out_v) const override {
+    using StateFad = Sacado::Fad::SLFad<PathAlong, MaxCoordinates>;
+    const int n = coordinate_count(), m = equation_count();
+    const PathAlong s = path_parameter();
+    std::array<StateFad, MaxCoordinates> qs;
+    std::array<StateFad, MaxEquations> cs;
+    for (int i = 0; i < n; ++i)
+      qs[i] = StateFad(n, i, path_along(along(q[i], q_dot[i]))) +
+              StateFad(path_along(along(v[i], v_dot[i])) * s + 0.5 * path_along(along(a[i], a_dot[i])) * s * s);
+    derived().template evaluate<StateFad, double>(qs.data(), StateFad(path_along(Along(t)) + s), parameters().data(),
+                                                  cs.data());
+    for (int e = 0; e < m; ++e) {
+      if (!cs[e].hasFastAccess()) continue;
+      for (int i = 0; i < n; ++i) {
+        const PathAlong& row = cs[e].fastAccessDx(i);  // dc_e/dq_i along the path, each value moving along e
+        const double d_dq = level == 0 ? row.val().val().dx(0) : level == 1 ? row.dx(0).val().dx(0)
+                                                                            : row.dx(0).dx(0).dx(0);
+        const double d_dv = level == 0 ? 0.0 : level == 1 ? row.val().val().dx(0) : 2.0 * row.dx(0).val().dx(0);
+        out_q[i] += mu_c[e] * d_dq;
+        out_v[i] += mu_c[e] * d_dv;
+      }
+    }
+  }
+
  private:
   const Derived& derived() const { return static_cast<const Derived&>(*this); }
   bool is_nonlinear(int local) const {
