@@ -15,8 +15,8 @@ Models (generalized-alpha, fixed steps; sizes so that a forward run takes about 
     planar_chain  benchmarks/planar_chain.yaml, 100 planar links, generalized-alpha, 2000 steps; masses, an inertia
                   and gravity of links
     crane         meshes/overhead_crane.yaml, h = 1.5e-4 s (20 000 steps); its 602 control values
-    oscillator    meshes/oscillator.yaml without its rail (joints=[]), 30 000 steps; the spring stiffness and the
-                  initial velocity (initial states need a model without joints so far)
+    oscillator    meshes/oscillator.yaml (on its rail, a prismatic joint), 30 000 steps; the spring stiffness and
+                  the initial velocity
     beam          meshes/beam_swing_up.yaml with 30 elements, 600 steps; its 51 control values
     dual_quaternion_beam
                   meshes/beam_swing_up_dual_quaternion.yaml (variational integrator, 5 elements, 3000 steps);
@@ -70,9 +70,9 @@ MODELS = {
                               "link1.gravity_y]"]},
     "crane": {"label": "overhead crane", "file": "meshes/overhead_crane.yaml", "design": "control values",
               "end_time": 3.0, "step_size": 1.5e-4, "scale": "step_size", "sets": []},
-    "oscillator": {"label": "oscillator without its rail", "file": "meshes/oscillator.yaml",
+    "oscillator": {"label": "oscillator on its rail", "file": "meshes/oscillator.yaml",
                    "design": "parameter, initial velocity", "end_time": 15 * math.pi, "step_size": math.pi / 2000,
-                   "scale": "end_time", "sets": ["joints=[]"]},
+                   "scale": "end_time", "sets": []},
     "beam": {"label": "flexible beam swing-up, 30 elements", "file": "meshes/beam_swing_up.yaml",
              "design": "control values", "end_time": 0.5, "step_size": 0.5 / 600, "scale": "end_time",
              "sets": ["beams[0].elements=30"]},
