@@ -197,6 +197,12 @@ ranks = max(abs(p1[k] - p2[k]) for k in p1) / scale
 print(f"     | joints, initial state: np1-np2 {ranks:.2e} (max |H v| {scale:.4g})")
 raise SystemExit(not (ranks <= 1e-12 and len(p1) == 12))
 PY
+# Prescribed motion with the variational integrator (E4 = C_q v + C_t and its derivatives along the direction).
+sed 's/spectral_radius: 0.8/type: variational/; s/{name: rail, type: prismatic, bodies: \[ground, cart\], axis: \[1, 0\]}/{name: rail, type: prescribed_coordinate, body: cart, coordinate: 1, value: "0.05*t*t"}/' \
+  cart_initial.yaml | sed 's/quantity: acceleration/quantity: velocity/' > prescribed.yaml
+pass_if "prescribed.yaml holds the prescribed motion" grep -q "prescribed_coordinate" prescribed.yaml
+expect "prescribed motion, variational: check (d)" 0 "(d) Hessian-vector product H dp" "check passed" -- \
+  check prescribed.yaml -q --directions 1 --set integrator.end_time=0.5
 expect "joints: a joint's parameter refused" 2 "design_variables" "rod.length" "joint's parameters" -- \
   hessian "$HERE/../../meshes/pendulum_swing_up_variational.yaml" --set "design_variables=[rod.length, {control: u}]"
 expect "joint coordinates: no second-order adjoint" 2 "integrator.coordinates" "coordinates joint" "absolute" -- \

@@ -314,11 +314,6 @@ TEST(HessianVector, RefusesWhatItCannotDifferentiate) {
   std::string state_space = kTwoMasses;
   state_space.replace(state_space.find("spectral_radius: 0.8"), 20, "type: state_space");
   refused(state_space, {}, "state-space form, Heun with projection");
-  std::string prescribed = variational(kCartPendulum);
-  const std::string rail = "{name: rail, type: prismatic, bodies: [ground, cart], axis: [1, 0]}";
-  prescribed.replace(prescribed.find(rail), rail.size(),
-                     "{name: rail, type: prescribed_coordinate, body: cart, coordinate: 1, value: \"0.01*t\"}");
-  refused(prescribed, {}, "does not treat prescribed motion yet (joint 'rail'");
   std::string joint_parameter = kCartPendulum;
   joint_parameter.replace(joint_parameter.find("design_variables: [cart.mass"), 28, "design_variables: [hinge.point_b_x");
   refused(joint_parameter, {}, "design variable 'hinge.point_b_x'");

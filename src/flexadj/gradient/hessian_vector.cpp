@@ -67,13 +67,6 @@ void GradientProblem::check_second_order() const {
     if (constraint->velocity_level())
       throw InputError(file, "joints", what + "which does not treat non-holonomic constraints yet (joint '" +
                                            constraint->name() + "', " + constraint->type() + ")");
-  // The variational step's velocity constraints C_q v + C_t would need C_t's third derivatives.
-  if (kind.type == "variational")
-    for (const auto& constraint : constraints)
-      if (constraint->rheonomic())
-        throw InputError(file, "joints", what + "which with the " + kind.title +
-                                             " does not treat prescribed motion yet (joint '" + constraint->name() +
-                                             "', " + constraint->type() + ")");
   using Kind = problem::DesignSpace::Kind;
   for (const auto& entry : design_.entries())
     if (entry.kind == Kind::Parameter && static_cast<std::size_t>(entry.parameter) >= force_parameters)

@@ -112,8 +112,9 @@ void Variational::tangent_step(const assembly::State& previous, const assembly::
     assembler_.adjoint_products(w.multipliers, t_next, tangent.q, {}, true, w.y_k, w.y_d, w.y_m);
     for (std::size_t i = 0; i < n; ++i) w.rhs[i] -= w.y_k[i];
     w.constraint_direction.q = tangent.q;
-    assembler_.constraint_second_order_products(w.multipliers, w.constraint_direction, t_next, state.v, {}, w.y_d,
-                                                w.m_dot);
+    // -d/de (C_q v + C_t) at v held (constraint_direction: v_dot = a_dot = 0).
+    assembler_.constraint_level_tangent(w.multipliers, w.constraint_direction, t_next, ConstraintLevel::Velocity,
+                                        w.m_dot);
     for (double& value : w.m_dot) value = -value;
     std::fill(w.impulse.begin(), w.impulse.end(), 0.0);
   }
@@ -239,17 +240,12 @@ void Variational::second_order_adjoint_step(storage::Trajectory& trajectory, std
     s.constraint_direction.lambda = s.nu_dot;
     assembler_.constraint_second_order_products(s.multipliers, s.constraint_direction, t, w.a3, w.a2, s.constraint_q,
                                                 s.m_dot);
-    // E4 = C_q v + C_t with a4: d/de (C_q^T a4) = H(q_k, a4) q_dot into the v rows; d/de (H(q_k, a4) v) held into
-    // the q rows.
-    s.multipliers.lambda = w.a4;
-    assembler_.adjoint_products(s.multipliers, t, q_dot, {}, true, s.y_k, s.y_d, s.y_m);
-    for (std::size_t i = 0; i < n; ++i) s.g_v_dot[i] += s.y_k[i];
-    assembler_.adjoint_products(s.multipliers, t, v_dot, {}, true, s.y_k, s.y_d, s.y_m);
-    for (std::size_t i = 0; i < n; ++i) s.constraint_q[i] += s.y_k[i];
-    std::fill(s.constraint_direction.lambda.begin(), s.constraint_direction.lambda.end(), 0.0);
-    assembler_.constraint_second_order_products(s.multipliers, s.constraint_direction, t, state.v, {}, s.y_k,
-                                                s.scratch_m);
-    for (std::size_t i = 0; i < n; ++i) s.constraint_q[i] += s.y_k[i];
+    // E4 = C_q v + C_t with a4: d/de of its transposed Jacobians, (C_q v + C_t)_q^T a4 into the q rows and
+    // C_q^T a4 into the v rows (a4 held).
+    s.constraint_direction.v = v_dot;
+    assembler_.add_constraint_level_transposed_tangent(s.multipliers, s.constraint_direction, t,
+                                                       ConstraintLevel::Velocity, w.a4, s.constraint_q, s.g_v_dot);
+    std::fill(s.constraint_direction.v.begin(), s.constraint_direction.v.end(), 0.0);
     for (double& value : s.m_dot) value = -value;
   }
   for (std::size_t i = 0; i < n; ++i) s.rhs[i] = -s.g_v_dot[i];
