@@ -38,10 +38,10 @@ finish() {
 }
 
 # Taylor test of order 3 along a random direction v: |J(p + h v) - J - h g.v - h^2/2 v.Hv| falls like h^3.
-taylor3() {  # taylor3 MODEL
-  /usr/bin/python3 - "$FLEXADJ" "$1" <<'PY'
+taylor3() {  # taylor3 MODEL [FIRST_STEP]: steps FIRST_STEP (default 0.1) and three halvings
+  /usr/bin/python3 - "$FLEXADJ" "$1" "${2:-0.1}" <<'PY'
 import csv, math, random, re, subprocess, sys
-flexadj, model = sys.argv[1:3]
+flexadj, model, first = sys.argv[1], sys.argv[2], float(sys.argv[3])
 def J_of(*args):
     out = subprocess.run([flexadj, "gradient", model, *args], capture_output=True, text=True).stdout
     return float(re.search(r"^J = (\S+)", out, re.M).group(1))
@@ -56,7 +56,7 @@ Hv = [float(r["product"]) for r in csv.DictReader(open("taylor_hv.csv"))]
 gv = sum(float(r["gradient"]) * x for r, x in zip(rows, v))
 vHv = sum(a * b for a, b in zip(v, Hv))
 remainders = []
-for h in (0.1, 0.05, 0.025, 0.0125):
+for h in (first, first / 2, first / 4, first / 8):
     values = {}
     for r, x in zip(rows, v):
         control = re.match(r"(control:\w+)\[\d+\]$", r["name"])
