@@ -11,6 +11,22 @@ HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/cli_support.sh" "$1"
 command -v mpiexec > /dev/null || { echo "mpiexec not found: these tests need it"; exit 1; }
 
+# products_agree LABEL NP1.csv NP2.csv COUNT: two product files (name,value,product) of COUNT entries agree to 1e-12
+# relative to max |H v|.
+products_agree() {
+  /usr/bin/python3 - "$@" <<'PY'
+import csv, sys
+label, first, second, count = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+def product(path):
+    return {r["name"]: float(r["product"]) for r in csv.DictReader(open(path))}
+p1, p2 = product(first), product(second)
+scale = max(abs(x) for x in p1.values())
+ranks = max(abs(p1[k] - p2[k]) for k in p1) / scale
+print(f"     | {label}: np1-np2 {ranks:.2e} (max |H v| {scale:.4g})")
+raise SystemExit(not (ranks <= 1e-12 and len(p1) == count))
+PY
+}
+
 cat > masses.yaml <<'YAML'
 dimension: 2
 gravity: [0, -9.81]
@@ -132,16 +148,8 @@ mpiexec -n 2 "$FLEXADJ" hessian cart_variational.yaml -q --set integrator.end_ti
   -o stored.csv --checkpoints 3 --disk-checkpoints 4 --checkpoint-folder cf > stored.txt 2>&1
 pass_if "variational cart, np 2, disk checkpoints: the memory product bit for bit" \
   cmp -s stored.csv variational_memory_2.csv
-pass_if "variational cart: np 1 = np 2 to 1e-12" /usr/bin/python3 - <<'PY'
-import csv
-def product(path):
-    return {r["name"]: float(r["product"]) for r in csv.DictReader(open(path))}
-p1, p2 = product("variational_memory_1.csv"), product("variational_memory_2.csv")
-scale = max(abs(x) for x in p1.values())
-ranks = max(abs(p1[k] - p2[k]) for k in p1) / scale
-print(f"     | variational cart: np1-np2 {ranks:.2e} (max |H v| {scale:.4g})")
-raise SystemExit(not (ranks <= 1e-12 and len(p1) == 6))
-PY
+pass_if "variational cart: np 1 = np 2 to 1e-12" \
+  products_agree "variational cart" variational_memory_1.csv variational_memory_2.csv 6
 pass_if "tangents' file removed" test ! -e masses.trajectory.tangents.h5 -a ! -e cart.trajectory.tangents.h5
 pass_if "tangents' checkpoint folder removed" test ! -e cf/tangents
 # With joints, directions of the given initial state: the tangents of the projections onto the constraints and of the
@@ -189,16 +197,8 @@ for ranks in 1 2; do
       cmp -s stored.csv "initial_memory_$ranks.csv"
   done
 done
-pass_if "joints, initial state: np 1 = np 2 to 1e-12" /usr/bin/python3 - <<'PY'
-import csv
-def product(path):
-    return {r["name"]: float(r["product"]) for r in csv.DictReader(open(path))}
-p1, p2 = product("initial_memory_1.csv"), product("initial_memory_2.csv")
-scale = max(abs(x) for x in p1.values())
-ranks = max(abs(p1[k] - p2[k]) for k in p1) / scale
-print(f"     | joints, initial state: np1-np2 {ranks:.2e} (max |H v| {scale:.4g})")
-raise SystemExit(not (ranks <= 1e-12 and len(p1) == 12))
-PY
+pass_if "joints, initial state: np 1 = np 2 to 1e-12" \
+  products_agree "joints, initial state" initial_memory_1.csv initial_memory_2.csv 12
 # Prescribed motion with the variational integrator (E4 = C_q v + C_t and its derivatives along the direction).
 sed 's/spectral_radius: 0.8/type: variational/; s/{name: rail, type: prismatic, bodies: \[ground, cart\], axis: \[1, 0\]}/{name: rail, type: prescribed_coordinate, body: cart, coordinate: 1, value: "0.05*t*t"}/' \
   cart_initial.yaml | sed 's/quantity: acceleration/quantity: velocity/' > prescribed.yaml

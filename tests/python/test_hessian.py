@@ -10,8 +10,10 @@ OSCILLATOR = model("meshes/oscillator.yaml")
 DESIGN = {"design_variables": "[spring.stiffness, mass.mass]"}  # J = z(t1) in the stiffness and the mass
 
 
-def test_hessian_vector_matches_differences_of_gradients():
-    problem = flexadj.Problem(OSCILLATOR, overrides=DESIGN)
+@pytest.mark.parametrize("design", [DESIGN, {"design_variables": "[spring.stiffness, initial_velocity: mass.x]"}],
+                         ids=["parameters", "initial velocity on the rail"])
+def test_hessian_vector_matches_differences_of_gradients(design):
+    problem = flexadj.Problem(OSCILLATOR, overrides=design)
     x = problem.design_values()
     rng = np.random.default_rng(3)
     v, u = rng.uniform(-1, 1, x.size), rng.uniform(-1, 1, x.size)
@@ -27,7 +29,8 @@ def test_hessian_vector_bad_inputs():
     problem = flexadj.Problem(OSCILLATOR, overrides=DESIGN)
     with pytest.raises(ValueError, match="one per design scalar"):
         problem.hessian_vector(None, np.ones(5))
-    # With the rail joint, initial values are not yet design variables of the second-order adjoint.
-    initial = flexadj.Problem(OSCILLATOR, overrides={"design_variables": "[initial_velocity: mass.x]"})
+    # A joint's own parameters (here a rod's length) are not yet design variables of the second-order adjoint.
+    rod = flexadj.Problem(model("meshes/pendulum_swing_up_variational.yaml"),
+                          overrides={"design_variables": "[rod.length]"})
     with pytest.raises(ValueError, match="needs the second-order adjoint"):
-        initial.hessian_vector(None, np.ones(1))
+        rod.hessian_vector(None, np.ones(1))
