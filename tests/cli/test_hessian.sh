@@ -3,8 +3,9 @@
 # with parameters, initial values and control values; np 1 and np 2 from separate processes agree to 1e-12 (relative
 # to max |H|), the Hessian is symmetric and its product with a direction file is the matrix times the direction;
 # every trajectory storage gives the same bits; the same for the variational integrator (RATTLE), and with joints for
-# directions of the given initial state (projected onto the joints); flexadj check's test (d) on the two-mass,
-# variational, jointed (initial state), beam (np 1 and 2) and dual-quaternion beam models; refused inputs
+# directions of the given initial state (projected onto the joints) and of the joints' own parameters; flexadj
+# check's test (d) on the two-mass, variational, jointed (initial state, joint parameters), beam (np 1 and 2) and
+# dual-quaternion beam models; refused inputs
 # exit with 2 and name the integrator, the file and the entry.
 # Usage: test_hessian.sh PATH/TO/flexadj
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -199,6 +200,48 @@ for ranks in 1 2; do
 done
 pass_if "joints, initial state: np 1 = np 2 to 1e-12" \
   products_agree "joints, initial state" initial_memory_1.csv initial_memory_2.csv 12
+# A joint's own parameters among the design variables (generalized-alpha): the hinge's point on the pendulum, the
+# rail's normal and point, with the initial-state and force-element variables of cart_initial.yaml. Their
+# derivatives enter the tangent (d/dp C_q^T lambda, C_p, C_acc's), both projections onto the joints, and the sweep's
+# parameter terms differentiated. A rod's length on a pendulum with a spring besides.
+sed 's/design_variables: \[/design_variables: [hinge.point_b_x, hinge.point_b_y, rail.normal_1_y, rail.point_a_y, /' \
+  cart_initial.yaml > cart_joint.yaml
+pass_if "cart_joint.yaml names the joints' parameters" grep -q "hinge.point_b_x, hinge.point_b_y" cart_joint.yaml
+for ranks in 1 2; do
+  mpiexec -n "$ranks" "$FLEXADJ" check cart_joint.yaml -q --directions 1 > "joint_$ranks.txt" 2>&1
+  pass_if "joint parameters: check (d), np $ranks" grep -q "check passed.*(d) Hessian-vector product" "joint_$ranks.txt"
+done
+pass_if "joint parameters: Taylor test of order 3 with the Hessian-vector product" taylor3 cart_joint.yaml 0.004
+{ printf 'name,value\nhinge.point_b_x,0.4\nhinge.point_b_y,-1\nrail.normal_1_y,0.3\nrail.point_a_y,0.7\n'
+  tail -n +2 initial_direction.csv; } > joint_direction.csv
+for ranks in 1 2; do
+  mpiexec -n "$ranks" "$FLEXADJ" hessian cart_joint.yaml -q --direction joint_direction.csv -o "joint_memory_$ranks.csv" \
+    > memory.txt 2>&1
+done
+mpiexec -n 2 "$FLEXADJ" hessian cart_joint.yaml -q --direction joint_direction.csv -o stored.csv --checkpoints 3 \
+  --disk-checkpoints 4 --checkpoint-folder cf > stored.txt 2>&1
+pass_if "joint parameters, np 2, disk checkpoints: the memory product bit for bit" cmp -s stored.csv joint_memory_2.csv
+pass_if "joint parameters: np 1 = np 2 to 1e-12" \
+  products_agree "joint parameters" joint_memory_1.csv joint_memory_2.csv 16
+cat > rod.yaml <<'YAML'
+dimension: 2
+gravity: [0, -9.81]
+integrator: {end_time: 1.0, step_size: 0.005, spectral_radius: 0.8}
+controls:
+  - {name: u, times: [0, 0.5, 1.0], values: [1, -2, 3]}
+bodies:
+  - {name: bob, type: point_mass, mass: 1, position: [0.6, -0.8], velocity: [0.4, 0.3]}
+joints:
+  - {name: rod, type: distance, bodies: [ground, bob], points: [[0, 0], [0.6, -0.8]], length: 1}
+forces:
+  - {name: drive, type: load, body: bob, control: {name: u, force_direction: [1, 0]}}
+  - {name: spring, type: spring_damper, bodies: [ground, bob], points: [[1, 0], [0.6, -0.8]], stiffness: 3, damping: 0.2, free_length: 0.5}
+objective:
+  - {type: tracking, coordinate: bob.x, reference: "0.3*cos(3*t)", weight: 2}
+  - {type: final_square, coordinate: bob.y, target: -0.45}
+design_variables: [rod.length, rod.point_a_x, spring.stiffness, {initial_velocity: bob.x}, {control: u}]
+YAML
+expect "a rod's length: check (d)" 0 "(d) Hessian-vector product H dp" "check passed" -- check rod.yaml -q --directions 1
 # Prescribed motion with the variational integrator (E4 = C_q v + C_t and its derivatives along the direction).
 sed 's/spectral_radius: 0.8/type: variational/; s/{name: rail, type: prismatic, bodies: \[ground, cart\], axis: \[1, 0\]}/{name: rail, type: prescribed_coordinate, body: cart, coordinate: 1, value: "0.05*t*t"}/' \
   cart_initial.yaml | sed 's/quantity: acceleration/quantity: velocity/' > prescribed.yaml

@@ -1,5 +1,6 @@
 """Problem.hessian_vector: the exact H v of the discrete J (second-order adjoint) against central differences of
-the module's own exact gradients, its symmetry, and the errors for a wrong direction and a design the second-order adjoint does not cover."""
+the module's own exact gradients, its symmetry, and the errors for a wrong direction and a design the second-order
+adjoint does not cover."""
 import numpy as np
 import pytest
 
@@ -10,10 +11,19 @@ OSCILLATOR = model("meshes/oscillator.yaml")
 DESIGN = {"design_variables": "[spring.stiffness, mass.mass]"}  # J = z(t1) in the stiffness and the mass
 
 
-@pytest.mark.parametrize("design", [DESIGN, {"design_variables": "[spring.stiffness, initial_velocity: mass.x]"}],
-                         ids=["parameters", "initial velocity on the rail"])
-def test_hessian_vector_matches_differences_of_gradients(design):
-    problem = flexadj.Problem(OSCILLATOR, overrides=design)
+# A rod's length (a joint's own parameter) with the control values, generalized-alpha on the pendulum of the
+# swing-up over its first half second.
+ROD = (model("meshes/pendulum_swing_up_variational.yaml"),
+       {"integrator.type": "generalized_alpha", "integrator.end_time": "0.5",
+        "design_variables": "[rod.length, {control: u}]"})
+
+
+@pytest.mark.parametrize("path, design", [(OSCILLATOR, DESIGN),
+                                          (OSCILLATOR, {"design_variables": "[spring.stiffness, initial_velocity: mass.x]"}),
+                                          ROD],
+                         ids=["parameters", "initial velocity on the rail", "rod length"])
+def test_hessian_vector_matches_differences_of_gradients(path, design):
+    problem = flexadj.Problem(path, overrides=design)
     x = problem.design_values()
     rng = np.random.default_rng(3)
     v, u = rng.uniform(-1, 1, x.size), rng.uniform(-1, 1, x.size)
@@ -29,7 +39,8 @@ def test_hessian_vector_bad_inputs():
     problem = flexadj.Problem(OSCILLATOR, overrides=DESIGN)
     with pytest.raises(ValueError, match="one per design scalar"):
         problem.hessian_vector(None, np.ones(5))
-    # A joint's own parameters (here a rod's length) are not yet design variables of the second-order adjoint.
+    # A joint's own parameters (here a rod's length) are not yet design variables of the variational integrator's
+    # second-order adjoint.
     rod = flexadj.Problem(model("meshes/pendulum_swing_up_variational.yaml"),
                           overrides={"design_variables": "[rod.length]"})
     with pytest.raises(ValueError, match="needs the second-order adjoint"):

@@ -792,10 +792,10 @@ TEST_P(ConstraintDerivatives, LevelTangentsMatchCentralDifferences) {
     for (int level = 0; level <= 2; ++level) {
       const std::string label = c.name + " (" + quaternion_name(variant) + "), level " + std::to_string(level);
       Vector c_dot(m), out(2 * n, 0.0), fd(m), fd_out(2 * n);
-      constraint->level_tangent(s.q.data(), s.v.data(), s.a.data(), s.t, e.q.data(), e.v.data(), e.a.data(), level,
-                                c_dot.data());
+      constraint->level_tangent(s.q.data(), s.v.data(), s.a.data(), s.t, e.q.data(), e.v.data(), e.a.data(), nullptr,
+                                level, c_dot.data());
       constraint->add_level_transposed_tangent(s.q.data(), s.v.data(), s.a.data(), s.t, e.q.data(), e.v.data(),
-                                               e.a.data(), level, mu.data(), out.data(), out.data() + n);
+                                               e.a.data(), nullptr, level, mu.data(), out.data(), out.data() + n);
       const Vector cp = moved(h, level, false), cm = moved(-h, level, false);
       for (std::size_t k = 0; k < m; ++k) fd[k] = (cp[k] - cm[k]) / (2.0 * h);
       const Vector op = moved(h, level, true), om = moved(-h, level, true);
@@ -803,6 +803,101 @@ TEST_P(ConstraintDerivatives, LevelTangentsMatchCentralDifferences) {
       EXPECT_TRUE(fd_agree(label + ": level_tangent", fd, c_dot, 1, h, moved(0.0, level, false), 1e-6));
       EXPECT_TRUE(fd_agree(label + ": add_level_transposed_tangent", fd_out, out, 1, h, moved(0.0, level, true), 1e-6));
     }
+  }
+}
+
+// The second-order kernels along a direction that moves the constraint's own parameters as well (p_dot, with q_dot,
+// v_dot, a_dot, lambda_dot): each against central differences of its first-order counterpart with every input moved
+// (constraint_tangent: value() and jacobian(); add_second_order_products: add_transposed_products() and C_q mu_r;
+// the level kernels: time_derivatives() and level_jacobians(); add_parameter_second_order: add_parameter_gradient()).
+TEST_P(ConstraintDerivatives, ParameterDirectionsMatchCentralDifferences) {
+  const ConstraintCase& c = GetParam();
+  const State s = random_state(c.kinds, seed_of(c.name), Quaternions::Perturbed);
+  const State e = random_state(c.kinds, seed_of(c.name) + 5u, Quaternions::Perturbed);
+  const auto constraint = c.make(s);
+  const std::size_t n = constraint->coordinate_count(), m = constraint->equation_count();
+  const std::size_t np = constraint->parameters().size();
+  if (np == 0) GTEST_SKIP() << c.name << " has no parameters";
+  const Vector p0 = constraint->parameters();
+  std::mt19937 rng(seed_of(c.name) + 29u);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  Vector lambda(m), lambda_dot(m), mu_r(n), mu_c(m), p_dot(np);
+  for (auto* v : {&lambda, &lambda_dot, &mu_r, &mu_c, &p_dot})
+    for (double& x : *v) x = u(rng);
+  // Everything moved by `step` along e: state, multipliers, parameters (restored by the caller's next move).
+  struct Moved {
+    Vector q, v, a, lambda;
+  };
+  auto move = [&](double step) {
+    Moved x{Vector(n), Vector(n), Vector(n), Vector(m)};
+    for (std::size_t i = 0; i < n; ++i) {
+      x.q[i] = s.q[i] + step * e.q[i];
+      x.v[i] = s.v[i] + step * e.v[i];
+      x.a[i] = s.a[i] + step * e.a[i];
+    }
+    for (std::size_t k = 0; k < m; ++k) x.lambda[k] = lambda[k] + step * lambda_dot[k];
+    for (std::size_t k = 0; k < np; ++k) constraint->set_parameter(static_cast<int>(k), p0[k] + step * p_dot[k]);
+    return x;
+  };
+  // The first-order quantities at the moved point, concatenated.
+  auto first_order = [&](double step, int level) {
+    const Moved x = move(step);
+    Vector out;
+    Vector c0(m), Cq(m * n), c_dot(m), c_ddot(m), d_dq(m * n), d_dv(m * n), transposed(n, 0.0), gradient(np, 0.0);
+    constraint->jacobian(x.q.data(), s.t, c0.data(), Cq.data());
+    Vector force(n, 0.0), c_mu(m, 0.0);  // C_q^T lambda and C_q mu_r
+    for (std::size_t k = 0; k < m; ++k)
+      for (std::size_t i = 0; i < n; ++i) {
+        force[i] += Cq[k * n + i] * x.lambda[k];
+        c_mu[k] += Cq[k * n + i] * mu_r[i];
+      }
+    constraint->add_transposed_products(x.q.data(), s.t, x.lambda.data(), mu_r.data(), mu_c.data(), transposed.data());
+    constraint->time_derivatives(x.q.data(), x.v.data(), x.a.data(), s.t, c0.data(), c_dot.data(), c_ddot.data());
+    Vector level_q(n, 0.0), level_v(n, 0.0);
+    if (level == 0) {
+      d_dq = Cq;
+      std::fill(d_dv.begin(), d_dv.end(), 0.0);
+    } else {
+      constraint->level_jacobians(x.q.data(), x.v.data(), x.a.data(), s.t, level, d_dq.data(), d_dv.data());
+    }
+    for (std::size_t k = 0; k < m; ++k)
+      for (std::size_t i = 0; i < n; ++i) {
+        level_q[i] += d_dq[k * n + i] * mu_c[k];
+        level_v[i] += d_dv[k * n + i] * mu_c[k];
+      }
+    constraint->add_parameter_gradient(x.q.data(), x.v.data(), x.a.data(), s.t, x.lambda.data(), mu_r.data(),
+                                       mu_c.data(), level, gradient.data());
+    const Vector& level_c = level == 0 ? c0 : level == 1 ? c_dot : c_ddot;
+    for (const Vector* part : std::initializer_list<const Vector*>{&c0, &force, &transposed, &c_mu, &level_c, &level_q,
+                                                                   &level_v, &gradient})
+      out.insert(out.end(), part->begin(), part->end());
+    return out;
+  };
+  const double h = 1e-5;
+  for (int level = 0; level <= 2; ++level) {
+    const Vector plus = first_order(h, level), minus = first_order(-h, level), at = first_order(0.0, level);
+    Vector fd(at.size());
+    for (std::size_t i = 0; i < at.size(); ++i) fd[i] = (plus[i] - minus[i]) / (2.0 * h);
+    Vector c_dot(m), r_dot(n), out(n, 0.0), m_dot(m), level_c(m), level_q(n, 0.0), level_v(n, 0.0), gradient(np, 0.0);
+    constraint->constraint_tangent(s.q.data(), s.t, lambda.data(), e.q.data(), lambda_dot.data(), p_dot.data(),
+                                   c_dot.data(), r_dot.data());
+    constraint->add_second_order_products(s.q.data(), s.t, lambda.data(), e.q.data(), lambda_dot.data(), p_dot.data(),
+                                          mu_r.data(), mu_c.data(), out.data(), m_dot.data());
+    constraint->level_tangent(s.q.data(), s.v.data(), s.a.data(), s.t, e.q.data(), e.v.data(), e.a.data(),
+                              p_dot.data(), level, level_c.data());
+    constraint->add_level_transposed_tangent(s.q.data(), s.v.data(), s.a.data(), s.t, e.q.data(), e.v.data(),
+                                             e.a.data(), p_dot.data(), level, mu_c.data(), level_q.data(),
+                                             level_v.data());
+    constraint->add_parameter_second_order(s.q.data(), s.v.data(), s.a.data(), s.t, lambda.data(), e.q.data(),
+                                           e.v.data(), e.a.data(), lambda_dot.data(), p_dot.data(), mu_r.data(),
+                                           mu_c.data(), level, gradient.data());
+    Vector analytic;
+    for (const Vector* part : {&c_dot, &r_dot, &out, &m_dot, &level_c, &level_q, &level_v, &gradient})
+      analytic.insert(analytic.end(), part->begin(), part->end());
+    const std::string label = c.name + ", level " + std::to_string(level) +
+                              ": [c, C_q^T lambda, transposed products, C_q mu_r, level c, level rows q, v, "
+                              "parameter gradient] along (q, v, a, lambda, p)";
+    EXPECT_TRUE(fd_agree(label, fd, analytic, 1, h, at, 1e-6));
   }
 }
 

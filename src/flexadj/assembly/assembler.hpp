@@ -133,10 +133,10 @@ class Assembler {
                                        std::vector<double>& out_v);
 
   // The tangent-linear model and the second-order adjoint (second_order_products.cpp; docs/adjoint.md,
-  // "Second-order adjoint"), position-level constraints held by their parameters (non-holonomic ones:
-  // std::logic_error). The direction is `tangent` (q_dot, v_dot, a_dot, lambda_dot of this rank),
-  // direction.parameters (p_dot of the force elements, in the layout of a LocalGradient of the same ParameterSpace)
-  // and direction.controls (u_dot_k of each control signal's values).
+  // "Second-order adjoint"), position-level constraints (non-holonomic ones: std::logic_error). The direction is
+  // `tangent` (q_dot, v_dot, a_dot, lambda_dot of this rank), direction.parameters (p_dot of the force elements and
+  // constraints, in the layout of a LocalGradient of the same ParameterSpace) and direction.controls (u_dot_k of
+  // each control signal's values). Where `direction` is a pointer, nullptr holds the constraints' parameters.
   // r_dot = dR/de on the owned coordinates, c_dot = dC/de on the owned multipliers (overwrites residual()).
   // Collective.
   void tangent_residual(const State& state, const State& tangent, double t, const LocalGradient& direction,
@@ -151,21 +151,30 @@ class Assembler {
                              std::vector<double>& m_dot, LocalGradient& gradient);
 
   // The constraints' part of second_order_products() alone (the variational integrator's constraint terms):
-  // out_q = d/de (H^T mu_r + C_q^T mu_c) with H = d(C_q^T lambda)/dq at state.lambda, along tangent.q and
-  // tangent.lambda, and m_dot = d/de C_q mu_r (mu held). Collective.
+  // out_q = d/de (H^T mu_r + C_q^T mu_c) with H = d(C_q^T lambda)/dq at state.lambda, along tangent.q,
+  // tangent.lambda and the constraints' p_dot, and m_dot = d/de C_q mu_r (mu held). Collective.
   void constraint_second_order_products(const State& state, const State& tangent, double t,
                                         const std::vector<double>& mu_r, const std::vector<double>& mu_c,
-                                        std::vector<double>& out_q, std::vector<double>& m_dot);
+                                        std::vector<double>& out_q, std::vector<double>& m_dot,
+                                        const LocalGradient* direction = nullptr);
 
-  // The consistent initial state's tangent and its second-order adjoint, along tangent.q, tangent.v, tangent.a (the
-  // constraints' parameters held; position-level constraints): c_dot = d/de of the constraints at `level` on the
-  // owned multipliers, and out_q += d/de ((dc/dq)^T mu_c), out_v += d/de ((dc/dv)^T mu_c) of the level's c (mu_c
-  // held; add_constraint_level_transposed differentiated). Collective.
+  // The consistent initial state's tangent and its second-order adjoint, along tangent.q, tangent.v, tangent.a and
+  // the constraints' p_dot (position-level constraints): c_dot = d/de of the constraints at `level` on the owned
+  // multipliers, and out_q += d/de ((dc/dq)^T mu_c), out_v += d/de ((dc/dv)^T mu_c) of the level's c (mu_c held;
+  // add_constraint_level_transposed differentiated). Collective.
   void constraint_level_tangent(const State& state, const State& tangent, double t, ConstraintLevel level,
-                                std::vector<double>& c_dot);
+                                std::vector<double>& c_dot, const LocalGradient* direction = nullptr);
   void add_constraint_level_transposed_tangent(const State& state, const State& tangent, double t,
                                                ConstraintLevel level, const std::vector<double>& mu_c,
-                                               std::vector<double>& out_q, std::vector<double>& out_v);
+                                               std::vector<double>& out_q, std::vector<double>& out_v,
+                                               const LocalGradient* direction = nullptr);
+  // The constraints' part of add_parameter_gradient() differentiated along the direction (tangent.q, v, a, lambda
+  // and direction's p_dot; mu_r, mu_c held, owned): gradient.parameters += d/de [lambda . (C_q mu_r) + mu_c . c]_{,p}
+  // with c at `level`, for the constraints with wanted parameters. Collective.
+  void add_constraint_parameter_second_order(const State& state, const State& tangent, double t,
+                                             const LocalGradient& direction, const std::vector<double>& mu_r,
+                                             const std::vector<double>& mu_c, ConstraintLevel level,
+                                             LocalGradient& gradient);
 
   // Calls visit(force element index, local q, local v) for each force element evaluated on this rank, in
   // DofMap::local_force_elements() order (collective: imports ghost coordinates first).
@@ -252,7 +261,13 @@ class Assembler {
   // The constraint loop of second_order_products() on the imported state, tangent and mu_r: sums into the first
   // ghosted work column.
   void add_constraint_second_order_products(const State& state, const State& tangent, double t,
-                                            const std::vector<double>& mu_c, std::vector<double>& m_dot);
+                                            const std::vector<double>& mu_c, std::vector<double>& m_dot,
+                                            const LocalGradient* direction);
+  // p_dot of a constraint's parameters in `direction`, nullptr where it has none wanted (or no direction).
+  static const double* constraint_p_dot(const LocalGradient* direction, int constraint) {
+    if (!direction || direction->constraint_offsets[constraint] < 0) return nullptr;
+    return direction->parameters.data() + direction->constraint_offsets[constraint];
+  }
   void load_state_tangent(const LocalComponent& c);
   void load_tangent(const LocalComponent& c, const LocalGradient& direction, int offset, int parameter_count);
   double control_tangent(const model::ForceElement& element, const LocalGradient& direction, double t) const;

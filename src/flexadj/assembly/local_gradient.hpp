@@ -19,6 +19,12 @@ struct LocalGradient {
   std::vector<model::ParameterMask> force_masks, constraint_masks;
   std::vector<double> parameters;
   std::map<std::string, std::vector<double>> controls;
+  // True if some constraint has wanted parameters (the same on every rank: the layout is global).
+  bool constraint_parameters() const {
+    for (int offset : constraint_offsets)
+      if (offset >= 0) return true;
+    return false;
+  }
   // Sums nobody reads (the spacetime adjoint's operator products): an adjoint step may leave them out.
   bool discarded = false;
 

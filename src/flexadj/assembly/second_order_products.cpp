@@ -95,7 +95,8 @@ void Assembler::tangent_residual(const State& state, const State& tangent, doubl
       load(c, views);
       load_tangent(c, direction, -1, 0);
       constraint.constraint_tangent(q_.data(), t, state.lambda.data() + c.first_multiplier, q_dot_.data(),
-                                    tangent.lambda.data() + c.first_multiplier, c_tangent_.data(), r_.data());
+                                    tangent.lambda.data() + c.first_multiplier, constraint_p_dot(&direction, c.index),
+                                    c_tangent_.data(), r_.data());
       for (std::size_t i = 0; i < c.rows.size(); ++i) residual[c.rows[i]] += r_[i];
       for (int k = 0; k < constraint.equation_count(); ++k) residual[c.multiplier_rows[k]] += c_tangent_[k];
     }
@@ -151,24 +152,25 @@ void Assembler::second_order_products(const State& state, const State& tangent, 
       }
     }
   }
-  add_constraint_second_order_products(state, tangent, t, mu_c, m_dot);
+  add_constraint_second_order_products(state, tangent, t, mu_c, m_dot, &direction);
   export_products(out_q, out_v, out_a);
 }
 
 void Assembler::constraint_second_order_products(const State& state, const State& tangent, double t,
                                                  const std::vector<double>& mu_r, const std::vector<double>& mu_c,
-                                                 std::vector<double>& out_q, std::vector<double>& m_dot) {
+                                                 std::vector<double>& out_q, std::vector<double>& m_dot,
+                                                 const LocalGradient* direction) {
   refuse_velocity_constraints(model_);
   import_state(state, true, true);
   import_tangent(tangent);
   import_products_mu(mu_r);
-  add_constraint_second_order_products(state, tangent, t, mu_c, m_dot);
+  add_constraint_second_order_products(state, tangent, t, mu_c, m_dot, direction);
   export_first_work_column(out_q);
 }
 
-// Constraints: their parameters held (GradientProblem::check_second_order).
 void Assembler::add_constraint_second_order_products(const State& state, const State& tangent, double t,
-                                                     const std::vector<double>& mu_c, std::vector<double>& m_dot) {
+                                                     const std::vector<double>& mu_c, std::vector<double>& m_dot,
+                                                     const LocalGradient* direction) {
   const auto mu = ghosted_mu_->getData(0), q_tangent = ghosted_tangent_->getData(0);
   auto sum_q = ghosted_work_->getDataNonConst(0);
   const GhostedViews views = ghosted_views();
@@ -183,14 +185,15 @@ void Assembler::add_constraint_second_order_products(const State& state, const S
     }
     const double* multiplier_mu = mu_c.empty() ? zero_multipliers_.data() : mu_c.data() + c.first_multiplier;
     constraint.add_second_order_products(q_.data(), t, state.lambda.data() + c.first_multiplier, q_dot_.data(),
-                                         tangent.lambda.data() + c.first_multiplier, local_mu, multiplier_mu, local_q,
+                                         tangent.lambda.data() + c.first_multiplier,
+                                         constraint_p_dot(direction, c.index), local_mu, multiplier_mu, local_q,
                                          m_dot.data() + c.first_multiplier);
     for (std::size_t i = 0; i < c.state_entries.size(); ++i) sum_q[c.state_entries[i]] += local_q[i];
   }
 }
 
 void Assembler::constraint_level_tangent(const State& state, const State& tangent, double t, ConstraintLevel level,
-                                         std::vector<double>& c_dot) {
+                                         std::vector<double>& c_dot, const LocalGradient* direction) {
   refuse_velocity_constraints(model_);
   import_state(state, true, true);
   import_tangent(tangent);
@@ -199,14 +202,15 @@ void Assembler::constraint_level_tangent(const State& state, const State& tangen
     load(c, views);
     load_state_tangent(c);
     model_.constraints()[c.index]->level_tangent(q_.data(), v_.data(), a_.data(), t, q_dot_.data(), v_dot_.data(),
-                                                 a_dot_.data(), static_cast<int>(level),
-                                                 c_dot.data() + c.first_multiplier);
+                                                 a_dot_.data(), constraint_p_dot(direction, c.index),
+                                                 static_cast<int>(level), c_dot.data() + c.first_multiplier);
   }
 }
 
 void Assembler::add_constraint_level_transposed_tangent(const State& state, const State& tangent, double t,
                                                         ConstraintLevel level, const std::vector<double>& mu_c,
-                                                        std::vector<double>& out_q, std::vector<double>& out_v) {
+                                                        std::vector<double>& out_q, std::vector<double>& out_v,
+                                                        const LocalGradient* direction) {
   refuse_velocity_constraints(model_);
   import_state(state, true, true);
   import_tangent(tangent);
@@ -220,8 +224,9 @@ void Assembler::add_constraint_level_transposed_tangent(const State& state, cons
       load_state_tangent(c);
       for (std::size_t i = 0; i < c.state_entries.size(); ++i) local_q[i] = local_v[i] = 0.0;
       model_.constraints()[c.index]->add_level_transposed_tangent(
-          q_.data(), v_.data(), a_.data(), t, q_dot_.data(), v_dot_.data(), a_dot_.data(), static_cast<int>(level),
-          mu_c.data() + c.first_multiplier, local_q, local_v);
+          q_.data(), v_.data(), a_.data(), t, q_dot_.data(), v_dot_.data(), a_dot_.data(),
+          constraint_p_dot(direction, c.index), static_cast<int>(level), mu_c.data() + c.first_multiplier, local_q,
+          local_v);
       for (std::size_t i = 0; i < c.state_entries.size(); ++i) {
         sum_q[c.state_entries[i]] += local_q[i];
         sum_v[c.state_entries[i]] += local_v[i];
@@ -233,6 +238,36 @@ void Assembler::add_constraint_level_transposed_tangent(const State& state, cons
   for (std::size_t i = 0; i < out_q.size(); ++i) {
     out_q[i] += q_sum[i];
     out_v[i] += v_sum[i];
+  }
+}
+
+// Per constraint with wanted parameters: the kernel's add_parameter_second_order with its mu_r, lambda, lambda_dot
+// and the owned mu_c (a rank evaluates the constraints whose multipliers it owns).
+void Assembler::add_constraint_parameter_second_order(const State& state, const State& tangent, double t,
+                                                      const LocalGradient& direction, const std::vector<double>& mu_r,
+                                                      const std::vector<double>& mu_c, ConstraintLevel level,
+                                                      LocalGradient& gradient) {
+  refuse_velocity_constraints(model_);
+  import_state(state, true, true);
+  import_tangent(tangent);
+  import_products_mu(mu_r);
+  const auto mu = ghosted_mu_->getData(0);
+  const GhostedViews views = ghosted_views();
+  double* local_mu = mu_local_.data();
+  for (const auto& c : constraints_) {
+    const int offset = gradient.constraint_offsets[c.index];
+    if (offset < 0) continue;
+    const auto& constraint = *model_.constraints()[c.index];
+    load(c, views);
+    load_state_tangent(c);
+    for (std::size_t i = 0; i < c.state_entries.size(); ++i) local_mu[i] = mu[c.state_entries[i]];
+    const double* multiplier_mu = mu_c.empty() ? zero_multipliers_.data() : mu_c.data() + c.first_multiplier;
+    constraint.add_parameter_second_order(q_.data(), v_.data(), a_.data(), t, state.lambda.data() + c.first_multiplier,
+                                          q_dot_.data(), v_dot_.data(), a_dot_.data(),
+                                          tangent.lambda.data() + c.first_multiplier,
+                                          constraint_p_dot(&direction, c.index), local_mu, multiplier_mu,
+                                          static_cast<int>(level), gradient.parameters.data() + offset,
+                                          gradient.constraint_masks[c.index]);
   }
 }
 

@@ -1,8 +1,7 @@
 // The second-order adjoint of generalized-alpha / HHT (docs/adjoint.md, "Second-order adjoint"), beside the
 // forward and adjoint steps of generalized_alpha.cpp: the tangent-linear step (the step's equations E1-E5
 // differentiated along a direction e of parameters, controls and initial state) and the adjoint step differentiated
-// along e (forward over reverse; Wang, Navon, Le Dimet and Zou 1992; Griewank and Walther 2008, sec. 5.4). With joints
-// the direction holds no joint parameters (GradientProblem::check_second_order).
+// along e (forward over reverse; Wang, Navon, Le Dimet and Zou 1992; Griewank and Walther 2008, sec. 5.4).
 #include <algorithm>
 #include <stdexcept>
 
@@ -22,10 +21,11 @@ void GeneralizedAlpha::tangent_initialize(const assembly::State& state, double t
   c_dot_.assign(multiplier_count_, 0.0);
   tangent.a.assign(n, 0.0);
   tangent.lambda.assign(multiplier_count_, 0.0);
-  tangent_initial_projection(state, t0, tangent);
+  tangent_initial_projection(state, t0, direction, tangent);
   assembler_.tangent_residual(state, tangent, t0, direction, r_dot_, c_dot_);
   if (!assembler_.model().constraints().empty())  // every rank: collective
-    assembler_.constraint_level_tangent(state, tangent, t0, assembly::ConstraintLevel::Acceleration, c_dot_);
+    assembler_.constraint_level_tangent(state, tangent, t0, assembly::ConstraintLevel::Acceleration, c_dot_,
+                                        &direction);
   const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
   assembler_.assemble(state, t0, assembly::ConstraintLevel::Acceleration, 1.0, &mass_only);
   {
@@ -89,7 +89,8 @@ void GeneralizedAlpha::begin_second_order_adjoint() {
 //                                                - s C_q_dot^T mu_c; -C_q_dot mu_r],
 //   mu_q_dot = -(K_dot^T mu_r + C_q_dot^T mu_c + K^T mu_r_dot + C_q^T mu_c_dot + g_q_dot) (K with H = d(C_q^T
 //   lambda)/dq), mu_v_dot likewise with D, mu_aux_dot with M,
-//   gradient_dot += mu_r_dot . dR/dp + d/de (mu_r . dR/dp), and the same for the controls,
+//   gradient_dot += mu_r_dot . dR/dp + d/de (mu_r . dR/dp) (R with C_q^T lambda, and mu_c . C_p likewise), and the
+//   same for the controls,
 // where K_dot^T mu_r = d/de (K^T mu_r) at mu_r held (Assembler::second_order_products).
 void GeneralizedAlpha::second_order_adjoint_step(storage::Trajectory& trajectory, std::size_t n,
                                                  const assembly::State& state, const assembly::State& tangent,
@@ -153,6 +154,9 @@ void GeneralizedAlpha::second_order_adjoint_step(storage::Trajectory& trajectory
     }
     assembler_.add_parameter_gradient(state, t, adjoint_vector(&mu_r_dot_, &mu_c_dot_), ConstraintLevel::Position,
                                       false, gradient_dot);
+    if (gradient_dot.constraint_parameters())
+      assembler_.add_constraint_parameter_second_order(state, tangent, t, direction, mu_r_, mu_c_,
+                                                       ConstraintLevel::Position, gradient_dot);
     return;
   }
 
@@ -165,7 +169,7 @@ void GeneralizedAlpha::second_order_adjoint_step(storage::Trajectory& trajectory
   for (std::size_t i = 0; i < size; ++i) rhs_q_[i] = g_aux_dot_[i] + g_a_dot_[i] + z_m_[i];
   if (constrained) {  // C_q_dot^T mu_acc = d/de (C_q^T mu_acc) at mu_r = 0
     y_m_.assign(size, 0.0);
-    assembler_.constraint_second_order_products(state, tangent, t, y_m_, mu_c_, y_k_, mu_c_dot_);
+    assembler_.constraint_second_order_products(state, tangent, t, y_m_, mu_c_, y_k_, mu_c_dot_, &direction);
     for (std::size_t i = 0; i < size; ++i) rhs_q_[i] += y_k_[i];
   }
   const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
@@ -187,11 +191,16 @@ void GeneralizedAlpha::second_order_adjoint_step(storage::Trajectory& trajectory
     assembler_.add_constraint_level_transposed(state, t, ConstraintLevel::Acceleration, mu_c_dot_, dJ_dq_dot,
                                                dJ_dv_dot);
     assembler_.add_constraint_level_transposed_tangent(state, tangent, t, ConstraintLevel::Acceleration, mu_c_,
-                                                       dJ_dq_dot, dJ_dv_dot);
+                                                       dJ_dq_dot, dJ_dv_dot, &direction);
   }
   assembler_.add_parameter_gradient(state, t, adjoint_vector(&mu_r_dot_, &mu_c_dot_), ConstraintLevel::Acceleration,
                                     false, gradient_dot);
-  if (constrained) add_initial_projection_second_order(*adjoint_solver_, state, t, tangent, dJ_dq_dot, dJ_dv_dot);
+  if (gradient_dot.constraint_parameters())
+    assembler_.add_constraint_parameter_second_order(state, tangent, t, direction, mu_r_, mu_c_,
+                                                     ConstraintLevel::Acceleration, gradient_dot);
+  if (constrained)
+    add_initial_projection_second_order(*adjoint_solver_, state, t, tangent, direction, dJ_dq_dot, dJ_dv_dot,
+                                        gradient_dot);
 }
 
 }  // namespace flexadj::integrators

@@ -1,7 +1,7 @@
 // The projection of the given initial state onto the constraints (TimeIntegrator::project_initial_state),
-// differentiated: its tangent along a direction of the given state, and its adjoint (add_initial_projection_adjoint)
-// differentiated along that direction, for the second-order adjoint (docs/adjoint.md, "Second-order adjoint"). The
-// constraints' parameters are held. With H(nu) = d(C_q^T nu)/dq, L_q = d(C_q v + C_t)/dq and the projections
+// differentiated: its tangent along a direction of the given state and the constraints' parameters, and its adjoint
+// (add_initial_projection_adjoint) differentiated along that direction, for the second-order adjoint (docs/adjoint.md,
+// "Second-order adjoint"). With H(nu) = d(C_q^T nu)/dq, L_q = d(C_q v + C_t)/dq and the projections
 //   q0 - q_given + C_q^T nu = 0, C(q0) = 0,   v0 - v_given + C_q^T nu' = 0, C_q v0 + C_t = 0
 // (matrices A_p = [I + H(nu), C_q^T; C_q 0] and A_v = [I C_q^T; C_q 0], both symmetric).
 #include <algorithm>
@@ -17,9 +17,10 @@ const model::JacobianCoefficients kVelocityProjection{0.0, 0.0, 0.0};
 
 }  // namespace
 
-// A_p [q0_dot; nu_dot] = [q_given_dot; 0],  A_v [v0_dot; nu'_dot] = [v_given_dot - H(nu') q0_dot; -L_q q0_dot].
+// A_p [q0_dot; nu_dot] = [q_given_dot - (C_q^T nu)_p p_dot; -C_p p_dot],
+// A_v [v0_dot; nu'_dot] = [v_given_dot - H(nu') q0_dot - (C_q^T nu')_p p_dot; -L_q q0_dot - (C_q v0 + C_t)_p p_dot].
 void TimeIntegrator::tangent_initial_projection(const assembly::State& initial_state, double t0,
-                                                assembly::State& tangent) {
+                                                const assembly::LocalGradient& direction, assembly::State& tangent) {
   using assembly::ConstraintLevel;
   if (assembler_.model().constraints().empty()) return;
   const std::size_t n = coordinate_count_;
@@ -33,15 +34,36 @@ void TimeIntegrator::tangent_initial_projection(const assembly::State& initial_s
     x_m.resize(multiplier_count_);
     for (std::size_t k = 0; k < multiplier_count_; ++k) x_m[k] = x[n + k];
   };
+  // (C_q^T nu)_p p_dot: d/de (C_q^T nu) at q held, nu constant (state multipliers 0, mu_c = nu).
+  const bool moving_parameters = direction.constraint_parameters();
+  std::vector<double> parameter_part(n, 0.0), zero_q(n, 0.0), scratch_m(multiplier_count_);
+  auto constraint_force_by_parameters = [&](const std::vector<double>& multipliers) {
+    assembly::State held = initial_state;
+    std::fill(held.lambda.begin(), held.lambda.end(), 0.0);
+    assembler_.constraint_second_order_products(held, along, t0, zero_q, multipliers, parameter_part, scratch_m,
+                                                &direction);
+  };
+  coordinates = tangent.q;
+  if (moving_parameters) {
+    constraint_force_by_parameters(projection_.position_multipliers);
+    assembler_.constraint_level_tangent(projected, along, t0, ConstraintLevel::Position, c_dot, &direction);
+    for (std::size_t i = 0; i < n; ++i) coordinates[i] -= parameter_part[i];
+    for (double& value : c_dot) value = -value;
+  }
   projected.lambda = projection_.position_multipliers;
   assembler_.assemble(projected, t0, ConstraintLevel::Position, 1.0, &kPositionProjection, &projection_.given_q);
-  coordinates = tangent.q;
   solve_projection(coordinates, c_dot, tangent.q, projection_tangent_.position_multipliers);
 
   projected.lambda = projection_.velocity_multipliers;
   assembler_.adjoint_products(projected, t0, tangent.q, {}, true, y_k, y_d, y_m);  // H(nu') q0_dot (H symmetric)
   along.q = tangent.q;
-  assembler_.constraint_level_tangent(projected, along, t0, ConstraintLevel::Velocity, c_dot);
+  assembler_.constraint_level_tangent(projected, along, t0, ConstraintLevel::Velocity, c_dot, &direction);
+  if (moving_parameters) {
+    std::fill(along.q.begin(), along.q.end(), 0.0);
+    constraint_force_by_parameters(projection_.velocity_multipliers);
+    along.q = tangent.q;
+    for (std::size_t i = 0; i < n; ++i) y_k[i] += parameter_part[i];
+  }
   for (std::size_t i = 0; i < n; ++i) coordinates[i] = tangent.v[i] - y_k[i];
   for (double& value : c_dot) value = -value;
   assembler_.assemble(projected, t0, ConstraintLevel::Velocity, 1.0, &kVelocityProjection, &projection_.given_v);
@@ -54,12 +76,15 @@ void TimeIntegrator::tangent_initial_projection(const assembly::State& initial_s
 //   q_bar_dot = dJ/dq0_dot + d/de (H(nu') rho_v + L_q^T sigma_v),
 //   A_p [rho_dot; sigma_dot] = [-q_bar_dot - d/de (H(nu)) rho - H(sigma) q0_dot; -C_q_dot rho],
 //   dJ/dq_given_dot = -rho_dot,
-// the derivatives of the matrices' products from Assembler::constraint_second_order_products (mu held).
+// the derivatives of the matrices' products from Assembler::constraint_second_order_products (mu held), and each
+// level's parameter terms nu . (C_q rho)_p + sigma . c_p differentiated (with the multipliers' derivatives).
 void TimeIntegrator::add_initial_projection_second_order(linalg::LinearSolver& solver,
                                                          const assembly::State& initial_state, double t0,
                                                          const assembly::State& tangent,
+                                                         const assembly::LocalGradient& direction,
                                                          std::vector<double>& dJ_dq_dot,
-                                                         std::vector<double>& dJ_dv_dot) {
+                                                         std::vector<double>& dJ_dv_dot,
+                                                         assembly::LocalGradient& gradient_dot) {
   using assembly::ConstraintLevel;
   if (assembler_.model().constraints().empty()) return;
   const std::size_t n = coordinate_count_, m = multiplier_count_;
@@ -88,36 +113,47 @@ void TimeIntegrator::add_initial_projection_second_order(linalg::LinearSolver& s
   };
 
   // Velocities.
+  const bool parameters_wanted = gradient_dot.constraint_parameters();
   factorize(ConstraintLevel::Velocity, projection_.velocity_multipliers, projection_.given_v);
   right = initial_partials_.dJ_dv;
   solve_with(negated(right), zero_m, rho, sigma);
   projected.lambda = zero_m;  // H(0) = 0: out = H(sigma_v) q0_dot
   std::fill(along.lambda.begin(), along.lambda.end(), 0.0);
-  assembler_.constraint_second_order_products(projected, along, t0, rho, sigma, out, m_dot);
+  assembler_.constraint_second_order_products(projected, along, t0, rho, sigma, out, m_dot, &direction);
   for (std::size_t i = 0; i < n; ++i) right[i] = -dJ_dv_dot[i] - out[i];
   solve_with(right, negated(m_dot), rho_dot, sigma_dot);
   for (std::size_t i = 0; i < n; ++i) dJ_dv_dot[i] = -rho_dot[i];
-  // q_bar and its derivative.
   projected.lambda = projection_.velocity_multipliers;
+  along.lambda = projection_tangent_.velocity_multipliers;
+  if (parameters_wanted) {
+    assembler_.add_parameter_gradient(projected, t0, solution, ConstraintLevel::Velocity, true, gradient_dot);
+    assembler_.add_constraint_parameter_second_order(projected, along, t0, direction, rho, sigma,
+                                                     ConstraintLevel::Velocity, gradient_dot);
+  }
+  // q_bar and its derivative.
   assembler_.adjoint_products(projected, t0, rho, {}, true, y_k, y_d, y_m);
   for (std::size_t i = 0; i < n; ++i) q_bar[i] += y_k[i];
   assembler_.add_constraint_level_transposed(projected, t0, ConstraintLevel::Velocity, sigma, q_bar, scratch);
-  along.lambda = projection_tangent_.velocity_multipliers;
-  assembler_.constraint_second_order_products(projected, along, t0, rho, {}, out, m_dot);
+  assembler_.constraint_second_order_products(projected, along, t0, rho, {}, out, m_dot, &direction);
   assembler_.adjoint_products(projected, t0, rho_dot, {}, true, y_k, y_d, y_m);
   for (std::size_t i = 0; i < n; ++i) dJ_dq_dot[i] += out[i] + y_k[i];
   assembler_.add_constraint_level_transposed(projected, t0, ConstraintLevel::Velocity, sigma_dot, dJ_dq_dot, scratch);
   assembler_.add_constraint_level_transposed_tangent(projected, along, t0, ConstraintLevel::Velocity, sigma, dJ_dq_dot,
-                                                     scratch);
+                                                     scratch, &direction);
 
   // Positions.
   factorize(ConstraintLevel::Position, projection_.position_multipliers, projection_.given_q);
   solve_with(negated(q_bar), zero_m, rho, sigma);
   along.lambda = projection_tangent_.position_multipliers;
-  assembler_.constraint_second_order_products(projected, along, t0, rho, sigma, out, m_dot);
+  assembler_.constraint_second_order_products(projected, along, t0, rho, sigma, out, m_dot, &direction);
   for (std::size_t i = 0; i < n; ++i) right[i] = -dJ_dq_dot[i] - out[i];
   solve_with(right, negated(m_dot), rho_dot, sigma_dot);
   for (std::size_t i = 0; i < n; ++i) dJ_dq_dot[i] = -rho_dot[i];
+  if (parameters_wanted) {
+    assembler_.add_parameter_gradient(projected, t0, solution, ConstraintLevel::Position, true, gradient_dot);
+    assembler_.add_constraint_parameter_second_order(projected, along, t0, direction, rho, sigma,
+                                                     ConstraintLevel::Position, gradient_dot);
+  }
 }
 
 }  // namespace flexadj::integrators

@@ -154,13 +154,15 @@ class TimeIntegrator : public storage::StepRecomputer {
                                       assembly::LocalGradient& gradient) const;
 
   // add_initial_projection_adjoint() differentiated along e (initial_projection_tangent.cpp; docs/adjoint.md,
-  // "Second-order adjoint"), the constraints' parameters held: on entry dJ_dq_dot, dJ_dv_dot are d/de of the
-  // derivatives with respect to the consistent initial state, on exit d/de of those with respect to the given (q, v).
-  // The first-order derivatives are the ones adjoint_step(0) passed to add_initial_projection_adjoint() (kept by
+  // "Second-order adjoint"), e moving the constraints' parameters by direction's p_dot: on entry dJ_dq_dot, dJ_dv_dot
+  // are d/de of the derivatives with respect to the consistent initial state, on exit d/de of those with respect to
+  // the given (q, v); the projections' parameter terms differentiated go into gradient_dot. The first-order
+  // derivatives are the ones adjoint_step(0) passed to add_initial_projection_adjoint() (kept by
   // keep_initial_partials()); `tangent` is step 0's (tangent_initial_projection()). Collective.
   void add_initial_projection_second_order(linalg::LinearSolver& transposed_solver, const assembly::State& initial_state,
-                                           double t0, const assembly::State& tangent, std::vector<double>& dJ_dq_dot,
-                                           std::vector<double>& dJ_dv_dot);
+                                           double t0, const assembly::State& tangent,
+                                           const assembly::LocalGradient& direction, std::vector<double>& dJ_dq_dot,
+                                           std::vector<double>& dJ_dv_dot, assembly::LocalGradient& gradient_dot);
 
   const integrators::IntegratorSettings& settings() const { return settings_; }
   // A free final time (IntegratorSettings::fixed_steps) moves the end time between runs.
@@ -195,9 +197,11 @@ class TimeIntegrator : public storage::StepRecomputer {
   // violates a constraint by more than 1e-2 (relative) is an input error. Fills initial_projection().
   void project_initial_state(assembly::State& state, double t0);
   // The tangent of project_initial_state() at its result `initial_state`: on entry tangent.q, tangent.v hold the
-  // given state's direction, on exit that of (q_0, v_0); the multipliers' tangents are kept for
+  // given state's direction, on exit that of (q_0, v_0), the constraints' parameters moving by direction's p_dot;
+  // the multipliers' tangents are kept for
   // add_initial_projection_second_order(). Identities without constraints. Collective; forward assembly.
-  void tangent_initial_projection(const assembly::State& initial_state, double t0, assembly::State& tangent);
+  void tangent_initial_projection(const assembly::State& initial_state, double t0,
+                                  const assembly::LocalGradient& direction, assembly::State& tangent);
   // adjoint_step(0) keeps its dJ/d(q_0, v_0) before add_initial_projection_adjoint() for the second order.
   void keep_initial_partials(const std::vector<double>& dJ_dq, const std::vector<double>& dJ_dv) {
     initial_partials_.dJ_dq = dJ_dq;

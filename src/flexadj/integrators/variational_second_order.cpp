@@ -49,7 +49,7 @@ void Variational::tangent_initialize(const assembly::State& state, double t0, co
   tangent.a.assign(n, 0.0);
   tangent.aux.assign(n, 0.0);
   tangent.lambda.assign(m, 0.0);
-  tangent_initial_projection(state, t0, tangent);
+  tangent_initial_projection(state, t0, direction, tangent);
   assembly_.discrete_momenta_tangent(state.q, state.v, tangent.q, tangent.v, t0, 0.0, direction, w.minus_dot,
                                      tangent.aux);
 }
@@ -219,7 +219,8 @@ void Variational::second_order_adjoint_step(storage::Trajectory& trajectory, std
     dJ_dq_dot = s.g_q_dot;
     dJ_dv_dot = s.g_v_dot;
     if (constrained)
-      add_initial_projection_second_order(*adjoint_solver_, state, t, tangent, dJ_dq_dot, dJ_dv_dot);
+      add_initial_projection_second_order(*adjoint_solver_, state, t, tangent, direction, dJ_dq_dot, dJ_dv_dot,
+                                          gradient_dot);
     return;
   }
 

@@ -239,19 +239,32 @@ class Constraint : public Component {
   // out += d(C_q^T lambda)/dq^T mu_r + C_q^T mu_c (adjoint sweeps; the first term is symmetric).
   virtual void add_transposed_products(const double* q, double t, const double* lambda, const double* mu_r,
                                        const double* mu_c, double* out) const = 0;
-  // Second-order adjoint (Hessian-vector products, docs/adjoint.md), along a direction e of q and lambda (the
-  // parameters held): c_dot = C_q q_dot and r_dot = d/de (C_q^T lambda) = H q_dot + C_q^T lambda_dot.
+  // Second-order adjoint (Hessian-vector products, docs/adjoint.md), along a direction e of q, lambda and the
+  // constraint's parameters (p_dot, one per parameter; nullptr: the parameters held): c_dot = C_q q_dot + C_p p_dot
+  // and r_dot = d/de (C_q^T lambda) = H q_dot + C_q^T lambda_dot + d/dp (C_q^T lambda) p_dot.
   virtual void constraint_tangent(const double* q, double t, const double* lambda, const double* q_dot,
-                                  const double* lambda_dot, double* c_dot, double* r_dot) const {
-    (void)q, (void)t, (void)lambda, (void)q_dot, (void)lambda_dot, (void)c_dot, (void)r_dot;
+                                  const double* lambda_dot, const double* p_dot, double* c_dot, double* r_dot) const {
+    (void)q, (void)t, (void)lambda, (void)q_dot, (void)lambda_dot, (void)p_dot, (void)c_dot, (void)r_dot;
     throw std::logic_error("'" + name() + "' (" + type() + ") has no second derivatives");
   }
   // out += d/de [d(C_q^T lambda)/dq^T mu_r + C_q^T mu_c] (mu held) and m_dot = d/de (C_q mu_r), along (q_dot,
-  // lambda_dot): third derivatives of C by one nested Sacado pass.
+  // lambda_dot, p_dot as above): third derivatives of C by one nested Sacado pass.
   virtual void add_second_order_products(const double* q, double t, const double* lambda, const double* q_dot,
-                                         const double* lambda_dot, const double* mu_r, const double* mu_c,
-                                         double* out, double* m_dot) const {
-    (void)q, (void)t, (void)lambda, (void)q_dot, (void)lambda_dot, (void)mu_r, (void)mu_c, (void)out, (void)m_dot;
+                                         const double* lambda_dot, const double* p_dot, const double* mu_r,
+                                         const double* mu_c, double* out, double* m_dot) const {
+    (void)q, (void)t, (void)lambda, (void)q_dot, (void)lambda_dot, (void)p_dot, (void)mu_r, (void)mu_c, (void)out,
+        (void)m_dot;
+    throw std::logic_error("'" + name() + "' (" + type() + ") has no second derivatives");
+  }
+  // add_parameter_gradient() differentiated along e (q_dot, v_dot, a_dot, lambda_dot, p_dot; mu held):
+  // gradient[k] += d/de [lambda . (Cq mu_r) + mu_c . c]_{,p_k} with c at `level`, for the wanted k.
+  virtual void add_parameter_second_order(const double* q, const double* v, const double* a, double t,
+                                          const double* lambda, const double* q_dot, const double* v_dot,
+                                          const double* a_dot, const double* lambda_dot, const double* p_dot,
+                                          const double* mu_r, const double* mu_c, int level, double* gradient,
+                                          ParameterMask wanted = kAllParameters) const {
+    (void)q, (void)v, (void)a, (void)t, (void)lambda, (void)q_dot, (void)v_dot, (void)a_dot, (void)lambda_dot;
+    (void)p_dot, (void)mu_r, (void)mu_c, (void)level, (void)gradient, (void)wanted;
     throw std::logic_error("'" + name() + "' (" + type() + ") has no second derivatives");
   }
   // Jacobians of the velocity-level (level 1: dc/ds) or acceleration-level (level 2: d2c/ds2) constraint of
@@ -259,19 +272,21 @@ class Constraint : public Component {
   virtual void level_jacobians(const double* q, const double* v, const double* a, double t, int level, double* d_dq,
                                double* d_dv) const = 0;
   // The consistent initial state's tangent and its second-order adjoint (initial_projection_tangent.cpp), along a
-  // direction (q_dot, v_dot, a_dot) of the state, the parameters held: c_dot = d/de of the constraint at `level`
-  // (0: C, 1: dc/ds, 2: d2c/ds2 as in time_derivatives), and out_q += d/de (d_dq^T mu_c), out_v += d/de (d_dv^T
-  // mu_c) of level_jacobians (mu_c held).
+  // direction (q_dot, v_dot, a_dot) of the state and p_dot of the parameters (nullptr: held): c_dot = d/de of the
+  // constraint at `level` (0: C, 1: dc/ds, 2: d2c/ds2 as in time_derivatives), and out_q += d/de (d_dq^T mu_c),
+  // out_v += d/de (d_dv^T mu_c) of level_jacobians (mu_c held).
   virtual void level_tangent(const double* q, const double* v, const double* a, double t, const double* q_dot,
-                             const double* v_dot, const double* a_dot, int level, double* c_dot) const {
-    (void)q, (void)v, (void)a, (void)t, (void)q_dot, (void)v_dot, (void)a_dot, (void)level, (void)c_dot;
+                             const double* v_dot, const double* a_dot, const double* p_dot, int level,
+                             double* c_dot) const {
+    (void)q, (void)v, (void)a, (void)t, (void)q_dot, (void)v_dot, (void)a_dot, (void)p_dot, (void)level, (void)c_dot;
     throw std::logic_error("'" + name() + "' (" + type() + ") has no second derivatives");
   }
   virtual void add_level_transposed_tangent(const double* q, const double* v, const double* a, double t,
-                                            const double* q_dot, const double* v_dot, const double* a_dot, int level,
-                                            const double* mu_c, double* out_q, double* out_v) const {
-    (void)q, (void)v, (void)a, (void)t, (void)q_dot, (void)v_dot, (void)a_dot, (void)level, (void)mu_c, (void)out_q,
-        (void)out_v;
+                                            const double* q_dot, const double* v_dot, const double* a_dot,
+                                            const double* p_dot, int level, const double* mu_c, double* out_q,
+                                            double* out_v) const {
+    (void)q, (void)v, (void)a, (void)t, (void)q_dot, (void)v_dot, (void)a_dot, (void)p_dot, (void)level, (void)mu_c,
+        (void)out_q, (void)out_v;
     throw std::logic_error("'" + name() + "' (" + type() + ") has no second derivatives");
   }
 

@@ -205,26 +205,43 @@ class ConstraintAD : public Constraint {
     }
   }
 
+  // The second-order kernels below evaluate with the parameters as doubles when they are held (p_dot == nullptr),
+  // else as values of the kernel's AD type that move along e by p_dot.
+  using Along = Sacado::Fad::SFad<double, 1>;
+  using AlongOuter = Sacado::Fad::SLFad<Along, MaxCoordinates>;
+  static Along along(double value, double derivative) {
+    Along x(1, 0, value);
+    x.fastAccessDx(0) = derivative;
+    return x;
+  }
+  template <class S, class Make>
+  std::array<S, kMaxComponentParameters> moving_parameters(const double* p_dot, Make make) const {
+    std::array<S, kMaxComponentParameters> p;
+    for (std::size_t k = 0; k < parameters().size(); ++k) p[k] = make(along(parameters()[k], p_dot[k]));
+    return p;
+  }
+
   // Outer Fad over q, each value carrying the direction e: c_k.dx(j) = dc_k/dq_j and its e-derivative.
   void constraint_tangent(const double* q, double t, const double* lambda, const double* q_dot,
-                          const double* lambda_dot, double* c_dot, double* r_dot) const override {
-    using Tangent = Sacado::Fad::SFad<double, 1>;
-    using Outer = Sacado::Fad::SLFad<Tangent, MaxCoordinates>;
+                          const double* lambda_dot, const double* p_dot, double* c_dot, double* r_dot) const override {
+    if (!p_dot) return constraint_tangent_with(parameters().data(), q, t, lambda, q_dot, lambda_dot, c_dot, r_dot);
+    const auto p = moving_parameters<AlongOuter>(p_dot, [](const Along& x) { return AlongOuter(x); });
+    constraint_tangent_with(p.data(), q, t, lambda, q_dot, lambda_dot, c_dot, r_dot);
+  }
+  template <class P>
+  void constraint_tangent_with(const P* p, const double* q, double t, const double* lambda, const double* q_dot,
+                               const double* lambda_dot, double* c_dot, double* r_dot) const {
     const int n = coordinate_count(), m = equation_count();
-    std::array<Outer, MaxCoordinates> qf;
-    std::array<Outer, MaxEquations> cf;
-    for (int i = 0; i < n; ++i) {
-      Tangent x(1, 0, q[i]);
-      x.fastAccessDx(0) = q_dot[i];
-      qf[i] = Outer(n, i, x);
-    }
-    derived().template evaluate<Outer, double>(qf.data(), Outer(Tangent(t)), parameters().data(), cf.data());
+    std::array<AlongOuter, MaxCoordinates> qf;
+    std::array<AlongOuter, MaxEquations> cf;
+    for (int i = 0; i < n; ++i) qf[i] = AlongOuter(n, i, along(q[i], q_dot[i]));
+    derived().template evaluate<AlongOuter, P>(qf.data(), AlongOuter(Along(t)), p, cf.data());
     for (int j = 0; j < n; ++j) r_dot[j] = 0.0;
     for (int k = 0; k < m; ++k) {
       c_dot[k] = cf[k].val().dx(0);
       if (!cf[k].hasFastAccess()) continue;
       for (int j = 0; j < n; ++j) {
-        const Tangent& d = cf[k].fastAccessDx(j);
+        const Along& d = cf[k].fastAccessDx(j);
         r_dot[j] += lambda[k] * d.dx(0) + lambda_dot[k] * d.val();
       }
     }
@@ -232,31 +249,90 @@ class ConstraintAD : public Constraint {
 
   // Phi = lambda . (C_q mu_r) + mu_c . c, the first term the s-derivative of lambda . c(q + s mu_r): an SFad in s
   // over an outer Fad in q over the direction e. grad_q Phi = H mu_r + C_q^T mu_c; its e-derivative with lambda(e).
+  using ProductFad = Sacado::Fad::SFad<AlongOuter, 1>;
   void add_second_order_products(const double* q, double t, const double* lambda, const double* q_dot,
-                                 const double* lambda_dot, const double* mu_r, const double* mu_c, double* out,
-                                 double* m_dot) const override {
-    using Tangent = Sacado::Fad::SFad<double, 1>;
-    using Outer = Sacado::Fad::SLFad<Tangent, MaxCoordinates>;
-    using Along = Sacado::Fad::SFad<Outer, 1>;
+                                 const double* lambda_dot, const double* p_dot, const double* mu_r,
+                                 const double* mu_c, double* out, double* m_dot) const override {
+    if (!p_dot)
+      return second_order_products_with(parameters().data(), q, t, lambda, q_dot, lambda_dot, mu_r, mu_c, out, m_dot);
+    const auto p = moving_parameters<ProductFad>(p_dot, [](const Along& x) { return ProductFad(AlongOuter(x)); });
+    second_order_products_with(p.data(), q, t, lambda, q_dot, lambda_dot, mu_r, mu_c, out, m_dot);
+  }
+  template <class P>
+  void second_order_products_with(const P* p, const double* q, double t, const double* lambda, const double* q_dot,
+                                  const double* lambda_dot, const double* mu_r, const double* mu_c, double* out,
+                                  double* m_dot) const {
     const int n = coordinate_count(), m = equation_count();
-    std::array<Along, MaxCoordinates> qf;
-    std::array<Along, MaxEquations> cf;
+    std::array<ProductFad, MaxCoordinates> qf;
+    std::array<ProductFad, MaxEquations> cf;
     for (int i = 0; i < n; ++i) {
-      Tangent x(1, 0, q[i]);
-      x.fastAccessDx(0) = q_dot[i];
-      qf[i] = Along(1, 0, Outer(n, i, x));
-      qf[i].fastAccessDx(0) = Outer(mu_r[i]);
+      qf[i] = ProductFad(1, 0, AlongOuter(n, i, along(q[i], q_dot[i])));
+      qf[i].fastAccessDx(0) = AlongOuter(mu_r[i]);
     }
-    derived().template evaluate<Along, double>(qf.data(), Along(Outer(Tangent(t))), parameters().data(), cf.data());
-    Outer phi(n, Tangent(0.0));
+    derived().template evaluate<ProductFad, P>(qf.data(), ProductFad(AlongOuter(Along(t))), p, cf.data());
+    AlongOuter phi(n, Along(0.0));
     for (int k = 0; k < m; ++k) {
-      Tangent multiplier(1, 0, lambda[k]);
-      multiplier.fastAccessDx(0) = lambda_dot[k];
-      phi += multiplier * cf[k].dx(0) + mu_c[k] * cf[k].val();
+      phi += along(lambda[k], lambda_dot[k]) * cf[k].dx(0) + mu_c[k] * cf[k].val();
       m_dot[k] = cf[k].dx(0).val().dx(0);
     }
     if (!phi.hasFastAccess()) return;
     for (int j = 0; j < n; ++j) out[j] += phi.fastAccessDx(j).dx(0);
+  }
+
+  // add_parameter_gradient's passes with every value moving along e (innermost Along): gradient[k] += the
+  // e-derivative of lambda(e) . (C_q mu_r)_{,p_k} + mu_c . (c at level)_{,p_k}.
+  void add_parameter_second_order(const double* q, const double* v, const double* a, double t, const double* lambda,
+                                  const double* q_dot, const double* v_dot, const double* a_dot,
+                                  const double* lambda_dot, const double* p_dot, const double* mu_r,
+                                  const double* mu_c, int level, double* gradient,
+                                  ParameterMask wanted = kAllParameters) const override {
+    using Inner = Sacado::Fad::SFad<Along, 1>;
+    using Directional = Sacado::Fad::SLFad<Inner, kMaxComponentParameters>;
+    const int n = coordinate_count(), m = equation_count(), np = static_cast<int>(parameters().size());
+    assert(np <= kMaxComponentParameters);
+    std::array<int, kMaxComponentParameters> seeded;
+    const int ns = wanted_parameters(wanted, np, seeded);
+    if (ns == 0) return;
+    static constexpr std::array<double, kMaxComponentParameters> kHeld{};
+    if (!p_dot) p_dot = kHeld.data();
+    std::array<Directional, kMaxComponentParameters> pf;
+    std::array<Directional, MaxCoordinates> qf;
+    std::array<Directional, MaxEquations> cf;
+    for (int k = 0; k < np; ++k) pf[k] = Directional(Inner(along(parameters()[k], p_dot[k])));
+    for (int j = 0; j < ns; ++j) pf[seeded[j]] = Directional(ns, j, Inner(along(parameters()[seeded[j]], p_dot[seeded[j]])));
+    const Directional epsilon(Inner(1, 0, Along(0.0)));
+    for (int i = 0; i < n; ++i) qf[i] = Directional(Inner(along(q[i], q_dot[i]))) + mu_r[i] * epsilon;
+    derived().template evaluate<Directional, Directional>(qf.data(), Directional(Inner(Along(t))), pf.data(),
+                                                          cf.data());
+    for (int e = 0; e < m; ++e) {
+      if (!cf[e].hasFastAccess()) continue;
+      for (int j = 0; j < ns; ++j) {
+        const Inner& d = cf[e].fastAccessDx(j);
+        gradient[seeded[j]] += lambda[e] * d.dx(0).dx(0) + lambda_dot[e] * d.dx(0).val() +
+                               (level == 0 ? mu_c[e] * d.val().dx(0) : 0.0);
+      }
+    }
+    if (level == 0) return;
+    using PathParameterFad = Sacado::Fad::SLFad<PathAlong, kMaxComponentParameters>;
+    std::array<PathParameterFad, kMaxComponentParameters> pp;
+    std::array<PathParameterFad, MaxCoordinates> qs;
+    std::array<PathParameterFad, MaxEquations> cs;
+    for (int k = 0; k < np; ++k) pp[k] = PathParameterFad(path_along(along(parameters()[k], p_dot[k])));
+    for (int j = 0; j < ns; ++j)
+      pp[seeded[j]] = PathParameterFad(ns, j, path_along(along(parameters()[seeded[j]], p_dot[seeded[j]])));
+    const PathAlong s = path_parameter();
+    for (int i = 0; i < n; ++i)
+      qs[i] = PathParameterFad(path_along(along(q[i], q_dot[i])) + path_along(along(v[i], v_dot[i])) * s +
+                               0.5 * path_along(along(a[i], a_dot[i])) * s * s);
+    derived().template evaluate<PathParameterFad, PathParameterFad>(
+        qs.data(), PathParameterFad(path_along(Along(t)) + s), pp.data(), cs.data());
+    for (int e = 0; e < m; ++e) {
+      if (!cs[e].hasFastAccess()) continue;
+      for (int j = 0; j < ns; ++j) {
+        const PathAlong& d = cs[e].fastAccessDx(j);
+        gradient[seeded[j]] += mu_c[e] * (level == 1 ? d.dx(0).val().dx(0) : d.dx(0).dx(0).dx(0));
+      }
+    }
   }
 
   // Derivatives along the path q(s) = q + v s + a s^2/2, t(s) = t + s, of the gradient rows dc/dq(q(s), t(s)): an
@@ -288,20 +364,23 @@ class ConstraintAD : public Constraint {
 
   // The path Fad of time_derivatives over a one-direction Fad in e: q(s) = q + v s + a s^2/2 with q, v, a moving
   // along (q_dot, v_dot, a_dot).
-  using Along = Sacado::Fad::SFad<double, 1>;
   using PathAlong = Sacado::Fad::SFad<Sacado::Fad::SFad<Along, 1>, 1>;
-  static Along along(double value, double derivative) {
-    Along x(1, 0, value);
-    x.fastAccessDx(0) = derivative;
-    return x;
-  }
   static PathAlong path_along(const Along& value) { return PathAlong(Sacado::Fad::SFad<Along, 1>(value)); }
   static PathAlong path_parameter() {
     return PathAlong(1, 0, Sacado::Fad::SFad<Along, 1>(1, 0, Along(0.0)));
   }
 
   void level_tangent(const double* q, const double* v, const double* a, double t, const double* q_dot,
-                     const double* v_dot, const double* a_dot, int level, double* c_dot) const override {
+                     const double* v_dot, const double* a_dot, const double* p_dot, int level,
+                     double* c_dot) const override {
+    if (!p_dot) return level_tangent_with(parameters().data(), q, v, a, t, q_dot, v_dot, a_dot, level, c_dot);
+    const auto p = moving_parameters<PathAlong>(p_dot, [](const Along& x) { return path_along(x); });
+    level_tangent_with(p.data(), q, v, a, t, q_dot, v_dot, a_dot, level, c_dot);
+  }
+  template <class P>
+  void level_tangent_with(const P* p, const double* q, const double* v, const double* a, double t,
+                          const double* q_dot, const double* v_dot, const double* a_dot, int level,
+                          double* c_dot) const {
     const int n = coordinate_count(), m = equation_count();
     const PathAlong s = path_parameter();
     std::array<PathAlong, MaxCoordinates> qs;
@@ -309,26 +388,35 @@ class ConstraintAD : public Constraint {
     for (int i = 0; i < n; ++i)
       qs[i] = path_along(along(q[i], q_dot[i])) + path_along(along(v[i], v_dot[i])) * s +
               0.5 * path_along(along(a[i], a_dot[i])) * s * s;
-    derived().template evaluate<PathAlong, double>(qs.data(), path_along(Along(t)) + s, parameters().data(),
-                                                   cs.data());
+    derived().template evaluate<PathAlong, P>(qs.data(), path_along(Along(t)) + s, p, cs.data());
     for (int k = 0; k < m; ++k)
       c_dot[k] = level == 0 ? cs[k].val().val().dx(0) : level == 1 ? cs[k].dx(0).val().dx(0) : cs[k].dx(0).dx(0).dx(0);
   }
 
   // level_jacobians' outer Fad over q with the path Fad in e inside (d/dv of the levels from d/dq, as there).
+  using LevelStateFad = Sacado::Fad::SLFad<PathAlong, MaxCoordinates>;
   void add_level_transposed_tangent(const double* q, const double* v, const double* a, double t, const double* q_dot,
-                                    const double* v_dot, const double* a_dot, int level, const double* mu_c,
-                                    double* out_q, double* out_v) const override {
-    using StateFad = Sacado::Fad::SLFad<PathAlong, MaxCoordinates>;
+                                    const double* v_dot, const double* a_dot, const double* p_dot, int level,
+                                    const double* mu_c, double* out_q, double* out_v) const override {
+    if (!p_dot)
+      return level_transposed_tangent_with(parameters().data(), q, v, a, t, q_dot, v_dot, a_dot, level, mu_c, out_q,
+                                           out_v);
+    const auto p =
+        moving_parameters<LevelStateFad>(p_dot, [](const Along& x) { return LevelStateFad(path_along(x)); });
+    level_transposed_tangent_with(p.data(), q, v, a, t, q_dot, v_dot, a_dot, level, mu_c, out_q, out_v);
+  }
+  template <class P>
+  void level_transposed_tangent_with(const P* p, const double* q, const double* v, const double* a, double t,
+                                     const double* q_dot, const double* v_dot, const double* a_dot, int level,
+                                     const double* mu_c, double* out_q, double* out_v) const {
     const int n = coordinate_count(), m = equation_count();
     const PathAlong s = path_parameter();
-    std::array<StateFad, MaxCoordinates> qs;
-    std::array<StateFad, MaxEquations> cs;
+    std::array<LevelStateFad, MaxCoordinates> qs;
+    std::array<LevelStateFad, MaxEquations> cs;
     for (int i = 0; i < n; ++i)
-      qs[i] = StateFad(n, i, path_along(along(q[i], q_dot[i]))) +
-              StateFad(path_along(along(v[i], v_dot[i])) * s + 0.5 * path_along(along(a[i], a_dot[i])) * s * s);
-    derived().template evaluate<StateFad, double>(qs.data(), StateFad(path_along(Along(t)) + s), parameters().data(),
-                                                  cs.data());
+      qs[i] = LevelStateFad(n, i, path_along(along(q[i], q_dot[i]))) +
+              LevelStateFad(path_along(along(v[i], v_dot[i])) * s + 0.5 * path_along(along(a[i], a_dot[i])) * s * s);
+    derived().template evaluate<LevelStateFad, P>(qs.data(), LevelStateFad(path_along(Along(t)) + s), p, cs.data());
     for (int e = 0; e < m; ++e) {
       if (!cs[e].hasFastAccess()) continue;
       for (int i = 0; i < n; ++i) {
