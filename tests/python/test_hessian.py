@@ -11,17 +11,18 @@ OSCILLATOR = model("meshes/oscillator.yaml")
 DESIGN = {"design_variables": "[spring.stiffness, mass.mass]"}  # J = z(t1) in the stiffness and the mass
 
 
-# A rod's length (a joint's own parameter) with the control values, generalized-alpha on the pendulum of the
-# swing-up over its first half second.
-ROD = (model("meshes/pendulum_swing_up_variational.yaml"),
-       {"integrator.type": "generalized_alpha", "integrator.end_time": "0.5",
-        "design_variables": "[rod.length, {control: u}]"})
+# A rod's length (a joint's own parameter) with the control values on the pendulum of the swing-up over its first
+# half second, with its variational integrator and with generalized-alpha.
+SWING_UP = model("meshes/pendulum_swing_up_variational.yaml")
+ROD = {"integrator.end_time": "0.5", "design_variables": "[rod.length, {control: u}]"}
 
 
 @pytest.mark.parametrize("path, design", [(OSCILLATOR, DESIGN),
                                           (OSCILLATOR, {"design_variables": "[spring.stiffness, initial_velocity: mass.x]"}),
-                                          ROD],
-                         ids=["parameters", "initial velocity on the rail", "rod length"])
+                                          (SWING_UP, ROD),
+                                          (SWING_UP, {**ROD, "integrator.type": "generalized_alpha"})],
+                         ids=["parameters", "initial velocity on the rail", "rod length, variational",
+                              "rod length, generalized-alpha"])
 def test_hessian_vector_matches_differences_of_gradients(path, design):
     problem = flexadj.Problem(path, overrides=design)
     x = problem.design_values()
@@ -39,9 +40,7 @@ def test_hessian_vector_bad_inputs():
     problem = flexadj.Problem(OSCILLATOR, overrides=DESIGN)
     with pytest.raises(ValueError, match="one per design scalar"):
         problem.hessian_vector(None, np.ones(5))
-    # A joint's own parameters (here a rod's length) are not yet design variables of the variational integrator's
-    # second-order adjoint.
-    rod = flexadj.Problem(model("meshes/pendulum_swing_up_variational.yaml"),
-                          overrides={"design_variables": "[rod.length]"})
+    # The joint-coordinate form of the variational integrator has no second-order adjoint yet.
+    joint_coordinates = flexadj.Problem(model("meshes/pendulum_swing_up_null_space.yaml"))
     with pytest.raises(ValueError, match="needs the second-order adjoint"):
-        rod.hessian_vector(None, np.ones(1))
+        joint_coordinates.hessian_vector(None, np.ones(joint_coordinates.design_values().size))

@@ -168,6 +168,10 @@ class Assembler {
                                                ConstraintLevel level, const std::vector<double>& mu_c,
                                                std::vector<double>& out_q, std::vector<double>& out_v,
                                                const LocalGradient* direction = nullptr);
+  // The constraints' parameter part of the tangent alone: r_dot = d/dp (C_q^T state.lambda) p_dot on the owned
+  // coordinates, c_dot = C_p p_dot on the owned multipliers (q and lambda held). Collective.
+  void constraint_parameter_tangent(const State& state, double t, const LocalGradient& direction,
+                                    std::vector<double>& r_dot, std::vector<double>& c_dot);
   // The constraints' part of add_parameter_gradient() differentiated along the direction (tangent.q, v, a, lambda
   // and direction's p_dot; mu_r, mu_c held, owned): gradient.parameters += d/de [lambda . (C_q mu_r) + mu_c . c]_{,p}
   // with c at `level`, for the constraints with wanted parameters. Collective.

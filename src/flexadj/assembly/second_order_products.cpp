@@ -271,4 +271,28 @@ void Assembler::add_constraint_parameter_second_order(const State& state, const 
   }
 }
 
+void Assembler::constraint_parameter_tangent(const State& state, double t, const LocalGradient& direction,
+                                             std::vector<double>& r_dot, std::vector<double>& c_dot) {
+  refuse_velocity_constraints(model_);
+  import_state(state, true, true);
+  ghosted_work_->putScalar(0.0);
+  std::fill(c_dot.begin(), c_dot.end(), 0.0);
+  {
+    auto sum_q = ghosted_work_->getDataNonConst(0);
+    const GhostedViews views = ghosted_views();
+    if (q_dot_.size() < q_.size()) q_dot_.resize(q_.size());
+    std::fill(q_dot_.begin(), q_dot_.end(), 0.0);
+    for (const auto& c : constraints_) {
+      const double* p_dot = constraint_p_dot(&direction, c.index);
+      if (!p_dot) continue;
+      load(c, views);
+      model_.constraints()[c.index]->constraint_tangent(q_.data(), t, state.lambda.data() + c.first_multiplier,
+                                                        q_dot_.data(), zero_multipliers_.data(), p_dot,
+                                                        c_dot.data() + c.first_multiplier, r_.data());
+      for (std::size_t i = 0; i < c.state_entries.size(); ++i) sum_q[c.state_entries[i]] += r_[i];
+    }
+  }
+  export_first_work_column(r_dot);
+}
+
 }  // namespace flexadj::assembly

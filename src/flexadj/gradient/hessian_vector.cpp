@@ -60,20 +60,10 @@ void GradientProblem::check_second_order() const {
     throw InputError(file, "--adjoint", what + "the derivative of the discrete adjoint (got --adjoint " +
                                             adjoint_.mode + ")");
   const auto& constraints = problem_.model->constraints();
-  std::size_t force_parameters = 0;
-  for (const auto& element : problem_.model->force_elements()) force_parameters += element->parameters().size();
   for (const auto& constraint : constraints)
     if (constraint->velocity_level())
       throw InputError(file, "joints", what + "which does not treat non-holonomic constraints yet (joint '" +
                                            constraint->name() + "', " + constraint->type() + ")");
-  using Kind = problem::DesignSpace::Kind;
-  if (!kind.can.joint_parameter_second_order)
-    for (const auto& entry : design_.entries())
-      if (entry.kind == Kind::Parameter && static_cast<std::size_t>(entry.parameter) >= force_parameters)
-        throw InputError(file, "design_variables",
-                         what + "which the " + kind.title + " forms in the force elements' parameters, the initial "
-                                "state and the control values only so far, not in a joint's parameters (design "
-                                "variable '" + entry.name + "'); generalized_alpha and hht differentiate in them");
   if (problem_.integrator.end_condition || problem_.integrator.fixed_steps > 0)
     throw InputError(file, problem_.integrator.end_condition ? "integrator.end_condition" : "design_variables",
                      what + "which does not treat an implicit or free final time yet");

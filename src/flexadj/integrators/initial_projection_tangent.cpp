@@ -34,23 +34,16 @@ void TimeIntegrator::tangent_initial_projection(const assembly::State& initial_s
     x_m.resize(multiplier_count_);
     for (std::size_t k = 0; k < multiplier_count_; ++k) x_m[k] = x[n + k];
   };
-  // (C_q^T nu)_p p_dot: d/de (C_q^T nu) at q held, nu constant (state multipliers 0, mu_c = nu).
+  // The joints' own parameters: (C_q^T nu)_p p_dot and C_p p_dot.
   const bool moving_parameters = direction.constraint_parameters();
-  std::vector<double> parameter_part(n, 0.0), zero_q(n, 0.0), scratch_m(multiplier_count_);
-  auto constraint_force_by_parameters = [&](const std::vector<double>& multipliers) {
-    assembly::State held = initial_state;
-    std::fill(held.lambda.begin(), held.lambda.end(), 0.0);
-    assembler_.constraint_second_order_products(held, along, t0, zero_q, multipliers, parameter_part, scratch_m,
-                                                &direction);
-  };
+  std::vector<double> parameter_part(n, 0.0), scratch_m(multiplier_count_);
   coordinates = tangent.q;
+  projected.lambda = projection_.position_multipliers;
   if (moving_parameters) {
-    constraint_force_by_parameters(projection_.position_multipliers);
-    assembler_.constraint_level_tangent(projected, along, t0, ConstraintLevel::Position, c_dot, &direction);
+    assembler_.constraint_parameter_tangent(projected, t0, direction, parameter_part, c_dot);
     for (std::size_t i = 0; i < n; ++i) coordinates[i] -= parameter_part[i];
     for (double& value : c_dot) value = -value;
   }
-  projected.lambda = projection_.position_multipliers;
   assembler_.assemble(projected, t0, ConstraintLevel::Position, 1.0, &kPositionProjection, &projection_.given_q);
   solve_projection(coordinates, c_dot, tangent.q, projection_tangent_.position_multipliers);
 
@@ -59,9 +52,7 @@ void TimeIntegrator::tangent_initial_projection(const assembly::State& initial_s
   along.q = tangent.q;
   assembler_.constraint_level_tangent(projected, along, t0, ConstraintLevel::Velocity, c_dot, &direction);
   if (moving_parameters) {
-    std::fill(along.q.begin(), along.q.end(), 0.0);
-    constraint_force_by_parameters(projection_.velocity_multipliers);
-    along.q = tangent.q;
+    assembler_.constraint_parameter_tangent(projected, t0, direction, parameter_part, scratch_m);
     for (std::size_t i = 0; i < n; ++i) y_k[i] += parameter_part[i];
   }
   for (std::size_t i = 0; i < n; ++i) coordinates[i] = tangent.v[i] - y_k[i];

@@ -34,7 +34,6 @@ IntegratorCapabilities damped_implicit(double min_spectral_radius) {  // general
   IntegratorCapabilities c;
   c.continuous_adjoint = ContinuousAdjoint::Dae;
   c.non_holonomic = c.error_controlled_steps = c.spectral_radius = c.second_order_adjoint = true;
-  c.joint_parameter_second_order = true;
   c.acceleration_terms = true;
   c.min_spectral_radius = min_spectral_radius;
   return c;

@@ -31,8 +31,6 @@ struct IntegratorCapabilities {
   // The second-order adjoint (TimeIntegrator::tangent_step, second_order_adjoint_step): Hessian-vector products of
   // J (`flexadj hessian`; GradientProblem::check_second_order says what it covers so far).
   bool second_order_adjoint = false;
-  // ... with a joint's own parameters (a rod's length, a joint's points) among the design variables.
-  bool joint_parameter_second_order = false;
   // Objective and constraint terms on the accelerations (quantity: acceleration): the discrete state holds a_n and
   // the discrete adjoint differentiates it (generalized-alpha, HHT).
   bool acceleration_terms = false;

@@ -73,6 +73,9 @@ class Variational final : public TimeIntegrator {
                      std::vector<double>& x_q, std::vector<double>& x_lambda);
   void solve_adjoint(int matrix, const std::vector<double>& coordinates, const std::vector<double>& multipliers,
                      std::vector<double>& x_q, std::vector<double>& x_lambda);
+  // out += d/dp (C_q^T state.lambda) p_dot where the direction moves the joints' own parameters (second-order sweep).
+  void add_constraint_parameter_tangent(const assembly::State& state, double t, const assembly::LocalGradient& direction,
+                                        std::vector<double>& out);
 
   // Step 3: v_{n+1}, p_{n+1} and lambda at q_{n+1} = state.q from p_hat.
   void project_momentum(assembly::State& state, double t_next, double h);
@@ -105,7 +108,7 @@ class Variational final : public TimeIntegrator {
   struct TangentWork {
     assembly::State multipliers, constraint_direction;
     std::vector<double> momentum, momentum_hat, momentum_dot, minus_dot, plus_dot, previous_q_dot, rhs, x, y_k, y_d,
-        y_m, zero_n, impulse, impulse_dot, m_dot;
+        y_m, zero_n, impulse, impulse_dot, m_dot, parameter_part, parameter_c;
   } tangent_work_;
   // The second-order sweep's: the multipliers of step k + 1 and their derivatives (b1, b3, b1_dot, b3_dot),
   // q_{k+1} and its tangent, step k + 1's held second-order products at q_k (carried_first_end), the impulses'
@@ -114,7 +117,7 @@ class Variational final : public TimeIntegrator {
     assembly::State multipliers, constraint_direction;
     std::vector<double> b1, b3, b1_dot, b3_dot, a1_dot, a3_dot, next_q, next_q_dot, carried_first_end, g_q_dot,
         g_v_dot, rhs, constraint_q, momentum_dot, minus_dot, plus_dot, mu_plus, scratch, y_k, y_d, y_m;
-    std::vector<double> impulse_dot, nu_dot, a2_dot, a4_dot, m_dot, scratch_m;
+    std::vector<double> impulse_dot, nu_dot, a2_dot, a4_dot, m_dot, scratch_m, parameter_part, parameter_c;
   } second_;
 };
 

@@ -24,6 +24,16 @@ void Variational::solve_forward(const std::vector<double>& coordinates, const st
   assembly::ConstSystemVectorView(*increment_, coordinate_count_).extract(&x_q, &x_lambda);
 }
 
+void Variational::add_constraint_parameter_tangent(const assembly::State& state, double t,
+                                                   const assembly::LocalGradient& direction, std::vector<double>& out) {
+  if (!direction.constraint_parameters()) return;
+  SecondOrderSweep& s = second_;
+  s.parameter_part.resize(coordinate_count_);
+  s.parameter_c.resize(multiplier_count_);
+  assembler_.constraint_parameter_tangent(state, t, direction, s.parameter_part, s.parameter_c);
+  for (std::size_t i = 0; i < coordinate_count_; ++i) out[i] += s.parameter_part[i];
+}
+
 void Variational::solve_adjoint(int matrix, const std::vector<double>& coordinates,
                                 const std::vector<double>& multipliers, std::vector<double>& x_q,
                                 std::vector<double>& x_lambda) {
@@ -43,9 +53,9 @@ void Variational::tangent_initialize(const assembly::State& state, double t0, co
   TangentWork& w = tangent_work_;
   w.multipliers = w.constraint_direction = assembler_.make_state();
   for (auto* v : {&w.momentum, &w.momentum_hat, &w.momentum_dot, &w.minus_dot, &w.plus_dot, &w.previous_q_dot, &w.rhs,
-                  &w.x, &w.y_k, &w.y_d, &w.y_m, &w.zero_n})
+                  &w.x, &w.y_k, &w.y_d, &w.y_m, &w.zero_n, &w.parameter_part})
     v->assign(n, 0.0);
-  for (auto* v : {&w.impulse, &w.impulse_dot, &w.m_dot}) v->assign(m, 0.0);
+  for (auto* v : {&w.impulse, &w.impulse_dot, &w.m_dot, &w.parameter_c}) v->assign(m, 0.0);
   tangent.a.assign(n, 0.0);
   tangent.aux.assign(n, 0.0);
   tangent.lambda.assign(m, 0.0);
@@ -70,6 +80,7 @@ void Variational::tangent_step(const assembly::State& previous, const assembly::
   const std::size_t n = coordinate_count_;
   const double t_next = t + h;
   const bool constrained = !assembler_.model().constraints().empty();
+  const bool moving_parameters = constrained && direction.constraint_parameters();
   assembly_.momentum(previous, t, w.momentum);
   w.momentum_dot = tangent.aux;
   w.previous_q_dot = tangent.q;
@@ -84,13 +95,19 @@ void Variational::tangent_step(const assembly::State& previous, const assembly::
     w.multipliers.q = previous.q;
     w.multipliers.lambda = w.impulse;
     assembler_.adjoint_products(w.multipliers, t, w.previous_q_dot, {}, true, w.y_k, w.y_d, w.y_m);
+    if (moving_parameters) {  // (C_q(q_n)^T y)_p p_dot, and E2's C_p(q_{n+1}) p_dot
+      assembler_.constraint_parameter_tangent(w.multipliers, t, direction, w.parameter_part, w.parameter_c);
+      for (std::size_t i = 0; i < n; ++i) w.y_k[i] += w.parameter_part[i];
+      assembler_.constraint_parameter_tangent(state, t_next, direction, w.parameter_part, w.parameter_c);
+      for (double& value : w.parameter_c) value = -value;
+    }
     std::fill(w.impulse.begin(), w.impulse.end(), 0.0);  // assemble_step() reads it as the impulse: zero
   }
   assembly_.discrete_momenta_tangent(previous.q, state.q, w.previous_q_dot, w.zero_n, t, h, direction, w.minus_dot,
                                      w.plus_dot);
   for (std::size_t i = 0; i < n; ++i)
     w.rhs[i] = h * (w.momentum_dot[i] + w.minus_dot[i]) - (constrained ? w.y_k[i] : 0.0);
-  solve_forward(w.rhs, {}, tangent.q, w.impulse_dot);
+  solve_forward(w.rhs, moving_parameters ? w.parameter_c : std::vector<double>{}, tangent.q, w.impulse_dot);
   std::fill(w.impulse_dot.begin(), w.impulse_dot.end(), 0.0);
 
   // E3, E4: the velocity system at q_{n+1}.
@@ -110,11 +127,15 @@ void Variational::tangent_step(const assembly::State& previous, const assembly::
     w.multipliers.v = state.v;
     w.multipliers.lambda = w.impulse;
     assembler_.adjoint_products(w.multipliers, t_next, tangent.q, {}, true, w.y_k, w.y_d, w.y_m);
+    if (moving_parameters) {  // (C_q(q_{n+1})^T nu)_p p_dot
+      assembler_.constraint_parameter_tangent(w.multipliers, t_next, direction, w.parameter_part, w.parameter_c);
+      for (std::size_t i = 0; i < n; ++i) w.y_k[i] += w.parameter_part[i];
+    }
     for (std::size_t i = 0; i < n; ++i) w.rhs[i] -= w.y_k[i];
     w.constraint_direction.q = tangent.q;
     // -d/de (C_q v + C_t) at v held (constraint_direction: v_dot = a_dot = 0).
     assembler_.constraint_level_tangent(w.multipliers, w.constraint_direction, t_next, ConstraintLevel::Velocity,
-                                        w.m_dot);
+                                        w.m_dot, &direction);
     for (double& value : w.m_dot) value = -value;
     std::fill(w.impulse.begin(), w.impulse.end(), 0.0);
   }
@@ -166,6 +187,7 @@ void Variational::second_order_adjoint_step(storage::Trajectory& trajectory, std
   const std::size_t last = times.size() - 1;
   const double t = times[k];
   const bool constrained = !assembler_.model().constraints().empty();
+  const bool parameters_wanted = constrained && gradient_dot.constraint_parameters();
   const std::vector<double>&q_dot = tangent.q, &v_dot = tangent.v;
   s.g_q_dot = dJ_dq_dot;
   s.g_v_dot = dJ_dv_dot;
@@ -188,16 +210,27 @@ void Variational::second_order_adjoint_step(storage::Trajectory& trajectory, std
       // previous call).
       s.multipliers.lambda = w.impulse;
       assembler_.adjoint_products(s.multipliers, t, q_dot, {}, true, s.y_k, s.y_d, s.y_m);
+      add_constraint_parameter_tangent(s.multipliers, t, direction, s.y_k);
       for (std::size_t i = 0; i < n; ++i) s.rhs[i] = s.momentum_dot[i] + s.minus_dot[i] - s.y_k[i];
       solve_adjoint(kVelocitySystem, s.rhs, {}, s.scratch, s.impulse_dot);
       // -d/de (H(q_k, Lambda) b1): held, then with b1_dot.
       s.constraint_direction.q = q_dot;
       s.constraint_direction.lambda = s.impulse_dot;
       assembler_.constraint_second_order_products(s.multipliers, s.constraint_direction, t, s.b1, {}, s.y_k,
-                                                  s.scratch_m);
+                                                  s.scratch_m, &direction);
       for (std::size_t i = 0; i < n; ++i) s.g_q_dot[i] -= s.y_k[i];
       assembler_.adjoint_products(s.multipliers, t, s.b1_dot, {}, true, s.y_k, s.y_d, s.y_m);
       for (std::size_t i = 0; i < n; ++i) s.g_q_dot[i] -= s.y_k[i];
+      if (parameters_wanted) {  // -b1 . (C_q(q_k)^T Lambda_{k+1})_p differentiated
+        for (std::size_t i = 0; i < n; ++i) {
+          s.mu_plus[i] = -s.b1_dot[i];
+          s.scratch[i] = -s.b1[i];
+        }
+        assembler_.add_parameter_gradient(s.multipliers, t, adjoint_vector(&s.mu_plus, nullptr),
+                                          ConstraintLevel::Position, true, gradient_dot);
+        assembler_.add_constraint_parameter_second_order(s.multipliers, s.constraint_direction, t, direction,
+                                                         s.scratch, {}, ConstraintLevel::Position, gradient_dot);
+      }
     }
     // T_v(q_k, v_k) of E1 with b1_dot; minus and plus of step k + 1 at q_k with (b1_dot, -b3_dot), and held with
     // (b1, -b3) (the previous call's pass, carried).
@@ -234,18 +267,20 @@ void Variational::second_order_adjoint_step(storage::Trajectory& trajectory, std
                                        s.minus_dot, s.plus_dot);
     s.multipliers.lambda = w.nu;
     assembler_.adjoint_products(s.multipliers, t, q_dot, {}, true, s.y_k, s.y_d, s.y_m);
+    add_constraint_parameter_tangent(s.multipliers, t, direction, s.y_k);
     for (std::size_t i = 0; i < n; ++i) s.rhs[i] = s.plus_dot[i] - s.momentum_dot[i] - s.y_k[i];
     solve_adjoint(kVelocitySystem, s.rhs, {}, s.scratch, s.nu_dot);
     // Held at q_k: d/de (H(q_k, nu) a3 + C_q^T a2) and m_dot = d/de (C_q a3).
     s.constraint_direction.q = q_dot;
     s.constraint_direction.lambda = s.nu_dot;
     assembler_.constraint_second_order_products(s.multipliers, s.constraint_direction, t, w.a3, w.a2, s.constraint_q,
-                                                s.m_dot);
+                                                s.m_dot, &direction);
     // E4 = C_q v + C_t with a4: d/de of its transposed Jacobians, (C_q v + C_t)_q^T a4 into the q rows and
     // C_q^T a4 into the v rows (a4 held).
     s.constraint_direction.v = v_dot;
     assembler_.add_constraint_level_transposed_tangent(s.multipliers, s.constraint_direction, t,
-                                                       ConstraintLevel::Velocity, w.a4, s.constraint_q, s.g_v_dot);
+                                                       ConstraintLevel::Velocity, w.a4, s.constraint_q, s.g_v_dot,
+                                                       &direction);
     std::fill(s.constraint_direction.v.begin(), s.constraint_direction.v.end(), 0.0);
     for (double& value : s.m_dot) value = -value;
   }
@@ -281,13 +316,32 @@ void Variational::second_order_adjoint_step(storage::Trajectory& trajectory, std
     s.multipliers.v = previous.v;
     s.constraint_direction.q = q_dot_previous;
     assembler_.constraint_second_order_products(s.multipliers, s.constraint_direction, t_previous, w.a1, {}, s.y_k,
-                                                s.m_dot);
+                                                s.m_dot, &direction);
     for (double& value : s.m_dot) value /= h;
   }
   solve_adjoint(kStepMatrix, s.rhs, s.m_dot, s.a1_dot, s.a2_dot);
   for (double& value : s.a1_dot) value *= -h;
 
-  // Parameter and control terms of step k with the multipliers' derivatives (the constraints' parameters held).
+  if (parameters_wanted) {
+    // The constraints' parameter terms of step k, a3 . (C_q^T nu)_p + a4 . (C_q v + C_t)_p and a2 . C_p at q_k,
+    // differentiated.
+    s.multipliers.q = state.q;
+    s.multipliers.v = state.v;
+    s.multipliers.lambda = w.nu;
+    s.constraint_direction.q = q_dot;
+    s.constraint_direction.v = v_dot;
+    s.constraint_direction.lambda = s.nu_dot;
+    assembler_.add_parameter_gradient(s.multipliers, t, adjoint_vector(&s.a3_dot, &s.a4_dot),
+                                      ConstraintLevel::Velocity, true, gradient_dot);
+    assembler_.add_constraint_parameter_second_order(s.multipliers, s.constraint_direction, t, direction, w.a3, w.a4,
+                                                     ConstraintLevel::Velocity, gradient_dot);
+    assembler_.add_parameter_gradient(s.multipliers, t, adjoint_vector(nullptr, &s.a2_dot), ConstraintLevel::Position,
+                                      true, gradient_dot);
+    assembler_.add_constraint_parameter_second_order(s.multipliers, s.constraint_direction, t, direction, w.zero_n,
+                                                     w.a2, ConstraintLevel::Position, gradient_dot);
+    std::fill(s.constraint_direction.v.begin(), s.constraint_direction.v.end(), 0.0);
+  }
+  // Parameter and control terms of step k with the multipliers' derivatives.
   for (std::size_t i = 0; i < n; ++i) s.mu_plus[i] = -s.a3_dot[i];
   assembly_.add_discrete_momenta_parameter_gradient(previous.q, state.q, t_previous, h, s.a1_dot, s.mu_plus,
                                                     gradient_dot);
