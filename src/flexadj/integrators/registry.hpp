@@ -31,9 +31,11 @@ struct IntegratorCapabilities {
   // The second-order adjoint (TimeIntegrator::tangent_step, second_order_adjoint_step): Hessian-vector products of
   // J (`flexadj hessian`; GradientProblem::check_second_order says what it covers so far).
   bool second_order_adjoint = false;
-  // Objective and constraint terms on the accelerations (quantity: acceleration): the discrete state holds a_n and
-  // the discrete adjoint differentiates it (generalized-alpha, HHT).
+  // Objective and constraint terms on the accelerations (quantity: acceleration): the discrete state holds a_n
+  // (generalized-alpha, HHT) or the step puts out the consistent a_n (the variational integrator), and the discrete
+  // adjoint differentiates it; second_order_acceleration_terms: the second-order adjoint as well.
   bool acceleration_terms = false;
+  bool second_order_acceleration_terms = false;
   bool trapezoidal_lagrangians = false;  // elements with their own trapezoidal discrete Lagrangian (dual-quaternion beam)
   // integrator.spectral_radius: the smallest allowed (up to 1); why a kind without numerical damping has none.
   bool spectral_radius = false;

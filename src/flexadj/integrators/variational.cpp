@@ -124,9 +124,9 @@ void Variational::begin_adjoint(storage::Trajectory& trajectory) {
   w.current = w.previous = w.multipliers = assembler_.make_state();
   for (auto* v : {&w.next_q, &w.momentum_current, &w.momentum_previous, &w.momentum_hat, &w.impulse_rhs, &w.nu_rhs,
                   &w.a1, &w.a3, &w.a3_plus_b1, &w.minus_a3, &w.z, &w.g_q, &w.g_v, &w.rhs_q, &w.scratch, &w.y_k,
-                  &w.y_d, &w.y_m, &w.dh_first, &w.dh_second, &w.dh_mu_plus, &w.dh_force})
+                  &w.y_d, &w.y_m, &w.dh_first, &w.dh_second, &w.dh_mu_plus, &w.dh_force, &w.mu_a})
     v->assign(n, 0.0);
-  for (auto* v : {&w.impulse, &w.nu, &w.a2, &w.a4}) v->assign(m, 0.0);
+  for (auto* v : {&w.impulse, &w.nu, &w.a2, &w.a4, &w.mu_acc}) v->assign(m, 0.0);
   w.b1.assign(n, 0.0);
   w.b3.assign(n, 0.0);
   w.zero_n.assign(n, 0.0);
@@ -237,6 +237,19 @@ double Variational::step_size_sensitivity(storage::Trajectory& trajectory, std::
 void Variational::adjoint_step(storage::Trajectory& trajectory, std::size_t step, const assembly::State& state,
                                std::vector<double>& dJ_dq, std::vector<double>& dJ_dv,
                                assembly::LocalGradient& gradient) {
+  adjoint_step(trajectory, step, state, dJ_dq, dJ_dv, nullptr, gradient);
+}
+
+void Variational::adjoint_step_with_accelerations(storage::Trajectory& trajectory, std::size_t step,
+                                                  const assembly::State& state, std::vector<double>& dJ_dq,
+                                                  std::vector<double>& dJ_dv, const std::vector<double>& dJ_da,
+                                                  assembly::LocalGradient& gradient) {
+  adjoint_step(trajectory, step, state, dJ_dq, dJ_dv, &dJ_da, gradient);
+}
+
+void Variational::adjoint_step(storage::Trajectory& trajectory, std::size_t step, const assembly::State& state,
+                               std::vector<double>& dJ_dq, std::vector<double>& dJ_dv, const std::vector<double>* dJ_da,
+                               assembly::LocalGradient& gradient) {
   using assembly::ConstraintLevel;
   AdjointSweep& w = sweep_;
   const std::size_t n = coordinate_count_;
@@ -262,6 +275,22 @@ void Variational::adjoint_step(storage::Trajectory& trajectory, std::size_t step
   const linalg::Pivots pivots = fresh_adjoint_pivots_at(step) ? linalg::Pivots::Fresh : linalg::Pivots::Reuse;
   use_adjoint_solver(kVelocitySystem);
   update_adjoint_solver(pivots);
+  if (dJ_da) {
+    // a_k from [M C_q^T; C_q 0] [a; lambda] = [Q; -(C_acc at a = 0)] at x_k (solve_consistent_accelerations; the
+    // velocity system's matrix): [mu_a; mu_acc] = A^-T [-dJ/da_k; 0], then dJ/dq_k += K^T mu_a + (dC_acc/dq)^T mu_acc,
+    // dJ/dv_k += D^T mu_a + (dC_acc/dv)^T mu_acc, and mu_a . dR/dp + mu_acc . dC_acc/dp with the controls' terms.
+    adjoint_solve(*dJ_da, -1.0, w.mu_a, w.mu_acc);
+    assembler_.adjoint_products(w.current, t, w.mu_a, {}, false, w.y_k, w.y_d, w.y_m);
+    for (std::size_t i = 0; i < n; ++i) {
+      w.g_q[i] += w.y_k[i];
+      w.g_v[i] += w.y_d[i];
+    }
+    if (!assembler_.model().constraints().empty())
+      assembler_.add_constraint_level_transposed(w.current, t, ConstraintLevel::Acceleration, w.mu_acc, w.g_q, w.g_v);
+    if (!gradient.discarded)
+      assembler_.add_parameter_gradient(w.current, t, adjoint_vector(&w.mu_a, &w.mu_acc),
+                                        ConstraintLevel::Acceleration, false, gradient);
+  }
 
   // Step k + 1's dependence on x_k: E1 through T_v(q_k, v_k), minus and -C_q(q_k)^T Lambda_{k+1}, E3 through plus.
   w.multipliers.q = w.current.q;

@@ -53,6 +53,11 @@ class Variational final : public TimeIntegrator {
   double step_size_sensitivity(storage::Trajectory& trajectory, std::size_t n) override;
   void adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
                     std::vector<double>& dJ_dq, std::vector<double>& dJ_dv, assembly::LocalGradient& gradient) override;
+  // Terms on accelerations: a_k is the consistent acceleration of x_k (the step's output,
+  // solve_consistent_accelerations), whose adjoint adds dJ/da_k into the partials of x_k and the parameters.
+  void adjoint_step_with_accelerations(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
+                                       std::vector<double>& dJ_dq, std::vector<double>& dJ_dv,
+                                       const std::vector<double>& dJ_da, assembly::LocalGradient& gradient) override;
 
   // The second-order adjoint (variational_second_order.cpp; docs/adjoint.md, "Second-order adjoint of the
   // variational integrator"). The tangent holds q_dot and v_dot.
@@ -95,10 +100,14 @@ class Variational final : public TimeIntegrator {
 
   // The backward sweep: states k (current) and k - 1 (previous), the state carrying a multiplier set, q_{k+1}, the
   // momenta and impulses of the steps, the multipliers of step k + 1 (b1 of E1, b3 of E3) and of step k (a1..a4).
+  void adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
+                    std::vector<double>& dJ_dq, std::vector<double>& dJ_dv, const std::vector<double>* dJ_da,
+                    assembly::LocalGradient& gradient);
   struct AdjointSweep {
     assembly::State current, previous, multipliers;
     std::vector<double> next_q, momentum_current, momentum_previous, momentum_hat, impulse_rhs, impulse, nu, nu_rhs;
     std::vector<double> b1, b3, a1, a2, a3, a4, a3_plus_b1, minus_a3, z, g_q, g_v, rhs_q, scratch, y_k, y_d, y_m;
+    std::vector<double> mu_a, mu_acc;  // the consistent accelerations' multipliers (terms on accelerations)
     std::vector<double> zero_n, zero_m;
     std::vector<double> dh_first, dh_second, dh_mu_plus, dh_force;  // step_size_sensitivity()
   } sweep_;
