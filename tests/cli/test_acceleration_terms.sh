@@ -44,6 +44,11 @@ checks() {  # checks LAUNCHER ARGS...: flexadj check passes (its report is shown
   sed 's/^/     | /' check.txt | tail -30
   return 1
 }
+hessian_checked() {  # hessian_checked LAUNCHER MODEL: check passes, its (d) among the checks
+  checks "$@" && grep -q "^check passed.*(d) Hessian-vector product" check.txt && return 0
+  grep "^check" check.txt | sed 's/^/     | /'
+  return 1
+}
 for model in accel accel_hht; do
   for adjoint in discrete spacetime; do
     pass_if "$model: check, $adjoint adjoint, np 1" checks "" $model.yaml --adjoint $adjoint
@@ -68,21 +73,24 @@ expect "optimize --restart with the quantity changed to position is refused" 2 "
 expect "optimize --restart of the same run continues" 0 -- "${OPT[@]}" --restart --max-iterations 4
 
 # The variational integrator: a_k is the consistent acceleration of x_k, its adjoint one more solve with the
-# velocity system's factorization per step. Its second-order adjoint does not take the terms yet (exit 2).
+# velocity system's factorization per step; flexadj check's (d) verifies its Hessian-vector product too.
 sed "s/integrator: {end_time: 0.5, step_size: 0.01}/integrator: {type: variational, end_time: 0.5, step_size: 0.01}/" \
   accel.yaml > variational.yaml
-for adjoint in discrete spacetime; do
-  pass_if "variational: check, $adjoint adjoint, np 1" checks "" variational.yaml --adjoint $adjoint
+pass_if "variational: check with the Hessian-vector product, np 1" hessian_checked "" variational.yaml
+pass_if "variational: check with the Hessian-vector product, np 2" hessian_checked "$MPIRUN" variational.yaml
+pass_if "variational: check, spacetime adjoint, np 1" checks "" variational.yaml --adjoint spacetime
+expect "variational: whole Hessian" 0 -- hessian variational.yaml -q -o H_variational.csv
+for storage in "hdf5" "checkpoints --checkpoints 3"; do
+  expect "variational: whole Hessian, trajectory $storage" 0 -- hessian variational.yaml -q --trajectory $storage \
+    -o H_stored.csv
+  pass_if "variational, trajectory $storage: the Hessian of memory bit for bit" cmp -s H_variational.csv H_stored.csv
 done
-pass_if "variational: check, np 2" checks "$MPIRUN" variational.yaml
 expect "variational: gradient" 0 "a(b.x)" -- gradient variational.yaml -o variational.csv
 for storage in "hdf5" "checkpoints --checkpoints 3"; do
   expect "variational: gradient, trajectory $storage" 0 "a(b.x)" -- gradient variational.yaml --trajectory $storage \
     -o stored.csv
   pass_if "variational, trajectory $storage: the gradient of memory" cmp -s variational.csv stored.csv
 done
-expect "variational: no Hessian-vector product of terms on accelerations" 2 "variational.yaml" \
-  "objective[0].quantity" "second-order adjoint" "generalized_alpha or hht" -- hessian variational.yaml
 # Integrators whose discrete state has no acceleration that their adjoint differentiates.
 for type in state_space hamiltonian; do
   sed "s/integrator: {end_time: 0.5, step_size: 0.01}/integrator: {type: $type, end_time: 0.5, step_size: 0.01}/" \
@@ -102,11 +110,6 @@ expect "continuous adjoint refused" 2 "accel.yaml" "objective[0].quantity" "--ad
 
 # Second order: flexadj check's (d) verifies the Hessian-vector product (symmetry, central differences of gradients,
 # Taylor order 3) of the acceleration terms above; the whole Hessian is symmetric.
-hessian_checked() {  # hessian_checked LAUNCHER MODEL: check passes, its (d) among the checks
-  checks "$@" && grep -q "^check passed.*(d) Hessian-vector product" check.txt && return 0
-  grep "^check" check.txt | sed 's/^/     | /'
-  return 1
-}
 for model in accel accel_hht; do
   pass_if "$model: check verifies the Hessian-vector product, np 1" hessian_checked "" $model.yaml
   pass_if "$model: check verifies the Hessian-vector product, np 2" hessian_checked "$MPIRUN" $model.yaml
@@ -156,8 +159,10 @@ pass_if "sensor: check (with the Hessian-vector product), np 2" hessian_checked 
 pass_if "sensor: check, spacetime adjoint" checks "" sensor.yaml --adjoint spacetime
 sed 's/integrator: {end_time: 0.5, step_size: 0.005}/integrator: {type: variational, end_time: 0.5, step_size: 0.005}/' \
   sensor.yaml > sensor_variational.yaml
-pass_if "sensor, variational: check, np 1" checks "" sensor_variational.yaml
-pass_if "sensor, variational: check, np 2" checks "$MPIRUN" sensor_variational.yaml
+pass_if "sensor, variational: check with the Hessian-vector product, np 1" hessian_checked "" sensor_variational.yaml
+pass_if "sensor, variational: check with the Hessian-vector product, np 2" hessian_checked "$MPIRUN" \
+  sensor_variational.yaml
+pass_if "sensor, variational: Taylor test of order 3 with the Hessian-vector product" taylor3 sensor_variational.yaml
 # Taylor test of order 3 with the Hessian-vector product: taylor3 in cli_support.sh.
 pass_if "accel: Taylor test of order 3 with the Hessian-vector product" taylor3 accel.yaml
 pass_if "sensor: Taylor test of order 3 with the Hessian-vector product" taylor3 sensor.yaml

@@ -1,7 +1,7 @@
 // Gauss-Newton products J_r^T J_r v (GradientProblem::gauss_newton_vector; docs/adjoint.md, "Gauss-Newton
 // products"): equal to the exact Hessian-vector product where the residuals are linear in the design, equal to
 // J_r^T J_r v with J_r from central differences of the residual vector on nonlinear models (generalized-alpha and
-// HHT; with joints), symmetric and positive semidefinite, and the objectives refused.
+// HHT, and the variational integrator with terms on accelerations; with joints), symmetric and positive semidefinite, and the objectives refused.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -212,6 +212,10 @@ TEST(GaussNewton, AccelerationTermsColumnsMatchDifferencesOfTheResiduals) {
   std::vector<std::string> hht = accelerations;
   hht.insert(hht.end(), {"integrator.type=hht", "integrator.spectral_radius=0.7"});
   expect_columns_match_residual_differences(kTwoMasses, hht);
+  // The variational integrator's a_n: the consistent accelerations of each step's state, their tangents formed.
+  std::string variational = kTwoMasses;
+  variational.replace(variational.find("spectral_radius: 0.8"), 20, "type: variational");
+  expect_columns_match_residual_differences(variational, accelerations);
 }
 
 TEST(GaussNewton, WithJointsColumnsMatchDifferencesOfTheResiduals) {

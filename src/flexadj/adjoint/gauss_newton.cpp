@@ -13,6 +13,8 @@ Gradient gauss_newton_product(assembly::Assembler& assembler, integrators::TimeI
   const std::size_t n = assembler.dofs().owned_coordinates().size();
   // Tangent-linear sweep: x_dot of every step along e, so that J_r e = r_x x_dot + r_u u_dot.
   assembly::LocalGradient along = make_local_gradient(assembler.model(), parameters);
+  const bool on_accelerations = objective.on_accelerations();  // the residuals' a-parts pass to g_a
+  integrator.set_tangent_accelerations(on_accelerations);
   const std::unique_ptr<TangentTrajectory> tangents =
       tangent_linear_sweep(assembler, integrator, trajectory, direction, along, checkpoint_slots);
   storage::Trajectory& states = tangents->states();
@@ -22,7 +24,6 @@ Gradient gauss_newton_product(assembly::Assembler& assembler, integrators::TimeI
   // sum c w (r_x x) . (r_x x_dot) in place of J's: its gradient is J_r^T (J_r e) in the states' part.
   assembly::LocalGradient local = make_local_gradient(assembler.model(), parameters);
   std::vector<double> dJ_dq(n), dJ_dv(n);
-  const bool on_accelerations = objective.on_accelerations();  // the residuals' a-parts pass to g_a
   std::vector<double> dJ_da(on_accelerations ? n : 0);
   assembly::State state = assembler.make_state(), tangent = assembler.make_state();
   const assembly::ScopedTransposedAssembly transposed_assembly(assembler);

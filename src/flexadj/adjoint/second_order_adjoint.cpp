@@ -11,6 +11,8 @@ HessianVectorProduct second_order_adjoint(assembly::Assembler& assembler, integr
   const std::size_t n = assembler.dofs().owned_coordinates().size();
   // Tangent-linear sweep: the tangent of every step, kept for the backward sweep as the states are.
   assembly::LocalGradient along = make_local_gradient(assembler.model(), parameters);
+  const bool on_accelerations = objective.on_accelerations();
+  integrator.set_tangent_accelerations(on_accelerations);
   const std::unique_ptr<TangentTrajectory> tangents =
       tangent_linear_sweep(assembler, integrator, trajectory, direction, along, checkpoint_slots);
   storage::Trajectory& states = tangents->states();
@@ -23,7 +25,6 @@ HessianVectorProduct second_order_adjoint(assembly::Assembler& assembler, integr
   assembly::LocalGradient local_dot = make_local_gradient(assembler.model(), parameters);
   std::vector<double> dJ_dq(n), dJ_dv(n), dJ_dq_dot(n), dJ_dv_dot(n);
   // Terms on accelerations: dJ/da_n and its d/de pass to the steps' g_a (adjoint_step_with_accelerations).
-  const bool on_accelerations = objective.on_accelerations();
   std::vector<double> dJ_da(on_accelerations ? n : 0), dJ_da_dot(dJ_da.size());
   assembly::State state = assembler.make_state(), tangent = assembler.make_state(), previous_tangent = tangent;
   const assembly::ScopedTransposedAssembly transposed_assembly(assembler);

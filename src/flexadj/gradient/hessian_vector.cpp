@@ -64,11 +64,6 @@ void GradientProblem::check_second_order() const {
     if (constraint->velocity_level())
       throw InputError(file, "joints", what + "which does not treat non-holonomic constraints yet (joint '" +
                                            constraint->name() + "', " + constraint->type() + ")");
-  if (!acceleration_term().empty() && !kind.can.second_order_acceleration_terms)
-    throw InputError(file, acceleration_term() + ".quantity",
-                     what + "which the " + kind.title + " forms without terms on accelerations so far; use type " +
-                         integrators::types_with([](const auto& k) { return k.can.second_order_acceleration_terms; },
-                                                 "or"));
   if (problem_.integrator.end_condition || problem_.integrator.fixed_steps > 0)
     throw InputError(file, problem_.integrator.end_condition ? "integrator.end_condition" : "design_variables",
                      what + "which does not treat an implicit or free final time yet");

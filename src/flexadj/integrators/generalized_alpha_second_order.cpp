@@ -22,20 +22,7 @@ void GeneralizedAlpha::tangent_initialize(const assembly::State& state, double t
   tangent.a.assign(n, 0.0);
   tangent.lambda.assign(multiplier_count_, 0.0);
   tangent_initial_projection(state, t0, direction, tangent);
-  assembler_.tangent_residual(state, tangent, t0, direction, r_dot_, c_dot_);
-  if (!assembler_.model().constraints().empty())  // every rank: collective
-    assembler_.constraint_level_tangent(state, tangent, t0, assembly::ConstraintLevel::Acceleration, c_dot_,
-                                        &direction);
-  const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
-  assembler_.assemble(state, t0, assembly::ConstraintLevel::Acceleration, 1.0, &mass_only);
-  {
-    assembly::SystemVectorView rhs(*right_hand_side_, n);
-    for (std::size_t i = 0; i < n; ++i) rhs.coordinates()[i] = -r_dot_[i];
-    for (std::size_t k = 0; k < multiplier_count_; ++k) rhs.multipliers()[k] = -c_dot_[k];
-  }
-  const auto x = solve(*right_hand_side_);
-  for (std::size_t i = 0; i < n; ++i) tangent.a[i] = x[i];
-  for (std::size_t k = 0; k < multiplier_count_; ++k) tangent.lambda[k] = x[n + k];
+  tangent_consistent_accelerations(state, t0, direction, tangent);
   tangent.aux = tangent.a;
 }
 
@@ -125,12 +112,9 @@ void GeneralizedAlpha::second_order_adjoint_step(storage::Trajectory& trajectory
   const double h_next = n < last ? times[n + 1] - t : 0.0;
   newmark_partials(h_next, dJ_dq_dot, dJ_dv_dot, dJ_da_dot, mu_q_dot_next_, mu_v_dot_next_, mu_aux_dot_next_, g_q_dot_,
                    g_v_dot_, g_a_dot_, g_aux_dot_);
-  // At n = 0 mu_c is the multiplier of C_acc, whose C_q^T mu_c stands in the a rows (below).
-  static const std::vector<double> kNoMultipliers;
-  assembler_.second_order_products(state, tangent, t, direction, mu_r_, n > 0 ? mu_c_ : kNoMultipliers, z_k_, z_d_,
-                                   z_m_, c_dot_, gradient_dot);
-
   if (n > 0) {
+    assembler_.second_order_products(state, tangent, t, direction, mu_r_, mu_c_, z_k_, z_d_, z_m_, c_dot_,
+                                     gradient_dot);
     const double h = t - times[n - 1];
     const StepJacobian jacobian = step_jacobian(h);
     const double scale = jacobian.scale, c_a = (1.0 - c.alpha_m) / (1.0 - c.alpha_f);
@@ -160,45 +144,18 @@ void GeneralizedAlpha::second_order_adjoint_step(storage::Trajectory& trajectory
     return;
   }
 
-  // Start (adjoint_step()'s, differentiated; the projection adjoint has refactorized):
-  //   [M^T C_q^T; C_q 0] [mu_r_dot; mu_acc_dot] = [-(g_aux_dot + g_a_dot + M_dot^T mu_r + C_q_dot^T mu_acc);
-  //                                                -C_q_dot mu_r],
-  //   dJ/dq_0_dot = g_q_dot + d/de (K^T mu_r + L_q^T mu_acc), dJ/dv_0_dot = g_v_dot + d/de (D^T mu_r + L_v^T mu_acc)
-  // with L_q, L_v the derivatives of C_acc, then the projections' (add_initial_projection_second_order).
-  const bool constrained = !assembler_.model().constraints().empty();  // on every rank
-  for (std::size_t i = 0; i < size; ++i) rhs_q_[i] = g_aux_dot_[i] + g_a_dot_[i] + z_m_[i];
-  if (constrained) {  // C_q_dot^T mu_acc = d/de (C_q^T mu_acc) at mu_r = 0
-    y_m_.assign(size, 0.0);
-    assembler_.constraint_second_order_products(state, tangent, t, y_m_, mu_c_, y_k_, mu_c_dot_, &direction);
-    for (std::size_t i = 0; i < size; ++i) rhs_q_[i] += y_k_[i];
-  }
+  // Start (adjoint_step()'s, differentiated; the projection adjoint has refactorized): a_0 = aux_0 is the
+  // consistent acceleration of x_0 (its multipliers mu_r, mu_acc = mu_c), whose right-hand side g_aux + g_a
+  // differentiated is g_aux_dot + g_a_dot; then the projections' (add_initial_projection_second_order).
   const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
   assembler_.assemble(state, t, ConstraintLevel::Acceleration, 1.0, &mass_only);
   update_adjoint_solver();
-  {
-    assembly::SystemVectorView rhs(*adjoint_rhs_, size);
-    for (std::size_t i = 0; i < size; ++i) rhs.coordinates()[i] = -rhs_q_[i];
-    for (std::size_t k = 0; k < multiplier_count_; ++k) rhs.multipliers()[k] = -c_dot_[k];
-  }
-  adjoint_solver_->solve(*adjoint_rhs_, *adjoint_solution_);
-  assembly::ConstSystemVectorView(*adjoint_solution_, size).extract(&mu_r_dot_, &mu_c_dot_);
-  assembler_.adjoint_products(state, t, mu_r_dot_, {}, false, y_k_, y_d_, y_m_);
-  for (std::size_t i = 0; i < size; ++i) {
-    dJ_dq_dot[i] = g_q_dot_[i] + z_k_[i] + y_k_[i];
-    dJ_dv_dot[i] = g_v_dot_[i] + z_d_[i] + y_d_[i];
-  }
-  if (constrained) {
-    assembler_.add_constraint_level_transposed(state, t, ConstraintLevel::Acceleration, mu_c_dot_, dJ_dq_dot,
-                                               dJ_dv_dot);
-    assembler_.add_constraint_level_transposed_tangent(state, tangent, t, ConstraintLevel::Acceleration, mu_c_,
-                                                       dJ_dq_dot, dJ_dv_dot, &direction);
-  }
-  assembler_.add_parameter_gradient(state, t, adjoint_vector(&mu_r_dot_, &mu_c_dot_), ConstraintLevel::Acceleration,
-                                    false, gradient_dot);
-  if (gradient_dot.constraint_parameters())
-    assembler_.add_constraint_parameter_second_order(state, tangent, t, direction, mu_r_, mu_c_,
-                                                     ConstraintLevel::Acceleration, gradient_dot);
-  if (constrained)
+  for (std::size_t i = 0; i < size; ++i) rhs_q_[i] = g_aux_dot_[i] + g_a_dot_[i];
+  dJ_dq_dot = g_q_dot_;
+  dJ_dv_dot = g_v_dot_;
+  add_consistent_accelerations_second_order(*adjoint_solver_, state, tangent, t, direction, mu_r_, mu_c_, rhs_q_,
+                                            dJ_dq_dot, dJ_dv_dot, gradient_dot);
+  if (!assembler_.model().constraints().empty())  // on every rank
     add_initial_projection_second_order(*adjoint_solver_, state, t, tangent, direction, dJ_dq_dot, dJ_dv_dot,
                                         gradient_dot);
 }

@@ -34,13 +34,14 @@ IntegratorCapabilities damped_implicit(double min_spectral_radius) {  // general
   IntegratorCapabilities c;
   c.continuous_adjoint = ContinuousAdjoint::Dae;
   c.non_holonomic = c.error_controlled_steps = c.spectral_radius = c.second_order_adjoint = true;
-  c.acceleration_terms = c.second_order_acceleration_terms = true;
+  c.acceleration_terms = true;
   c.min_spectral_radius = min_spectral_radius;
   return c;
 }
 IntegratorCapabilities variational(bool joint_coordinates, bool trapezoidal) {
   IntegratorCapabilities c;
-  c.multiple_ranks = c.final_time = c.second_order_adjoint = c.acceleration_terms = !joint_coordinates;
+  c.multiple_ranks = c.final_time = c.second_order_adjoint = !joint_coordinates;
+  c.acceleration_terms = !joint_coordinates;
   c.trapezoidal_lagrangians = trapezoidal;
   c.no_spectral_radius_reason = "it has no numerical damping by construction";
   return c;

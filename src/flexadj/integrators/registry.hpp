@@ -33,9 +33,8 @@ struct IntegratorCapabilities {
   bool second_order_adjoint = false;
   // Objective and constraint terms on the accelerations (quantity: acceleration): the discrete state holds a_n
   // (generalized-alpha, HHT) or the step puts out the consistent a_n (the variational integrator), and the discrete
-  // adjoint differentiates it; second_order_acceleration_terms: the second-order adjoint as well.
+  // adjoint (and the second-order one) differentiates it.
   bool acceleration_terms = false;
-  bool second_order_acceleration_terms = false;
   bool trapezoidal_lagrangians = false;  // elements with their own trapezoidal discrete Lagrangian (dual-quaternion beam)
   // integrator.spectral_radius: the smallest allowed (up to 1); why a kind without numerical damping has none.
   bool spectral_radius = false;

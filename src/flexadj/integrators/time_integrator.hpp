@@ -164,6 +164,10 @@ class TimeIntegrator : public storage::StepRecomputer {
                                            const assembly::LocalGradient& direction, std::vector<double>& dJ_dq_dot,
                                            std::vector<double>& dJ_dv_dot, assembly::LocalGradient& gradient_dot);
 
+  // The second-order sweep's objective has terms on accelerations: an integrator whose accelerations are an output
+  // (the variational one) then forms their tangents in tangent_step() too. Set before the tangent-linear sweep.
+  void set_tangent_accelerations(bool wanted) { tangent_accelerations_ = wanted; }
+
   const integrators::IntegratorSettings& settings() const { return settings_; }
   // A free final time (IntegratorSettings::fixed_steps) moves the end time between runs.
   void set_end_time(double end_time) { settings_.end_time = end_time; }
@@ -202,6 +206,25 @@ class TimeIntegrator : public storage::StepRecomputer {
   // add_initial_projection_second_order(). Identities without constraints. Collective; forward assembly.
   void tangent_initial_projection(const assembly::State& initial_state, double t0,
                                   const assembly::LocalGradient& direction, assembly::State& tangent);
+  // The consistent accelerations of `state` (solve_consistent_accelerations()) and their multipliers, differentiated
+  // (consistent_accelerations_second_order.cpp; docs/adjoint.md, "Terms on accelerations"). The tangent:
+  // [M C_q^T; C_q 0] [a_dot; lambda_dot] = -[R_dot(q_dot, v_dot, 0; p_dot, u_dot); C_acc_dot(q_dot, v_dot, 0)]
+  // into tangent.a and tangent.lambda (factorizes the forward solver). Collective.
+  void tangent_consistent_accelerations(const assembly::State& state, double t, const assembly::LocalGradient& direction,
+                                        assembly::State& tangent);
+  // The adjoint of a_k = the consistent accelerations of x_k, [M C_q^T; C_q 0]^T [mu_a; mu_acc] = [-dJ/da; 0] (given
+  // mu_a, mu_acc), differentiated along e: with `solver` holding that matrix's factorization,
+  //   [M C_q^T; C_q 0]^T [mu_a_dot; mu_acc_dot] = [-(dJ_da_dot + d/de (M^T mu_a + C_q^T mu_acc)); -d/de (C_q mu_a)],
+  //   dJ_dq_dot += d/de (K^T mu_a + L_q^T mu_acc) + K^T mu_a_dot + L_q^T mu_acc_dot, dJ_dv_dot likewise with D, L_v,
+  //   gradient_dot += d/de (mu_a . dR/dp + mu_acc . dC_acc/dp) + the same with the dots (and the controls').
+  // Collective.
+  void add_consistent_accelerations_second_order(linalg::LinearSolver& solver, const assembly::State& state,
+                                                 const assembly::State& tangent, double t,
+                                                 const assembly::LocalGradient& direction,
+                                                 const std::vector<double>& mu_a, const std::vector<double>& mu_acc,
+                                                 const std::vector<double>& dJ_da_dot, std::vector<double>& dJ_dq_dot,
+                                                 std::vector<double>& dJ_dv_dot, assembly::LocalGradient& gradient_dot);
+  bool tangent_accelerations() const { return tangent_accelerations_; }
   // adjoint_step(0) keeps its dJ/d(q_0, v_0) before add_initial_projection_adjoint() for the second order.
   void keep_initial_partials(const std::vector<double>& dJ_dq, const std::vector<double>& dJ_dv) {
     initial_partials_.dJ_dq = dJ_dq;
@@ -290,6 +313,11 @@ class TimeIntegrator : public storage::StepRecomputer {
   struct {
     std::vector<double> dJ_dq, dJ_dv;
   } initial_partials_;
+  bool tangent_accelerations_ = false;
+  // Work vectors of the consistent accelerations' tangent and second order.
+  struct {
+    std::vector<double> r_dot, c_dot, z_k, z_d, z_m, m_dot, y_k, y_d, y_m, rhs, mu_a_dot, mu_acc_dot;
+  } acceleration_work_;
 };
 
 // The linear-solver options of the integrator settings (integrator.linear_solver, .preconditioner, .schwarz_overlap).

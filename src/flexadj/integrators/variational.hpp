@@ -66,6 +66,15 @@ class Variational final : public TimeIntegrator {
   void tangent_step(const assembly::State& previous, const assembly::State& state, double t, double h,
                     const assembly::LocalGradient& direction, assembly::State& tangent) override;
   void begin_second_order_adjoint() override;
+  // The adjoint of a_k differentiated (TimeIntegrator::add_consistent_accelerations_second_order), then
+  // second_order_adjoint_step().
+  void second_order_adjoint_step_with_accelerations(storage::Trajectory& trajectory, std::size_t n,
+                                                    const assembly::State& state, const assembly::State& tangent,
+                                                    const assembly::State& previous_tangent,
+                                                    const assembly::LocalGradient& direction,
+                                                    std::vector<double>& dJ_dq_dot, std::vector<double>& dJ_dv_dot,
+                                                    const std::vector<double>& dJ_da_dot,
+                                                    assembly::LocalGradient& gradient_dot) override;
   void second_order_adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
                                  const assembly::State& tangent, const assembly::State& previous_tangent,
                                  const assembly::LocalGradient& direction, std::vector<double>& dJ_dq_dot,

@@ -24,6 +24,26 @@ void Variational::solve_forward(const std::vector<double>& coordinates, const st
   assembly::ConstSystemVectorView(*increment_, coordinate_count_).extract(&x_q, &x_lambda);
 }
 
+// a_k's multipliers (mu_a, mu_acc) from adjoint_step_with_accelerations(k), with the velocity system's factorization
+// at q_k (the same matrix; at k = 0 the projections' adjoint has used the solver: factorized again).
+void Variational::second_order_adjoint_step_with_accelerations(
+    storage::Trajectory& trajectory, std::size_t k, const assembly::State& state, const assembly::State& tangent,
+    const assembly::State& previous_tangent, const assembly::LocalGradient& direction, std::vector<double>& dJ_dq_dot,
+    std::vector<double>& dJ_dv_dot, const std::vector<double>& dJ_da_dot, assembly::LocalGradient& gradient_dot) {
+  const double t = trajectory.step_times()[k];
+  if (k == 0) {
+    velocity_system_.q = state.q;
+    assembler_.assemble(velocity_system_, t, assembly::ConstraintLevel::Velocity, 1.0, &kMassOnly);
+    use_adjoint_solver(kVelocitySystem);
+    update_adjoint_solver(linalg::Pivots::Fresh);
+  }
+  use_adjoint_solver(kVelocitySystem);
+  add_consistent_accelerations_second_order(*adjoint_solver_, state, tangent, t, direction, sweep_.mu_a, sweep_.mu_acc,
+                                            dJ_da_dot, dJ_dq_dot, dJ_dv_dot, gradient_dot);
+  second_order_adjoint_step(trajectory, k, state, tangent, previous_tangent, direction, dJ_dq_dot, dJ_dv_dot,
+                            gradient_dot);
+}
+
 void Variational::add_constraint_parameter_tangent(const assembly::State& state, double t,
                                                    const assembly::LocalGradient& direction, std::vector<double>& out) {
   if (!direction.constraint_parameters()) return;
@@ -62,6 +82,7 @@ void Variational::tangent_initialize(const assembly::State& state, double t0, co
   tangent_initial_projection(state, t0, direction, tangent);
   assembly_.discrete_momenta_tangent(state.q, state.v, tangent.q, tangent.v, t0, 0.0, direction, w.minus_dot,
                                      tangent.aux);
+  if (tangent_accelerations()) tangent_consistent_accelerations(state, t0, direction, tangent);
 }
 
 // E1-E4 of the step x_n = previous -> x_{n+1} = state (variational.cpp, adjoint_step) differentiated along e, with
@@ -152,6 +173,8 @@ void Variational::tangent_step(const assembly::State& previous, const assembly::
     const assembly::ConstSystemVectorView force(*constraint_force_, n);
     for (std::size_t i = 0; i < n; ++i) tangent.aux[i] -= force.coordinates()[i];
   }
+  // The output a_{n+1} (terms on accelerations): the consistent accelerations' tangent.
+  if (tangent_accelerations()) tangent_consistent_accelerations(state, t_next, direction, tangent);
 }
 
 void Variational::begin_second_order_adjoint() {
