@@ -91,6 +91,27 @@ for storage in "hdf5" "checkpoints --checkpoints 3"; do
     -o stored.csv
   pass_if "variational, trajectory $storage: the gradient of memory" cmp -s variational.csv stored.csv
 done
+# With an implicit final time (the run ends where a.x reaches 0.12; the equations without explicit time, so a_k has
+# no dependence on the step size of its own) and with a free one (the control on normalized time), variational and
+# generalized-alpha alike.
+python3 - <<'PY'
+s = open("accel.yaml").read()
+implicit = s.replace("end_time: 0.5, step_size: 0.01}",
+                     "end_time: 2, step_size: 0.01, end_condition: {coordinate: a.x, value: 0.12, direction: rising}}")
+implicit = implicit.replace("  - {name: drive, type: load, body: a, control: {name: F, force_direction: [1, 0]}}\n", "")
+implicit = implicit.replace("controls:\n  - {name: F, grid: {start: 0, end: 0.5, count: 6}, value: 0.5}\n", "")
+implicit = implicit.replace("  - control: F\n", "  - b.mass\n")
+free = s.replace("{name: F, grid: {start: 0, end: 0.5, count: 6}, value: 0.5}",
+                 "{name: F, time: normalized, grid: {start: 0, end: 1, count: 6}, value: 0.5}")
+free = free.replace("design_variables:\n", "design_variables:\n  - integrator.end_time\n")
+assert "end_condition" in implicit and "drive" not in implicit and "integrator.end_time" in free
+for name, text in (("implicit", implicit), ("free", free)):
+    open(name + ".yaml", "w").write(text)
+    open(name + "_variational.yaml", "w").write(text.replace("integrator: {", "integrator: {type: variational, "))
+PY
+for model in implicit implicit_variational free free_variational; do
+  pass_if "$model final time: check" checks "" $model.yaml
+done
 # Integrators whose discrete state has no acceleration that their adjoint differentiates.
 for type in state_space hamiltonian; do
   sed "s/integrator: {end_time: 0.5, step_size: 0.01}/integrator: {type: $type, end_time: 0.5, step_size: 0.01}/" \
