@@ -87,12 +87,7 @@ void Assembler::add_constraint_level_transposed(const State& state, double t, Co
         }
     }
   }
-  coordinate_transfer_->to_owned(*ghosted_work_, *owned_work_);
-  const auto q_sum = owned_work_->getData(0), v_sum = owned_work_->getData(1);
-  for (std::size_t i = 0; i < out_q.size(); ++i) {
-    out_q[i] += q_sum[i];
-    out_v[i] += v_sum[i];
-  }
+  add_first_two_work_columns(out_q, out_v);
 }
 
 void Assembler::import_products_mu(const std::vector<double>& mu_r) {

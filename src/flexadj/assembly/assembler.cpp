@@ -225,6 +225,15 @@ void Assembler::export_first_work_column(std::vector<double>& out) {
   for (std::size_t i = 0; i < out.size(); ++i) out[i] = sum[i];
 }
 
+void Assembler::add_first_two_work_columns(std::vector<double>& out_q, std::vector<double>& out_v) {
+  coordinate_transfer_->to_owned(*ghosted_work_, *owned_work_);
+  const auto q_sum = owned_work_->getData(0), v_sum = owned_work_->getData(1);
+  for (std::size_t i = 0; i < out_q.size(); ++i) {
+    out_q[i] += q_sum[i];
+    out_v[i] += v_sum[i];
+  }
+}
+
 double* Assembler::begin_matrix_values() {
   if (system_transfer_->local()) {
     const auto values = matrix_->getLocalMatrixHost().values;

@@ -222,6 +222,8 @@ class Assembler {
   void import_columns(const double* q, const double* v, const double* a);
   // out = the owned sum of ghosted_work_'s first column (Export with ADD).
   void export_first_work_column(std::vector<double>& out);
+  // out_q += and out_v += the owned sums of ghosted_work_'s first two columns.
+  void add_first_two_work_columns(std::vector<double>& out_q, std::vector<double>& out_v);
   // The ghosted q, v, a of the last import, fetched once per sweep over the components.
   struct GhostedViews {
     Teuchos::ArrayRCP<const double> q, v, a;
