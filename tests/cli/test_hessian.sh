@@ -252,6 +252,8 @@ for ranks in 1 2; do
   pass_if "joint parameters, variational: check (d), np $ranks" \
     grep -q "check passed.*(d) Hessian-vector product" "joint_variational_$ranks.txt"
 done
+pass_if "joint parameters, variational: Taylor test of order 3 with the Hessian-vector product" \
+  taylor3 cart_joint_variational.yaml 0.004
 sed 's/spectral_radius: 0.8/type: variational/' rod.yaml > rod_variational.yaml
 expect "a rod's length, variational: check (d)" 0 "(d) Hessian-vector product H dp" "check passed" -- \
   check rod_variational.yaml -q --directions 1 --set integrator.end_time=0.5
