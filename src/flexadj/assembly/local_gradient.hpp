@@ -3,6 +3,7 @@
 // model::ParameterSpace: force elements first, then constraints) and mu . dR/du for every value of every
 // control signal. Integrators' adjoint steps and the assembler's parameter products add into it; the adjoint
 // reduces it over the ranks.
+#include <algorithm>
 #include <map>
 #include <string>
 #include <vector>
@@ -27,6 +28,19 @@ struct LocalGradient {
   }
   // Sums nobody reads (the spacetime adjoint's operator products): an adjoint step may leave them out.
   bool discarded = false;
+
+  void clear() {
+    std::fill(parameters.begin(), parameters.end(), 0.0);
+    for (auto& [name, values] : controls) std::fill(values.begin(), values.end(), 0.0);
+  }
+  // this += weight * other (the same layout: both from one ParameterSpace).
+  void add_scaled(double weight, const LocalGradient& other) {
+    for (std::size_t i = 0; i < parameters.size(); ++i) parameters[i] += weight * other.parameters[i];
+    for (auto& [name, values] : controls) {
+      const std::vector<double>& from = other.controls.at(name);
+      for (std::size_t k = 0; k < values.size(); ++k) values[k] += weight * from[k];
+    }
+  }
 
   LocalGradient(const model::Model& model, std::vector<int> force_offsets_, std::vector<int> constraint_offsets_,
                 std::vector<model::ParameterMask> force_masks_, std::vector<model::ParameterMask> constraint_masks_,

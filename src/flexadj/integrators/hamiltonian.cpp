@@ -126,6 +126,34 @@ void Hamiltonian::momentum_system_adjoint(const assembly::State& state, double t
                                     gradient);
 }
 
+void Hamiltonian::hamiltonian_multipliers(const assembly::State& state, double t,
+                                          const assembly::LocalGradient& no_direction, std::vector<double>& lambda) {
+  const std::size_t n = coordinate_count_;
+  forces_.force(state, t, y_k_);                                                                       // T_q + f
+  forces_.discrete_momenta_tangent(state.q, state.v, state.v, zero_n_, t, 0.0, no_direction, y_d_, y_m_);  // T_v,q v
+  polar_.q = state.q;
+  polar_.v = state.a;
+  forces_.momentum(polar_, t, scratch_);  // M a
+  for (std::size_t i = 0; i < n; ++i) y_k_[i] -= y_m_[i] + scratch_[i];
+  momentum_system_.q = state.q;
+  assembler_.assemble(momentum_system_, t, assembly::ConstraintLevel::Velocity, 1.0, &kMassOnly);
+  update_adjoint_solver();
+  assembly::SystemVectorView(*adjoint_rhs_, n).assign(y_k_, 1.0, nullptr, 1.0);
+  adjoint_solver_->solve(*adjoint_rhs_, *adjoint_solution_);
+  assembly::ConstSystemVectorView(*adjoint_solution_, n).extract(&scratch_, &lambda);
+}
+
+void Hamiltonian::add_momentum_transposed(const assembly::State& state, double t, const std::vector<double>& p_bar,
+                                          std::vector<double>& q_bar, std::vector<double>& v_bar,
+                                          assembly::LocalGradient& gradient) {
+  forces_.add_discrete_momenta_transposed(state.q, state.v, t, 0.0, zero_n_, p_bar, q_bar, v_bar);  // T_v
+  forces_.add_discrete_momenta_parameter_gradient(state.q, state.v, t, 0.0, zero_n_, p_bar, gradient);
+  assembler_.adjoint_products(state, t, p_bar, {}, true, y_k_, y_d_, y_m_);  // d(C_q^T sigma)/dq^T p_bar
+  for (std::size_t i = 0; i < coordinate_count_; ++i) q_bar[i] += y_k_[i];
+  assembler_.add_parameter_gradient(state, t, adjoint_vector(&p_bar, nullptr), assembly::ConstraintLevel::Velocity,
+                                    true, gradient);
+}
+
 void Hamiltonian::rate_adjoint(const assembly::State& state, double t, const std::vector<double>& xi,
                                std::vector<double>& q_bar, std::vector<double>& v_bar, std::vector<double>& sigma_bar,
                                assembly::LocalGradient& gradient) {

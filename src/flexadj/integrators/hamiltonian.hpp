@@ -53,6 +53,32 @@ class Hamiltonian final : public CarriedStateIntegrator {
   // adjoints of the last adjoint_step(n).
   double step_size_sensitivity(storage::Trajectory& trajectory, std::size_t n) override;
 
+  // The transposed pieces of (6a)/(6b), which the discrete adjoint and the continuous one of [MMF22] eqs.
+  // (21a)-(21c) (adjoint/hamiltonian_continuous_adjoint.hpp) share; begin_adjoint() first. Collective.
+  //
+  // The transpose of (6a) at (state.q, t) with v = state.v, sigma = state.lambda: A^T [rho; kappa] = [v_bar;
+  // sigma_bar] (sigma_bar nullptr: zero), p_bar = rho, kappa = multipliers(), q_bar -= d(M v + C_q^T sigma)/dq^T rho
+  // + d(C_q v + C_t)/dq^T kappa, and the parameter terms with -[rho; kappa] into `gradient`.
+  void momentum_system_adjoint(const assembly::State& state, double t, const std::vector<double>& v_bar,
+                               const std::vector<double>* sigma_bar, std::vector<double>& p_bar,
+                               std::vector<double>& q_bar, assembly::LocalGradient& gradient);
+  const std::vector<double>& multipliers() const { return kappa_; }
+  // The transpose of (6b)'s right-hand side F(q, v, sigma) at `state` (lambda = sigma) for F_bar = xi: q_bar, v_bar,
+  // sigma_bar += (dF/d.)^T xi, parameter and control terms into `gradient` (polarization for D' sigma, above).
+  void rate_adjoint(const assembly::State& state, double t, const std::vector<double>& xi, std::vector<double>& q_bar,
+                    std::vector<double>& v_bar, std::vector<double>& sigma_bar, assembly::LocalGradient& gradient);
+  // d(sigma)/dt of (6a)/(6b) at a stored state (q, v, a): D lambda = T_q + f - d(T_v)/dt, i.e.
+  // [M D; D^T 0] [x; lambda] = [T_q + f - (dT_v/dq) v - M a; 0] (x = 0). It differs from the state's lambda where the
+  // assembler's residual writes the inertia forces otherwise along the columns of D (the Newton-Euler form of the
+  // Euler-parameter bodies: body_inertia.cpp). `no_direction`: a zero LocalGradient (parameters held).
+  void hamiltonian_multipliers(const assembly::State& state, double t, const assembly::LocalGradient& no_direction,
+                               std::vector<double>& lambda);
+  // The transpose of p* = T_v(q, v) + C_q^T sigma (eq. (4); sigma = state.lambda): q_bar, v_bar += its derivatives'
+  // transposes times p_bar, the parameter terms into `gradient`.
+  void add_momentum_transposed(const assembly::State& state, double t, const std::vector<double>& p_bar,
+                               std::vector<double>& q_bar, std::vector<double>& v_bar,
+                               assembly::LocalGradient& gradient);
+
  private:
   void recompute_step(const assembly::State& previous, double t, double h) override;
   void transpose_step(double t, double t_next, assembly::LocalGradient& gradient) override;
@@ -65,17 +91,6 @@ class Hamiltonian final : public CarriedStateIntegrator {
   // Step from `state` (q_n, v_n) to stages.projected (forward assembly; the forward step and the adjoint's
   // recomputation alike).
   void advance(const assembly::State& state, double t, double h, Stages& stages, StepStatistics& statistics);
-  // The transpose of (6a) at (state.q, t) with v = state.v, sigma = state.lambda: A^T [rho; kappa] = [v_bar;
-  // sigma_bar] (sigma_bar nullptr: zero), p_bar = rho, q_bar -= d(M v + C_q^T sigma)/dq^T rho +
-  // d(C_q v + C_t)/dq^T kappa, and the parameter terms into `gradient`.
-  void momentum_system_adjoint(const assembly::State& state, double t, const std::vector<double>& v_bar,
-                               const std::vector<double>* sigma_bar, std::vector<double>& p_bar,
-                               std::vector<double>& q_bar, assembly::LocalGradient& gradient);
-  // The transpose of (6b)'s right-hand side F(q, v, sigma) at `state` (lambda = sigma) for F_bar = xi: q_bar, v_bar,
-  // sigma_bar += (dF/d.)^T xi, parameter and control terms into `gradient` (polarization for D' sigma, above).
-  void rate_adjoint(const assembly::State& state, double t, const std::vector<double>& xi, std::vector<double>& q_bar,
-                    std::vector<double>& v_bar, std::vector<double>& sigma_bar, assembly::LocalGradient& gradient);
-
   VariationalAssembly forces_;  // T_v, T_q + f and their transposed products
   Stages forward_, recomputed_;
   // The backward sweep's stage adjoints and work vectors.
