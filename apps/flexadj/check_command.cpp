@@ -52,6 +52,7 @@ CheckOptions parse(const std::vector<std::string>& arguments) {
     else if (read_spacetime_option(arguments, i, options.adjoint)) continue;
     else if (a == "--bdf-order") options.adjoint.bdf_order = parse_positive<int>(a, value_of(i), true);
     else if (a == "--adjoint-steps") options.adjoint.adjoint_steps = parse_positive<long long>(a, value_of(i), true);
+    else if (a == "--continuous-form") options.adjoint.continuous_form = value_of(i);
     else if (a == "--set") options.overrides.push_back(value_of(i));
     else if (a == "-q" || a == "--quiet") options.quiet = true;
     else if (!a.empty() && a[0] == '-') throw InputError("", a, "unknown option; see 'flexadj check --help'");
@@ -294,6 +295,7 @@ std::string check_help() {
          "                         gradient\n"
          "  --bdf-order K          continuous adjoint: BDF order 1..4 (default 2)\n"
          "  --adjoint-steps N      continuous adjoint: N steps of its own, as for gradient\n"
+         "  --continuous-form F    continuous adjoint with type hamiltonian: dae or hamiltonian, as for gradient\n"
          + spacetime_options_help() +
          "  --set KEY=VALUE        override a model-file value (repeatable), as for simulate\n"
          "  -q, --quiet            no progress lines (\"run k of n\" on stderr)\n"

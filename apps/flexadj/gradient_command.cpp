@@ -3,10 +3,15 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
+
+#include <Teuchos_CommHelpers.hpp>
 
 #include "commands.hpp"
 #include "adjoint_options.hpp"
 #include "flexadj/core/error.hpp"
+#include "flexadj/core/mpi_comm.hpp"
+#include "flexadj/core/renamed_output.hpp"
 #include "flexadj/gradient/gradient_files.hpp"
 #include "flexadj/gradient/gradient_problem.hpp"
 #include "flexadj/integrators/registry.hpp"
@@ -18,7 +23,7 @@ namespace {
 using Kind = problem::DesignSpace::Kind;
 
 struct GradientOptions {
-  std::string model_path, csv_path, h5_path;
+  std::string model_path, csv_path, h5_path, violation_path;
   std::vector<std::string> overrides;
   AdjointSettings adjoint;
   bool quiet = false;
@@ -41,6 +46,11 @@ GradientOptions parse(const std::vector<std::string>& arguments) {
     else if (a == "--restart") options.adjoint.restart = true;
     else if (a == "--bdf-order") options.adjoint.bdf_order = parse_positive<int>(a, value_of(i), true);
     else if (a == "--adjoint-steps") options.adjoint.adjoint_steps = parse_positive<long long>(a, value_of(i), true);
+    else if (a == "--continuous-form") options.adjoint.continuous_form = value_of(i);
+    else if (a == "--adjoint-violation") {
+      options.violation_path = value_of(i);
+      options.adjoint.adjoint_constraint_history = true;
+    }
     else if (read_trajectory_option(arguments, i, options.adjoint)) continue;
     else if (read_spacetime_option(arguments, i, options.adjoint)) continue;
     else if (a == "-q" || a == "--quiet") options.quiet = true;
@@ -178,6 +188,29 @@ void print_result(const GradientProblem& problem, const GradientEvaluation& e) {
   }
 }
 
+// The Hamiltonian continuous adjoint's constraint violation per step (rank 0 writes), and its largest value.
+void write_violation(const GradientProblem& problem, RenamedOutput& file, const Comm& comm, bool report) {
+  const adjoint::AdjointConstraintHistory& h = problem.adjoint_constraint_history();
+  int written = 0;
+  if (comm.getRank() == 0) {
+    std::ofstream out(file.temporary());
+    out.precision(17);
+    out << "time,violation,xi\n";
+    for (std::size_t k = 0; k < h.times.size(); ++k)
+      out << h.times[k] << ',' << h.violations[k] << ',' << h.magnitudes[k] << '\n';
+    out.close();
+    written = static_cast<bool>(out);
+  }
+  Teuchos::broadcast(comm, 0, &written);
+  if (!written) throw OutputError(file.path() + ": writing the CSV file failed on rank 0");
+  file.commit();
+  if (report && !h.times.empty()) {
+    const auto worst = std::max_element(h.violations.begin(), h.violations.end()) - h.violations.begin();
+    std::printf("adjoint constraint  max |C_q xi| = %.3e at t = %g s (max |xi| = %.3e over the run)\n",
+                h.violations[worst], h.times[worst], *std::max_element(h.magnitudes.begin(), h.magnitudes.end()));
+  }
+}
+
 }  // namespace
 
 std::string gradient_help() {
@@ -207,6 +240,14 @@ std::string gradient_help() {
          "                         adjoint ODE of Maciag et al. 2022 (one rank); spacetime: the discrete adjoint's\n"
          "                         equations of all steps as one system, solved by GMRES over time slabs in parallel\n"
          "                         (the discrete J's gradient to the GMRES tolerance)\n"
+         "  --continuous-form F    continuous adjoint with integrator type hamiltonian (absolute coordinates):\n"
+         "                         dae (default) the adjoint DAE above; hamiltonian the redundant-coordinate\n"
+         "                         adjoint of the constrained Hamiltonian equations, Maciag et al. 2022 eqs.\n"
+         "                         (21a)-(21c) (Heun backwards on the forward grid)\n"
+         "  --adjoint-violation FILE.csv\n"
+         "                         with --continuous-form hamiltonian: write the adjoint's constraint violation\n"
+         "                         per step, columns time,violation,xi (max |C_q xi| and max |xi|; C_q xi = 0 holds\n"
+         "                         for the exact adjoint)\n"
          "  --bdf-order K          continuous adjoint: BDF order 1..4 (default 2; the result is at most second\n"
          "                         order, as the forward run)\n"
          "  --adjoint-steps N      continuous adjoint: N constant steps of its own over [t0, t1], the forward\n"
@@ -243,7 +284,16 @@ int gradient_command(const std::vector<std::string>& arguments, RCP<const Comm> 
     refuse_same_file(options.h5_path, "--h5", trajectory, "--trajectory-file (the forward states)");
   }
   refuse_same_file(options.csv_path, "-o", options.h5_path, "--h5");
+  refuse_overwriting_input(options.violation_path, options.model_path, "--adjoint-violation");
+  refuse_same_file(options.violation_path, "--adjoint-violation", options.csv_path, "-o");
+  refuse_same_file(options.violation_path, "--adjoint-violation", options.h5_path, "--h5");
   GradientFiles files(options.csv_path, options.h5_path, *comm);
+  RenamedOutput violation_file(options.violation_path, raw_mpi_comm(*comm));
+  if (!options.violation_path.empty()) {
+    int ok = root ? static_cast<bool>(std::ofstream(violation_file.temporary())) : 0;
+    Teuchos::broadcast(*comm, 0, &ok);
+    if (!ok) throw InputError(options.violation_path, "--adjoint-violation", "cannot write the CSV file (does its folder exist?)");
+  }
   const bool report = root && !options.quiet;
   // Collective (it may build the assembler to size the checkpoints): before the rank-0 header.
   const std::unique_ptr<storage::BinomialSchedule> schedule = problem.checkpoint_schedule(options.print_schedule);
@@ -260,9 +310,11 @@ int gradient_command(const std::vector<std::string>& arguments, RCP<const Comm> 
   const GradientEvaluation e = problem.evaluate(true);
   if (report) print_result(problem, e);
   files.write(problem, e.objective, e.gradient);
+  if (!options.violation_path.empty()) write_violation(problem, violation_file, *comm, report);
   if (report) {
     std::string written = options.csv_path;
     if (!options.h5_path.empty()) written += (written.empty() ? "" : ", ") + options.h5_path;
+    if (!options.violation_path.empty()) written += (written.empty() ? "" : ", ") + options.violation_path;
     if (!written.empty()) std::printf("output  %s\n", written.c_str());
   }
   return kSuccess;

@@ -10,7 +10,8 @@ Gradient joint_space_continuous_adjoint_gradient(assembly::Assembler& assembler,
                                                  const integrators::TimeIntegrator& integrator,
                                                  storage::Trajectory& trajectory,
                                                  const objectives::Objective& objective,
-                                                 const model::ParameterSpace& parameters) {
+                                                 const model::ParameterSpace& parameters,
+                                                 AdjointConstraintHistory* history) {
   using Partials = objectives::Objective::Partials;
   const model::Model& model = assembler.model();
   if (integrator.settings().end_condition || integrator.settings().fixed_steps > 0)
@@ -56,6 +57,16 @@ Gradient joint_space_continuous_adjoint_gradient(assembly::Assembler& assembler,
     }
   };
   auto weight = [&](std::size_t step) { return trapezoidal_weight(times, step); };
+  // xi = H xi_hat, xi_hat = -nu ([MMF22] eqs. (26), (27a)), and C_q xi.
+  assembly::State work = assembler.make_state();
+  std::vector<double> xi_hat(k), xi(n);
+  auto record = [&](std::size_t step) {
+    if (!history) return;
+    for (std::size_t j = 0; j < k; ++j) xi_hat[j] = -nu[j];
+    equations.directional_values(point.alpha, xi_hat.data(), nullptr, xi.data(), nullptr);
+    history->record(assembler, step, times[step], state.q, xi, work);
+  };
+  if (history) history->reset(times.size());
 
   // lambda(t1) = S_y, then Heun backwards:
   //   lambda* = lambda_n + h g(t_n, lambda_n),  lambda_{n-1} = lambda_n + h/2 (g(t_n, lambda_n) + g(t_{n-1}, lambda*)).
@@ -65,6 +76,7 @@ Gradient joint_space_continuous_adjoint_gradient(assembly::Assembler& assembler,
   objective.add_partials(assembler, times, last, state, f_q, f_v, Partials::Terminal);
   equations.absolute_state_transposed(point, f_q, f_v, mu, nu, local, 1.0);
   integrand(last, weight(last));
+  record(last);
   backward_rate(mu, nu, weight(last), rate_mu, rate_nu);
   for (std::size_t step = last; step-- > 0;) {
     const double h = times[step + 1] - times[step];
@@ -79,6 +91,7 @@ Gradient joint_space_continuous_adjoint_gradient(assembly::Assembler& assembler,
       mu[j] += 0.5 * h * (rate_mu[j] + star_rate_mu[j]);
       nu[j] += 0.5 * h * (rate_nu[j] + star_rate_nu[j]);
     }
+    record(step);
     backward_rate(mu, nu, weight(step), rate_mu, rate_nu);
   }
 

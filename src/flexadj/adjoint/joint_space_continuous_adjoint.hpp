@@ -14,6 +14,7 @@
 // grid (the Jacobians at the stored steps only), the trapezoidal rule for the integral, then the transpose of the
 // map (q0, v0) -> y0 and the adjoint of flexadj's projection of the initial state. The result approximates the
 // gradient of the continuous J at O(h^2); the discrete adjoint (the default) is the exact gradient of the discrete J.
+#include "flexadj/adjoint/adjoint_constraint_history.hpp"
 #include "flexadj/adjoint/gradient.hpp"
 #include "flexadj/integrators/time_integrator.hpp"
 #include "flexadj/model/parameter_space.hpp"
@@ -23,11 +24,13 @@
 namespace flexadj::adjoint {
 
 // The trajectory must hold every step of a forward run of the joint-space Hamiltonian integrator. InputError for an
-// implicit or free final time, more than one rank, or a model that is not a planar tree.
+// implicit or free final time, more than one rank, or a model that is not a planar tree. `history` (if given)
+// receives C_q xi of the absolute adjoint xi = H xi_hat ([MMF22] eq. (27a)): zero by construction, to round-off.
 Gradient joint_space_continuous_adjoint_gradient(assembly::Assembler& assembler,
                                                  const integrators::TimeIntegrator& integrator,
                                                  storage::Trajectory& trajectory,
                                                  const objectives::Objective& objective,
-                                                 const model::ParameterSpace& parameters);
+                                                 const model::ParameterSpace& parameters,
+                                                 AdjointConstraintHistory* history = nullptr);
 
 }  // namespace flexadj::adjoint

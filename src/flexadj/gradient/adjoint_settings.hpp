@@ -12,6 +12,12 @@ struct AdjointSettings {
   std::string mode = "discrete";  // discrete | continuous | spacetime
   int bdf_order = 2;              // continuous: k of BDF-k (1..4)
   long long adjoint_steps = 0;    // continuous: its own constant steps (0: the forward grid, or as many steps)
+  // continuous: which adjoint equations, "dae" (Nachbagauer et al. 2015, or the kind's own ODE) or "hamiltonian"
+  // (the redundant-coordinate adjoint of Maciag et al. 2022, type hamiltonian only); empty: "dae".
+  std::string continuous_form;
+  // continuous, form hamiltonian: record the adjoint's constraint violation max |C_q xi| per step
+  // (GradientProblem::adjoint_constraint_history()).
+  bool adjoint_constraint_history = false;
   // spacetime (adjoint/spacetime_adjoint.hpp): slabs (0: one per rank), solver, GMRES tolerance.
   std::size_t time_slabs = 0;
   std::string spacetime_solver = "gmres-slab";

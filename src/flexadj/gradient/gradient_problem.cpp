@@ -113,6 +113,33 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
                      "integrator type state_space or joint coordinates)");
   if (settings.storage != "memory" && settings.storage != "hdf5" && settings.storage != "checkpoints")
     throw InputError("", "--trajectory", "expected memory, hdf5 or checkpoints, got '" + settings.storage + "'");
+  if (!settings.continuous_form.empty() && settings.continuous_form != "dae" &&
+      settings.continuous_form != "hamiltonian")
+    throw InputError("", "--continuous-form", "expected dae or hamiltonian, got '" + settings.continuous_form + "'");
+  const bool hamiltonian_form = settings.continuous_form == "hamiltonian";
+  if (!settings.continuous_form.empty() && settings.mode != "continuous")
+    throw InputError("", "--continuous-form",
+                     "chooses the equations of the continuous adjoint (--adjoint continuous); this run's adjoint is " +
+                         settings.mode);
+  // Only the Hamiltonian integrator in absolute coordinates has two continuous adjoints to choose from.
+  if (!settings.continuous_form.empty() && !kind.can.hamiltonian_continuous_adjoint)
+    throw InputError(problem_.model->source_file, "integrator.type",
+                     "--continuous-form chooses between the two continuous adjoints of the constrained Hamiltonian "
+                     "equations in absolute coordinates (integrator: {type: hamiltonian}); this model's integrator "
+                     "is the " + kind.title + ", whose continuous adjoint is the one --adjoint continuous runs");
+  if (hamiltonian_form && settings.adjoint_steps > 0)
+    throw InputError("", "--adjoint-steps",
+                     "the Hamiltonian continuous adjoint (--continuous-form hamiltonian) runs on the forward grid");
+  if (settings.adjoint_constraint_history && settings.mode == "continuous" && !hamiltonian_form &&
+      kind.can.continuous_adjoint != ContinuousAdjoint::JointSpaceOde)
+    throw InputError("", "--adjoint-violation",
+                     "records the constraint violation of the adjoints of the constrained Hamiltonian equations "
+                     "(--adjoint continuous with type hamiltonian: --continuous-form hamiltonian, or coordinates: "
+                     "joint)");
+  if (settings.adjoint_constraint_history && settings.mode != "continuous")
+    throw InputError("", "--adjoint-violation",
+                     "records the constraint violation of a continuous adjoint of the constrained Hamiltonian "
+                     "equations (--adjoint continuous); this run's adjoint is " + settings.mode);
   if (settings.mode == "continuous" && kind.can.continuous_adjoint == ContinuousAdjoint::None)
     throw InputError(problem_.model->source_file, "integrator.type",
                      "the continuous adjoint (--adjoint continuous) is not available with the variational "
@@ -145,9 +172,14 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
   // with Bestle and Eberhard's terminal terms) differentiates them too; the spacetime adjoint and Held and
   // Seifried's state-space adjoint do not.
   const bool implicit_end = problem_.integrator.end_condition != nullptr, free_end = problem_.integrator.fixed_steps > 0;
+  if ((implicit_end || free_end) && hamiltonian_form)
+    throw InputError(problem_.model->source_file, implicit_end ? "integrator.end_condition" : "design_variables",
+                     std::string("the Hamiltonian continuous adjoint (--continuous-form hamiltonian) does not "
+                                 "differentiate ") + (implicit_end ? "an implicit" : "a free") +
+                         " final time; use --adjoint discrete, or --continuous-form dae");
   const bool final_time_adjoint =
       settings.mode == "discrete" ||
-      (settings.mode == "continuous" && !kind.continuous_adjoint_on_forward_grid());
+      (settings.mode == "continuous" && !kind.continuous_adjoint_on_forward_grid() && !hamiltonian_form);
   if ((implicit_end || free_end) && (!final_time_adjoint || settings.storage != "memory"))
     throw InputError(problem_.model->source_file, implicit_end ? "integrator.end_condition" : "design_variables",
                      std::string(implicit_end ? "an implicit" : "a free") +
@@ -379,9 +411,16 @@ GradientEvaluation GradientProblem::sweep(const objectives::Objective& objective
   adjoint::Gradient gradient;
   using integrators::ContinuousAdjoint;
   const ContinuousAdjoint continuous = integrators::integrator_kind(problem_.integrator).can.continuous_adjoint;
-  if (adjoint_.mode == "continuous" && continuous == ContinuousAdjoint::JointSpaceOde) {
-    gradient = adjoint::joint_space_continuous_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
-                                                                design_.parameters());
+  if (adjoint_.mode == "continuous" && adjoint_.continuous_form == "hamiltonian") {
+    adjoint_constraint_history_ = {};
+    gradient = adjoint::hamiltonian_continuous_adjoint_gradient(
+        *assembler_, dynamic_cast<integrators::Hamiltonian&>(*integrator_), *trajectory_, objective,
+        design_.parameters(), adjoint_.adjoint_constraint_history ? &adjoint_constraint_history_ : nullptr);
+  } else if (adjoint_.mode == "continuous" && continuous == ContinuousAdjoint::JointSpaceOde) {
+    adjoint_constraint_history_ = {};
+    gradient = adjoint::joint_space_continuous_adjoint_gradient(
+        *assembler_, *integrator_, *trajectory_, objective, design_.parameters(),
+        adjoint_.adjoint_constraint_history ? &adjoint_constraint_history_ : nullptr);
   } else if (adjoint_.mode == "continuous" && continuous == ContinuousAdjoint::StateSpaceOde) {
     gradient = adjoint::state_space_continuous_adjoint_gradient(*assembler_, *integrator_, *trajectory_, objective,
                                                                 design_.parameters());
@@ -475,7 +514,10 @@ std::string GradientProblem::describe_adjoint() const {
   const auto continuous = integrators::integrator_kind(problem_.integrator).can.continuous_adjoint;
   std::ostringstream text;
   using integrators::ContinuousAdjoint;
-  if (a.mode == "continuous" && continuous == ContinuousAdjoint::JointSpaceOde)
+  if (a.mode == "continuous" && a.continuous_form == "hamiltonian")
+    text << "continuous (Maciag et al. 2022: redundant-coordinate adjoint of the constrained Hamiltonian "
+            "equations, eqs. (21a)-(21c), Heun backwards); gradient of the continuous J to the integration error";
+  else if (a.mode == "continuous" && continuous == ContinuousAdjoint::JointSpaceOde)
     text << "continuous (Maciag et al. 2022: joint-coordinate adjoint ODE, dense, Heun backwards); gradient of the "
             "continuous J to the integration error";
   else if (a.mode == "continuous" && continuous == ContinuousAdjoint::StateSpaceOde)

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "flexadj/adjoint/discrete_adjoint.hpp"
+#include "flexadj/adjoint/hamiltonian_continuous_adjoint.hpp"
 #include "flexadj/adjoint/spacetime_adjoint.hpp"
 #include "flexadj/core/tpetra_types.hpp"
 #include "flexadj/gradient/adjoint_settings.hpp"
@@ -143,6 +144,9 @@ class GradientProblem {
   const adjoint::SpacetimeStatistics* spacetime_statistics() const {
     return adjoint_.mode == "spacetime" && spacetime_statistics_.slabs > 0 ? &spacetime_statistics_ : nullptr;
   }
+  // The adjoint's constraint violation along the last sweep of the Hamiltonian continuous adjoint with
+  // AdjointSettings::adjoint_constraint_history (else empty).
+  const adjoint::AdjointConstraintHistory& adjoint_constraint_history() const { return adjoint_constraint_history_; }
 
   // Sets the weight and the target of the objective's final_square term `term` for the following forward runs and
   // sweeps (the modified end-momentum target of Schubert et al. 2024, Remark 1); run_identity() keeps the model
@@ -185,6 +189,7 @@ class GradientProblem {
   bool resumed_forward_ = false;   // the last forward() continued an earlier process's forward run
   std::string restart_note_;
   adjoint::SpacetimeStatistics spacetime_statistics_;
+  adjoint::AdjointConstraintHistory adjoint_constraint_history_;
   std::function<void(std::size_t, const integrators::TimeIntegrator&)> sweep_observer_;
 };
 

@@ -54,6 +54,12 @@ IntegratorCapabilities explicit_heun(ContinuousAdjoint adjoint, bool joint_coord
   return c;
 }
 
+IntegratorCapabilities hamiltonian_absolute() {
+  IntegratorCapabilities c = explicit_heun(ContinuousAdjoint::Dae, false);
+  c.hamiltonian_continuous_adjoint = true;
+  return c;
+}
+
 }  // namespace
 
 const std::vector<IntegratorKind>& integrator_kinds() {
@@ -71,7 +77,7 @@ const std::vector<IntegratorKind>& integrator_kinds() {
       {"state_space", "absolute", "state-space form, Heun with projection", factory<StateSpace>(),
        explicit_heun(ContinuousAdjoint::StateSpaceOde, false)},
       {"hamiltonian", "absolute", "constrained Hamiltonian equations (absolute coordinates, Heun with projection)",
-       factory<Hamiltonian>(), explicit_heun(ContinuousAdjoint::Dae, false)},
+       factory<Hamiltonian>(), hamiltonian_absolute()},
       {"hamiltonian", "joint", "constrained Hamiltonian equations (joint coordinates, Heun)",
        factory<JointHamiltonian>(), explicit_heun(ContinuousAdjoint::JointSpaceOde, true)},
   };

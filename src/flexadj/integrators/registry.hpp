@@ -23,6 +23,9 @@ enum class ContinuousAdjoint {
 struct IntegratorCapabilities {
   // Adjoints: the discrete adjoint always, the spacetime adjoint (all steps as one system) always.
   ContinuousAdjoint continuous_adjoint = ContinuousAdjoint::None;
+  // Beside it, the redundant-coordinate adjoint of the constrained Hamiltonian equations of Maciag et al. 2022
+  // (`--continuous-form hamiltonian`; adjoint/hamiltonian_continuous_adjoint.hpp).
+  bool hamiltonian_continuous_adjoint = false;
   // Trajectory storages for the backward sweep: memory, hdf5 and checkpoints for every kind.
   bool multiple_ranks = true;       // runs distributed over MPI ranks (else one rank: the joint-coordinate forms)
   bool final_time = true;           // an implicit or free final time differentiated by the discrete adjoint
