@@ -6,7 +6,7 @@
 # cases too; where a figure comes from a test, the case runs that test's commands or, for a C++ test, its binary from
 # build/tests (the test's printed lines are the figures).
 # usage: scripts/reproduce.sh [-np N] [identification] [crane] [double_pendulum] [double_pendulum_hamiltonian]
-#        [stabilization] [stabilization_newton_krylov] [stabilization_joint] [triple_pendulum] [beam_swing_up] [dual_quaternion_beam]
+#        [adjoint_constraint] [stabilization] [stabilization_newton_krylov] [stabilization_joint] [triple_pendulum] [beam_swing_up] [dual_quaternion_beam]
 #        [dual_quaternion_beam_4_5] [beam_4_5_newton_krylov] [pendulum_studies] [oscillator_stop] [tolerance_study] [manipulator]
 #        [torsional_pendulum]
 #        (default: all but stabilization_joint and dual_quaternion_beam_4_5, which take hours; 1 rank)
@@ -15,7 +15,7 @@ ROOT="$(cd "$(dirname "$0")/.." && pwd)"
 NP=1
 if [ "${1:-}" = "-np" ]; then NP="$2"; shift 2; fi
 CASES=("$@")
-[ ${#CASES[@]} -eq 0 ] && CASES=(identification crane double_pendulum double_pendulum_hamiltonian stabilization stabilization_newton_krylov triple_pendulum beam_swing_up
+[ ${#CASES[@]} -eq 0 ] && CASES=(identification crane double_pendulum double_pendulum_hamiltonian adjoint_constraint stabilization stabilization_newton_krylov triple_pendulum beam_swing_up
   dual_quaternion_beam beam_4_5_newton_krylov pendulum_studies oscillator_stop tolerance_study manipulator torsional_pendulum)
 RUN="$ROOT/scripts/flexadj -np $NP"
 OUT="$ROOT/results/optimization"
@@ -354,6 +354,54 @@ PYEND
       # Not run here: the same model with generalized-alpha and the variational integrator at h = 1e-3 (the section
       # names their figures but not their settings), and the wall times.
       ;;
-    *) echo "unknown case '$case' (expected: identification, crane, double_pendulum, double_pendulum_hamiltonian, stabilization, stabilization_newton_krylov, stabilization_joint, triple_pendulum, beam_swing_up, dual_quaternion_beam, dual_quaternion_beam_4_5, beam_4_5_newton_krylov, pendulum_studies, oscillator_stop, tolerance_study, manipulator, torsional_pendulum)" >&2; exit 2 ;;
+    adjoint_constraint)
+      # Maciag et al. 2022, Fig. 7: the adjoint's constraint C_q xi = 0 along the sweep on the cart stabilisation at
+      # u = 0, the joint-coordinate adjoint (30a)/(30b) against the redundant-coordinate one (21a)-(21c), and the
+      # gradients of Fig. 6 (swinging at F = 2 N) from both continuous adjoints and the discrete one.
+      M="$OUT/adjoint_constraint_model.yaml"
+      grep -v spectral_radius "$ROOT/meshes/double_pendulum_cart_stabilization.yaml" > "$M"
+      for H in 1e-3 5e-4; do
+        $RUN gradient "$M" --set integrator.type=hamiltonian --set integrator.coordinates=joint \
+          --set "integrator.step_size=$H" --adjoint continuous --adjoint-violation "$OUT/adjoint_constraint_joint_$H.csv"
+        $RUN gradient "$M" --set integrator.type=hamiltonian --set "integrator.step_size=$H" --adjoint continuous \
+          --continuous-form hamiltonian --adjoint-violation "$OUT/adjoint_constraint_redundant_$H.csv"
+      done
+      S="$ROOT/meshes/double_pendulum_cart_hamiltonian.yaml"
+      for H in 1e-3 5e-4; do
+        $RUN gradient "$S" --set "controls[0].value=2" --set "integrator.step_size=$H" -q \
+          -o "$OUT/adjoint_constraint_fig6_discrete_$H.csv"
+        $RUN gradient "$S" --set "controls[0].value=2" --set "integrator.step_size=$H" --adjoint continuous \
+          --continuous-form hamiltonian -q -o "$OUT/adjoint_constraint_fig6_redundant_$H.csv"
+        $RUN gradient "$S" --set "controls[0].value=2" --set "integrator.step_size=$H" --set integrator.coordinates=joint \
+          --adjoint continuous -q -o "$OUT/adjoint_constraint_fig6_joint_$H.csv"
+      done
+      $PY - "$OUT" <<'PYEND'
+import csv, sys
+out = sys.argv[1]
+def rows(name):
+    return list(csv.DictReader(open("%s/adjoint_constraint_%s.csv" % (out, name))))
+print("max |C_q xi| (max |xi|) per quarter of [0, 2] s, cart stabilisation at u = 0:")
+for h in ["1e-3", "5e-4"]:
+    for kind in ["joint", "redundant"]:
+        r = rows("%s_%s" % (kind, h))
+        cells = []
+        for q in range(4):
+            part = [x for x in r if q * 0.5 <= float(x["time"]) <= (q + 1) * 0.5]
+            cells.append("%.1e (%.3g)" % (max(float(x["violation"]) for x in part), max(float(x["xi"]) for x in part)))
+        print("  h = %s  %-9s  %s" % (h, kind, "  ".join(cells)))
+print("dJ/dF_k at F = 2 N (Fig. 6): redundant continuous, discrete (absolute), joint continuous")
+for h in ["1e-3", "5e-4"]:
+    g = {k: {r["name"]: float(r["gradient"]) for r in rows("fig6_%s_%s" % (k, h))} for k in ["redundant", "discrete", "joint"]}
+    for k in [0, 100, 200, 300, 399]:
+        n = "control:F[%d]" % k
+        print("  h = %s  %-14s % .6e % .6e % .6e" % (h, n, g["redundant"][n], g["discrete"][n], g["joint"][n]))
+    names = [n for n in g["discrete"] if int(n.split("[")[1][:-1]) < 400]
+    s = max(abs(g["discrete"][n]) for n in names)
+    print("  h = %s  max |redundant - discrete| / max |g| = %.2e, |redundant - joint| = %.2e" % (
+        h, max(abs(g["redundant"][n] - g["discrete"][n]) for n in names) / s,
+        max(abs(g["redundant"][n] - g["joint"][n]) for n in names) / s))
+PYEND
+      ;;
+    *) echo "unknown case '$case' (expected: identification, crane, double_pendulum, double_pendulum_hamiltonian, adjoint_constraint, stabilization, stabilization_newton_krylov, stabilization_joint, triple_pendulum, beam_swing_up, dual_quaternion_beam, dual_quaternion_beam_4_5, beam_4_5_newton_krylov, pendulum_studies, oscillator_stop, tolerance_study, manipulator, torsional_pendulum)" >&2; exit 2 ;;
   esac
 done
