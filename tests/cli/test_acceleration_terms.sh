@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Objective and constraint terms on accelerations (quantity: acceleration): flexadj check passes with its defaults
-# for generalized-alpha, HHT and the variational integrator (whose step puts out the consistent accelerations), the
+# for generalized-alpha, HHT, and the variational, state-space and Hamiltonian integrators (whose steps put out the
+# consistent accelerations), the
 # discrete and the spacetime adjoint, at np 1 and np 2, and the gradient is the same from every trajectory storage; flexadj check includes the Hessian-vector product, and the whole Hessian is
 # symmetric, the same from every storage and at np 2; a sensor's acceleration passes check too, and its value is
 # the point's acceleration a_r + alpha k x (R s) - omega^2 R s of the run's states; the integrators, adjoints and
@@ -112,13 +113,26 @@ PY
 for model in implicit implicit_variational free free_variational; do
   pass_if "$model final time: check" checks "" $model.yaml
 done
-# Integrators whose discrete state has no acceleration that their adjoint differentiates.
+# The explicit integrators in absolute coordinates: a_n is the consistent acceleration of x_n (their output after each
+# step), its adjoint one more factorization of [M C_q^T; C_q 0] at q_n; check at np 1 and np 2, the spacetime adjoint,
+# every storage bit for bit. Joint coordinates are refused.
 for type in state_space hamiltonian; do
   sed "s/integrator: {end_time: 0.5, step_size: 0.01}/integrator: {type: $type, end_time: 0.5, step_size: 0.01}/" \
     accel.yaml > $type.yaml
-  expect "$type refused" 2 "$type.yaml" "objective[0].quantity" "hht or variational" "type $type" -- \
-    gradient $type.yaml
+  pass_if "$type: check, np 1" checks "" $type.yaml
+  pass_if "$type: check, np 2" checks "$MPIRUN" $type.yaml
+  pass_if "$type: check, spacetime adjoint" checks "" $type.yaml --adjoint spacetime
+  expect "$type: gradient" 0 "a(b.x)" -- gradient $type.yaml -o $type.csv
+  for storage in "hdf5" "checkpoints --checkpoints 3"; do
+    expect "$type: gradient, trajectory $storage" 0 "a(b.x)" -- gradient $type.yaml --trajectory $storage \
+      -o stored.csv
+    pass_if "$type, trajectory $storage: the gradient of memory bit for bit" cmp -s $type.csv stored.csv
+  done
 done
+sed "s/integrator: {end_time: 0.5, step_size: 0.01}/integrator: {type: hamiltonian, coordinates: joint, end_time: 0.5, step_size: 0.01}/" \
+  accel.yaml > joint.yaml
+expect "joint coordinates refused" 2 "joint.yaml" "objective[0].quantity" "hamiltonian, hht, state_space or variational" "coordinates joint" -- \
+  gradient joint.yaml
 sed 's/integrator: {end_time: 0.5, step_size: 0.01}/integrator: {type: variational, end_time: 0.5, step_size: 0.01}/' \
   accel.yaml | sed '/quantity: acceleration/d' | sed 's/^objective:$/constraints:\
   - {type: path, coordinate: b.x, quantity: acceleration, upper: 1}\
@@ -184,6 +198,12 @@ pass_if "sensor, variational: check with the Hessian-vector product, np 1" hessi
 pass_if "sensor, variational: check with the Hessian-vector product, np 2" hessian_checked "$MPIRUN" \
   sensor_variational.yaml
 pass_if "sensor, variational: Taylor test of order 3 with the Hessian-vector product" taylor3 sensor_variational.yaml
+for type in state_space hamiltonian; do
+  sed "s/integrator: {end_time: 0.5, step_size: 0.005}/integrator: {type: $type, end_time: 0.5, step_size: 0.005}/" \
+    sensor.yaml > sensor_$type.yaml
+  pass_if "sensor, $type: check, np 1" checks "" sensor_$type.yaml
+  pass_if "sensor, $type: check, np 2" checks "$MPIRUN" sensor_$type.yaml
+done
 # Taylor test of order 3 with the Hessian-vector product: taylor3 in cli_support.sh.
 pass_if "accel: Taylor test of order 3 with the Hessian-vector product" taylor3 accel.yaml
 pass_if "sensor: Taylor test of order 3 with the Hessian-vector product" taylor3 sensor.yaml

@@ -9,7 +9,8 @@ namespace flexadj::integrators {
 
 void CarriedStateIntegrator::begin_carried_adjoint() {
   previous_ = assembler_.make_state();
-  for (auto* v : {&carry_q_, &carry_v_, &q_bar_, &v_bar_}) v->assign(coordinate_count_, 0.0);
+  for (auto* v : {&carry_q_, &carry_v_, &q_bar_, &v_bar_, &mu_a_}) v->assign(coordinate_count_, 0.0);
+  mu_acc_.assign(multiplier_count_, 0.0);
 }
 
 void CarriedStateIntegrator::save_adjoint_data(std::vector<double>& data) const {
@@ -51,6 +52,20 @@ void CarriedStateIntegrator::adjoint_step(storage::Trajectory& trajectory, std::
   }
   step_pivots_ = fresh_adjoint_pivots_at(n) ? linalg::Pivots::Fresh : linalg::Pivots::Reuse;
   transpose_step(t, t_next, gradient);
+}
+
+void CarriedStateIntegrator::adjoint_step_with_accelerations(storage::Trajectory& trajectory, std::size_t n,
+                                                             const assembly::State& state, std::vector<double>& dJ_dq,
+                                                             std::vector<double>& dJ_dv,
+                                                             const std::vector<double>& dJ_da,
+                                                             assembly::LocalGradient& gradient) {
+  const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
+  assembler_.assemble(state, trajectory.step_times()[n], assembly::ConstraintLevel::Acceleration, 1.0, &mass_only);
+  use_adjoint_solver(consistent_accelerations_solver());
+  update_adjoint_solver();
+  add_consistent_accelerations_adjoint(state, trajectory.step_times()[n], dJ_da, mu_a_, mu_acc_, dJ_dq, dJ_dv,
+                                       gradient);
+  adjoint_step(trajectory, n, state, dJ_dq, dJ_dv, gradient);
 }
 
 }  // namespace flexadj::integrators

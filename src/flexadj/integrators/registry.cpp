@@ -49,7 +49,7 @@ IntegratorCapabilities variational(bool joint_coordinates, bool trapezoidal) {
 IntegratorCapabilities explicit_heun(ContinuousAdjoint adjoint, bool joint_coordinates) {
   IntegratorCapabilities c;
   c.continuous_adjoint = adjoint;
-  c.multiple_ranks = !joint_coordinates;
+  c.multiple_ranks = c.acceleration_terms = !joint_coordinates;
   c.no_spectral_radius_reason = "an explicit Runge-Kutta method without parameters";
   return c;
 }

@@ -123,15 +123,7 @@ void StateSpace::acceleration_adjoint(const assembly::State& state, double t, co
   assembler_.assemble(state, t, ConstraintLevel::Acceleration, 1.0, &kMassOnly);
   use_adjoint_solver(kAccelerations);
   update_adjoint_solver(step_pivots_);
-  adjoint_solve(a_bar, -1.0, mu_r_, mu_c_);
-  assembler_.adjoint_products(state, t, mu_r_, {}, false, y_k_, y_d_, y_m_);
-  for (std::size_t i = 0; i < coordinate_count_; ++i) {
-    q_bar[i] += y_k_[i];
-    v_bar[i] += y_d_[i];
-  }
-  assembler_.add_constraint_level_transposed(state, t, ConstraintLevel::Acceleration, mu_c_, q_bar, v_bar);
-  assembler_.add_parameter_gradient(state, t, adjoint_vector(&mu_r_, &mu_c_), ConstraintLevel::Acceleration, false,
-                                    gradient);
+  add_consistent_accelerations_adjoint(state, t, a_bar, mu_r_, mu_c_, q_bar, v_bar, gradient);
 }
 
 // The transpose of the linearised step n (x_{n-1} -> x_n, state_space.hpp), in reverse order of the forward step:

@@ -75,6 +75,7 @@ class StateSpace final : public CarriedStateIntegrator {
 
   // The kinds of transposed matrices a step factorizes, each with its own adjoint solver and pivot order.
   enum AdjointMatrix { kVelocityProjection = 0, kPositionProjection = 1, kAccelerations = 2, kAdjointMatrices = 3 };
+  int consistent_accelerations_solver() const override { return kAccelerations; }
 
   Stages forward_, recomputed_;
   // The backward sweep's stage adjoints and work vectors.

@@ -83,6 +83,7 @@ TimeIntegrator::TimeIntegrator(assembly::Assembler& assembler, const integrators
   multiplier_count_ = assembler_.dofs().owned_multipliers().size();
   momentum_system_ = assembler_.make_state();
   projection_sigma_.assign(multiplier_count_, 0.0);
+  for (std::vector<double>& products : acceleration_adjoint_products_) products.assign(coordinate_count_, 0.0);
 }
 
 void TimeIntegrator::begin_adjoint_solver(int matrix_kinds) {
@@ -293,6 +294,27 @@ void TimeIntegrator::solve_consistent_accelerations(assembly::State& state, doub
   assembly::ConstSystemVectorView(*increment_, n).extract(&state.a, &state.lambda);
   for (double value : state.a)
     if (!std::isfinite(value)) throw SolverError("the accelerations are not finite (singular mass matrix?)");
+}
+
+void TimeIntegrator::add_consistent_accelerations_adjoint(const assembly::State& state, double t,
+                                                          const std::vector<double>& dJ_da, std::vector<double>& mu_a,
+                                                          std::vector<double>& mu_acc, std::vector<double>& dJ_dq,
+                                                          std::vector<double>& dJ_dv, assembly::LocalGradient& gradient) {
+  using assembly::ConstraintLevel;
+  adjoint_solve(dJ_da, -1.0, mu_a, mu_acc);
+  std::vector<double>& y_k = acceleration_adjoint_products_[0];
+  std::vector<double>& y_d = acceleration_adjoint_products_[1];
+  std::vector<double>& y_m = acceleration_adjoint_products_[2];
+  assembler_.adjoint_products(state, t, mu_a, {}, false, y_k, y_d, y_m);
+  for (std::size_t i = 0; i < coordinate_count_; ++i) {
+    dJ_dq[i] += y_k[i];
+    dJ_dv[i] += y_d[i];
+  }
+  if (!assembler_.model().constraints().empty())
+    assembler_.add_constraint_level_transposed(state, t, ConstraintLevel::Acceleration, mu_acc, dJ_dq, dJ_dv);
+  if (!gradient.discarded)
+    assembler_.add_parameter_gradient(state, t, adjoint_vector(&mu_a, &mu_acc), ConstraintLevel::Acceleration, false,
+                                      gradient);
 }
 
 void TimeIntegrator::add_initial_projection_adjoint(linalg::LinearSolver& solver, const assembly::State& initial_state,

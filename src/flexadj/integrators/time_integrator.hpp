@@ -206,6 +206,15 @@ class TimeIntegrator : public storage::StepRecomputer {
   // add_initial_projection_second_order(). Identities without constraints. Collective; forward assembly.
   void tangent_initial_projection(const assembly::State& initial_state, double t0,
                                   const assembly::LocalGradient& direction, assembly::State& tangent);
+  // The adjoint of a = the consistent accelerations of `state` (solve_consistent_accelerations()), with the current
+  // adjoint solver holding the factorization of [M C_q^T; C_q 0]^T at state.q: [mu_a; mu_acc] = A^-T [-dJ/da; 0], then
+  // dJ_dq += K^T mu_a + (dC_acc/dq)^T mu_acc, dJ_dv += D^T mu_a + (dC_acc/dv)^T mu_acc (K including d(C_q^T lambda)/dq
+  // at state.lambda), and mu_a . dR/dp + mu_acc . dC_acc/dp with the controls' terms into `gradient` (unless
+  // discarded). Collective.
+  void add_consistent_accelerations_adjoint(const assembly::State& state, double t, const std::vector<double>& dJ_da,
+                                            std::vector<double>& mu_a, std::vector<double>& mu_acc,
+                                            std::vector<double>& dJ_dq, std::vector<double>& dJ_dv,
+                                            assembly::LocalGradient& gradient);
   // The consistent accelerations of `state` (solve_consistent_accelerations()) and their multipliers, differentiated
   // (consistent_accelerations_second_order.cpp; docs/adjoint.md, "Terms on accelerations"). The tangent:
   // [M C_q^T; C_q 0] [a_dot; lambda_dot] = -[R_dot(q_dot, v_dot, 0; p_dot, u_dot); C_acc_dot(q_dot, v_dot, 0)]
@@ -304,6 +313,7 @@ class TimeIntegrator : public storage::StepRecomputer {
   RCP<Vector> adjoint_rhs_, adjoint_solution_, adjoint_mu_;
   std::size_t coordinate_count_ = 0, multiplier_count_ = 0;  // owned
   assembly::State momentum_system_;          // solve_momentum_system(): q with v = a = lambda = 0
+  std::vector<double> acceleration_adjoint_products_[3];  // add_consistent_accelerations_adjoint()'s K^T, D^T, M^T mu_a
   std::vector<double> projection_sigma_;     // position_projection_adjoint()'s multiplier part
   KeptAdjointSteps kept_steps_;
   // d/de of the projection multipliers (tangent_initial_projection()) and keep_initial_partials()' values.

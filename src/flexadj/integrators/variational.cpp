@@ -279,17 +279,7 @@ void Variational::adjoint_step(storage::Trajectory& trajectory, std::size_t step
     // a_k from [M C_q^T; C_q 0] [a; lambda] = [Q; -(C_acc at a = 0)] at x_k (solve_consistent_accelerations; the
     // velocity system's matrix): [mu_a; mu_acc] = A^-T [-dJ/da_k; 0], then dJ/dq_k += K^T mu_a + (dC_acc/dq)^T mu_acc,
     // dJ/dv_k += D^T mu_a + (dC_acc/dv)^T mu_acc, and mu_a . dR/dp + mu_acc . dC_acc/dp with the controls' terms.
-    adjoint_solve(*dJ_da, -1.0, w.mu_a, w.mu_acc);
-    assembler_.adjoint_products(w.current, t, w.mu_a, {}, false, w.y_k, w.y_d, w.y_m);
-    for (std::size_t i = 0; i < n; ++i) {
-      w.g_q[i] += w.y_k[i];
-      w.g_v[i] += w.y_d[i];
-    }
-    if (!assembler_.model().constraints().empty())
-      assembler_.add_constraint_level_transposed(w.current, t, ConstraintLevel::Acceleration, w.mu_acc, w.g_q, w.g_v);
-    if (!gradient.discarded)
-      assembler_.add_parameter_gradient(w.current, t, adjoint_vector(&w.mu_a, &w.mu_acc),
-                                        ConstraintLevel::Acceleration, false, gradient);
+    add_consistent_accelerations_adjoint(w.current, t, *dJ_da, w.mu_a, w.mu_acc, w.g_q, w.g_v, gradient);
   }
 
   // Step k + 1's dependence on x_k: E1 through T_v(q_k, v_k), minus and -C_q(q_k)^T Lambda_{k+1}, E3 through plus.
