@@ -165,8 +165,7 @@ std::string integrator_kinds_help() {
             (can.multiple_ranks ? "any number of ranks" : "one rank") +
             (can.final_time ? "; implicit or free final time" : "") +
             (can.non_holonomic ? "; non-holonomic constraints" : "") +
-            (can.error_controlled_steps ? "; error-controlled steps" : "") +
-            (can.acceleration_terms ? "; terms on accelerations" : "") + "\n";
+            (can.error_controlled_steps ? "; error-controlled steps" : "") + "\n";
   }
   return text;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Objective and constraint terms on accelerations (quantity: acceleration): flexadj check passes with its defaults
-# for generalized-alpha, HHT, and the variational, state-space and Hamiltonian integrators (whose steps put out the
-# consistent accelerations), the
+# for generalized-alpha, HHT, and the variational, state-space and Hamiltonian integrators in absolute and joint
+# coordinates (whose steps put out the consistent accelerations), the
 # discrete and the spacetime adjoint, at np 1 and np 2, and the gradient is the same from every trajectory storage; flexadj check includes the Hessian-vector product, and the whole Hessian is
 # symmetric, the same from every storage and at np 2; a sensor's acceleration passes check too, and its value is
 # the point's acceleration a_r + alpha k x (R s) - omega^2 R s of the run's states; the integrators, adjoints and
@@ -115,7 +115,7 @@ for model in implicit implicit_variational free free_variational; do
 done
 # The explicit integrators in absolute coordinates: a_n is the consistent acceleration of x_n (their output after each
 # step), its adjoint one more factorization of [M C_q^T; C_q 0] at q_n; check at np 1 and np 2, the spacetime adjoint,
-# every storage bit for bit. Joint coordinates are refused.
+# every storage bit for bit. The joint-coordinate kinds below, with the sensor.
 for type in state_space hamiltonian; do
   sed "s/integrator: {end_time: 0.5, step_size: 0.01}/integrator: {type: $type, end_time: 0.5, step_size: 0.01}/" \
     accel.yaml > $type.yaml
@@ -129,10 +129,6 @@ for type in state_space hamiltonian; do
     pass_if "$type, trajectory $storage: the gradient of memory bit for bit" cmp -s $type.csv stored.csv
   done
 done
-sed "s/integrator: {end_time: 0.5, step_size: 0.01}/integrator: {type: hamiltonian, coordinates: joint, end_time: 0.5, step_size: 0.01}/" \
-  accel.yaml > joint.yaml
-expect "joint coordinates refused" 2 "joint.yaml" "objective[0].quantity" "hamiltonian, hht, state_space or variational" "coordinates joint" -- \
-  gradient joint.yaml
 sed 's/integrator: {end_time: 0.5, step_size: 0.01}/integrator: {type: variational, end_time: 0.5, step_size: 0.01}/' \
   accel.yaml | sed '/quantity: acceleration/d' | sed 's/^objective:$/constraints:\
   - {type: path, coordinate: b.x, quantity: acceleration, upper: 1}\
@@ -204,6 +200,20 @@ for type in state_space hamiltonian; do
   pass_if "sensor, $type: check, np 1" checks "" sensor_$type.yaml
   pass_if "sensor, $type: check, np 2" checks "$MPIRUN" sensor_$type.yaml
 done
+# The joint-coordinate kinds (one rank) carry dJ/d(q_n, v_n) too, and put out the consistent a_n of the absolute state.
+for kind in "hamiltonian joint" "variational joint" "variational joint_midpoint"; do
+  set -- $kind
+  sed "s/integrator: {end_time: 0.5, step_size: 0.01}/integrator: {type: $1, coordinates: $2, end_time: 0.5, step_size: 0.01}/" \
+    accel.yaml > joint.yaml
+  sed "s/integrator: {end_time: 0.5, step_size: 0.005}/integrator: {type: $1, coordinates: $2, end_time: 0.5, step_size: 0.005}/" \
+    sensor.yaml > sensor_joint.yaml
+  pass_if "$1, coordinates $2: check" checks "" joint.yaml
+  pass_if "$1, coordinates $2: check on a sensor's acceleration" checks "" sensor_joint.yaml
+done
+expect "joint coordinates: gradient" 0 "a(b.x)" -- gradient joint.yaml -o joint.csv
+expect "joint coordinates: gradient, trajectory checkpoints" 0 "a(b.x)" -- gradient joint.yaml --trajectory checkpoints \
+  --checkpoints 3 -o stored.csv
+pass_if "joint coordinates, trajectory checkpoints: the gradient of memory bit for bit" cmp -s joint.csv stored.csv
 # Taylor test of order 3 with the Hessian-vector product: taylor3 in cli_support.sh.
 pass_if "accel: Taylor test of order 3 with the Hessian-vector product" taylor3 accel.yaml
 pass_if "sensor: Taylor test of order 3 with the Hessian-vector product" taylor3 sensor.yaml

@@ -34,14 +34,12 @@ IntegratorCapabilities damped_implicit(double min_spectral_radius) {  // general
   IntegratorCapabilities c;
   c.continuous_adjoint = ContinuousAdjoint::Dae;
   c.non_holonomic = c.error_controlled_steps = c.spectral_radius = c.second_order_adjoint = true;
-  c.acceleration_terms = true;
   c.min_spectral_radius = min_spectral_radius;
   return c;
 }
 IntegratorCapabilities variational(bool joint_coordinates, bool trapezoidal) {
   IntegratorCapabilities c;
   c.multiple_ranks = c.final_time = c.second_order_adjoint = !joint_coordinates;
-  c.acceleration_terms = !joint_coordinates;
   c.trapezoidal_lagrangians = trapezoidal;
   c.no_spectral_radius_reason = "it has no numerical damping by construction";
   return c;
@@ -49,7 +47,7 @@ IntegratorCapabilities variational(bool joint_coordinates, bool trapezoidal) {
 IntegratorCapabilities explicit_heun(ContinuousAdjoint adjoint, bool joint_coordinates) {
   IntegratorCapabilities c;
   c.continuous_adjoint = adjoint;
-  c.multiple_ranks = c.acceleration_terms = !joint_coordinates;
+  c.multiple_ranks = !joint_coordinates;
   c.no_spectral_radius_reason = "an explicit Runge-Kutta method without parameters";
   return c;
 }

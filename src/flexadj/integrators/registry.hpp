@@ -34,10 +34,6 @@ struct IntegratorCapabilities {
   // The second-order adjoint (TimeIntegrator::tangent_step, second_order_adjoint_step): Hessian-vector products of
   // J (`flexadj hessian`; GradientProblem::check_second_order says what it covers so far).
   bool second_order_adjoint = false;
-  // Objective and constraint terms on the accelerations (quantity: acceleration): the discrete state holds a_n
-  // (generalized-alpha, HHT) or the step puts out the consistent a_n (the variational, state-space and Hamiltonian
-  // integrators in absolute coordinates), and the discrete adjoint (and the second-order one) differentiates it.
-  bool acceleration_terms = false;
   bool trapezoidal_lagrangians = false;  // elements with their own trapezoidal discrete Lagrangian (dual-quaternion beam)
   // integrator.spectral_radius: the smallest allowed (up to 1); why a kind without numerical damping has none.
   bool spectral_radius = false;

@@ -81,9 +81,9 @@ class TimeIntegrator : public storage::StepRecomputer {
   virtual void adjoint_step(storage::Trajectory& trajectory, std::size_t n, const assembly::State& state,
                             std::vector<double>& dJ_dq, std::vector<double>& dJ_dv,
                             assembly::LocalGradient& gradient) = 0;
-  // adjoint_step() with the objective's dJ/da_n as well (terms on accelerations, Objective::on_accelerations), for
-  // the kinds whose discrete state holds a_n (the registry's capability acceleration_terms); the others throw
-  // std::logic_error (the model reader refuses such terms with them).
+  // adjoint_step() with the objective's dJ/da_n as well (terms on accelerations, Objective::on_accelerations): a_n of
+  // generalized-alpha's discrete state, or the consistent acceleration of (q_n, v_n) the other kinds put out after
+  // each step. Every kind overrides it; the default throws std::logic_error.
   virtual void adjoint_step_with_accelerations(storage::Trajectory& trajectory, std::size_t n,
                                                const assembly::State& state, std::vector<double>& dJ_dq,
                                                std::vector<double>& dJ_dv, const std::vector<double>& dJ_da,
@@ -138,7 +138,7 @@ class TimeIntegrator : public storage::StepRecomputer {
                                          std::vector<double>& dJ_dq_dot, std::vector<double>& dJ_dv_dot,
                                          assembly::LocalGradient& gradient_dot);
   // second_order_adjoint_step() with d/de of the objective's dJ/da_n as well, after adjoint_step_with_accelerations
-  // (the kinds with the capability acceleration_terms; the others throw std::logic_error).
+  // (the kinds with a second-order adjoint; the others throw std::logic_error).
   virtual void second_order_adjoint_step_with_accelerations(
       storage::Trajectory& trajectory, std::size_t n, const assembly::State& state, const assembly::State& tangent,
       const assembly::State& previous_tangent, const assembly::LocalGradient& direction,

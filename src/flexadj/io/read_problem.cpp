@@ -78,22 +78,8 @@ void Reader::read_measured_quantity(const Value& v, objectives::ObjectiveTerm& t
     const std::string quantity =
         v.has("quantity") ? v.at("quantity").choice({"position", "velocity", "acceleration"}) : "position";
     if (quantity == "velocity") term.quantity = Term::Quantity::Velocity;
-    if (quantity == "acceleration") {
-      term.quantity = Term::Quantity::Acceleration;
-      check_acceleration_integrator(v.at("quantity"));
-    }
+    if (quantity == "acceleration") term.quantity = Term::Quantity::Acceleration;
   }
-}
-
-// A term on a_n needs an integrator whose discrete state holds a_n and whose adjoint differentiates it.
-void Reader::check_acceleration_integrator(const Value& quantity) const {
-  const integrators::IntegratorKind* kind =
-      integrators::find_integrator_kind(problem_.integrator.scheme, integrators::coordinates_of(problem_.integrator));
-  if (kind && !kind->can.acceleration_terms)
-    quantity.fail("a term on accelerations needs an integrator whose discrete state holds the accelerations (type " +
-                  integrators::types_with([](const auto& k) { return k.can.acceleration_terms; }, "or") +
-                  "); the " + kind->title + " (type " + kind->type + ", coordinates " + kind->coordinates +
-                  ") has none that its adjoint differentiates");
 }
 
 // sensor: {body, point (global at t = 0; default the centre of mass), component: x | y | z} with quantity

@@ -184,7 +184,6 @@ class Reader {
 
   // The quantity x of a term or of the end condition: coordinate (relative_to, quantity) or sensor.
   void read_measured_quantity(const Value& v, objectives::ObjectiveTerm& term) const;
-  void check_acceleration_integrator(const Value& quantity) const;
   void read_momentum_sensor(const Value& v, const Value& quantity, objectives::ObjectiveTerm& term) const;
 
   // integrator.end_condition (after the bodies and joints, whose coordinates it names).
