@@ -6,7 +6,7 @@
 # cases too; where a figure comes from a test, the case runs that test's commands or, for a C++ test, its binary from
 # build/tests (the test's printed lines are the figures).
 # usage: scripts/reproduce.sh [-np N] [identification] [crane] [double_pendulum] [double_pendulum_hamiltonian]
-#        [adjoint_constraint] [stabilization] [stabilization_newton_krylov] [stabilization_joint] [triple_pendulum] [beam_swing_up] [dual_quaternion_beam]
+#        [adjoint_constraint] [stabilization] [stabilization_newton_krylov] [stabilization_joint] [triple_pendulum] [beam_swing_up] [beam_every_node] [dual_quaternion_beam]
 #        [dual_quaternion_beam_4_5] [beam_4_5_newton_krylov] [pendulum_studies] [oscillator_stop] [tolerance_study] [manipulator]
 #        [torsional_pendulum]
 #        (default: all but stabilization_joint and dual_quaternion_beam_4_5, which take hours; 1 rank)
@@ -16,7 +16,7 @@ NP=1
 if [ "${1:-}" = "-np" ]; then NP="$2"; shift 2; fi
 CASES=("$@")
 [ ${#CASES[@]} -eq 0 ] && CASES=(identification crane double_pendulum double_pendulum_hamiltonian adjoint_constraint stabilization stabilization_newton_krylov triple_pendulum beam_swing_up
-  dual_quaternion_beam beam_4_5_newton_krylov pendulum_studies oscillator_stop tolerance_study manipulator torsional_pendulum)
+  beam_every_node dual_quaternion_beam beam_4_5_newton_krylov pendulum_studies oscillator_stop tolerance_study manipulator torsional_pendulum)
 RUN="$ROOT/scripts/flexadj -np $NP"
 OUT="$ROOT/results/optimization"
 mkdir -p "$OUT"
@@ -118,6 +118,14 @@ for case in "${CASES[@]}"; do
       $PY -c "import h5py; f = h5py.File('$OUT/triple_pendulum.h5', 'r'); n = [s.decode() for s in f['model/coordinate_names'][:]]
 for c in n: print('%-12s q(T) = %+.6f  v(T) = %+.6f' % (c, f['state/q'][-1, n.index(c)], f['state/v'][-1, n.index(c)]))"
       $PY "$ROOT/scripts/plot_optimization.py" "$OUT/triple_pendulum" --title "triple pendulum swing-up"
+      ;;
+    beam_every_node)
+      # The same beam to the paper's end configuration, every node upright and undeformed (secs. 4.4, 4.6): the model's
+      # newton_krylov with the figures and the physical check of tests/reproduction/test_beam_every_node.py, then
+      # Barzilai-Borwein (the paper's method) on the same target for 100 iterations.
+      clitest reproduction/test_beam_every_node.py
+      $RUN optimize "$ROOT/meshes/beam_swing_up_every_node.yaml" -o "$OUT/beam_every_node_bb" \
+        --method barzilai_borwein --max-iterations 100
       ;;
     beam_swing_up)
       # Schubert et al. 2024, sec. 4.6 (very flexible beam): Barzilai-Borwein from u0 = 50; gradient checked at
@@ -402,6 +410,6 @@ for h in ["1e-3", "5e-4"]:
         max(abs(g["redundant"][n] - g["joint"][n]) for n in names) / s))
 PYEND
       ;;
-    *) echo "unknown case '$case' (expected: identification, crane, double_pendulum, double_pendulum_hamiltonian, adjoint_constraint, stabilization, stabilization_newton_krylov, stabilization_joint, triple_pendulum, beam_swing_up, dual_quaternion_beam, dual_quaternion_beam_4_5, beam_4_5_newton_krylov, pendulum_studies, oscillator_stop, tolerance_study, manipulator, torsional_pendulum)" >&2; exit 2 ;;
+    *) echo "unknown case '$case' (expected: identification, crane, double_pendulum, double_pendulum_hamiltonian, adjoint_constraint, stabilization, stabilization_newton_krylov, stabilization_joint, triple_pendulum, beam_swing_up, beam_every_node, dual_quaternion_beam, dual_quaternion_beam_4_5, beam_4_5_newton_krylov, pendulum_studies, oscillator_stop, tolerance_study, manipulator, torsional_pendulum)" >&2; exit 2 ;;
   esac
 done
