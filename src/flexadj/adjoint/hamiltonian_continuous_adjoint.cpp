@@ -3,7 +3,6 @@
 #include <algorithm>
 
 #include "flexadj/adjoint/initial_state_gradient.hpp"
-#include "flexadj/core/error.hpp"
 
 namespace flexadj::adjoint {
 
@@ -14,13 +13,9 @@ Gradient hamiltonian_continuous_adjoint_gradient(assembly::Assembler& assembler,
                                                  AdjointConstraintHistory* history) {
   using Partials = objectives::Objective::Partials;
   const model::Model& model = assembler.model();
-  if (integrator.settings().end_condition || integrator.settings().fixed_steps > 0)
-    throw InputError(model.source_file, "--continuous-form",
-                     "the Hamiltonian continuous adjoint does not differentiate an implicit or free final time (the "
-                     "discrete adjoint does)");
   const std::vector<double>& times = trajectory.step_times();
-  const std::size_t last = times.size() - 1;
-  if (last < 1) throw InputError(model.source_file, "integrator", "the continuous adjoint needs at least one step");
+  const std::size_t last =
+      forward_grid_last_step(model, integrator, times, "--continuous-form", "the Hamiltonian continuous adjoint");
   const assembly::ScopedTransposedAssembly transposed_assembly(assembler);
   integrator.begin_adjoint(trajectory);
   const std::size_t n = assembler.dofs().owned_coordinates().size();

@@ -1,5 +1,6 @@
 #include "flexadj/adjoint/initial_state_gradient.hpp"
 
+#include "flexadj/core/error.hpp"
 #include "flexadj/linalg/linear_solver.hpp"
 
 namespace flexadj::adjoint {
@@ -9,6 +10,16 @@ double trapezoidal_weight(const std::vector<double>& times, std::size_t step) {
   const double after = step < last ? times[step + 1] - times[step] : 0.0;
   const double before = step > 0 ? times[step] - times[step - 1] : 0.0;
   return 0.5 * (after + before);
+}
+
+std::size_t forward_grid_last_step(const model::Model& model, const integrators::TimeIntegrator& integrator,
+                                   const std::vector<double>& times, const std::string& key,
+                                   const std::string& adjoint) {
+  if (integrator.settings().end_condition || integrator.settings().fixed_steps > 0)
+    throw InputError(model.source_file, key,
+                     adjoint + " does not differentiate an implicit or free final time (the discrete adjoint does)");
+  if (times.size() < 2) throw InputError(model.source_file, "integrator", "the continuous adjoint needs at least one step");
+  return times.size() - 1;
 }
 
 Gradient initial_state_gradient(assembly::Assembler& assembler, const integrators::TimeIntegrator& integrator,

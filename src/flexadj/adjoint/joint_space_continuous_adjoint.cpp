@@ -1,7 +1,6 @@
 #include "flexadj/adjoint/joint_space_continuous_adjoint.hpp"
 
 #include "flexadj/adjoint/initial_state_gradient.hpp"
-#include "flexadj/core/error.hpp"
 #include "flexadj/integrators/joint_space_equations.hpp"
 
 namespace flexadj::adjoint {
@@ -14,13 +13,9 @@ Gradient joint_space_continuous_adjoint_gradient(assembly::Assembler& assembler,
                                                  AdjointConstraintHistory* history) {
   using Partials = objectives::Objective::Partials;
   const model::Model& model = assembler.model();
-  if (integrator.settings().end_condition || integrator.settings().fixed_steps > 0)
-    throw InputError(model.source_file, "--adjoint",
-                     "the joint-coordinate continuous adjoint does not differentiate an implicit or free final time "
-                     "(the discrete adjoint does)");
   const std::vector<double>& times = trajectory.step_times();
-  const std::size_t last = times.size() - 1;
-  if (last < 1) throw InputError(model.source_file, "integrator", "the continuous adjoint needs at least one step");
+  const std::size_t last =
+      forward_grid_last_step(model, integrator, times, "--adjoint", "the joint-coordinate continuous adjoint");
   const std::unique_ptr<model::JointTree> tree = integrators::make_joint_tree(assembler, "--adjoint");
   tree->refresh(model);
   integrators::JointSpaceEquations equations(assembler, *tree);

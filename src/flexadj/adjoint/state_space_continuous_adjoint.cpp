@@ -32,13 +32,8 @@ Gradient state_space_continuous_adjoint_gradient(assembly::Assembler& assembler,
   using Partials = objectives::Objective::Partials;
   const model::Model& model = assembler.model();
   check_dense_state_space(model, assembler.comm()->getSize(), "--adjoint");
-  if (integrator.settings().end_condition || integrator.settings().fixed_steps > 0)
-    throw InputError(model.source_file, "--adjoint",
-                     "the continuous adjoint does not differentiate an implicit or free final time (the discrete "
-                     "adjoint does)");
   const std::vector<double>& times = trajectory.step_times();
-  const std::size_t last = times.size() - 1;
-  if (last < 1) throw InputError(model.source_file, "integrator", "the continuous adjoint needs at least one step");
+  const std::size_t last = forward_grid_last_step(model, integrator, times, "--adjoint", "the continuous adjoint");
   const std::size_t n = assembler.dofs().owned_coordinates().size();
 
   DenseStateEquations equations(assembler);
