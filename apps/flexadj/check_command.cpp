@@ -295,7 +295,8 @@ std::string check_help() {
          "                         gradient\n"
          "  --bdf-order K          continuous adjoint: BDF order 1..4 (default 2)\n"
          "  --adjoint-steps N      continuous adjoint: N steps of its own, as for gradient\n"
-         "  --continuous-form F    continuous adjoint with type hamiltonian: dae or hamiltonian, as for gradient\n"
+         "  --continuous-form F    continuous adjoint with type hamiltonian: dae, hamiltonian or\n"
+         "                         hamiltonian_index1, as for gradient\n"
          + spacetime_options_help() +
          "  --set KEY=VALUE        override a model-file value (repeatable), as for simulate\n"
          "  -q, --quiet            no progress lines (\"run k of n\" on stderr)\n"

@@ -12,8 +12,9 @@ struct AdjointSettings {
   std::string mode = "discrete";  // discrete | continuous | spacetime
   int bdf_order = 2;              // continuous: k of BDF-k (1..4)
   long long adjoint_steps = 0;    // continuous: its own constant steps (0: the forward grid, or as many steps)
-  // continuous: which adjoint equations, "dae" (Nachbagauer et al. 2015, or the kind's own ODE) or "hamiltonian"
-  // (the redundant-coordinate adjoint of Maciag et al. 2022, type hamiltonian only); empty: "dae".
+  // continuous, type hamiltonian: which adjoint equations, "dae" (Nachbagauer et al. 2015), "hamiltonian" (the
+  // redundant-coordinate adjoint of Maciag et al. 2022, eqs. (21a)-(21c)) or "hamiltonian_index1" (its form (22a)/(22b));
+  // empty: "dae".
   std::string continuous_form;
   // continuous, form hamiltonian: record the adjoint's constraint violation max |C_q xi| per step
   // (GradientProblem::adjoint_constraint_history()).

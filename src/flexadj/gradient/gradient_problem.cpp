@@ -114,9 +114,11 @@ void GradientProblem::set_adjoint(const AdjointSettings& given) {
   if (settings.storage != "memory" && settings.storage != "hdf5" && settings.storage != "checkpoints")
     throw InputError("", "--trajectory", "expected memory, hdf5 or checkpoints, got '" + settings.storage + "'");
   if (!settings.continuous_form.empty() && settings.continuous_form != "dae" &&
-      settings.continuous_form != "hamiltonian")
-    throw InputError("", "--continuous-form", "expected dae or hamiltonian, got '" + settings.continuous_form + "'");
-  const bool hamiltonian_form = settings.continuous_form == "hamiltonian";
+      settings.continuous_form != "hamiltonian" && settings.continuous_form != "hamiltonian_index1")
+    throw InputError("", "--continuous-form",
+                     "expected dae, hamiltonian or hamiltonian_index1, got '" + settings.continuous_form + "'");
+  const bool hamiltonian_form =
+      settings.continuous_form == "hamiltonian" || settings.continuous_form == "hamiltonian_index1";
   if (!settings.continuous_form.empty() && settings.mode != "continuous")
     throw InputError("", "--continuous-form",
                      "chooses the equations of the continuous adjoint (--adjoint continuous); this run's adjoint is " +
@@ -411,11 +413,14 @@ GradientEvaluation GradientProblem::sweep(const objectives::Objective& objective
   adjoint::Gradient gradient;
   using integrators::ContinuousAdjoint;
   const ContinuousAdjoint continuous = integrators::integrator_kind(problem_.integrator).can.continuous_adjoint;
-  if (adjoint_.mode == "continuous" && adjoint_.continuous_form == "hamiltonian") {
+  if (adjoint_.mode == "continuous" && adjoint_.continuous_form.rfind("hamiltonian", 0) == 0) {
     adjoint_constraint_history_ = {};
     gradient = adjoint::hamiltonian_continuous_adjoint_gradient(
         *assembler_, dynamic_cast<integrators::Hamiltonian&>(*integrator_), *trajectory_, objective,
-        design_.parameters(), adjoint_.adjoint_constraint_history ? &adjoint_constraint_history_ : nullptr);
+        design_.parameters(),
+        adjoint_.continuous_form == "hamiltonian_index1" ? adjoint::HamiltonianAdjointForm::Index1
+                                                         : adjoint::HamiltonianAdjointForm::Index2,
+        adjoint_.adjoint_constraint_history ? &adjoint_constraint_history_ : nullptr);
   } else if (adjoint_.mode == "continuous" && continuous == ContinuousAdjoint::JointSpaceOde) {
     adjoint_constraint_history_ = {};
     gradient = adjoint::joint_space_continuous_adjoint_gradient(
@@ -517,6 +522,10 @@ std::string GradientProblem::describe_adjoint() const {
   if (a.mode == "continuous" && a.continuous_form == "hamiltonian")
     text << "continuous (Maciag et al. 2022: redundant-coordinate adjoint of the constrained Hamiltonian "
             "equations, eqs. (21a)-(21c), Heun backwards); gradient of the continuous J to the integration error";
+  else if (a.mode == "continuous" && a.continuous_form == "hamiltonian_index1")
+    text << "continuous (Maciag et al. 2022: redundant-coordinate adjoint of the constrained Hamiltonian "
+            "equations in the index-1 form of eqs. (22a)/(22b), Heun backwards); gradient of the continuous J to the "
+            "integration error";
   else if (a.mode == "continuous" && continuous == ContinuousAdjoint::JointSpaceOde)
     text << "continuous (Maciag et al. 2022: joint-coordinate adjoint ODE, dense, Heun backwards); gradient of the "
             "continuous J to the integration error";

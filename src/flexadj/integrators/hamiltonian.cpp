@@ -103,6 +103,31 @@ double Hamiltonian::step_size_sensitivity(storage::Trajectory&, std::size_t n) {
   return global;
 }
 
+void Hamiltonian::solve_momentum_matrix(const std::vector<double>& q, double t, const std::vector<double>& rhs_q,
+                                        const std::vector<double>& rhs_m, std::vector<double>& x,
+                                        std::vector<double>& y) {
+  momentum_system_.q = q;
+  assembler_.assemble(momentum_system_, t, assembly::ConstraintLevel::Velocity, 1.0, &kMassOnly);
+  update_adjoint_solver();
+  assembly::SystemVectorView(*adjoint_rhs_, coordinate_count_).assign(rhs_q, 1.0, &rhs_m, 1.0);
+  adjoint_solver_->solve(*adjoint_rhs_, *adjoint_solution_);
+  assembly::ConstSystemVectorView(*adjoint_solution_, coordinate_count_).extract(&x, &y);
+}
+
+void Hamiltonian::mass_times(const std::vector<double>& q, double t, const std::vector<double>& x,
+                             std::vector<double>& out) {
+  polar_.q = q;
+  polar_.v = x;
+  forces_.momentum(polar_, t, out);
+}
+
+void Hamiltonian::add_velocity_constraint_parameter_terms(const assembly::State& state, double t,
+                                                          const std::vector<double>& mu,
+                                                          assembly::LocalGradient& gradient) {
+  assembler_.add_parameter_gradient(state, t, adjoint_vector(nullptr, &mu), assembly::ConstraintLevel::Velocity, true,
+                                    gradient);
+}
+
 void Hamiltonian::momentum_system_adjoint(const assembly::State& state, double t, const std::vector<double>& v_bar,
                                           const std::vector<double>* sigma_bar, std::vector<double>& p_bar,
                                           std::vector<double>& q_bar, assembly::LocalGradient& gradient) {

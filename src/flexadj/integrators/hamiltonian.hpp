@@ -57,7 +57,7 @@ class Hamiltonian final : public CarriedStateIntegrator {
   // (21a)-(21c) (adjoint/hamiltonian_continuous_adjoint.hpp) share; begin_adjoint() first. Collective.
   //
   // The transpose of (6a) at (state.q, t) with v = state.v, sigma = state.lambda: A^T [rho; kappa] = [v_bar;
-  // sigma_bar] (sigma_bar nullptr: zero), p_bar = rho, kappa = multipliers(), q_bar -= d(M v + C_q^T sigma)/dq^T rho
+  // sigma_bar] (sigma_bar nullptr: zero), p_bar = rho, multipliers() = -kappa, q_bar -= d(M v + C_q^T sigma)/dq^T rho
   // + d(C_q v + C_t)/dq^T kappa, and the parameter terms with -[rho; kappa] into `gradient`.
   void momentum_system_adjoint(const assembly::State& state, double t, const std::vector<double>& v_bar,
                                const std::vector<double>* sigma_bar, std::vector<double>& p_bar,
@@ -67,6 +67,14 @@ class Hamiltonian final : public CarriedStateIntegrator {
   // sigma_bar += (dF/d.)^T xi, parameter and control terms into `gradient` (polarization for D' sigma, above).
   void rate_adjoint(const assembly::State& state, double t, const std::vector<double>& xi, std::vector<double>& q_bar,
                     std::vector<double>& v_bar, std::vector<double>& sigma_bar, assembly::LocalGradient& gradient);
+  // [M D; D^T 0] [x; y] = [rhs_q; rhs_m], the matrix of (6a) at (q, t) (symmetric), factorized afresh.
+  void solve_momentum_matrix(const std::vector<double>& q, double t, const std::vector<double>& rhs_q,
+                             const std::vector<double>& rhs_m, std::vector<double>& x, std::vector<double>& y);
+  // out = M(q) x (T_v at v = x).
+  void mass_times(const std::vector<double>& q, double t, const std::vector<double>& x, std::vector<double>& out);
+  // gradient += mu . d(C_q v + C_t)/dp at `state`: the velocity-level constraints' parameter terms.
+  void add_velocity_constraint_parameter_terms(const assembly::State& state, double t, const std::vector<double>& mu,
+                                               assembly::LocalGradient& gradient);
   // d(sigma)/dt of (6a)/(6b) at a stored state (q, v, a): D lambda = T_q + f - d(T_v)/dt, i.e.
   // [M D; D^T 0] [x; lambda] = [T_q + f - (dT_v/dq) v - M a; 0] (x = 0). It differs from the state's lambda where the
   // assembler's residual writes the inertia forces otherwise along the columns of D (the Newton-Euler form of the
