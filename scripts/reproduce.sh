@@ -373,6 +373,8 @@ PYEND
           --set "integrator.step_size=$H" --adjoint continuous --adjoint-violation "$OUT/adjoint_constraint_joint_$H.csv"
         $RUN gradient "$M" --set integrator.type=hamiltonian --set "integrator.step_size=$H" --adjoint continuous \
           --continuous-form hamiltonian --adjoint-violation "$OUT/adjoint_constraint_redundant_$H.csv"
+        $RUN gradient "$M" --set integrator.type=hamiltonian --set "integrator.step_size=$H" --adjoint continuous \
+          --continuous-form hamiltonian_index1 --adjoint-violation "$OUT/adjoint_constraint_index1_$H.csv"
       done
       S="$ROOT/meshes/double_pendulum_cart_hamiltonian.yaml"
       for H in 1e-3 5e-4; do
@@ -380,6 +382,8 @@ PYEND
           -o "$OUT/adjoint_constraint_fig6_discrete_$H.csv"
         $RUN gradient "$S" --set "controls[0].value=2" --set "integrator.step_size=$H" --adjoint continuous \
           --continuous-form hamiltonian -q -o "$OUT/adjoint_constraint_fig6_redundant_$H.csv"
+        $RUN gradient "$S" --set "controls[0].value=2" --set "integrator.step_size=$H" --adjoint continuous \
+          --continuous-form hamiltonian_index1 -q -o "$OUT/adjoint_constraint_fig6_index1_$H.csv"
         $RUN gradient "$S" --set "controls[0].value=2" --set "integrator.step_size=$H" --set integrator.coordinates=joint \
           --adjoint continuous -q -o "$OUT/adjoint_constraint_fig6_joint_$H.csv"
       done
@@ -390,24 +394,25 @@ def rows(name):
     return list(csv.DictReader(open("%s/adjoint_constraint_%s.csv" % (out, name))))
 print("max |C_q xi| (max |xi|) per quarter of [0, 2] s, cart stabilisation at u = 0:")
 for h in ["1e-3", "5e-4"]:
-    for kind in ["joint", "redundant"]:
+    for kind in ["joint", "redundant", "index1"]:
         r = rows("%s_%s" % (kind, h))
         cells = []
         for q in range(4):
             part = [x for x in r if q * 0.5 <= float(x["time"]) <= (q + 1) * 0.5]
             cells.append("%.1e (%.3g)" % (max(float(x["violation"]) for x in part), max(float(x["xi"]) for x in part)))
         print("  h = %s  %-9s  %s" % (h, kind, "  ".join(cells)))
-print("dJ/dF_k at F = 2 N (Fig. 6): redundant continuous, discrete (absolute), joint continuous")
+print("dJ/dF_k at F = 2 N (Fig. 6): redundant continuous (21), its index-1 form (22), discrete (absolute), joint continuous")
 for h in ["1e-3", "5e-4"]:
-    g = {k: {r["name"]: float(r["gradient"]) for r in rows("fig6_%s_%s" % (k, h))} for k in ["redundant", "discrete", "joint"]}
+    kinds = ["redundant", "index1", "discrete", "joint"]
+    g = {k: {r["name"]: float(r["gradient"]) for r in rows("fig6_%s_%s" % (k, h))} for k in kinds}
     for k in [0, 100, 200, 300, 399]:
         n = "control:F[%d]" % k
-        print("  h = %s  %-14s % .6e % .6e % .6e" % (h, n, g["redundant"][n], g["discrete"][n], g["joint"][n]))
+        print("  h = %s  %-14s %s" % (h, n, " ".join("% .6e" % g[kind][n] for kind in kinds)))
     names = [n for n in g["discrete"] if int(n.split("[")[1][:-1]) < 400]
     s = max(abs(g["discrete"][n]) for n in names)
-    print("  h = %s  max |redundant - discrete| / max |g| = %.2e, |redundant - joint| = %.2e" % (
-        h, max(abs(g["redundant"][n] - g["discrete"][n]) for n in names) / s,
-        max(abs(g["redundant"][n] - g["joint"][n]) for n in names) / s))
+    for kind in ["redundant", "index1", "joint"]:
+        print("  h = %s  max |%s - discrete| / max |g| = %.2e" % (
+            h, kind, max(abs(g[kind][n] - g["discrete"][n]) for n in names) / s))
 PYEND
       ;;
     *) echo "unknown case '$case' (expected: identification, crane, double_pendulum, double_pendulum_hamiltonian, adjoint_constraint, stabilization, stabilization_newton_krylov, stabilization_joint, triple_pendulum, beam_swing_up, beam_every_node, dual_quaternion_beam, dual_quaternion_beam_4_5, beam_4_5_newton_krylov, pendulum_studies, oscillator_stop, tolerance_study, manipulator, torsional_pendulum)" >&2; exit 2 ;;
