@@ -54,6 +54,8 @@ TEST(Meshes, EveryModelFileReadsAndRuns) {
                                       "hanging_rigid_body_identification.yaml", "double_pendulum_cart_stabilization.yaml",
                                       // beams: their benchmarks are in test_beam_statics.cpp and test_beam_dynamics.cpp
                                       "bend_45_degrees.yaml", "right_angle_cantilever.yaml", "beam_swing_up.yaml",
+                                      // the same beam to the paper's end configuration: reproduction_beam_every_node
+                                      "beam_swing_up_every_node.yaml",
                                       // the variational integrator's: test_variational_integrator.cpp
                                       "flying_spaghetti.yaml",
                                       // ANCF: the pendulum's checks are in test_ancf_pendulum.cpp
