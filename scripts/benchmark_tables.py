@@ -170,7 +170,10 @@ def beams(results):
                      f"{b['forward_seconds_per_step']:.3g}" if b else "",
                      f"{b['adjoint_seconds_per_step']:.3g}" if b else "",
                      f"{f1 / b['forward_seconds_per_step']:.2f}" if b else ""])
-    solver = one.get("linear_solver", "direct")
+    def solver_of(data):  # the runs' own solver names (older files: one name for the file, or none)
+        names = sorted({r["linear_solver"] for r in data["runs"] if "linear_solver" in r})
+        return ", ".join(names) or data.get("linear_solver", "direct")
+    solver = "np 1 " + solver_of(one) + (", np 2 " + solver_of(two) if two else "")
     return (table(["elements", "unknowns", "fwd s/step np 1", "adj s/step np 1", "adj/fwd np 1", "µs per element and fwd step np 1",
                    "fwd s/step np 2", "adj s/step np 2", "np2/np1 fwd"], rows)
             + f"\n\nSolver: {solver}. " + run_line(one, two))
