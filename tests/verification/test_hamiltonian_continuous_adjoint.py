@@ -20,13 +20,19 @@ adjoint/hamiltonian_continuous_adjoint.hpp), through the command line, both form
    which falls at order 2 (ratio in (3.6, 4.4) from h = 1e-3 to 5e-4) and stays below 1e-4 max |xi|; the two
    adjoints' xi(t0) agree to 1e-2 (O(h^2) apart, both ~52); the index-1 form's drift is O(h^2) too and at least 3x
    the index-2 form's (measured 8.3x).
-5. Refusals with exit 2 naming the option or key.
+5. Refusals with exit 2 naming the option or key, also a --restart with the form changed.
 
 usage: test_hamiltonian_continuous_adjoint.py FLEXADJ MPIEXEC WORKDIR SOURCE_DIR
 """
 import csv
+import glob
 import math
+import os
 import re
+import shutil
+import signal
+import subprocess
+import time
 
 from cli_checks import CliChecks
 import sys
@@ -203,6 +209,23 @@ refused("--adjoint-steps with the form", ["--adjoint-steps", "forward grid"], "g
         "integrator.type=hamiltonian", *FORM, "--adjoint-steps", "100")
 refused("a free final time with the form", ["design_variables", "does not differentiate a free final time"], "gradient", pendulum, "--set",
         "integrator.type=hamiltonian", "--set", "design_variables=[rod.length, integrator.end_time]", *FORM)
+# A run with disk checkpoints killed after its second checkpoint file, then --restart with the form changed: refused
+# (the checkpoint's run identity names the adjoint's form), never resumed into the other form.
+killed = ["stabilization.yaml", "--set", "integrator.type=hamiltonian", "--set", "integrator.step_size=2.5e-4",
+          "--trajectory", "checkpoints", "--disk-checkpoints", "4", "--checkpoint-folder", "restart_files", "-o", "r.csv"]
+shutil.rmtree("restart_files", ignore_errors=True)
+process = subprocess.Popen([checks.flexadj, "gradient", *killed, *FORM], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL, start_new_session=True)
+for _ in range(20000):
+    if len(glob.glob("restart_files/checkpoint_*.h5")) >= 2 or process.poll() is not None:
+        break
+    time.sleep(0.002)
+os.killpg(process.pid, signal.SIGKILL)
+process.wait()
+check("the run was killed with two checkpoint files", process.returncode == -signal.SIGKILL and
+      len(glob.glob("restart_files/checkpoint_*.h5")) >= 2)
+refused("--restart with the form changed", ["checkpoint belongs to another run", "hamiltonian_index1"], "gradient",
+        *killed, *FORMS["hamiltonian_index1"], "--restart")
 refused("--adjoint-violation into a missing folder", ["--adjoint-violation", "cannot write"], "gradient", pendulum,
         "--set", "integrator.type=hamiltonian", *FORM, "--adjoint-violation", "missing/v.csv")
 checks.finish()

@@ -78,7 +78,8 @@ std::string GradientProblem::run_identity() {
   // The sweep's restart files hold the adjoint of one kind.
   std::string adjoint = adjoint_.mode;
   if (adjoint_.mode == "continuous")
-    adjoint += " (BDF-" + std::to_string(adjoint_.bdf_order) + ", " + std::to_string(adjoint_.adjoint_steps) + " steps)";
+    adjoint += " (BDF-" + std::to_string(adjoint_.bdf_order) + ", " + std::to_string(adjoint_.adjoint_steps) +
+               " steps" + (adjoint_.continuous_form.empty() ? std::string() : ", " + adjoint_.continuous_form) + ")";
   items.emplace_back("adjoint", adjoint);
   return run_identity_text(items);
 }
