@@ -4,8 +4,8 @@
 # to max |H|), the Hessian is symmetric and its product with a direction file is the matrix times the direction;
 # every trajectory storage gives the same bits; the same for the variational integrator (RATTLE), and with joints for
 # directions of the given initial state (projected onto the joints) and of the joints' own parameters; flexadj
-# check's test (d) on the two-mass, variational, jointed (initial state, joint parameters), beam (np 1 and 2) and
-# dual-quaternion beam models; refused inputs
+# check's test (d) on the two-mass, variational, jointed (initial state, joint parameters), beam (np 1 and 2),
+# dual-quaternion beam and knife-edge (non-holonomic) models; refused inputs
 # exit with 2 and name the integrator, the file and the entry.
 # Usage: test_hessian.sh PATH/TO/flexadj
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -293,6 +293,71 @@ pass_if "beam: Taylor test of order 3 with the Hessian-vector product" taylor3 g
 sed 's/end_time: 0.5, step_size/end_time: 0.1, step_size/' "$HERE/../../meshes/beam_swing_up_dual_quaternion.yaml" \
   > dq.yaml
 pass_if "dual-quaternion beam: Taylor test of order 3 with the Hessian-vector product" taylor3 dq.yaml
+
+# Non-holonomic joints: the sleighs on knife edges of meshes/knife_edge.yaml with its design variables (the steering
+# torque's values, an edge's point and direction, masses, an inertia, the hitch's stiffness, an initial velocity and
+# heading) and its objective (final values, a velocity, tracking): check (d) at np 1 and np 2, the Taylor remainder of
+# order 3, np 1 = np 2 to 1e-12 and every storage equal to memory bit for bit.
+KNIFE="$HERE/../../meshes/knife_edge.yaml"
+for ranks in 1 2; do
+  mpiexec -n "$ranks" "$FLEXADJ" check "$KNIFE" -q --directions 1 > "knife_$ranks.txt" 2>&1
+  pass_if "knife edges: check (d), np $ranks" grep -q "check passed.*(d) Hessian-vector product" "knife_$ranks.txt"
+done
+# (A first step of 0.01: the heading moved farther makes the given velocities miss the edges by more than is
+# projected.)
+pass_if "knife edges: Taylor test of order 3 with the Hessian-vector product" taylor3 "$KNIFE" 0.01
+cp taylor_v.csv knife_direction.csv
+for ranks in 1 2; do
+  mpiexec -n "$ranks" "$FLEXADJ" hessian "$KNIFE" -q --direction knife_direction.csv -o "knife_memory_$ranks.csv" \
+    > memory.txt 2>&1
+  for storage in "${storages[@]}"; do
+    # shellcheck disable=SC2086
+    mpiexec -n "$ranks" "$FLEXADJ" hessian "$KNIFE" -q --direction knife_direction.csv -o stored.csv $storage \
+      > stored.txt 2>&1
+    pass_if "knife edges, np $ranks, $storage: the memory product bit for bit" cmp -s stored.csv "knife_memory_$ranks.csv"
+  done
+done
+pass_if "knife edges: np 1 = np 2 to 1e-12" \
+  products_agree "knife edges" knife_memory_1.csv knife_memory_2.csv "$(($(wc -l < knife_direction.csv) - 1))"
+# Given velocities that miss the edges by a few mm/s (projected: the velocity projection's multipliers are not zero, so
+# its tangent's d(A^T nu')/dq q0_dot counts; it is not symmetric), and HHT.
+sed 's/velocity: \[0.7149058481867143, 0.3959944338833268\]/velocity: [0.718, 0.392]/; s/velocity: \[0.7015194825198915, 0.019885053879760972\]/velocity: [0.70, 0.024]/' \
+  "$KNIFE" > knife_off.yaml
+pass_if "knife edges, given velocities off the edges: changed" test "$(grep -c '0.718, 0.392\|0.70, 0.024' knife_off.yaml)" = 2
+for ranks in 1 2; do
+  mpiexec -n "$ranks" "$FLEXADJ" check knife_off.yaml -q --directions 1 > "knife_off_$ranks.txt" 2>&1
+  pass_if "knife edges off the edges: check (d), np $ranks" grep -q "check passed.*(d) Hessian-vector product" \
+    "knife_off_$ranks.txt"
+done
+expect "knife edges, HHT: check (d)" 0 "(d) Hessian-vector product H dp" "check passed" -- \
+  check "$KNIFE" -q --directions 1 --set integrator.type=hht
+# The spatial knife edge (Euler parameters): a sleigh held in the plane by prescribed coordinates, on a tether.
+cat > spatial_knife.yaml <<'YAML'
+title: Chaplygin sleigh in space
+dimension: 3
+gravity: [0, 0, 0]
+integrator: {end_time: 0.5, step_size: 0.01, spectral_radius: 0.9}
+bodies:
+  - {name: sleigh, type: rigid_body, mass: 2, inertia: {principal: [0.5, 0.4, 0.3]}, position: [0.1, -0.2, 0],
+     orientation: {axis: [0, 0, 1], angle: 0.4}, velocity: [0.3047633, 0.5631334, 0], angular_velocity: [0, 0, 1]}
+forces:
+  - {name: tether, type: spring_damper, bodies: [ground, sleigh], points: [[0, 0, 0], [0.1, -0.2, 0]], stiffness: 3,
+     free_length: 0.1}
+joints:
+  - {type: prescribed_coordinate, body: sleigh, coordinate: 2, value: "0"}
+  - {type: prescribed_coordinate, body: sleigh, coordinate: 4, value: "0"}
+  - {type: prescribed_coordinate, body: sleigh, coordinate: 5, value: "0"}
+  - {name: edge, type: knife_edge, body: sleigh, point: [-0.268424, -0.355767, 0], direction: [0.921061, 0.389418, 0]}
+objective:
+  - {type: final_square, coordinate: sleigh.x, target: 0.5}
+  - {type: tracking, coordinate: sleigh.y, reference: "0.1*t"}
+design_variables: [sleigh.mass, tether.stiffness, edge.point_x, {initial_velocity: sleigh.x}]
+YAML
+for ranks in 1 2; do
+  mpiexec -n "$ranks" "$FLEXADJ" check spatial_knife.yaml -q --directions 1 > "spatial_knife_$ranks.txt" 2>&1
+  pass_if "spatial knife edge: check (d), np $ranks" grep -q "check passed.*(d) Hessian-vector product" \
+    "spatial_knife_$ranks.txt"
+done
 
 # Refused inputs: exit 2, naming what is refused.
 expect "no second-order adjoint" 2 "state_space.yaml" "integrator.type" "flexadj hessian" "state-space" -- hessian state_space.yaml

@@ -1,17 +1,21 @@
 // The Sacado adaptor of non-holonomic constraints (model/velocity_constraint_ad.hpp) on the knife edge: g_q, A =
 // dg/dv, H = d(A^T lambda)/dq, the time derivative dg/ds along q + v s, v + a s, t + s and its Jacobians, the
 // transposed products and the parameter partials, each against central differences of g (fd_check.hpp); g linear
-// in v; the position-level members refuse.
+// in v; the position-level members refuse. The second-order kernels (each first-order one differentiated along a
+// direction of q, v, a, lambda and the parameters) against central differences of the first-order ones, for the
+// planar and the spatial knife edge.
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <functional>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <stdexcept>
 #include <vector>
 
 #include "flexadj/constraints/constraints.hpp"
+#include "flexadj/constraints/spatial_knife_edge.hpp"
 #include "fd_check.hpp"
 
 namespace flexadj::testing {
@@ -144,6 +148,107 @@ TEST(VelocityConstraintDerivatives, KnifeEdgeProductsAndParameterPartialsMatchCe
                                              kRoundOffAccuracy));
     }
   }
+}
+
+// Every second-order kernel against central differences of the first-order quantities it differentiates, with q,
+// v, a, lambda and the parameters moved together along e (step 1e-5): g, A^T lambda, the transposed products
+// (level 0: H^T mu_r + g_q^T mu_c and A^T mu_c; levels 1, 2: H^T mu_r + A^T mu_c), A mu_r, the level's value and its
+// transposed Jacobians, and the parameter gradient.
+void check_second_order_kernels(model::Constraint& owner, const Vector& q, const Vector& v, const Vector& a) {
+  const auto& c = dynamic_cast<const model::VelocityConstraint&>(owner);
+  const std::size_t n = q.size(), np = owner.parameters().size();
+  const Vector p0 = owner.parameters();
+  Vector q_dot(n), v_dot(n), a_dot(n), mu_r(n), p_dot(np);
+  for (std::size_t i = 0; i < n; ++i) {
+    q_dot[i] = 0.3 - 0.17 * double(i);
+    v_dot[i] = -0.6 + 0.23 * double(i);
+    a_dot[i] = 0.4 * std::cos(double(i));
+    mu_r[i] = 0.9 * std::sin(1.0 + double(i));
+  }
+  for (std::size_t k = 0; k < np; ++k) p_dot[k] = 0.5 * std::cos(2.0 + double(k));
+  const double lambda = 1.3, lambda_dot = -0.7, mu_c = 0.8, t = 0.25;
+  auto first_order = [&](double step, int level) {
+    Vector x(n), y(n), z(n);
+    for (std::size_t i = 0; i < n; ++i) {
+      x[i] = q[i] + step * q_dot[i];
+      y[i] = v[i] + step * v_dot[i];
+      z[i] = a[i] + step * a_dot[i];
+    }
+    for (std::size_t k = 0; k < np; ++k) owner.set_parameter(int(k), p0[k] + step * p_dot[k]);
+    const double l = lambda + step * lambda_dot;
+    double g, g_dot;
+    Vector g_q(n), A(n), H(n * n), force(n), out_q(n, 0.0), out_v(n, 0.0), d_dq(n), d_dv(n), gradient(np, 0.0);
+    c.velocity_jacobians(x.data(), y.data(), &l, t, &g, g_q.data(), A.data(), H.data());
+    c.velocity_time_derivative(x.data(), y.data(), z.data(), t, &g, &g_dot);
+    double a_mu = 0.0;
+    for (std::size_t i = 0; i < n; ++i) {
+      force[i] = A[i] * l;
+      a_mu += A[i] * mu_r[i];
+    }
+    c.add_velocity_transposed_products(x.data(), y.data(), t, &l, mu_r.data(), &mu_c, out_q.data(), out_v.data());
+    if (level > 0)  // the rows whose unknown is v or a: A^T mu_c with the q rows
+      for (std::size_t i = 0; i < n; ++i) {
+        out_q[i] += out_v[i] - g_q[i] * mu_c;
+        out_v[i] = 0.0;
+      }
+    c.level_jacobians(x.data(), y.data(), z.data(), t, level, d_dq.data(), d_dv.data());
+    for (std::size_t i = 0; i < n; ++i) {
+      d_dq[i] *= mu_c;
+      d_dv[i] *= mu_c;
+    }
+    c.add_parameter_gradient(x.data(), y.data(), z.data(), t, &l, mu_r.data(), &mu_c, level, gradient.data());
+    for (std::size_t k = 0; k < np; ++k) owner.set_parameter(int(k), p0[k]);
+    Vector all{g, level == 2 ? g_dot : g, a_mu};
+    for (const Vector* part : {&force, &out_q, &out_v, &d_dq, &d_dv, &gradient})
+      all.insert(all.end(), part->begin(), part->end());
+    return all;
+  };
+  const double h = 1e-5;
+  for (int level = 0; level <= 2; ++level) {
+    const Vector plus = first_order(h, level), minus = first_order(-h, level), at = first_order(0.0, level);
+    Vector fd(at.size());
+    for (std::size_t i = 0; i < at.size(); ++i) fd[i] = (plus[i] - minus[i]) / (2.0 * h);
+    double g_dot, level_dot, m_dot;
+    Vector r_dot(n), out_q(n, 0.0), out_v(n, 0.0), level_q(n, 0.0), level_v(n, 0.0), gradient(np, 0.0);
+    c.velocity_constraint_tangent(q.data(), v.data(), t, &lambda, q_dot.data(), v_dot.data(), &lambda_dot,
+                                  p_dot.data(), &g_dot, r_dot.data());
+    c.level_tangent(q.data(), v.data(), a.data(), t, q_dot.data(), v_dot.data(), a_dot.data(), p_dot.data(), level,
+                    &level_dot);
+    c.add_velocity_second_order_products(q.data(), v.data(), t, &lambda, q_dot.data(), v_dot.data(), &lambda_dot,
+                                         p_dot.data(), mu_r.data(), &mu_c, level, out_q.data(), out_v.data(), &m_dot);
+    c.add_level_transposed_tangent(q.data(), v.data(), a.data(), t, q_dot.data(), v_dot.data(), a_dot.data(),
+                                   p_dot.data(), level, &mu_c, level_q.data(), level_v.data());
+    c.add_parameter_second_order(q.data(), v.data(), a.data(), t, &lambda, q_dot.data(), v_dot.data(), a_dot.data(),
+                                 &lambda_dot, p_dot.data(), mu_r.data(), &mu_c, level, gradient.data());
+    Vector analytic{g_dot, level_dot, m_dot};
+    for (const Vector* part : {&r_dot, &out_q, &out_v, &level_q, &level_v, &gradient})
+      analytic.insert(analytic.end(), part->begin(), part->end());
+    const std::string label = std::string(owner.name()) + ", level " + std::to_string(level) +
+                              ": [g, level value, A mu_r, A^T lambda, transposed products q, v, level rows q, v, "
+                              "parameter gradient] along (q, v, a, lambda, p)";
+    double floor = 0.0;
+    for (double value : at) floor = std::max(floor, std::abs(value));
+    EXPECT_TRUE(jacobian_matches_central_differences(label, analytic, fd, 1, h, floor, kRoundOffAccuracy, 1e-6));
+  }
+  // Held parameters (p_dot = nullptr) give the same as a zero direction.
+  const Vector zero(np, 0.0);
+  double g1, g2;
+  Vector r1(n), r2(n);
+  c.velocity_constraint_tangent(q.data(), v.data(), t, &lambda, q_dot.data(), v_dot.data(), &lambda_dot, nullptr, &g1,
+                                r1.data());
+  c.velocity_constraint_tangent(q.data(), v.data(), t, &lambda, q_dot.data(), v_dot.data(), &lambda_dot, zero.data(),
+                                &g2, r2.data());
+  EXPECT_EQ(g1, g2);
+  EXPECT_EQ(r1, r2);
+}
+
+TEST(VelocityConstraintDerivatives, SecondOrderKernelsMatchCentralDifferencesOfFirstOrder) {
+  Edge e;
+  check_second_order_kernels(*e.owner, e.q, e.v, e.a);
+  // Spatial: position, Euler parameters near unit length but not on it, and their rates.
+  auto spatial = constraints::make_spatial_knife_edge("spatial", 0, {0.2, -0.4, 0.1}, {0.3, 0.9, -0.2});
+  check_second_order_kernels(*spatial, {0.1, -0.3, 0.2, 0.93, 0.2, -0.25, 0.17},
+                             {0.4, 0.2, -0.5, 0.05, -0.3, 0.2, 0.35}, {-0.2, 0.6, 0.1, 0.3, -0.1, 0.4, -0.25});
 }
 
 TEST(VelocityConstraintDerivatives, PositionLevelMembersRefuse) {

@@ -133,7 +133,8 @@ class Assembler {
                                        std::vector<double>& out_v);
 
   // The tangent-linear model and the second-order adjoint (second_order_products.cpp; docs/adjoint.md,
-  // "Second-order adjoint"), position-level constraints (non-holonomic ones: std::logic_error). The direction is
+  // "Second-order adjoint"); non-holonomic constraints g = A v + b enter with A in place of C_q as the forces'
+  // directions and g as the rows of the step (model/component.hpp, VelocityConstraint). The direction is
   // `tangent` (q_dot, v_dot, a_dot, lambda_dot of this rank), direction.parameters (p_dot of the force elements and
   // constraints, in the layout of a LocalGradient of the same ParameterSpace) and direction.controls (u_dot_k of
   // each control signal's values). Where `direction` is a pointer, nullptr holds the constraints' parameters.
@@ -150,16 +151,20 @@ class Assembler {
                              std::vector<double>& out_q, std::vector<double>& out_v, std::vector<double>& out_a,
                              std::vector<double>& m_dot, LocalGradient& gradient);
 
-  // The constraints' part of second_order_products() alone (the variational integrator's constraint terms):
-  // out_q = d/de (H^T mu_r + C_q^T mu_c) with H = d(C_q^T lambda)/dq at state.lambda, along tangent.q,
-  // tangent.lambda and the constraints' p_dot, and m_dot = d/de C_q mu_r (mu held). Collective.
-  void constraint_second_order_products(const State& state, const State& tangent, double t,
+  // The constraints' part of second_order_products() alone (the variational integrator's constraint terms, the
+  // projections and consistent accelerations): out_q = d/de (H^T mu_r + C_q^T mu_c) with H = d(C_q^T lambda)/dq at
+  // state.lambda, along tangent.q, tangent.lambda and the constraints' p_dot, and m_dot = d/de C_q mu_r (mu held).
+  // `level` names the rows mu_c belongs to; it matters for non-holonomic constraints only: at Velocity and
+  // Acceleration level their rows' unknowns are v or a, so out_q gets d/de (A^T mu_c); at Position level (a position
+  // projection) they have identity rows and add nothing. Collective.
+  void constraint_second_order_products(const State& state, const State& tangent, double t, ConstraintLevel level,
                                         const std::vector<double>& mu_r, const std::vector<double>& mu_c,
                                         std::vector<double>& out_q, std::vector<double>& m_dot,
                                         const LocalGradient* direction = nullptr);
 
   // The consistent initial state's tangent and its second-order adjoint, along tangent.q, tangent.v, tangent.a and
-  // the constraints' p_dot (position-level constraints): c_dot = d/de of the constraints at `level` on the owned
+  // the constraints' p_dot (non-holonomic ones: g at levels 0 and 1, dg/ds at 2): c_dot = d/de of the constraints at
+  // `level` on the owned
   // multipliers, and out_q += d/de ((dc/dq)^T mu_c), out_v += d/de ((dc/dv)^T mu_c) of the level's c (mu_c held;
   // add_constraint_level_transposed differentiated). Collective.
   void constraint_level_tangent(const State& state, const State& tangent, double t, ConstraintLevel level,
@@ -169,9 +174,12 @@ class Assembler {
                                                std::vector<double>& out_q, std::vector<double>& out_v,
                                                const LocalGradient* direction = nullptr);
   // The constraints' parameter part of the tangent alone: r_dot = d/dp (C_q^T state.lambda) p_dot on the owned
-  // coordinates, c_dot = C_p p_dot on the owned multipliers (q and lambda held). Collective.
+  // coordinates, c_dot = C_p p_dot on the owned multipliers (q and lambda held); with along_q, q moves along
+  // along_q->q as well (r_dot then includes H q_dot, c_dot C_q q_dot). Non-holonomic constraints add their forces'
+  // part (A^T lambda) alone: they have no position level. Collective.
   void constraint_parameter_tangent(const State& state, double t, const LocalGradient& direction,
-                                    std::vector<double>& r_dot, std::vector<double>& c_dot);
+                                    std::vector<double>& r_dot, std::vector<double>& c_dot,
+                                    const State* along_q = nullptr);
   // The constraints' part of add_parameter_gradient() differentiated along the direction (tangent.q, v, a, lambda
   // and direction's p_dot; mu_r, mu_c held, owned): gradient.parameters += d/de [lambda . (C_q mu_r) + mu_c . c]_{,p}
   // with c at `level`, for the constraints with wanted parameters. Collective.
@@ -265,10 +273,10 @@ class Assembler {
   // (second_order_products.cpp; made at the first call).
   void import_tangent(const State& tangent);
   // The constraint loop of second_order_products() on the imported state, tangent and mu_r: sums into the first
-  // ghosted work column.
-  void add_constraint_second_order_products(const State& state, const State& tangent, double t,
-                                            const std::vector<double>& mu_c, std::vector<double>& m_dot,
-                                            const LocalGradient* direction);
+  // two ghosted work columns (the second: non-holonomic rows of the step, at Position level outside a projection).
+  void add_constraint_second_order_products(const State& state, const State& tangent, double t, ConstraintLevel level,
+                                            bool projection, const std::vector<double>& mu_c,
+                                            std::vector<double>& m_dot, const LocalGradient* direction);
   // p_dot of a constraint's parameters in `direction`, nullptr where it has none wanted (or no direction).
   static const double* constraint_p_dot(const LocalGradient* direction, int constraint) {
     if (!direction || direction->constraint_offsets[constraint] < 0) return nullptr;

@@ -13,17 +13,6 @@
 #include "flexadj/functions/control_signal.hpp"
 
 namespace flexadj::assembly {
-namespace {
-
-void refuse_velocity_constraints(const model::Model& model) {
-  for (const auto& constraint : model.constraints())
-    if (constraint->velocity_level())
-      throw std::logic_error("Assembler: the second-order products have no non-holonomic constraints ('" +
-                             constraint->name() + "')");
-}
-
-}  // namespace
-
 void Assembler::import_tangent(const State& tangent) {
   if (!owned_tangent_) {
     owned_tangent_ = rcp(new MultiVector(coordinate_map_, 3));
@@ -75,7 +64,6 @@ double Assembler::control_tangent(const model::ForceElement& element, const Loca
 
 void Assembler::tangent_residual(const State& state, const State& tangent, double t, const LocalGradient& direction,
                                  std::vector<double>& r_dot, std::vector<double>& c_dot) {
-  refuse_velocity_constraints(model_);
   import_state(state, true, true);
   import_tangent(tangent);
   ghosted_residual_->putScalar(0.0);
@@ -94,9 +82,15 @@ void Assembler::tangent_residual(const State& state, const State& tangent, doubl
       const auto& constraint = *model_.constraints()[c.index];
       load(c, views);
       load_tangent(c, direction, -1, 0);
-      constraint.constraint_tangent(q_.data(), t, state.lambda.data() + c.first_multiplier, q_dot_.data(),
-                                    tangent.lambda.data() + c.first_multiplier, constraint_p_dot(&direction, c.index),
-                                    c_tangent_.data(), r_.data());
+      const double *lambda = state.lambda.data() + c.first_multiplier,
+                   *lambda_dot = tangent.lambda.data() + c.first_multiplier;
+      if (constraint.velocity_level())
+        static_cast<const model::VelocityConstraint&>(constraint)
+            .velocity_constraint_tangent(q_.data(), v_.data(), t, lambda, q_dot_.data(), v_dot_.data(), lambda_dot,
+                                         constraint_p_dot(&direction, c.index), c_tangent_.data(), r_.data());
+      else
+        constraint.constraint_tangent(q_.data(), t, lambda, q_dot_.data(), lambda_dot,
+                                      constraint_p_dot(&direction, c.index), c_tangent_.data(), r_.data());
       for (std::size_t i = 0; i < c.rows.size(); ++i) residual[c.rows[i]] += r_[i];
       for (int k = 0; k < constraint.equation_count(); ++k) residual[c.multiplier_rows[k]] += c_tangent_[k];
     }
@@ -113,7 +107,6 @@ void Assembler::second_order_products(const State& state, const State& tangent, 
                                       const std::vector<double>& mu_c, std::vector<double>& out_q,
                                       std::vector<double>& out_v, std::vector<double>& out_a,
                                       std::vector<double>& m_dot, LocalGradient& gradient) {
-  refuse_velocity_constraints(model_);
   import_state(state, true, true);
   import_tangent(tangent);
   import_products_mu(mu_r);
@@ -152,49 +145,64 @@ void Assembler::second_order_products(const State& state, const State& tangent, 
       }
     }
   }
-  add_constraint_second_order_products(state, tangent, t, mu_c, m_dot, &direction);
+  add_constraint_second_order_products(state, tangent, t, ConstraintLevel::Position, false, mu_c, m_dot, &direction);
   export_products(out_q, out_v, out_a);
 }
 
 void Assembler::constraint_second_order_products(const State& state, const State& tangent, double t,
-                                                 const std::vector<double>& mu_r, const std::vector<double>& mu_c,
-                                                 std::vector<double>& out_q, std::vector<double>& m_dot,
-                                                 const LocalGradient* direction) {
-  refuse_velocity_constraints(model_);
+                                                 ConstraintLevel level, const std::vector<double>& mu_r,
+                                                 const std::vector<double>& mu_c, std::vector<double>& out_q,
+                                                 std::vector<double>& m_dot, const LocalGradient* direction) {
   import_state(state, true, true);
   import_tangent(tangent);
   import_products_mu(mu_r);
-  add_constraint_second_order_products(state, tangent, t, mu_c, m_dot, direction);
+  add_constraint_second_order_products(state, tangent, t, level, true, mu_c, m_dot, direction);
   export_first_work_column(out_q);
 }
 
 void Assembler::add_constraint_second_order_products(const State& state, const State& tangent, double t,
+                                                     ConstraintLevel level, bool projection,
                                                      const std::vector<double>& mu_c, std::vector<double>& m_dot,
                                                      const LocalGradient* direction) {
-  const auto mu = ghosted_mu_->getData(0), q_tangent = ghosted_tangent_->getData(0);
-  auto sum_q = ghosted_work_->getDataNonConst(0);
+  const auto mu = ghosted_mu_->getData(0);
+  auto sum_q = ghosted_work_->getDataNonConst(0), sum_v = ghosted_work_->getDataNonConst(1);
   const GhostedViews views = ghosted_views();
-  double *local_mu = mu_local_.data(), *local_q = out_q_local_.data();
+  double *local_mu = mu_local_.data(), *local_q = out_q_local_.data(), *local_v = out_v_local_.data();
   for (const auto& c : constraints_) {
     const auto& constraint = *model_.constraints()[c.index];
+    // A non-holonomic constraint's rows in a position projection are the identity (add_velocity_constraint).
+    if (constraint.velocity_level() && projection && level == ConstraintLevel::Position) {
+      std::fill_n(m_dot.data() + c.first_multiplier, constraint.equation_count(), 0.0);
+      continue;
+    }
     load(c, views);
+    load_state_tangent(c);
     for (std::size_t i = 0; i < c.state_entries.size(); ++i) {
-      q_dot_[i] = q_tangent[c.state_entries[i]];
       local_mu[i] = mu[c.state_entries[i]];
-      local_q[i] = 0.0;
+      local_q[i] = local_v[i] = 0.0;
     }
     const double* multiplier_mu = mu_c.empty() ? zero_multipliers_.data() : mu_c.data() + c.first_multiplier;
-    constraint.add_second_order_products(q_.data(), t, state.lambda.data() + c.first_multiplier, q_dot_.data(),
-                                         tangent.lambda.data() + c.first_multiplier,
-                                         constraint_p_dot(direction, c.index), local_mu, multiplier_mu, local_q,
-                                         m_dot.data() + c.first_multiplier);
-    for (std::size_t i = 0; i < c.state_entries.size(); ++i) sum_q[c.state_entries[i]] += local_q[i];
+    const double *lambda = state.lambda.data() + c.first_multiplier,
+                 *lambda_dot = tangent.lambda.data() + c.first_multiplier;
+    if (constraint.velocity_level())
+      static_cast<const model::VelocityConstraint&>(constraint)
+          .add_velocity_second_order_products(q_.data(), v_.data(), t, lambda, q_dot_.data(), v_dot_.data(),
+                                              lambda_dot, constraint_p_dot(direction, c.index), local_mu,
+                                              multiplier_mu, static_cast<int>(level), local_q, local_v,
+                                              m_dot.data() + c.first_multiplier);
+    else
+      constraint.add_second_order_products(q_.data(), t, lambda, q_dot_.data(), lambda_dot,
+                                           constraint_p_dot(direction, c.index), local_mu, multiplier_mu, local_q,
+                                           m_dot.data() + c.first_multiplier);
+    for (std::size_t i = 0; i < c.state_entries.size(); ++i) {
+      sum_q[c.state_entries[i]] += local_q[i];
+      sum_v[c.state_entries[i]] += local_v[i];
+    }
   }
 }
 
 void Assembler::constraint_level_tangent(const State& state, const State& tangent, double t, ConstraintLevel level,
                                          std::vector<double>& c_dot, const LocalGradient* direction) {
-  refuse_velocity_constraints(model_);
   import_state(state, true, true);
   import_tangent(tangent);
   const GhostedViews views = ghosted_views();
@@ -211,7 +219,6 @@ void Assembler::add_constraint_level_transposed_tangent(const State& state, cons
                                                         ConstraintLevel level, const std::vector<double>& mu_c,
                                                         std::vector<double>& out_q, std::vector<double>& out_v,
                                                         const LocalGradient* direction) {
-  refuse_velocity_constraints(model_);
   import_state(state, true, true);
   import_tangent(tangent);
   ghosted_work_->putScalar(0.0);
@@ -242,7 +249,6 @@ void Assembler::add_constraint_parameter_second_order(const State& state, const 
                                                       const LocalGradient& direction, const std::vector<double>& mu_r,
                                                       const std::vector<double>& mu_c, ConstraintLevel level,
                                                       LocalGradient& gradient) {
-  refuse_velocity_constraints(model_);
   import_state(state, true, true);
   import_tangent(tangent);
   import_products_mu(mu_r);
@@ -267,23 +273,33 @@ void Assembler::add_constraint_parameter_second_order(const State& state, const 
 }
 
 void Assembler::constraint_parameter_tangent(const State& state, double t, const LocalGradient& direction,
-                                             std::vector<double>& r_dot, std::vector<double>& c_dot) {
-  refuse_velocity_constraints(model_);
+                                             std::vector<double>& r_dot, std::vector<double>& c_dot,
+                                             const State* along_q) {
   import_state(state, true, true);
+  if (along_q) import_tangent(*along_q);
   ghosted_work_->putScalar(0.0);
   std::fill(c_dot.begin(), c_dot.end(), 0.0);
   {
     auto sum_q = ghosted_work_->getDataNonConst(0);
     const GhostedViews views = ghosted_views();
     if (q_dot_.size() < q_.size()) q_dot_.resize(q_.size());
-    std::fill(q_dot_.begin(), q_dot_.end(), 0.0);
+    if (v_dot_.size() < q_.size()) v_dot_.resize(q_.size());
+    std::fill(v_dot_.begin(), v_dot_.end(), 0.0);
+    const auto q_tangent = along_q ? ghosted_tangent_->getData(0) : Teuchos::ArrayRCP<const double>();
     for (const auto& c : constraints_) {
       const double* p_dot = constraint_p_dot(&direction, c.index);
-      if (!p_dot) continue;
+      if (!p_dot && !along_q) continue;
       load(c, views);
-      model_.constraints()[c.index]->constraint_tangent(q_.data(), t, state.lambda.data() + c.first_multiplier,
-                                                        q_dot_.data(), zero_multipliers_.data(), p_dot,
-                                                        c_dot.data() + c.first_multiplier, r_.data());
+      for (std::size_t i = 0; i < c.state_entries.size(); ++i) q_dot_[i] = along_q ? q_tangent[c.state_entries[i]] : 0.0;
+      const auto& constraint = *model_.constraints()[c.index];
+      const double* lambda = state.lambda.data() + c.first_multiplier;
+      if (constraint.velocity_level())  // its forces' part alone: it has no position level
+        static_cast<const model::VelocityConstraint&>(constraint)
+            .velocity_constraint_tangent(q_.data(), v_.data(), t, lambda, q_dot_.data(), v_dot_.data(),
+                                         zero_multipliers_.data(), p_dot, c_dot_.data(), r_.data());
+      else
+        constraint.constraint_tangent(q_.data(), t, lambda, q_dot_.data(), zero_multipliers_.data(), p_dot,
+                                      c_dot.data() + c.first_multiplier, r_.data());
       for (std::size_t i = 0; i < c.state_entries.size(); ++i) sum_q[c.state_entries[i]] += r_[i];
     }
   }

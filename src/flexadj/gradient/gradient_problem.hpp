@@ -90,7 +90,7 @@ class GradientProblem {
   // values of the last forward(), exact (the second-order adjoint, adjoint/second_order_adjoint.hpp;
   // hessian_vector.cpp), with the trajectory's storage (the tangents kept alike, adjoint/tangent_trajectory.hpp). check_second_order() (also called by hessian_vector()) throws InputError (exit code 2)
   // naming the command where it is not available: an integrator without the registry's capability
-  // second_order_adjoint, non-holonomic joints, with joints an initial value or a joint's
+  // second_order_adjoint, with joints an initial value or a joint's
   // parameter among the design variables, momentum sensors, a free or implicit final time,
   // error-controlled steps. Collective.
   HessianVectorEvaluation hessian_vector(const std::vector<double>& v);

@@ -59,11 +59,6 @@ void GradientProblem::check_second_order() const {
   if (adjoint_.mode != "discrete")
     throw InputError(file, "--adjoint", what + "the derivative of the discrete adjoint (got --adjoint " +
                                             adjoint_.mode + ")");
-  const auto& constraints = problem_.model->constraints();
-  for (const auto& constraint : constraints)
-    if (constraint->velocity_level())
-      throw InputError(file, "joints", what + "which does not treat non-holonomic constraints yet (joint '" +
-                                           constraint->name() + "', " + constraint->type() + ")");
   if (problem_.integrator.end_condition || problem_.integrator.fixed_steps > 0)
     throw InputError(file, problem_.integrator.end_condition ? "integrator.end_condition" : "design_variables",
                      what + "which does not treat an implicit or free final time yet");

@@ -52,9 +52,10 @@ void TimeIntegrator::add_consistent_accelerations_second_order(
   assembler_.second_order_products(state, tangent, t, direction, mu_a, kNoMultipliers, w.z_k, w.z_d, w.z_m, w.m_dot,
                                    gradient_dot);
   for (std::size_t i = 0; i < n; ++i) w.rhs[i] = dJ_da_dot[i] + w.z_m[i];
-  if (constrained) {  // d/de (C_q^T mu_acc) at mu_r = 0
+  if (constrained) {  // d/de (C_q^T mu_acc) at mu_r = 0 (non-holonomic: A^T mu_acc)
     std::fill(w.y_m.begin(), w.y_m.end(), 0.0);
-    assembler_.constraint_second_order_products(state, tangent, t, w.y_m, mu_acc, w.y_k, w.c_dot, &direction);
+    assembler_.constraint_second_order_products(state, tangent, t, ConstraintLevel::Acceleration, w.y_m, mu_acc, w.y_k,
+                                                 w.c_dot, &direction);
     for (std::size_t i = 0; i < n; ++i) w.rhs[i] += w.y_k[i];
   }
   {

@@ -25,7 +25,7 @@ void TimeIntegrator::tangent_initial_projection(const assembly::State& initial_s
   if (assembler_.model().constraints().empty()) return;
   const std::size_t n = coordinate_count_;
   assembly::State projected = initial_state, along = assembler_.make_state();
-  std::vector<double> c_dot(multiplier_count_), y_k(n), y_d(n), y_m(n), coordinates(n);
+  std::vector<double> c_dot(multiplier_count_), coordinates(n);
   auto solve_projection = [&](const std::vector<double>& right_coordinates, const std::vector<double>& right_multipliers,
                               std::vector<double>& x_q, std::vector<double>& x_m) {
     assembly::SystemVectorView(*right_hand_side_, n).assign(right_coordinates, 1.0, &right_multipliers);
@@ -48,14 +48,11 @@ void TimeIntegrator::tangent_initial_projection(const assembly::State& initial_s
   solve_projection(coordinates, c_dot, tangent.q, projection_tangent_.position_multipliers);
 
   projected.lambda = projection_.velocity_multipliers;
-  assembler_.adjoint_products(projected, t0, tangent.q, {}, true, y_k, y_d, y_m);  // H(nu') q0_dot (H symmetric)
   along.q = tangent.q;
+  // H(nu') q0_dot + (C_q^T nu')_p p_dot (non-holonomic: A^T nu'; H is not symmetric then).
+  assembler_.constraint_parameter_tangent(projected, t0, direction, parameter_part, scratch_m, &along);
   assembler_.constraint_level_tangent(projected, along, t0, ConstraintLevel::Velocity, c_dot, &direction);
-  if (moving_parameters) {
-    assembler_.constraint_parameter_tangent(projected, t0, direction, parameter_part, scratch_m);
-    for (std::size_t i = 0; i < n; ++i) y_k[i] += parameter_part[i];
-  }
-  for (std::size_t i = 0; i < n; ++i) coordinates[i] = tangent.v[i] - y_k[i];
+  for (std::size_t i = 0; i < n; ++i) coordinates[i] = tangent.v[i] - parameter_part[i];
   for (double& value : c_dot) value = -value;
   assembler_.assemble(projected, t0, ConstraintLevel::Velocity, 1.0, &kVelocityProjection, &projection_.given_v);
   solve_projection(coordinates, c_dot, tangent.v, projection_tangent_.velocity_multipliers);
@@ -110,7 +107,8 @@ void TimeIntegrator::add_initial_projection_second_order(linalg::LinearSolver& s
   solve_with(negated(right), zero_m, rho, sigma);
   projected.lambda = zero_m;  // H(0) = 0: out = H(sigma_v) q0_dot
   std::fill(along.lambda.begin(), along.lambda.end(), 0.0);
-  assembler_.constraint_second_order_products(projected, along, t0, rho, sigma, out, m_dot, &direction);
+  assembler_.constraint_second_order_products(projected, along, t0, ConstraintLevel::Velocity, rho, sigma, out, m_dot,
+                                              &direction);
   for (std::size_t i = 0; i < n; ++i) right[i] = -dJ_dv_dot[i] - out[i];
   solve_with(right, negated(m_dot), rho_dot, sigma_dot);
   for (std::size_t i = 0; i < n; ++i) dJ_dv_dot[i] = -rho_dot[i];
@@ -125,7 +123,8 @@ void TimeIntegrator::add_initial_projection_second_order(linalg::LinearSolver& s
   assembler_.adjoint_products(projected, t0, rho, {}, true, y_k, y_d, y_m);
   for (std::size_t i = 0; i < n; ++i) q_bar[i] += y_k[i];
   assembler_.add_constraint_level_transposed(projected, t0, ConstraintLevel::Velocity, sigma, q_bar, scratch);
-  assembler_.constraint_second_order_products(projected, along, t0, rho, {}, out, m_dot, &direction);
+  assembler_.constraint_second_order_products(projected, along, t0, ConstraintLevel::Velocity, rho, {}, out, m_dot,
+                                              &direction);
   assembler_.adjoint_products(projected, t0, rho_dot, {}, true, y_k, y_d, y_m);
   for (std::size_t i = 0; i < n; ++i) dJ_dq_dot[i] += out[i] + y_k[i];
   assembler_.add_constraint_level_transposed(projected, t0, ConstraintLevel::Velocity, sigma_dot, dJ_dq_dot, scratch);
@@ -136,7 +135,8 @@ void TimeIntegrator::add_initial_projection_second_order(linalg::LinearSolver& s
   factorize(ConstraintLevel::Position, projection_.position_multipliers, projection_.given_q);
   solve_with(negated(q_bar), zero_m, rho, sigma);
   along.lambda = projection_tangent_.position_multipliers;
-  assembler_.constraint_second_order_products(projected, along, t0, rho, sigma, out, m_dot, &direction);
+  assembler_.constraint_second_order_products(projected, along, t0, ConstraintLevel::Position, rho, sigma, out, m_dot,
+                                              &direction);
   for (std::size_t i = 0; i < n; ++i) right[i] = -dJ_dq_dot[i] - out[i];
   solve_with(right, negated(m_dot), rho_dot, sigma_dot);
   for (std::size_t i = 0; i < n; ++i) dJ_dq_dot[i] = -rho_dot[i];

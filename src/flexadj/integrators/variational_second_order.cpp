@@ -239,8 +239,8 @@ void Variational::second_order_adjoint_step(storage::Trajectory& trajectory, std
       // -d/de (H(q_k, Lambda) b1): held, then with b1_dot.
       s.constraint_direction.q = q_dot;
       s.constraint_direction.lambda = s.impulse_dot;
-      assembler_.constraint_second_order_products(s.multipliers, s.constraint_direction, t, s.b1, {}, s.y_k,
-                                                  s.scratch_m, &direction);
+      assembler_.constraint_second_order_products(s.multipliers, s.constraint_direction, t, ConstraintLevel::Position,
+                                                  s.b1, {}, s.y_k, s.scratch_m, &direction);
       for (std::size_t i = 0; i < n; ++i) s.g_q_dot[i] -= s.y_k[i];
       assembler_.adjoint_products(s.multipliers, t, s.b1_dot, {}, true, s.y_k, s.y_d, s.y_m);
       for (std::size_t i = 0; i < n; ++i) s.g_q_dot[i] -= s.y_k[i];
@@ -296,8 +296,8 @@ void Variational::second_order_adjoint_step(storage::Trajectory& trajectory, std
     // Held at q_k: d/de (H(q_k, nu) a3 + C_q^T a2) and m_dot = d/de (C_q a3).
     s.constraint_direction.q = q_dot;
     s.constraint_direction.lambda = s.nu_dot;
-    assembler_.constraint_second_order_products(s.multipliers, s.constraint_direction, t, w.a3, w.a2, s.constraint_q,
-                                                s.m_dot, &direction);
+    assembler_.constraint_second_order_products(s.multipliers, s.constraint_direction, t, ConstraintLevel::Position,
+                                                w.a3, w.a2, s.constraint_q, s.m_dot, &direction);
     // E4 = C_q v + C_t with a4: d/de of its transposed Jacobians, (C_q v + C_t)_q^T a4 into the q rows and
     // C_q^T a4 into the v rows (a4 held).
     s.constraint_direction.v = v_dot;
@@ -338,8 +338,8 @@ void Variational::second_order_adjoint_step(storage::Trajectory& trajectory, std
     s.multipliers.q = previous.q;
     s.multipliers.v = previous.v;
     s.constraint_direction.q = q_dot_previous;
-    assembler_.constraint_second_order_products(s.multipliers, s.constraint_direction, t_previous, w.a1, {}, s.y_k,
-                                                s.m_dot, &direction);
+    assembler_.constraint_second_order_products(s.multipliers, s.constraint_direction, t_previous,
+                                                ConstraintLevel::Position, w.a1, {}, s.y_k, s.m_dot, &direction);
     for (double& value : s.m_dot) value /= h;
   }
   solve_adjoint(kStepMatrix, s.rhs, s.m_dot, s.a1_dot, s.a2_dot);

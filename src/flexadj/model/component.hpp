@@ -315,6 +315,19 @@ class VelocityConstraint : public Constraint {
   virtual void add_velocity_transposed_products(const double* q, const double* v, double t, const double* lambda,
                                                 const double* mu_r, const double* mu_c, double* out_q,
                                                 double* out_v) const = 0;
+  // Second-order adjoint (docs/adjoint.md), along a direction e of q, v, lambda and the parameters (p_dot, one per
+  // parameter; nullptr: held): c_dot = d/de g and r_dot = d/de (A^T lambda) (overwritten).
+  virtual void velocity_constraint_tangent(const double* q, const double* v, double t, const double* lambda,
+                                           const double* q_dot, const double* v_dot, const double* lambda_dot,
+                                           const double* p_dot, double* c_dot, double* r_dot) const = 0;
+  // add_velocity_transposed_products differentiated along e (mu held): m_dot = d/de (A mu_r) (overwritten),
+  // out_q += d/de (H^T mu_r), and the rows of mu_c: at level 0 those of g in the Newmark step (unknowns q and v),
+  // out_q += d/de (g_q^T mu_c), out_v += d/de (A^T mu_c); at levels 1 and 2 those whose unknown is v or a (the
+  // velocity projection, the consistent accelerations: Jacobian A), out_q += d/de (A^T mu_c).
+  virtual void add_velocity_second_order_products(const double* q, const double* v, double t, const double* lambda,
+                                                  const double* q_dot, const double* v_dot, const double* lambda_dot,
+                                                  const double* p_dot, const double* mu_r, const double* mu_c,
+                                                  int level, double* out_q, double* out_v, double* m_dot) const = 0;
 };
 
 }  // namespace flexadj::model

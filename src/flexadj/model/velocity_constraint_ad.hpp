@@ -2,7 +2,8 @@
 // The Sacado adaptor of non-holonomic constraint kernels (VelocityConstraint, component.hpp): it turns
 //   template <class S, class P> void evaluate(const S* q, const S* v, const S& t, const P* p, S* g) const;
 // with g = A(q, p) v + b(q, t, p), linear in v, into g, g_q, A = dg/dv, H = d(A^T lambda)/dq, dg/ds along the
-// motion, the level Jacobians, the transposed products and the parameter partials.
+// motion, the level Jacobians, the transposed products and the parameter partials, and each of them differentiated
+// along a direction of state and parameters (the second-order adjoint).
 // Include only in the .cpp files that define constraints: Sacado headers are heavy.
 #include "flexadj/model/component_ad.hpp"
 
@@ -164,8 +165,149 @@ class VelocityConstraintAD : public VelocityConstraint {
     }
   }
 
+  // ---- second-order adjoint: every value moves along the direction e (innermost Along), the middle Fad carries
+  // epsilon in v + eps mu_r (slot 0: A mu_r, g being linear in v) and the path parameter s (slot 1: dg/ds along
+  // q + v s, v + a s, t + s), the outer Fad (if any) the gradient over (q, v).
+  using Along = Sacado::Fad::SFad<double, 1>;
+  using Moving = Sacado::Fad::SFad<Along, 2>;
+  using MovingState = Sacado::Fad::SLFad<Moving, 2 * MaxCoordinates>;
+
+  void velocity_constraint_tangent(const double* q, const double* v, double t, const double* lambda,
+                                   const double* q_dot, const double* v_dot, const double* lambda_dot,
+                                   const double* p_dot, double* c_dot, double* r_dot) const override {
+    const int n = coordinate_count(), m = equation_count();
+    std::array<MovingState, MaxEquations> g;
+    moving_values(q, v, nullptr, t, q_dot, v_dot, nullptr, p_dot, nullptr, true, g.data());
+    for (int j = 0; j < n; ++j) r_dot[j] = 0.0;
+    for (int k = 0; k < m; ++k) {
+      c_dot[k] = g[k].val().val().dx(0);
+      if (!g[k].hasFastAccess()) continue;
+      for (int j = 0; j < n; ++j) {
+        const Along& A_kj = g[k].fastAccessDx(n + j).val();
+        r_dot[j] += lambda[k] * A_kj.dx(0) + lambda_dot[k] * A_kj.val();
+      }
+    }
+  }
+
+  // Phi = lambda . (A mu_r) + mu_c . g: the epsilon-derivative gives A mu_r, the outer Fad its gradient.
+  void add_velocity_second_order_products(const double* q, const double* v, double t, const double* lambda,
+                                          const double* q_dot, const double* v_dot, const double* lambda_dot,
+                                          const double* p_dot, const double* mu_r, const double* mu_c, int level,
+                                          double* out_q, double* out_v, double* m_dot) const override {
+    const int n = coordinate_count(), m = equation_count();
+    std::array<MovingState, MaxEquations> g;
+    moving_values(q, v, nullptr, t, q_dot, v_dot, nullptr, p_dot, mu_r, true, g.data());
+    for (int k = 0; k < m; ++k) {
+      m_dot[k] = g[k].val().dx(0).dx(0);
+      if (!g[k].hasFastAccess()) continue;
+      for (int j = 0; j < n; ++j) {
+        const Moving& d_dq = g[k].fastAccessDx(j);
+        const Along& A_kj = g[k].fastAccessDx(n + j).val();
+        out_q[j] += lambda[k] * d_dq.dx(0).dx(0) + lambda_dot[k] * d_dq.dx(0).val();
+        if (level == 0) {
+          out_q[j] += mu_c[k] * d_dq.val().dx(0);
+          out_v[j] += mu_c[k] * A_kj.dx(0);
+        } else {
+          out_q[j] += mu_c[k] * A_kj.dx(0);
+        }
+      }
+    }
+  }
+
+  void level_tangent(const double* q, const double* v, const double* a, double t, const double* q_dot,
+                     const double* v_dot, const double* a_dot, const double* p_dot, int level,
+                     double* c_dot) const override {
+    std::array<MovingState, MaxEquations> g;
+    moving_values(q, v, a, t, q_dot, v_dot, a_dot, p_dot, nullptr, false, g.data());
+    for (int k = 0; k < equation_count(); ++k) c_dot[k] = level < 2 ? g[k].val().val().dx(0) : g[k].val().dx(1).dx(0);
+  }
+
+  void add_level_transposed_tangent(const double* q, const double* v, const double* a, double t, const double* q_dot,
+                                    const double* v_dot, const double* a_dot, const double* p_dot, int level,
+                                    const double* mu_c, double* out_q, double* out_v) const override {
+    const int n = coordinate_count(), m = equation_count();
+    std::array<MovingState, MaxEquations> g;
+    moving_values(q, v, a, t, q_dot, v_dot, a_dot, p_dot, nullptr, true, g.data());
+    auto moved = [level](const Moving& x) { return level < 2 ? x.val().dx(0) : x.dx(1).dx(0); };
+    for (int k = 0; k < m; ++k) {
+      if (!g[k].hasFastAccess()) continue;
+      for (int j = 0; j < n; ++j) {
+        out_q[j] += mu_c[k] * moved(g[k].fastAccessDx(j));
+        out_v[j] += mu_c[k] * moved(g[k].fastAccessDx(n + j));
+      }
+    }
+  }
+
+  // add_parameter_gradient's pass with every value moving along e: gradient[k] += the e-derivative of
+  // lambda(e) . (A mu_r)_{,p_k} + mu_c . (g, or dg/ds at level 2)_{,p_k}.
+  void add_parameter_second_order(const double* q, const double* v, const double* a, double t, const double* lambda,
+                                  const double* q_dot, const double* v_dot, const double* a_dot,
+                                  const double* lambda_dot, const double* p_dot, const double* mu_r,
+                                  const double* mu_c, int level, double* gradient,
+                                  ParameterMask wanted = kAllParameters) const override {
+    using Directional = Sacado::Fad::SLFad<Moving, kMaxComponentParameters>;
+    const int n = coordinate_count(), m = equation_count(), np = static_cast<int>(parameters().size());
+    std::array<int, kMaxComponentParameters> seeded;
+    const int ns = wanted_parameters(wanted, np, seeded);
+    if (ns == 0) return;
+    auto p_along = [&](int k) { return Moving(along(parameters()[k], p_dot ? p_dot[k] : 0.0)); };
+    std::array<Directional, kMaxComponentParameters> pf;
+    std::array<Directional, MaxCoordinates> qf, vf;
+    std::array<Directional, MaxEquations> gf;
+    for (int k = 0; k < np; ++k) pf[k] = Directional(p_along(k));
+    for (int j = 0; j < ns; ++j) pf[seeded[j]] = Directional(ns, j, p_along(seeded[j]));
+    const Moving epsilon(2, 0, Along(0.0)), s(2, 1, Along(0.0));
+    for (int i = 0; i < n; ++i) {
+      const Moving vi = Moving(along(v[i], v_dot[i]));
+      qf[i] = Directional(Moving(along(q[i], q_dot[i])) + vi * s);
+      vf[i] = Directional(vi + mu_r[i] * epsilon + Moving(along(a[i], a_dot[i])) * s);
+    }
+    const Directional ts(Moving(Along(t)) + s);
+    derived().template evaluate<Directional, Directional>(qf.data(), vf.data(), ts, pf.data(), gf.data());
+    for (int e = 0; e < m; ++e) {
+      if (!gf[e].hasFastAccess()) continue;
+      for (int j = 0; j < ns; ++j) {
+        const Moving& d = gf[e].fastAccessDx(j);
+        gradient[seeded[j]] += lambda[e] * d.dx(0).dx(0) + lambda_dot[e] * d.dx(0).val() +
+                               mu_c[e] * (level == 2 ? d.dx(1).dx(0) : d.val().dx(0));
+      }
+    }
+  }
+
  private:
   const Derived& derived() const { return static_cast<const Derived&>(*this); }
+  static Along along(double value, double derivative) {
+    Along x(1, 0, value);
+    x.fastAccessDx(0) = derivative;
+    return x;
+  }
+  // g along q + v s, v + eps mu_r + a s, t + s, with q, v, a, p moving along (q_dot, v_dot, a_dot, p_dot) (nullptr:
+  // zero), seeded over (q, v) (slots j and n + j) if `seeded`. The v of q + v s carries v's slot too, so that the
+  // v-derivative of dg/ds is that of level_jacobians.
+  void moving_values(const double* q, const double* v, const double* a, double t, const double* q_dot,
+                     const double* v_dot, const double* a_dot, const double* p_dot, const double* mu_r, bool seeded,
+                     MovingState* g) const {
+    const int n = coordinate_count();
+    const Moving epsilon(2, 0, Along(0.0)), s(2, 1, Along(0.0));
+    std::array<MovingState, MaxCoordinates> qs, vs;
+    for (int i = 0; i < n; ++i) {
+      const Moving qi(along(q[i], q_dot[i]));
+      const Moving vi = Moving(along(v[i], v_dot[i])) + (mu_r ? mu_r[i] : 0.0) * epsilon;
+      const Moving ai(along(a ? a[i] : 0.0, a_dot ? a_dot[i] : 0.0));
+      const MovingState Q = seeded ? MovingState(2 * n, i, qi) : MovingState(qi);
+      const MovingState V = seeded ? MovingState(2 * n, n + i, vi) : MovingState(vi);
+      qs[i] = Q + V * MovingState(s);
+      vs[i] = V + MovingState(ai * s);
+    }
+    const MovingState ts(Moving(Along(t)) + s);
+    if (!p_dot) {
+      derived().template evaluate<MovingState, double>(qs.data(), vs.data(), ts, parameters().data(), g);
+      return;
+    }
+    std::array<MovingState, kMaxComponentParameters> p;
+    for (std::size_t k = 0; k < parameters().size(); ++k) p[k] = MovingState(Moving(along(parameters()[k], p_dot[k])));
+    derived().template evaluate<MovingState, MovingState>(qs.data(), vs.data(), ts, p.data(), g);
+  }
   [[noreturn]] void no_position_level(const char* member) const {
     throw std::logic_error(std::string("VelocityConstraint::") + member + ": '" + name() +
                            "' is a non-holonomic constraint without a position level");
