@@ -161,22 +161,30 @@ def beams(results):
     if not one:
         return None
     other = {r["elements"]: r for r in (two["runs"] if two else [])}
+    marginal = all("forward_marginal_seconds_per_step" in r for r in one["runs"])  # older files have none
     rows = []
     for a in one["runs"]:
         b = other.get(a["elements"], {})
         f1, a1 = a["forward_seconds_per_step"], a["adjoint_seconds_per_step"]
-        rows.append([thousands(a["elements"]), thousands(a["unknowns"]), f"{f1:.3g}", f"{a1:.3g}", f"{a1 / f1:.2f}",
-                     f"{1e6 * f1 / a['elements']:.0f}",
-                     f"{b['forward_seconds_per_step']:.3g}" if b else "",
-                     f"{b['adjoint_seconds_per_step']:.3g}" if b else "",
-                     f"{f1 / b['forward_seconds_per_step']:.2f}" if b else ""])
+        row = [thousands(a["elements"]), thousands(a["unknowns"]), f"{f1:.3g}", f"{a1:.3g}", f"{a1 / f1:.2f}",
+               f"{1e6 * f1 / a['elements']:.1f}"]
+        if marginal:
+            fm, am = a["forward_marginal_seconds_per_step"], a["adjoint_marginal_seconds_per_step"]
+            row += [f"{1e6 * fm / a['elements']:.1f}", f"{am / fm:.2f}"]
+        row += [f"{b['forward_seconds_per_step']:.3g}" if b else "",
+                f"{b['adjoint_seconds_per_step']:.3g}" if b else "",
+                f"{b['forward_seconds_per_step'] / f1:.2f}" if b else ""]
+        rows.append(row)
     def solver_of(data):  # the runs' own solver names (older files: one name for the file, or none)
         names = sorted({r["linear_solver"] for r in data["runs"] if "linear_solver" in r})
         return ", ".join(names) or data.get("linear_solver", "direct")
     solver = "np 1 " + solver_of(one) + (", np 2 " + solver_of(two) if two else "")
-    return (table(["elements", "unknowns", "fwd s/step np 1", "adj s/step np 1", "adj/fwd np 1", "µs per element and fwd step np 1",
-                   "fwd s/step np 2", "adj s/step np 2", "np2/np1 fwd"], rows)
-            + f"\n\nSolver: {solver}. " + run_line(one, two))
+    header = ["elements", "unknowns", "fwd s/step np 1", "adj s/step np 1", "adj/fwd np 1",
+              "µs per element and fwd step np 1"]
+    if marginal:
+        header += ["marginal µs per element and fwd step np 1", "marginal adj/fwd np 1"]
+    header += ["fwd s/step np 2", "adj s/step np 2", "np2/np1 fwd"]
+    return table(header, rows) + f"\n\nSolver: {solver}. " + run_line(one, two)
 
 
 def peers(results):
