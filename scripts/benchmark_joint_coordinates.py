@@ -216,6 +216,8 @@ def table(data, markdown):
             f"Run: {info.get('date', '?')[:16].replace('T', ' ')} UTC, {info.get('host', '?')} ({info.get('cpu', '?')}, "
             f"{info.get('cpus', '?')} cores), load average {min(loads):.1f}-{max(loads):.1f}, "
             f"commit {info.get('git_commit', '?')}.")
+    if not any(line[-1] for line in lines):  # no variational rows: no RATTLE column
+        head, lines = head[:-1], [line[:-1] for line in lines]
     if markdown:
         align = ["---:", "---"] + ["---:"] * (len(head) - 2)
         text = ["| " + " | ".join(head) + " |", "|" + "|".join(align) + "|"]

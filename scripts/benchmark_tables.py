@@ -82,7 +82,9 @@ def run_line(*datas):
     dates = sorted({x["date"][:16].replace("T", " ") for x in infos})
     loads = [x[key][0] for x in infos for key in ("load_average", "load_average_start", "load_average_end") if key in x]
     loads = loads or [0.0]
-    commits = sorted({x.get("git_commit", "")[:12] for x in infos if x.get("git_commit")})
+    # "<hash>+changes": a build of the working tree on top of that commit (the hash shortened, the mark kept)
+    commits = sorted({"+".join([c.split("+")[0][:12]] + c.split("+")[1:])
+                      for c in (x.get("git_commit", "") for x in infos) if c})
     return (f"Run: {dates[0]}{' .. ' + dates[-1] if len(dates) > 1 else ''} UTC, {i.get('host', '?')} "
             f"({i.get('cpu', '?')}, {i.get('cpus', '?')} cores), load average {min(loads):.1f}-{max(loads):.1f}"
             + (f", commit {', '.join(commits)}" if commits else "") + ".")
