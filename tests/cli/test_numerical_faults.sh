@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Numerical faults stop the run with where and what: a NaN or Inf in the equations of motion gives exit 3 with
 # the step, the time and the component that produced it, for both integrators; the result file keeps the steps
-# before it and holds no NaN. Step counts that overflow are input errors. Usage: test_numerical_faults.sh PATH/TO/flexadj
+# before it and holds no NaN. Step counts that overflow are input errors. An optimiser's trial design whose forward
+# run fails is stepped back from. Usage: test_numerical_faults.sh PATH/TO/flexadj
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/cli_support.sh" "$1"
 
@@ -74,4 +75,21 @@ expect "max_newton_iterations 2e9" 2 "integrator.max_newton_iterations: expected
   simulate nan_at_start.yaml --set integrator.max_newton_iterations=2e9
 expect "static max_newton_iterations 5000" 2 "static.max_newton_iterations: expected an integer in [1, 1000]" -- \
   static cantilever.yaml --set static.load_steps=2 --set static.max_newton_iterations=5000
+# An optimiser's trial design whose forward run fails is a rejected point: the line search steps back. On the
+# sleighs of knife_edge.yaml the first trial steps move the headings and edges so far that the given velocities miss
+# the edges by more than is projected. (An infinite value made ROL's cubic interpolation step to NaN designs, and the
+# run stopped without progress.) The model's own design stays an input error.
+expect "optimize: failed trial designs are stepped back from" 0 "stopped" -- \
+  optimize "$HERE/../../meshes/knife_edge.yaml" --set optimization.max_iterations=5 -o knife_opt
+pass_if "optimize: J decreased, every value finite" /usr/bin/python3 - <<'PY'
+import csv, math
+rows = list(csv.DictReader(open("knife_opt_history.csv")))
+J = [float(r["objective"]) for r in rows]
+print("     | J", " ".join("%.6g" % x for x in J))
+raise SystemExit(not (len(J) == 6 and all(math.isfinite(x) for x in J) and J[-1] < 0.99 * J[0]))
+PY
+sed 's/velocity: \[0.7149058481867143, 0.3959944338833268\]/velocity: [0.2, 0.9]/' \
+  "$HERE/../../meshes/knife_edge.yaml" > knife_far.yaml
+expect "optimize: the model's own velocities off the edges" 2 "knife_far.yaml: bodies" "violate constraint 'front_edge'" -- \
+  optimize knife_far.yaml -o knife_far
 finish

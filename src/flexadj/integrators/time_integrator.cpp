@@ -12,6 +12,7 @@
 #include <stdexcept>
 
 #include "flexadj/assembly/system_vector.hpp"
+#include "flexadj/core/initial_state_error.hpp"
 #include "flexadj/core/error.hpp"
 
 namespace flexadj::integrators {
@@ -169,7 +170,7 @@ void TimeIntegrator::project_initial_state(assembly::State& state, double t0) {
       message << "the initial " << what << " violate constraint '" << model.constraints()[worst]->name() << "' ("
               << model.constraints()[worst]->type() << ") by " << residual << " (more than " << tolerance
               << "; smaller violations are projected onto the constraints); give consistent initial " << what;
-      throw InputError(model.source_file, "bodies", message.str());
+      throw InitialStateError(model.source_file, "bodies", message.str());
     }
   };
   projection_.given_q = state.q;

@@ -2,7 +2,7 @@
 
 #include <limits>
 
-#include "flexadj/core/error.hpp"
+#include "flexadj/core/initial_state_error.hpp"
 
 namespace flexadj::optimization {
 
@@ -17,6 +17,13 @@ double GradientProblemFunction::value(const std::vector<double>& x) {
     forward_c_ = std::move(e.constraints);
     forward_valid_ = true;
   } catch (const SolverError&) {
+    forward_J_ = std::numeric_limits<double>::infinity();
+    forward_valid_ = false;
+    return forward_J_;
+  } catch (const InitialStateError&) {
+    // The model's own design is an input error; a trial design whose initial state the projection cannot reach
+    // is a failed trial point, as a failed Newton iteration is: the line search or trust region steps back.
+    if (forward_runs_ == 1) throw;
     forward_J_ = std::numeric_limits<double>::infinity();
     forward_valid_ = false;
     return forward_J_;

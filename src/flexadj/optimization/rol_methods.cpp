@@ -9,6 +9,7 @@
 #include <ROL_StatusTest.hpp>
 #include <ROL_StdVector.hpp>
 
+#include <cmath>
 #include <stdexcept>
 
 #include "flexadj/optimization/rol_constraint.hpp"
@@ -28,7 +29,14 @@ constexpr int kSubproblemIterations = 50;  // augmented Lagrangian: iterations p
 class RolObjective : public ROL::Objective<double> {
  public:
   RolObjective(Function& f, bool gauss_newton) : function_(f), gauss_newton_(gauss_newton) {}
-  double value(const ROL::Vector<double>& x, double&) override { return function_.value(values_of(x)); }
+  // A trial point where the forward run failed has J = inf (GradientProblemFunction). ROL's line searches
+  // interpolate the values they see, and an infinite one makes their next step NaN: such a point is given a value
+  // far above the last finite one instead, which rejects it and makes the interpolation step back.
+  double value(const ROL::Vector<double>& x, double&) override {
+    const double J = function_.value(values_of(x));
+    if (std::isfinite(J)) return last_finite_ = J;
+    return last_finite_ + 1e3 * (1.0 + std::abs(last_finite_));
+  }
   void gradient(ROL::Vector<double>& g, const ROL::Vector<double>& x, double&) override {
     function_.value_and_gradient(values_of(x), *dynamic_cast<RolVector&>(g).getVector());
   }
@@ -44,6 +52,7 @@ class RolObjective : public ROL::Objective<double> {
  private:
   Function& function_;
   bool gauss_newton_;
+  double last_finite_ = 0.0;
 };
 
 // The function as ROL sees it: every evaluation is recorded into the restart state; after a restart the recorded
