@@ -237,6 +237,11 @@ TEST(ControlSignal, CsvErrorsNameFileColumnAndLine) {
 
   write_text(path, "# nothing\n");
   expect_input_error(read("u"), {path + ": u: ", "file has no header line"});
+
+  // Finite values whose slope overflows (found by fuzzing: the constructor's refusal named neither file nor column).
+  write_text(path, "t,u\n0,1\n0.001,1.1e306\n");
+  expect_input_error(read("u"), {path + ": u: ", "control signal changes too fast between index 0 and 1",
+                                 "its slope overflows"});
   std::remove(path.c_str());
 }
 

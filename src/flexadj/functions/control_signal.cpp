@@ -204,6 +204,9 @@ ControlSignal ControlSignal::from_csv(const std::string& name, const std::string
   }
   if (header.empty()) throw InputError(path, column, "file has no header line");
   if (times.empty()) throw InputError(path, column, "file has no data lines");
+  // What the constructor would refuse (a slope that overflows), said of this file and column.
+  if (const std::string problem = series_problem(times, values); !problem.empty())
+    throw InputError(path, column, "control signal " + problem);
   return ControlSignal(name, std::move(times), std::move(values), kind);
 }
 
