@@ -12,8 +12,8 @@
 #include <stdexcept>
 
 #include "flexadj/assembly/system_vector.hpp"
-#include "flexadj/core/initial_state_error.hpp"
 #include "flexadj/core/error.hpp"
+#include "flexadj/core/initial_state_error.hpp"
 
 namespace flexadj::integrators {
 

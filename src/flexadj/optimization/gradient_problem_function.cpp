@@ -16,18 +16,15 @@ double GradientProblemFunction::value(const std::vector<double>& x) {
     forward_J_ = e.objective;
     forward_c_ = std::move(e.constraints);
     forward_valid_ = true;
-  } catch (const SolverError&) {
-    forward_J_ = std::numeric_limits<double>::infinity();
-    forward_valid_ = false;
-    return forward_J_;
   } catch (const InitialStateError&) {
     // The model's own design is an input error; a trial design whose initial state the projection cannot reach
     // is a failed trial point, as a failed Newton iteration is: the line search or trust region steps back.
     if (forward_runs_ == 1) throw;
-    forward_J_ = std::numeric_limits<double>::infinity();
     forward_valid_ = false;
-    return forward_J_;
+  } catch (const SolverError&) {
+    forward_valid_ = false;
   }
+  if (!forward_valid_) forward_J_ = std::numeric_limits<double>::infinity();
   return forward_J_;
 }
 
