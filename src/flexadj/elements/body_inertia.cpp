@@ -3,6 +3,9 @@
 // J alpha' + w' x J w' = n' with w' = 2 G e_dot, alpha' = 2 G e_ddot onto the Euler parameters by 2 G^T
 // (Nikravesh 1988, eqs. (11.20)-(11.24)) gives  2 G^T (J alpha' + w' x J w') - 2 G^T n' = 0; the mass
 // matrix 4 G^T J G is singular along e and is completed by the UnitQuaternion constraint.
+// Point masses and planar rigid bodies have a constant mass matrix: their residual M a - m g, its Jacobians and
+// parameter partials are written out; spatial rigid bodies take the AD pass over evaluate() (as does the tangent
+// and second-order pass of every body).
 #include <algorithm>
 #include "flexadj/elements/elements.hpp"
 #include "flexadj/model/component_ad.hpp"
@@ -30,6 +33,52 @@ class BodyInertia final : public model::ForceElementAD<BodyInertia<N>, N> {
     add_parameter("gravity_x", gravity[0]);
     add_parameter("gravity_y", gravity[1]);
     add_parameter("gravity_z", gravity[2]);
+    written_out_ = body.kind == BodyKind::PointMass2D || body.kind == BodyKind::PointMass3D ||
+                   body.kind == BodyKind::PlanarRigid;
+    translations_ = model::translation_count(body.kind);
+  }
+  // Every derivative by the AD pass over evaluate() (the reference of the written-out ones, for tests).
+  void use_plain_ad() { written_out_ = false; }
+
+  void residual_jacobian(const double* q, const double* v, const double* a, double t,
+                         const model::JacobianCoefficients& c, double* r, double* J) const override {
+    if (!written_out_) return Base::residual_jacobian(q, v, a, t, c, r, J);
+    const int n = this->coordinate_count();
+    std::fill(J, J + n * n, 0.0);
+    for (int i = 0; i < n; ++i) {
+      r[i] = diagonal_mass(i) * a[i] - weight(i);
+      J[i * n + i] = c.a * diagonal_mass(i);
+    }
+  }
+
+  void residual_jacobians(const double* q, const double* v, const double* a, double t, double* r, double* dr_dq,
+                          double* dr_dv, double* dr_da) const override {
+    if (!written_out_) return Base::residual_jacobians(q, v, a, t, r, dr_dq, dr_dv, dr_da);
+    const int n = this->coordinate_count();
+    for (double* J : {dr_dq, dr_dv, dr_da}) std::fill(J, J + n * n, 0.0);
+    for (int i = 0; i < n; ++i) {
+      r[i] = diagonal_mass(i) * a[i] - weight(i);
+      dr_da[i * n + i] = diagonal_mass(i);
+    }
+  }
+
+  void add_transposed_products(const double* q, const double* v, const double* a, double t, const double* mu,
+                               double* out_q, double* out_v, double* out_a) const override {
+    if (!written_out_) return Base::add_transposed_products(q, v, a, t, mu, out_q, out_v, out_a);
+    for (int i = 0; i < this->coordinate_count(); ++i) out_a[i] += diagonal_mass(i) * mu[i];
+  }
+
+  void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* mu,
+                              double* gradient, model::ParameterMask wanted = model::kAllParameters) const override {
+    if (!written_out_) return Base::add_parameter_gradient(q, v, a, t, mu, gradient, wanted);
+    const double* p = parameters().data();
+    double d_mass = 0.0;
+    for (int i = 0; i < translations_; ++i) {
+      d_mass += mu[i] * (a[i] - p[kGx + i]);
+      if ((wanted >> (kGx + i)) & 1u) gradient[kGx + i] -= p[kMass] * mu[i];
+    }
+    if ((wanted >> kMass) & 1u) gradient[kMass] += d_mass;
+    if (translations_ < this->coordinate_count() && ((wanted >> kIzz) & 1u)) gradient[kIzz] += mu[2] * a[2];
   }
   const char* type() const override { return "body"; }
 
@@ -78,6 +127,15 @@ class BodyInertia final : public model::ForceElementAD<BodyInertia<N>, N> {
   }
 
  private:
+  // The written-out bodies' M (diagonal) and weight m g, by coordinate (a planar rigid body's third: its rotation).
+  double diagonal_mass(int i) const { return i < translations_ ? parameters()[kMass] : parameters()[kIzz]; }
+  double weight(int i) const { return i < translations_ ? parameters()[kMass] * parameters()[kGx + i] : 0.0; }
+
+  // Kept here rather than read from kinds(): in the assembly loop over many bodies that separate allocation is a
+  // cache miss per body (perf annotate: most of this kernel's time at 10^4 point masses).
+  int translations_ = 0;
+  bool written_out_ = false;
+
   template <class S, class P> static Vec3<S> inertia_times(const P* p, const Vec3<S>& x) {
     return {p[kIxx] * x[0] + p[kIxy] * x[1] + p[kIxz] * x[2], p[kIxy] * x[0] + p[kIyy] * x[1] + p[kIyz] * x[2],
             p[kIxz] * x[0] + p[kIyz] * x[1] + p[kIzz] * x[2]};
@@ -92,6 +150,17 @@ std::unique_ptr<model::ForceElement> make_body_inertia(const model::Body& body, 
                                          [&](auto capacity) -> std::unique_ptr<model::ForceElement> {
                                            return std::make_unique<BodyInertia<decltype(capacity)::value>>(
                                                body, body_index, gravity);
+                                         });
+}
+
+std::unique_ptr<model::ForceElement> make_body_inertia_plain_ad(const model::Body& body, int body_index,
+                                                                const Point& gravity) {
+  return model::make_with_capacity<2, 3, 7>(model::coordinate_count(body.kind),
+                                         [&](auto capacity) -> std::unique_ptr<model::ForceElement> {
+                                           auto element = std::make_unique<BodyInertia<decltype(capacity)::value>>(
+                                               body, body_index, gravity);
+                                           element->use_plain_ad();
+                                           return element;
                                          });
 }
 

@@ -17,6 +17,10 @@ using Point = std::array<double, 3>;
 
 // Inertia and weight of one body: M a + (gyroscopic terms) - m g.
 std::unique_ptr<model::ForceElement> make_body_inertia(const model::Body& body, int body_index, const Point& gravity);
+// The same with every derivative by the AD pass over its kernel: the reference against which tests check the
+// written-out derivatives of point masses and planar rigid bodies.
+std::unique_ptr<model::ForceElement> make_body_inertia_plain_ad(const model::Body& body, int body_index,
+                                                                const Point& gravity);
 
 // Linear spring and viscous damper between body points: tension k (L - L0) + c dL/dt.
 struct SpringDamperData {
@@ -25,6 +29,11 @@ struct SpringDamperData {
 };
 std::unique_ptr<model::ForceElement> make_spring_damper(const std::string& name, std::array<int, 2> bodies,
                                                         std::array<BodyKind, 2> kinds, const SpringDamperData& data);
+// The same with every derivative by the AD pass over its kernel: the reference against which tests check the
+// derivatives written out between point masses, ANCF nodes and ground points.
+std::unique_ptr<model::ForceElement> make_spring_damper_plain_ad(const std::string& name, std::array<int, 2> bodies,
+                                                                 std::array<BodyKind, 2> kinds,
+                                                                 const SpringDamperData& data);
 
 // Rotational spring and viscous damper on a planar relative rotation (also viscous joint friction):
 //   moment on b = -(k (theta_b - theta_a - theta_0) + c (omega_b - omega_a)).
