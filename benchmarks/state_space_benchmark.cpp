@@ -1,4 +1,4 @@
-// State-space benchmark (issue 16 item 4): the state-space integrator of Held and Seifried on the saddle-point path
+// State-space benchmark: the state-space integrator of Held and Seifried on the saddle-point path
 // (integrators/state_space.hpp) against generalized-alpha, forward run and discrete-adjoint sweep, on the rigid
 // chain of meshes/rigid_chain.yaml (N links, gradient for all component parameters). Cost per step is marginal:
 // (T(2 S) - T(S)) / S from runs of S and 2 S steps, so the one-off parts (initial projection, symbolic

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Runs a representative subset under valgrind's memcheck (issue 18): simulate and gradient of a small model and
+# Runs a representative subset under valgrind's memcheck: simulate and gradient of a small model and
 # static of a beam at np 1 (the program of build/, without mpirun), and a few unit test programs. Prints per run
 # the errors and the definitely lost blocks valgrind reports, and how many of them are flexadj's: the first named
 # frame (for a leak, the code that allocated the block) is a function of namespace flexadj or a test; the others

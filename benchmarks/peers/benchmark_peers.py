@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""PETSc side by side (issue #12 item 6): flexadj's gradient of the spring chain against PETSc's TSAdjoint.
+"""PETSc side by side: flexadj's gradient of the spring chain against PETSc's TSAdjoint.
 
 Run through scripts/benchmark_peers.sh, which builds the PETSc program first. For each N of --counts:
 writes the flexadj model (spring_chain_model.py), runs `flexadj simulate` once for its Newton iterations per

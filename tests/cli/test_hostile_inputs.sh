@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Inputs a hostile or careless user writes are input errors (exit 2) naming the file, the key or line and what
-# was expected, found before anything large is allocated (issue 18): generator counts beyond the limit, Gmsh
+# was expected, found before anything large is allocated: generator counts beyond the limit, Gmsh
 # counts larger than the file, design values the model reader would refuse. Usage: test_hostile_inputs.sh PATH/TO/flexadj
 HERE="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 source "$HERE/cli_support.sh" "$1"

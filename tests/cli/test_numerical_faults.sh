@@ -41,10 +41,10 @@ expect "NaN at step 51 (variational)" 3 "step 51, t = 0.051 s" "force element 'p
 pass_if "the variational result file keeps steps 0..50, all finite" steps_and_finite later_variational.h5 51
 { pendulum "if(t > 0.0505, log(-t), 0)"; echo "objective: [{type: final_value, coordinate: bob.y}]"; } > nan_gradient.yaml
 expect "NaN in a gradient run" 3 "step 51" "push" -- gradient nan_gradient.yaml
-# Scales that overflow (issue 18): k = 1e300 with m = 1e-300 once exited 0 with an energy error of 6e267 J.
+# Scales that overflow: k = 1e300 with m = 1e-300 once exited 0 with an energy error of 6e267 J.
 expect "stiffness 1e300 with mass 1e-300" 3 "not finite (NaN or Inf) at step 1, t = 0.00157" "scales may overflow" -- \
   simulate "$HERE/../../meshes/oscillator.yaml" --no-output --set "forces[0].stiffness=1e300" --set "bodies[0].mass=1e-300"
-# Scales that do not overflow but that the step cannot resolve (issue 18): k = 1e150 once exited 0 with an energy
+# Scales that do not overflow but that the step cannot resolve: k = 1e150 once exited 0 with an energy
 # error of 6e117 J from E0 = 0.125 J and no word about it. Now a warning (the exit code stays 0), also in the summary.
 expect "stiffness 1e150: energy warning" 0 "warning: the energy of this conservative model changed by up to 6.16" "not trustworthy" -- \
   simulate "$HERE/../../meshes/oscillator.yaml" --no-output --set "forces[0].stiffness=1e150" --summary stiff.json

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ParaView opens what flexadj writes (issue 18): the XDMF files of a rigid model, a beam model, an ANCF model and a
+# ParaView opens what flexadj writes: the XDMF files of a rigid model, a beam model, an ANCF model and a
 # model without joints open in ParaView's three XDMF readers (RUN.xmf in Xdmf3ReaderS and Xdmf3ReaderT, RUN.xmf2 in
 # the XDMF Reader) without any error or warning, with every point set and array (beams as lines with their cell
 # arrays) and the same points. Runs scripts/paraview_check.py under pvpython; skipped (exit 77)

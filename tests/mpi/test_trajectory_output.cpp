@@ -230,7 +230,7 @@ namespace flexadj::testing {
 namespace {
 
 // A trajectory file whose values change between the forward run and the backward sweep (another program, a disk
-// fault) is refused on every rank when the sweep reads the step, never read as a state (issue #18: such a file
+// fault) is refused on every rank when the sweep reads the step, never read as a state (such a file
 // once gave dJ/dm = -7e302 with exit 0).
 TEST(TrajectoryOutput, ChangedTrajectoryFileIsRefused) {
   const problem::Problem problem = rigid_chain(4, 0.05, 20);

@@ -2,8 +2,8 @@
 """Reproduction of Nachbagauer et al. 2015, sec. 5.3 (label reproduction): swing-up of the triple pendulum on a
 cart (meshes/triple_pendulum_cart.yaml, its optimization section: ROL trust region, stop at J <= 1e-3) from
 F = 0. Asserts J0 = 3 * 5/2 pi^2 (the pendulum hangs at rest, each link pi from upright) to 1e-9 relative, and
-from the final trajectory written by flexadj optimize: every link angle within 0.05 rad of upright (the target
-of issue 5), every link rate below 0.1 rad/s, and the cart within the model's |x| <= 0.5 m throughout, to 1 cm:
+from the final trajectory written by flexadj optimize: every link angle within 0.05 rad of upright (the
+target), every link rate below 0.1 rad/s, and the cart within the model's |x| <= 0.5 m throughout, to 1 cm:
 the bound is a penalty (weight 1e4), whose value <= J <= 1e-3 allows an excess of at most
 (3 V 1e-3 / 1e4)^(1/3) = 1.1 cm for a cart speed <= V = 4 m/s (meshes/triple_pendulum_cart.yaml), so the
 test also asserts max |x_cart'| <= 4 m/s.

@@ -1,5 +1,5 @@
 #pragma once
-// Derivatives against central differences, judged against the differences' own noise (issue #19).
+// Derivatives against central differences, judged against the differences' own noise.
 //
 // A central difference D = (f(x + h) - f(x - h)) / (2 h) of a function computed to relative accuracy eps has a
 // rounding (and solver) error of up to eps |f| / h: each of the two values is off by up to eps |f|. That is the

@@ -25,7 +25,7 @@ struct Trajectory {
 // One communicator object each, made at the first call. The Teuchos::MpiComm constructor is collective (it
 // broadcasts its message tag over the communicator), so a world() that made a new one on every call was collective
 // too: called inside a rank-0-only branch (a printf of world()->getSize()) it put the ranks' collectives out of
-// step, and the next collective of the run (a KLU2 gather, an HDF5 file creation) never returned (issue #19).
+// step, and the next collective of the run (a KLU2 gather, an HDF5 file creation) never returned.
 inline RCP<const Comm> world() {
   static const RCP<const Comm> comm = rcp(new Teuchos::MpiComm<int>(MPI_COMM_WORLD));
   return comm;

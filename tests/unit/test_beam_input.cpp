@@ -167,7 +167,7 @@ joints:
   fs::remove_all(folder);
 }
 
-// Issue 18: a mesh file whose lines disagree with its counts is an input error naming the mesh file, the line
+// A mesh file whose lines disagree with its counts is an input error naming the mesh file, the line
 // and what was expected. Before, a duplicated element line was accepted and dropped the last element, block
 // counts of -5 or 2e8 ended in std::bad_alloc or a vector-size error, and a count of 1e18 hung.
 TEST(BeamInput, RefusesGmshMeshesThatDisagreeWithTheirCounts) {

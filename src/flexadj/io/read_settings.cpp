@@ -205,7 +205,7 @@ void Reader::check_final_time_model(const Value& root) const {
 void Reader::read_trajectory(const Value& v) {
   if (!v.given()) return;
   v.expect_map({"storage", "file", "checkpoints", "ram_checkpoints", "memory_limit", "disk_checkpoints", "folder"});
-  // ram_checkpoints: the name issue #11 and docs/model-format.md give the memory tier beside disk_checkpoints.
+  // ram_checkpoints: the name docs/model-format.md gives the memory tier beside disk_checkpoints.
   if (v.has("checkpoints") && v.has("ram_checkpoints"))
     v.at("ram_checkpoints").fail("give either checkpoints or ram_checkpoints (the same setting), not both");
   auto& s = problem_.trajectory;
