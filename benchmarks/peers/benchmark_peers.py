@@ -212,7 +212,10 @@ def main():
         "petsc": subprocess.run(["pkg-config", "--modversion", "petsc"], capture_output=True, text=True).stdout.strip(),
         "flexadj": binary_identity(a.flexadj),
         "petsc_program": binary_identity(a.petsc),
-        "git_commit": subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip(),
+        # "+changes": the working tree differs from the commit (the binary may hold the difference).
+        "git_commit": subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True).stdout.strip()
+        + ("+changes" if subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], capture_output=True,
+                                        text=True).stdout.strip() else ""),
         "steps": a.steps, "step_size": a.step_size, "ranks": 1,
     }
     result = {"benchmark": "peers: spring chain, flexadj gradient vs PETSc TSCN + TSAdjoint", "info": info}
