@@ -253,9 +253,11 @@ TEST(SpacetimeAdjoint, TwoLevelIterationsStayBounded) {
   for (const auto& counts : two_level_iterations(cart_pendulum("variational"), cart_objective(), "variational cart"))
     for (int count : counts) EXPECT_LE(count, 4);
   // Generalized-alpha on the cart with the pendulum: the coarse steps help less (up to P/2 iterations,
-  // docs/adjoint.md); GMRES to 1e-10 (at 1e-11 Belos reports a loss of accuracy), the gradient to 1e-9.
+  // docs/adjoint.md); GMRES to 1e-10 (at 1e-11 Belos reports a loss of accuracy), the gradient to 2e-9: the solve's
+  // error is the residual's times the system's conditioning, and 16 slabs at coarsening 4 gave below 1e-9 and 1.09e-9
+  // with two builds whose element kernels differ by round-off.
   for (const auto& counts :
-       two_level_iterations(cart_pendulum("generalized_alpha"), cart_objective(), "generalized-alpha cart", 1e-10, 1e-9))
+       two_level_iterations(cart_pendulum("generalized_alpha"), cart_objective(), "generalized-alpha cart", 1e-10, 2e-9))
     for (std::size_t k = 0; k < counts.size(); ++k) EXPECT_LE(counts[k], 1 << k);  // P / 2
 }
 
