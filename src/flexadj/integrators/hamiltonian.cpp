@@ -68,9 +68,12 @@ void Hamiltonian::advance(const assembly::State& state, double t, double h, Stag
     s.q_tilde[i] = state.q[i] + 0.5 * h * (state.v[i] + s.stage.v[i]);
     s.p_tilde[i] = s.p0[i] + 0.5 * h * (s.f0[i] + s.f_stage[i]);
   }
-  project_positions(s.q_tilde, t_next, s.projected, statistics);
+  // The step's later factorizations reuse the pivot order of its first, (6a) at q*: the step depends on its start
+  // state alone (linear_solver.hpp, Pivots).
+  project_positions(s.q_tilde, t_next, s.projected, statistics, linalg::Pivots::Reuse);
   s.nu = s.projected.lambda;
-  solve_momentum_system(s.projected.q, t_next, s.p_tilde, s.projected.v, s.sigma_next);  // (6a) at q_{n+1}
+  solve_momentum_system(s.projected.q, t_next, s.p_tilde, s.projected.v, s.sigma_next,
+                        linalg::Pivots::Reuse);  // (6a) at q_{n+1}
 }
 
 // ---- the discrete adjoint ------------------------------------------------------------------------------------

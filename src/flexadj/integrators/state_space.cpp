@@ -47,7 +47,9 @@ StepStatistics StateSpace::step(assembly::State& state, double t, double h, long
   advance(state, t, h, forward_, statistics);
   state.q = forward_.projected.q;
   state.v = forward_.projected.v;
-  solve_consistent_accelerations(state, t + h);  // a_{n+1}, lambda_{n+1}: the first stage of the next step
+  // a_{n+1}, lambda_{n+1}: the first stage of the next step (with the pivot order of this step's first factorization:
+  // every factorization of a step after its first reuses it, so that the step depends on its start state alone).
+  solve_consistent_accelerations(state, t + h, false, linalg::Pivots::Reuse);
   return statistics;
 }
 
@@ -71,7 +73,7 @@ void StateSpace::advance(const assembly::State& state, double t, double h, Stage
 // q - q~ + C_q(q)^T nu = 0, C(q, t) = 0 by Newton to round-off (TimeIntegrator::project_positions): the adjoint
 // takes these equations as exact.
 void StateSpace::project_positions(Stages& s, double t, StepStatistics& statistics) {
-  TimeIntegrator::project_positions(s.q_tilde, t, s.projected, statistics);
+  TimeIntegrator::project_positions(s.q_tilde, t, s.projected, statistics, linalg::Pivots::Reuse);
   s.nu = s.projected.lambda;
 }
 
@@ -82,7 +84,7 @@ void StateSpace::project_velocities(Stages& s, double t) {
   p.v = s.v_tilde;
   std::fill(p.lambda.begin(), p.lambda.end(), 0.0);
   assembler_.assemble(p, t, assembly::ConstraintLevel::Velocity, 1.0, &kProjection, &s.v_tilde);
-  const auto x = newton_increment();
+  const auto x = newton_increment(linalg::Pivots::Reuse);
   for (std::size_t i = 0; i < n; ++i) p.v[i] += x[i];
   for (std::size_t k = 0; k < multiplier_count_; ++k) p.lambda[k] = x[n + k];
   s.nu_velocity = p.lambda;

@@ -217,7 +217,7 @@ void TimeIntegrator::project_initial_state(assembly::State& state, double t0) {
 }
 
 void TimeIntegrator::project_positions(const std::vector<double>& target, double t, assembly::State& p,
-                                       StepStatistics& statistics) {
+                                       StepStatistics& statistics, linalg::Pivots first) {
   const model::JacobianCoefficients with_hessian{1.0, 0.0, 0.0};  // [I + d(C_q^T nu)/dq, C_q^T; C_q 0]
   const std::size_t n = coordinate_count_;
   p.q = target;
@@ -233,7 +233,7 @@ void TimeIntegrator::project_positions(const std::vector<double>& target, double
     if (converged) break;
     if (iteration > settings_.max_newton_iterations) throw_newton_failure(current_step_, t, statistics);
     // Later iterations reuse the first one's pivot order (the same step: recomputation repeats it bit for bit).
-    const auto x = newton_increment(iteration == 1 ? linalg::Pivots::Fresh : linalg::Pivots::Reuse);
+    const auto x = newton_increment(iteration == 1 ? first : linalg::Pivots::Reuse);
     double largest = 0.0;
     for (std::size_t i = 0; i < n; ++i) {
       p.q[i] += x[i];
@@ -264,7 +264,8 @@ void TimeIntegrator::position_projection_adjoint(const assembly::State& projecte
 }
 
 void TimeIntegrator::solve_momentum_system(const std::vector<double>& q, double t, const std::vector<double>& p,
-                                           std::vector<double>& v, std::vector<double>& sigma) {
+                                           std::vector<double>& v, std::vector<double>& sigma,
+                                           linalg::Pivots pivots) {
   const std::size_t n = coordinate_count_;
   // The matrix of the consistent accelerations (coefficients {0, 0, 1}); at v = 0 the velocity-level constraint
   // residual is C_t.
@@ -277,11 +278,12 @@ void TimeIntegrator::solve_momentum_system(const std::vector<double>& q, double 
     for (std::size_t i = 0; i < n; ++i) rhs.coordinates()[i] = p[i];
     for (std::size_t k = 0; k < multiplier_count_; ++k) rhs.multipliers()[k] = -residual.multipliers()[k];
   }
-  solve(*right_hand_side_);
+  solve(*right_hand_side_, pivots);
   assembly::ConstSystemVectorView(*increment_, n).extract(&v, &sigma);
 }
 
-void TimeIntegrator::solve_consistent_accelerations(assembly::State& state, double t, bool factorized) {
+void TimeIntegrator::solve_consistent_accelerations(assembly::State& state, double t, bool factorized,
+                                                    linalg::Pivots pivots) {
   // [M C_q^T; C_q 0] [a; lambda] = -[M 0 - Q; C_q 0 + gamma] at a = 0, lambda = 0.
   const std::size_t n = state.q.size();
   std::fill(state.a.begin(), state.a.end(), 0.0);
@@ -290,7 +292,7 @@ void TimeIntegrator::solve_consistent_accelerations(assembly::State& state, doub
   assembler_.assemble(state, t, assembly::ConstraintLevel::Acceleration, 1.0, factorized ? nullptr : &mass_only);
   check_finite_residual(state, t, assembly::ConstraintLevel::Acceleration, current_step_);
   right_hand_side_->update(-1.0, assembler_.residual(), 0.0);
-  if (!factorized) solver_->update();
+  if (!factorized) solver_->update(pivots);
   solver_->solve(*right_hand_side_, *increment_);
   assembly::ConstSystemVectorView(*increment_, n).extract(&state.a, &state.lambda);
   for (double value : state.a)

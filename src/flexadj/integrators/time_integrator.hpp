@@ -242,9 +242,10 @@ class TimeIntegrator : public storage::StepRecomputer {
   // The closest point of C(q, t) = 0 to target: q - target + C_q(q)^T nu = 0, C(q, t) = 0 by Newton from
   // (target, 0) to round-off, as project_initial_state (coordinate projection: Hairer, Lubich and Wanner, GNI,
   // sec. IV.4; Eich 1993). Sets projected.q and projected.lambda = nu; statistics of the iteration. Throws
-  // SolverError as step() does. Collective.
+  // SolverError as step() does. Collective. `first`: the pivots of the first iteration (later ones reuse them).
+  // Pivots::Reuse only after a fresh factorization of the same step (linear_solver.hpp, Pivots).
   void project_positions(const std::vector<double>& target, double t, assembly::State& projected,
-                         StepStatistics& statistics);
+                         StepStatistics& statistics, linalg::Pivots first = linalg::Pivots::Fresh);
   // Its adjoint (assembler transposed, adjoint solver begun): [I + d(C_q^T nu)/dq, C_q^T; C_q 0]^T [rho; sigma] =
   // [-q_bar; 0] at projected (lambda = nu), target_bar = -rho, and (rho, sigma) . d/dp of the projection's
   // equations into `gradient`. projected.lambda must hold nu. Collective.
@@ -254,11 +255,15 @@ class TimeIntegrator : public storage::StepRecomputer {
   // The velocities of given momenta: [M(q) C_q^T; C_q 0] [v; sigma] = [p; -C_t] at (q, t) (Maciag, Malczyk and
   // Fraczek 2022, eq. (6a); the velocity step of RATTLE). Leaves the factorization of the matrix of the consistent
   // accelerations at q in the solver (solve_consistent_accelerations(..., true) may follow). Collective.
+  // `pivots` as for project_positions.
   void solve_momentum_system(const std::vector<double>& q, double t, const std::vector<double>& p,
-                             std::vector<double>& v, std::vector<double>& sigma);
+                             std::vector<double>& v, std::vector<double>& sigma,
+                             linalg::Pivots pivots = linalg::Pivots::Fresh);
   // a and lambda from M a + C_q^T lambda = Q, C_acc = 0 at the state's q and v. factorized: the solver holds the
-  // factorization of [M C_q^T; C_q 0] at this q already (only the right-hand side is assembled).
-  void solve_consistent_accelerations(assembly::State& state, double t, bool factorized = false);
+  // factorization of [M C_q^T; C_q 0] at this q already (only the right-hand side is assembled). `pivots` as for
+  // project_positions.
+  void solve_consistent_accelerations(assembly::State& state, double t, bool factorized = false,
+                                      linalg::Pivots pivots = linalg::Pivots::Fresh);
   // The adjoint sweep's linear algebra. begin_adjoint_solver(matrix_kinds): solvers of the forward run's kind for
   // the transposed matrices, one per kind of matrix a step factorizes (the assembler in transposed mode must have
   // assembled once: the values' layout); the first is selected.
