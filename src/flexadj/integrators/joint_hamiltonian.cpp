@@ -43,6 +43,7 @@ void JointHamiltonian::initialize(assembly::State& state, double t0) {
 
 void JointHamiltonian::advance(const assembly::State& state, double t, double h, Stages& s) {
   const std::size_t k = std::size_t(tree_->size());
+  equations_->begin_step();
   s.start.t = t;
   equations_->joint_state(state, t, s.start.alpha, s.start.p_hat);
   equations_->evaluate(s.start);
@@ -57,6 +58,7 @@ void JointHamiltonian::advance(const assembly::State& state, double t, double h,
     s.end.p_hat[j] = s.start.p_hat[j] + 0.5 * h * (s.start.rate[j] + s.stage.rate[j]);
   }
   equations_->evaluate(s.end);
+  equations_->end_step();
 }
 
 StepStatistics JointHamiltonian::step(assembly::State& state, double t, double h, long long step_index) {
@@ -93,6 +95,7 @@ void JointHamiltonian::transpose_step(double t, double t_next, assembly::LocalGr
   const std::size_t k = std::size_t(tree_->size());
   const double h = t_next - t;
   Stages& s = recomputed_;
+  equations_->begin_step();
   // (alpha, p_hat) -> (q, v) at y_{n+1}.
   equations_->absolute_state_transposed(s.end, q_bar_, v_bar_, end_alpha_bar_, end_p_bar_, gradient);
   // y_{n+1} = y_n + h/2 (Phi(y_n) + Phi(y*)): the stage's adjoint z* = Phi_y(y*)^T (h/2 y_bar_{n+1}).
@@ -116,6 +119,7 @@ void JointHamiltonian::transpose_step(double t, double t_next, assembly::LocalGr
   std::fill(carry_v_.begin(), carry_v_.end(), 0.0);
   equations_->joint_state_transposed(previous_, t, s.start.alpha, start_alpha_bar_, start_p_bar_, carry_q_, carry_v_,
                                      gradient);
+  equations_->end_step();
 }
 
 double JointHamiltonian::step_size_sensitivity(storage::Trajectory&, std::size_t n) {

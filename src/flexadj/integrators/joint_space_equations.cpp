@@ -362,6 +362,14 @@ void JointSpaceEquations::jacobian_transpose_times(const std::vector<double>& al
   directional_gradient(alpha, nullptr, nullptr, x.data(), nullptr, nullptr, nullptr, out.data(), nullptr);
 }
 
+void JointSpaceEquations::begin_step() {
+  within_step_ = true;
+  // A factorization held from the step before counts as this step's first only if it was fresh (the same values
+  // as a fresh one at the step's start: recomputation from a checkpoint repeats the step bit for bit).
+  if (factorized_ && !factorized_fresh_) factorized_ = false;
+  step_factorized_ = factorized_;
+}
+
 void JointSpaceEquations::mass_solve(const Point& e, std::vector<double>& x) {
   if (k_ == 0) return;
   const std::vector<double>& q = e.state.q;
@@ -369,10 +377,13 @@ void JointSpaceEquations::mass_solve(const Point& e, std::vector<double>& x) {
     saddle_state_.q = q;
     const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
     assembler_.assemble(saddle_state_, e.t, assembly::ConstraintLevel::Velocity, 1.0, &mass_only);
+    const linalg::Pivots pivots = within_step_ && step_factorized_ ? linalg::Pivots::Reuse : linalg::Pivots::Fresh;
     try {
-      solver_->update();
+      solver_->update(pivots);
+      factorized_fresh_ = pivots == linalg::Pivots::Fresh;
+      step_factorized_ = within_step_;
     } catch (const SolverError&) {
-      factorized_ = false;
+      factorized_ = within_step_ = false;
       throw SolverError("joint-space mass matrix H^T M H is singular at t = " + std::to_string(e.t) +
                         " (a singular configuration of the joint coordinates, or a joint coordinate that moves no "
                         "mass)");

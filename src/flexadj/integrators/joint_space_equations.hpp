@@ -63,6 +63,11 @@ class JointSpaceEquations {
   // Fills e from e.alpha, e.p_hat and e.t: q, beta, v, Q, P and F_hat. SolverError if M_hat is singular (a
   // singular configuration of the joints).
   void evaluate(Point& e);
+  // Between begin_step() and end_step() (one step's configurations, or one transposed step's) the saddle-point
+  // factorizations after the first reuse its pivot order (KLU's refactorization, linear_solver.hpp, Pivots); the
+  // first is fresh, so that a step depends on its start alone. Outside, every factorization is fresh.
+  void begin_step();
+  void end_step() { within_step_ = false; }
   // The joint state of the absolute state s: alpha = g^-1(q), p_hat = H(alpha)^T T_v(q, v).
   void joint_state(const assembly::State& s, double t, std::vector<double>& alpha, std::vector<double>& p_hat);
 
@@ -132,6 +137,9 @@ class JointSpaceEquations {
   assembly::State saddle_state_;
   std::vector<double> factorized_q_;
   bool factorized_ = false;
+  bool factorized_fresh_ = false;   // the factorization held was made with a pivot search
+  bool within_step_ = false;        // begin_step() .. end_step()
+  bool step_factorized_ = false;    // a fresh factorization since begin_step()
   double inverse_dq_[3][6], inverse_dp_[3][16];
   int inverse_index_[6];
   std::vector<model::Parts> parts_, alpha_parts_;  // by local coordinate, by joint coordinate
