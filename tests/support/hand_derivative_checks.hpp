@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <initializer_list>
 #include <string>
 #include <vector>
 
@@ -73,6 +74,21 @@ void expect_same_transposed_products(const Element& hand, const Element& ad, con
                                  products[which][2].data());
   }
   for (int b = 0; b < 3; ++b) expect_close(products[0][b], products[1][b], label + " transposed " + "qva"[b]);
+}
+
+// mu . dr/dp of the wanted parameters, for each mask; with every parameter wanted the reference must not vanish.
+template <class Element>
+void expect_same_parameter_gradients(const Element& hand, const Element& ad, const double* q, const double* v,
+                                     const double* a, const double* mu,
+                                     std::initializer_list<model::ParameterMask> masks, const std::string& label) {
+  const std::size_t np = ad.parameters().size();
+  for (const model::ParameterMask mask : masks) {
+    std::vector<double> g_hand(np, 0.0), g_ad(np, 0.0);
+    hand.add_parameter_gradient(q, v, a, 0.0, mu, g_hand.data(), mask);
+    ad.add_parameter_gradient(q, v, a, 0.0, mu, g_ad.data(), mask);
+    expect_close(g_hand, g_ad, label + " parameter partials, mask " + std::to_string(mask));
+    if (mask == model::kAllParameters) EXPECT_GT(max_abs(g_ad), 0.0) << label;
+  }
 }
 
 // The second-order products d/de (dr/dq)^T mu, d/de (dr/dv)^T mu, d/de (dr/da)^T mu and d/de mu . dr/dp (the

@@ -97,14 +97,9 @@ void compare_semi_discrete(const model::ForceElement& hand, const model::ForceEl
   expect_close(J_hand, J_ad, label + " mass matrix");
 
   expect_same_transposed_products(hand, ad, q.data(), v.data(), a.data(), mu.data(), n, label);
-  const int np = static_cast<int>(ad.parameters().size());
   const model::ParameterMask one = 1u << 0, several = (1u << 2) | (1u << 9) | (1u << 14) | (1u << 16);
-  for (const model::ParameterMask mask : {model::kAllParameters, one, several}) {
-    Vector g_hand(np, 0.0), g_ad(np, 0.0);
-    hand.add_parameter_gradient(q.data(), v.data(), a.data(), 0.0, mu.data(), g_hand.data(), mask);
-    ad.add_parameter_gradient(q.data(), v.data(), a.data(), 0.0, mu.data(), g_ad.data(), mask);
-    expect_close(g_hand, g_ad, label + " parameter partials, mask " + std::to_string(mask));
-  }
+  expect_same_parameter_gradients(hand, ad, q.data(), v.data(), a.data(), mu.data(),
+                                  {model::kAllParameters, one, several}, label);
 }
 
 // A direction of the same length as x: its entries reversed and scaled (deterministic, not parallel to x).
