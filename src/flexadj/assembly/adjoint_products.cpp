@@ -189,13 +189,9 @@ void Assembler::assemble_adjoint_matrix(const State& state, double t, double sca
     load(c, views);
     element.residual_jacobians(q_.data(), v_.data(), a_.data(), t, r_.data(), dr_dq, dr_dv, dr_da);
     // The same entries as assemble(): the combined matrix c_q dr/dq + c_v dr/dv + c_a dr/da, scaled.
-    const std::size_t* offset = c.value_offsets.data();
-    for (int i = 0; i < n; ++i)
-      for (int j = 0; j < n; ++j) {
-        const int e = transposed_ ? j * n + i : i * n + j;
-        values[*offset++] +=
-            element_scale * (coefficients.q * dr_dq[e] + coefficients.v * dr_dv[e] + coefficients.a * dr_da[e]);
-      }
+    add_runs(values, c.value_runs, n, transposed_, [&](int e) {
+      return element_scale * (coefficients.q * dr_dq[e] + coefficients.v * dr_dv[e] + coefficients.a * dr_da[e]);
+    });
   }
   for (const auto& c : constraints_) {
     const auto& constraint = *model_.constraints()[c.index];

@@ -146,9 +146,13 @@ Assembler::Assembler(const model::Model& model, RCP<const Comm> comm, Partition 
         if (entries(k) == column) return static_cast<std::size_t>(k);
       throw std::logic_error("Assembler: an entry of a component is not in the matrix graph");
     };
-    for (auto& c : forces_)
+    std::vector<std::size_t> offsets;
+    for (auto& c : forces_) {
+      offsets.clear();
       for (int row : c.rows)
-        for (std::size_t j = 0; j < c.rows.size(); ++j) c.value_offsets.push_back(offset_of(row, c.columns[j]));
+        for (std::size_t j = 0; j < c.rows.size(); ++j) offsets.push_back(offset_of(row, c.columns[j]));
+      c.value_runs = value_runs(offsets, static_cast<int>(c.rows.size()));
+    }
     for (auto& c : constraints_) {
       for (int row : c.rows)
         for (int column : c.columns) c.value_offsets.push_back(offset_of(row, column));
@@ -287,10 +291,8 @@ void Assembler::assemble(const State& state, double t, ConstraintLevel level, do
       load(c, views);
       if (coefficients) {
         element.residual_jacobian(q_.data(), v_.data(), a_.data(), t, *coefficients, r_.data(), jacobian_.data());
-        const std::size_t* offset = c.value_offsets.data();
-        for (int i = 0; i < n; ++i)
-          for (int j = 0; j < n; ++j)
-            values[*offset++] += element_scale * (transposed_ ? jacobian_[j * n + i] : jacobian_[i * n + j]);
+        const double* jacobian = jacobian_.data();
+        add_runs(values, c.value_runs, n, transposed_, [&](int e) { return element_scale * jacobian[e]; });
       } else {
         element.residual(q_.data(), v_.data(), a_.data(), t, r_.data());
       }

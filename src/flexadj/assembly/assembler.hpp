@@ -18,6 +18,7 @@
 #include "flexadj/assembly/dof_map.hpp"
 #include "flexadj/assembly/ghost_transfer.hpp"
 #include "flexadj/assembly/local_gradient.hpp"
+#include "flexadj/assembly/value_runs.hpp"
 #include "flexadj/assembly/body_partition.hpp"
 #include "flexadj/core/tpetra_types.hpp"
 #include "flexadj/model/model.hpp"
@@ -210,9 +211,11 @@ class Assembler {
     int first_multiplier = 0;             // into State::lambda
     std::vector<int> multiplier_rows;     // local in the ghosted system map
     // Where its matrix entries live in the values of the assembly-mode (ghosted) matrix, row by row as assemble()
-    // adds them: force elements rows x columns; constraints rows x (coordinate and multiplier columns), then
-    // multiplier rows x coordinate columns. Found once, so that assembly adds without searching the rows.
+    // adds them: constraints rows x (coordinate and multiplier columns), then multiplier rows x coordinate columns;
+    // force elements as runs of adjacent entries (value_runs.hpp). Found once, so that assembly adds without
+    // searching the rows.
     std::vector<std::size_t> value_offsets;
+    std::vector<ValueRun> value_runs;
   };
   void import_state(const State& state, bool velocities, bool accelerations);
   // assemble()'s rows and entries of a non-holonomic constraint (assembler.cpp); its local q, v, a loaded.
