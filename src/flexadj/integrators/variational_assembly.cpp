@@ -51,7 +51,7 @@ void VariationalAssembly::assemble_step(const std::vector<double>& previous_q,
   a.import_columns(next_q.data(), previous_q.data(), nullptr);
   a.ghosted_residual_->putScalar(0.0);
   if (momentum || with_product) a.ghosted_work_->putScalar(0.0);
-  // The ghosted matrix's values at LocalComponent::value_offsets (Assembler::begin_matrix_values()).
+  // The ghosted matrix's values at LocalComponent::value_runs and value_offsets (Assembler::begin_matrix_values()).
   double* values = with_matrix ? a.begin_matrix_values() : nullptr;
   {
     auto residual = a.ghosted_residual_->getDataNonConst(0);
@@ -85,10 +85,8 @@ void VariationalAssembly::assemble_step(const std::vector<double>& previous_q,
           const double mu = ghosted_mu[c.state_entries[i]];
           for (int j = 0; j < n; ++j) product_sum[c.state_entries[j]] += plus_jacobian_[i * n + j] * mu;
         }
-      const std::size_t* offset = c.value_offsets.data();  // row i, column j
-      for (int i = 0; i < n; ++i)
-        for (int j = 0; j < n; ++j)
-          values[*offset++] += -h * (a.transposed_ ? a.jacobian_[j * n + i] : a.jacobian_[i * n + j]);
+      const double* jacobian = a.jacobian_.data();
+      assembly::add_runs(values, c.value_runs, n, a.transposed_, [&](int e) { return -h * jacobian[e]; });
     }
     for (const auto& c : a.constraints_) {
       const auto& constraint = *a.model_.constraints()[c.index];
