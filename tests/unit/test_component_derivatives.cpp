@@ -406,6 +406,8 @@ ConstraintCase prescribed_coordinate_case(BodyKind kind, int coordinate, const s
 std::vector<ConstraintCase> constraint_cases() {
   std::vector<ConstraintCase> cases;
   cases.push_back({"unit_quaternion_SpatialRigid", {SR}, [](const State&) { return fc::make_unit_quaternion("body", 0); }});
+  cases.push_back({"unit_dual_quaternion", {BodyKind::DualQuaternionNode},
+                   [](const State&) { return fc::make_unit_dual_quaternion("node", 0); }});
   // Joint kinds as the model reader admits them: ground only as body a (b carries the rotation lock); a
   // prismatic joint between two bodies needs a rigid body a; a spatial revolute joint needs rigid bodies.
   const std::vector<std::array<BodyKind, 2>> planar = {{G, P2}, {G, PR}, {P2, PR}, {PR, P2}, {PR, PR}, {P2, P2}};
@@ -654,6 +656,48 @@ TEST_P(ConstraintDerivatives, HessianEqualsThePlainNestedAD) {
       constraint->jacobian(s.q.data(), s.t, c3.data(), Cq3.data());
       EXPECT_TRUE(agree(label + ": jacobian() value", c2, c3, 1, 1e-15, "plain", "structured"));
       EXPECT_TRUE(agree(label + ": jacobian() Cq", Cq2, Cq3, n, 1e-14, "plain", "structured"));
+    }
+  }
+}
+
+// The unit dual quaternion's hand-written derivatives (value, C_q, lambda . C_qq, dc/ds, d2c/ds2 and the levels'
+// Jacobians in q and v) against its plain Sacado passes, on random states with |q_r| != 1 and q_r.q_d != 0.
+TEST(UnitDualQuaternion, HandDerivativesEqualThePlainAD) {
+  const auto hand = fc::make_unit_dual_quaternion("node", 0);
+  const auto ad = fc::make_unit_dual_quaternion_plain_ad("node", 0);
+  const std::size_t n = 8, m = 2;
+  for (int draw = 0; draw < 20; ++draw) {
+    const State s = random_state({BodyKind::DualQuaternionNode}, 4001u + 13u * static_cast<unsigned>(draw),
+                                 Quaternions::Perturbed);
+    const Vector lambda = {0.3 - 0.05 * draw, -1.1 + 0.1 * draw};
+    const std::string label = "draw " + std::to_string(draw);
+    Vector c[2], Cq[2], H[2], c_dot[2], c_ddot[2];
+    const fm::Constraint* constraint[2] = {ad.get(), hand.get()};
+    for (int k = 0; k < 2; ++k) {
+      c[k].resize(m), Cq[k].resize(m * n), H[k].resize(n * n), c_dot[k].resize(m), c_ddot[k].resize(m);
+      constraint[k]->jacobian_and_hessian(s.q.data(), lambda.data(), s.t, c[k].data(), Cq[k].data(), H[k].data());
+    }
+    EXPECT_TRUE(agree(label + ": value", c[0], c[1], 1, 1e-15, "AD", "hand"));
+    EXPECT_TRUE(agree(label + ": Cq", Cq[0], Cq[1], n, 1e-15, "AD", "hand"));
+    EXPECT_TRUE(agree(label + ": Hessian", H[0], H[1], n, 1e-15, "AD", "hand"));
+    for (int k = 0; k < 2; ++k) constraint[k]->jacobian(s.q.data(), s.t, c[k].data(), Cq[k].data());
+    EXPECT_TRUE(agree(label + ": jacobian()", Cq[0], Cq[1], n, 1e-15, "AD", "hand"));
+    for (int k = 0; k < 2; ++k)
+      constraint[k]->time_derivatives(s.q.data(), s.v.data(), s.a.data(), s.t, c[k].data(), c_dot[k].data(),
+                                      c_ddot[k].data());
+    EXPECT_TRUE(agree(label + ": dc/ds", c_dot[0], c_dot[1], 1, 1e-15, "AD", "hand"));
+    EXPECT_TRUE(agree(label + ": d2c/ds2", c_ddot[0], c_ddot[1], 1, 1e-15, "AD", "hand"));
+    EXPECT_GT(max_abs(c_ddot[0]), 0.1) << label;
+    for (int level : {1, 2}) {
+      Vector d_dq[2], d_dv[2];
+      for (int k = 0; k < 2; ++k) {
+        d_dq[k].assign(m * n, 7.0), d_dv[k].assign(m * n, 7.0);
+        constraint[k]->level_jacobians(s.q.data(), s.v.data(), s.a.data(), s.t, level, d_dq[k].data(),
+                                       d_dv[k].data());
+      }
+      const std::string what = label + ": level_jacobians, level " + std::to_string(level);
+      EXPECT_TRUE(agree(what + " d/dq", d_dq[0], d_dq[1], n, 1e-15, "AD", "hand"));
+      EXPECT_TRUE(agree(what + " d/dv", d_dv[0], d_dv[1], n, 1e-15, "AD", "hand"));
     }
   }
 }

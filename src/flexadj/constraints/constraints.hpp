@@ -18,6 +18,8 @@ using Quaternion = std::array<double, 4>;
 std::unique_ptr<model::Constraint> make_unit_quaternion(const std::string& body_name, int body);
 // q_r.q_r = 1 and q_r.q_d = 0 of a dual-quaternion beam node.
 std::unique_ptr<model::Constraint> make_unit_dual_quaternion(const std::string& body_name, int body);
+// The same with every derivative by Sacado (ConstraintAD), the reference of the hand-written ones.
+std::unique_ptr<model::Constraint> make_unit_dual_quaternion_plain_ad(const std::string& body_name, int body);
 
 enum class JointKind { Spherical, Revolute, Prismatic, Fixed };
 

@@ -44,13 +44,70 @@ class UnitQuaternion final : public model::ConstraintAD<UnitQuaternion, 7, 1> {
 // (q_r.q_r - 1)/2 = 0 and q_r.q_d = 0.
 class UnitDualQuaternion final : public model::ConstraintAD<UnitDualQuaternion, 8, 2> {
  public:
-  UnitDualQuaternion(const std::string& body_name, int body)
-      : ConstraintAD(body_name + ".unit_dual_quaternion", {body}, {BodyKind::DualQuaternionNode}, 2) {}
+  UnitDualQuaternion(const std::string& body_name, int body, bool plain_ad)
+      : ConstraintAD(body_name + ".unit_dual_quaternion", {body}, {BodyKind::DualQuaternionNode}, 2),
+        plain_ad_(plain_ad) {}
   const char* type() const override { return "unit_dual_quaternion"; }
   template <class S, class P> void evaluate(const S* q, const S&, const P*, S* c) const {
     c[0] = 0.5 * (q[0] * q[0] + q[1] * q[1] + q[2] * q[2] + q[3] * q[3] - 1.0);
     c[1] = q[0] * q[4] + q[1] * q[5] + q[2] * q[6] + q[3] * q[7];
   }
+
+  // By hand (the AD passes of ConstraintAD stay the reference, make_unit_dual_quaternion_plain_ad). Both equations
+  // are quadratic, x.y with x, y among q_r, q_d: C_q = [q_r, 0; q_d, q_r], lambda . C_qq = [l0 I, l1 I; l1 I, 0];
+  // along q(s) = q + v s + a s^2/2: dc/ds = (q_r.v_r, v_r.q_d + q_r.v_d), d2c/ds2 = (v_r.v_r + q_r.a_r,
+  // a_r.q_d + 2 v_r.v_d + q_r.a_d).
+  void jacobian(const double* q, double t, double* c, double* Cq) const override {
+    if (plain_ad_) return ConstraintAD::jacobian(q, t, c, Cq);
+    evaluate<double, double>(q, t, nullptr, c);
+    for (int i = 0; i < 4; ++i) {
+      Cq[i] = q[i];
+      Cq[4 + i] = 0.0;
+      Cq[8 + i] = q[4 + i];
+      Cq[12 + i] = q[i];
+    }
+  }
+  void jacobian_and_hessian(const double* q, const double* lambda, double t, double* c, double* Cq,
+                            double* H) const override {
+    if (plain_ad_) return ConstraintAD::jacobian_and_hessian(q, lambda, t, c, Cq, H);
+    jacobian(q, t, c, Cq);
+    for (int i = 0; i < 64; ++i) H[i] = 0.0;
+    for (int i = 0; i < 4; ++i) {
+      H[i * 8 + i] = lambda[0];
+      H[i * 8 + 4 + i] = H[(4 + i) * 8 + i] = lambda[1];
+    }
+  }
+  void time_derivatives(const double* q, const double* v, const double* a, double t, double* c, double* c_dot,
+                        double* c_ddot) const override {
+    if (plain_ad_) return ConstraintAD::time_derivatives(q, v, a, t, c, c_dot, c_ddot);
+    evaluate<double, double>(q, t, nullptr, c);
+    c_dot[0] = dot4(q, v);
+    c_dot[1] = dot4(v, q + 4) + dot4(q, v + 4);
+    c_ddot[0] = dot4(v, v) + dot4(q, a);
+    c_ddot[1] = dot4(a, q + 4) + 2.0 * dot4(v, v + 4) + dot4(q, a + 4);
+  }
+  void level_jacobians(const double* q, const double* v, const double* a, double t, int level, double* d_dq,
+                       double* d_dv) const override {
+    if (plain_ad_) return ConstraintAD::level_jacobians(q, v, a, t, level, d_dq, d_dv);
+    // d/dq of the level is d/ds (level 1) or d2/ds2 (level 2) of C_q along the path, d/dv is C_q or 2 d/ds C_q.
+    const double* x = level == 1 ? v : a;
+    const double v_scale = level == 1 ? 1.0 : 2.0;
+    const double* y = level == 1 ? q : v;
+    for (int i = 0; i < 4; ++i) {
+      d_dq[i] = x[i];
+      d_dq[4 + i] = 0.0;
+      d_dq[8 + i] = x[4 + i];
+      d_dq[12 + i] = x[i];
+      d_dv[i] = v_scale * y[i];
+      d_dv[4 + i] = 0.0;
+      d_dv[8 + i] = v_scale * y[4 + i];
+      d_dv[12 + i] = v_scale * y[i];
+    }
+  }
+
+ private:
+  static double dot4(const double* x, const double* y) { return x[0] * y[0] + x[1] * y[1] + x[2] * y[2] + x[3] * y[3]; }
+  bool plain_ad_;
 };
 
 // N: the capacity of the kernel's AD types, 6 for planar joints, 14 for spatial ones (make_joint). The nested
@@ -299,7 +356,11 @@ std::unique_ptr<model::Constraint> make_unit_quaternion(const std::string& body_
 }
 
 std::unique_ptr<model::Constraint> make_unit_dual_quaternion(const std::string& body_name, int body) {
-  return std::make_unique<UnitDualQuaternion>(body_name, body);
+  return std::make_unique<UnitDualQuaternion>(body_name, body, false);
+}
+
+std::unique_ptr<model::Constraint> make_unit_dual_quaternion_plain_ad(const std::string& body_name, int body) {
+  return std::make_unique<UnitDualQuaternion>(body_name, body, true);
 }
 std::unique_ptr<model::Constraint> make_joint(const std::string& name, JointKind kind, std::array<int, 2> bodies,
                                               std::array<BodyKind, 2> kinds, const JointGeometry& geometry) {

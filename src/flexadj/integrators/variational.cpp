@@ -124,7 +124,7 @@ void Variational::begin_adjoint(storage::Trajectory& trajectory) {
   w.current = w.previous = w.multipliers = assembler_.make_state();
   for (auto* v : {&w.next_q, &w.momentum_current, &w.momentum_previous, &w.momentum_hat, &w.impulse_rhs, &w.nu_rhs,
                   &w.a1, &w.a3, &w.a3_plus_b1, &w.minus_a3, &w.z, &w.g_q, &w.g_v, &w.rhs_q, &w.scratch, &w.y_k,
-                  &w.y_d, &w.y_m, &w.dh_first, &w.dh_second, &w.dh_mu_plus, &w.dh_force, &w.mu_a})
+                  &w.y_d, &w.y_m, &w.dh_first, &w.dh_second, &w.dh_mu_plus, &w.dh_force, &w.mu_a, &w.plus_product})
     v->assign(n, 0.0);
   for (auto* v : {&w.impulse, &w.nu, &w.a2, &w.a4, &w.mu_acc}) v->assign(m, 0.0);
   w.b1.assign(n, 0.0);
@@ -166,10 +166,13 @@ void Variational::impulse_right_hand_side(const std::vector<double>& previous_q,
                                           const std::vector<double>& previous_momentum, const std::vector<double>& q,
                                           double t_previous, double h) {
   // p_hat_k and p_{k-1} + minus(q_{k-1}, q_k) = C_q(q_{k-1})^T Lambda_k (the residual at zero impulse).
-  AdjointSweep& w = sweep_;
-  assembly_.assemble_step(previous_q, previous_momentum, q, w.zero_m, t_previous, h, false, &w.momentum_hat);
+  assembly_.assemble_step(previous_q, previous_momentum, q, sweep_.zero_m, t_previous, h, false, &sweep_.momentum_hat);
+  take_impulse_right_hand_side(h);
+}
+
+void Variational::take_impulse_right_hand_side(double h) {
   const assembly::ConstSystemVectorView residual(assembler_.residual(), coordinate_count_);
-  for (std::size_t i = 0; i < coordinate_count_; ++i) w.impulse_rhs[i] = -residual.coordinates()[i] / h;
+  for (std::size_t i = 0; i < coordinate_count_; ++i) sweep_.impulse_rhs[i] = -residual.coordinates()[i] / h;
 }
 
 void Variational::save_adjoint_variables(std::vector<double>& x) const {
@@ -313,9 +316,19 @@ void Variational::adjoint_step(storage::Trajectory& trajectory, std::size_t step
   }
 
   const double t_previous = times[step - 1], h = t - t_previous;
-  impulse_right_hand_side(w.previous.q, w.momentum_previous, w.current.q, t_previous, h);
-  // [M C_q^T; C_q 0] [a3; a4] = [-g_v; 0];  C_q(q_k)^T nu_k = p_hat_k - p_k.
+  // [M C_q^T; C_q 0] [a3; a4] = [-g_v; 0].
   adjoint_solve(w.g_v, -1.0, w.a3, w.a4);
+  for (std::size_t i = 0; i < n; ++i) {
+    w.minus_a3[i] = -w.a3[i];
+    w.plus_product[i] = 0.0;
+  }
+  // The matrix of the Newton step's transposed system below, [-h d(minus)/dq_k, C_q(q_{k-1})^T; C_q(q_k), 0], with
+  // the same element derivatives' product (d plus/dq_k)^T (-a3); its residual (at zero impulse) and p_hat_k are
+  // those of impulse_right_hand_side(), which it stands in for.
+  assembly_.assemble_step(w.previous.q, w.momentum_previous, w.current.q, w.zero_m, t_previous, h, true,
+                          &w.momentum_hat, &w.minus_a3, &w.plus_product);
+  take_impulse_right_hand_side(h);
+  // C_q(q_k)^T nu_k = p_hat_k - p_k (the velocity system's factorization still).
   for (std::size_t i = 0; i < n; ++i) w.nu_rhs[i] = w.momentum_hat[i] - w.momentum_current[i];
   adjoint_solve(w.nu_rhs, 1.0, w.scratch, w.nu);
 
@@ -324,16 +337,11 @@ void Variational::adjoint_step(storage::Trajectory& trajectory, std::size_t step
   assembly_.add_discrete_momenta_transposed_at_end(w.current.q, w.current.v, t, 0.0, w.zero_n, w.a3, false, w.rhs_q);
   w.multipliers.lambda = w.nu;
   assembler_.adjoint_products(w.multipliers, t, w.a3, {}, true, w.y_k, w.y_d, w.y_m);
-  for (std::size_t i = 0; i < n; ++i) {
-    w.rhs_q[i] += w.y_k[i];
-    w.minus_a3[i] = -w.a3[i];
-  }
+  for (std::size_t i = 0; i < n; ++i) w.rhs_q[i] += w.y_k[i];
   assembler_.add_constraint_level_transposed(w.current, t, ConstraintLevel::Velocity, w.a4, w.rhs_q, w.scratch);
+  for (std::size_t i = 0; i < n; ++i) w.rhs_q[i] += w.plus_product[i];
 
-  // [-h d(minus)/dq_k, C_q(q_{k-1})^T; C_q(q_k), 0]^T z = [-rhs_q; 0]: a1 = -h z_q (row scale -h), a2 = z_c. The
-  // same element derivatives add the last term of rhs_q, (d plus/dq_k)^T (-a3).
-  assembly_.assemble_step(w.previous.q, w.momentum_previous, w.current.q, w.zero_m, t_previous, h, true, nullptr,
-                          &w.minus_a3, &w.rhs_q);
+  // [-h d(minus)/dq_k, C_q(q_{k-1})^T; C_q(q_k), 0]^T z = [-rhs_q; 0]: a1 = -h z_q (row scale -h), a2 = z_c.
   use_adjoint_solver(kStepMatrix);
   update_adjoint_solver(pivots);
   adjoint_solve(w.rhs_q, -1.0, w.z, w.a2);

@@ -97,6 +97,8 @@ class Variational final : public TimeIntegrator {
   // zero impulse) and sweep_.momentum_hat = p_hat_k, from q_{k-1}, p_{k-1} and q_k.
   void impulse_right_hand_side(const std::vector<double>& previous_q, const std::vector<double>& previous_momentum,
                                const std::vector<double>& q, double t_previous, double h);
+  // sweep_.impulse_rhs from the residual of the last assemble_step at zero impulse (its step size h).
+  void take_impulse_right_hand_side(double h);
 
   // The adjoint sweep factorizes two kinds of matrices per step, each with its own solver, so that each reuses its
   // own pivot order from step to step (TimeIntegrator::fresh_adjoint_pivots_at).
@@ -116,6 +118,7 @@ class Variational final : public TimeIntegrator {
     assembly::State current, previous, multipliers;
     std::vector<double> next_q, momentum_current, momentum_previous, momentum_hat, impulse_rhs, impulse, nu, nu_rhs;
     std::vector<double> b1, b3, a1, a2, a3, a4, a3_plus_b1, minus_a3, z, g_q, g_v, rhs_q, scratch, y_k, y_d, y_m;
+    std::vector<double> plus_product;  // (d plus/dq_k)^T (-a3), from the step matrix's assembly
     std::vector<double> mu_a, mu_acc;  // the consistent accelerations' multipliers (terms on accelerations)
     std::vector<double> zero_n, zero_m;
     std::vector<double> dh_first, dh_second, dh_mu_plus, dh_force;  // step_size_sensitivity()
