@@ -12,8 +12,20 @@
 #include <stdexcept>
 #include <cmath>
 #include <map>
+#include <type_traits>
+#include <utility>
 
 namespace flexadj::assembly {
+
+// A component's indices while the constructor finds them.
+struct Assembler::ComponentDraft {
+  int index = 0;
+  int first_multiplier = 0;
+  std::vector<int> state_entries, rows, columns, multiplier_rows;
+  std::vector<std::size_t> value_offsets;
+  std::vector<ValueRun> value_runs;
+};
+
 namespace {
 
 // Adds the wall time of its scope to `total` (every return path of assemble()).
@@ -68,8 +80,9 @@ Assembler::Assembler(const model::Model& model, RCP<const Comm> comm, Partition 
   auto system_row = [&](int entry) { return entry < owned_count ? entry : entry + multiplier_count; };
 
   std::size_t max_coordinates = 1, max_equations = 1;
+  std::vector<ComponentDraft> force_drafts, constraint_drafts;  // packed by pack_components()
   auto describe = [&](const model::Component& component, int index) {
-    LocalComponent c;
+    ComponentDraft c;
     c.index = index;
     for (long long gid : dofs_.coordinates_of(component)) {
       c.state_entries.push_back(entry_of.at(gid));
@@ -78,16 +91,16 @@ Assembler::Assembler(const model::Model& model, RCP<const Comm> comm, Partition 
     max_coordinates = std::max<std::size_t>(max_coordinates, c.rows.size());
     return c;
   };
-  for (int i : dofs_.local_force_elements()) forces_.push_back(describe(*model_.force_elements()[i], i));
+  for (int i : dofs_.local_force_elements()) force_drafts.push_back(describe(*model_.force_elements()[i], i));
   int first_multiplier = 0;
   for (int i : dofs_.local_constraints()) {
     const auto& constraint = *model_.constraints()[i];
-    LocalComponent c = describe(constraint, i);
+    ComponentDraft c = describe(constraint, i);
     c.first_multiplier = first_multiplier;
     for (int k = 0; k < constraint.equation_count(); ++k) c.multiplier_rows.push_back(owned_count + first_multiplier + k);
     first_multiplier += constraint.equation_count();
     max_equations = std::max<std::size_t>(max_equations, c.multiplier_rows.size());
-    constraints_.push_back(std::move(c));
+    constraint_drafts.push_back(std::move(c));
   }
 
   // Graph: every row's diagonal, each force element's coordinate block, each constraint's
@@ -95,10 +108,10 @@ Assembler::Assembler(const model::Model& model, RCP<const Comm> comm, Partition 
   std::vector<std::vector<GlobalOrdinal>> pattern(ghosted_system.size());
   auto gid = [&](int row) { return static_cast<GlobalOrdinal>(ghosted_system[row]); };
   for (std::size_t row = 0; row < pattern.size(); ++row) pattern[row].push_back(gid(static_cast<int>(row)));
-  for (const auto& c : forces_)
+  for (const auto& c : force_drafts)
     for (int row : c.rows)
       for (int col : c.rows) pattern[row].push_back(gid(col));
-  for (const auto& c : constraints_) {
+  for (const auto& c : constraint_drafts) {
     for (int row : c.rows) {
       for (int col : c.rows) pattern[row].push_back(gid(col));
       for (int col : c.multiplier_rows) pattern[row].push_back(gid(col));
@@ -126,12 +139,12 @@ Assembler::Assembler(const model::Model& model, RCP<const Comm> comm, Partition 
   matrix_ = rcp(new FEMatrix(graph_));
 
   const auto column_map = graph_->getColMap();
-  auto columns_of = [&](LocalComponent& c) {
+  auto columns_of = [&](ComponentDraft& c) {
     for (int row : c.rows) c.columns.push_back(column_map->getLocalElement(gid(row)));
     for (int row : c.multiplier_rows) c.columns.push_back(column_map->getLocalElement(gid(row)));
   };
-  for (auto& c : forces_) columns_of(c);
-  for (auto& c : constraints_) columns_of(c);
+  for (auto& c : force_drafts) columns_of(c);
+  for (auto& c : constraint_drafts) columns_of(c);
   // The entries' positions in the values of the ghosted matrix that assemble() fills (Tpetra's sumIntoLocalValues
   // would search each row for each added row of a block): in assembly mode, or where begin_matrix_values() writes in
   // place, in the completed matrix (its values are packed by the first fillComplete()).
@@ -147,13 +160,13 @@ Assembler::Assembler(const model::Model& model, RCP<const Comm> comm, Partition 
       throw std::logic_error("Assembler: an entry of a component is not in the matrix graph");
     };
     std::vector<std::size_t> offsets;
-    for (auto& c : forces_) {
+    for (auto& c : force_drafts) {
       offsets.clear();
       for (int row : c.rows)
         for (std::size_t j = 0; j < c.rows.size(); ++j) offsets.push_back(offset_of(row, c.columns[j]));
       c.value_runs = value_runs(offsets, static_cast<int>(c.rows.size()));
     }
-    for (auto& c : constraints_) {
+    for (auto& c : constraint_drafts) {
       for (int row : c.rows)
         for (int column : c.columns) c.value_offsets.push_back(offset_of(row, column));
       for (int row : c.multiplier_rows)
@@ -168,6 +181,8 @@ Assembler::Assembler(const model::Model& model, RCP<const Comm> comm, Partition 
       coordinate_diagonal_offsets_.push_back(offset_of(row, column_map->getLocalElement(gid(row))));
   }
   if (!system_transfer_->local()) matrix_->endAssembly();
+
+  pack_components(std::move(force_drafts), std::move(constraint_drafts));
 
   const std::size_t n = max_coordinates, m = max_equations;
   q_.resize(n); v_.resize(n); a_.resize(n); r_.resize(n);
@@ -255,6 +270,40 @@ void Assembler::end_matrix_values() {
 
 Assembler::GhostedViews Assembler::ghosted_views() const {
   return {ghosted_state_->getData(0), ghosted_state_->getData(1), ghosted_state_->getData(2)};
+}
+
+void Assembler::pack_components(std::vector<ComponentDraft>&& force_drafts,
+                                std::vector<ComponentDraft>&& constraint_drafts) {
+  std::size_t indices = 0, offsets = 0, runs = 0;
+  for (const auto* drafts : {&force_drafts, &constraint_drafts})
+    for (const ComponentDraft& d : *drafts) {
+      indices += d.state_entries.size() + d.rows.size() + d.multiplier_rows.size();
+      offsets += d.value_offsets.size();
+      runs += d.value_runs.size();
+    }
+  // Reserved in full first: the spans point into the pools.
+  index_pool_.reserve(indices);
+  offset_pool_.reserve(offsets);
+  run_pool_.reserve(runs);
+  auto append = [](auto& pool, const auto& entries) {
+    const std::size_t first = pool.size();
+    pool.insert(pool.end(), entries.begin(), entries.end());
+    return PoolSpan<typename std::decay_t<decltype(pool)>::value_type>(pool.data() + first, entries.size());
+  };
+  for (auto [drafts, components] : {std::pair{&force_drafts, &forces_}, std::pair{&constraint_drafts, &constraints_}}) {
+    components->reserve(drafts->size());
+    for (const ComponentDraft& d : *drafts) {
+      LocalComponent c;
+      c.index = d.index;
+      c.first_multiplier = d.first_multiplier;
+      c.state_entries = append(index_pool_, d.state_entries);
+      c.rows = append(index_pool_, d.rows);
+      c.multiplier_rows = append(index_pool_, d.multiplier_rows);
+      c.value_offsets = append(offset_pool_, d.value_offsets);
+      c.value_runs = append(run_pool_, d.value_runs);
+      components->push_back(c);
+    }
+  }
 }
 
 void Assembler::load(const LocalComponent& c, const GhostedViews& views) {

@@ -18,6 +18,7 @@
 #include "flexadj/assembly/dof_map.hpp"
 #include "flexadj/assembly/ghost_transfer.hpp"
 #include "flexadj/assembly/local_gradient.hpp"
+#include "flexadj/assembly/pool_span.hpp"
 #include "flexadj/assembly/value_runs.hpp"
 #include "flexadj/assembly/body_partition.hpp"
 #include "flexadj/core/tpetra_types.hpp"
@@ -47,6 +48,9 @@ class Assembler {
  public:
   // partition: which rank owns which body (body_partition.hpp). Collective.
   Assembler(const model::Model& model, RCP<const Comm> comm, Partition partition = Partition::Blocks);
+  // Its components' index spans point into its own pools.
+  Assembler(const Assembler&) = delete;
+  Assembler& operator=(const Assembler&) = delete;
   ~Assembler();
 
   const model::Model& model() const { return model_; }
@@ -205,17 +209,16 @@ class Assembler {
   double assembly_seconds_ = 0.0;
   struct LocalComponent {
     int index = 0;                        // in the model's force element or constraint list
-    std::vector<int> state_entries;       // into the ghosted coordinate vectors
-    std::vector<int> rows;                // its coordinate rows, local in the ghosted system map
-    std::vector<int> columns;             // its coordinate and multiplier columns, local in the column map
+    PoolSpan<int> state_entries;          // into the ghosted coordinate vectors
+    PoolSpan<int> rows;                   // its coordinate rows, local in the ghosted system map
     int first_multiplier = 0;             // into State::lambda
-    std::vector<int> multiplier_rows;     // local in the ghosted system map
+    PoolSpan<int> multiplier_rows;        // local in the ghosted system map
     // Where its matrix entries live in the values of the assembly-mode (ghosted) matrix, row by row as assemble()
     // adds them: constraints rows x (coordinate and multiplier columns), then multiplier rows x coordinate columns;
     // force elements as runs of adjacent entries (value_runs.hpp). Found once, so that assembly adds without
     // searching the rows.
-    std::vector<std::size_t> value_offsets;
-    std::vector<ValueRun> value_runs;
+    PoolSpan<std::size_t> value_offsets;
+    PoolSpan<ValueRun> value_runs;
   };
   void import_state(const State& state, bool velocities, bool accelerations);
   // assemble()'s rows and entries of a non-holonomic constraint (assembler.cpp); its local q, v, a loaded.
@@ -261,6 +264,13 @@ class Assembler {
   RCP<FEGraph> graph_;
   RCP<FEMatrix> matrix_;
   std::vector<LocalComponent> forces_, constraints_;
+  struct ComponentDraft;
+  // Moves the constructor's drafts into forces_, constraints_ and the pools.
+  void pack_components(std::vector<ComponentDraft>&& force_drafts, std::vector<ComponentDraft>&& constraint_drafts);
+  // The components' indices, in the order of forces_ then constraints_ (LocalComponent's spans point here).
+  std::vector<int> index_pool_;
+  std::vector<std::size_t> offset_pool_;
+  std::vector<ValueRun> run_pool_;
   std::vector<std::size_t> coordinate_diagonal_offsets_;  // values offset of each owned coordinate row's diagonal
   double load_factor_ = 1.0;
   // Work arrays sized for the largest component: no allocation during assembly or adjoint sweeps.

@@ -29,9 +29,10 @@ inline std::vector<ValueRun> value_runs(const std::vector<std::size_t>& offsets,
   return runs;
 }
 
-// values[offset of (i, j)] += entry(e) with e = i n + j, or e = j n + i for the transposed matrix.
-template <class Entry>
-inline void add_runs(double* values, const std::vector<ValueRun>& runs, int n, bool transposed, const Entry& entry) {
+// values[offset of (i, j)] += entry(e) with e = i n + j, or e = j n + i for the transposed matrix (runs: a range of
+// ValueRun).
+template <class Runs, class Entry>
+inline void add_runs(double* values, const Runs& runs, int n, bool transposed, const Entry& entry) {
   if (transposed) {
     for (const ValueRun& run : runs) {
       double* out = values + run.offset;
