@@ -182,7 +182,7 @@ Assembler::Assembler(const model::Model& model, RCP<const Comm> comm, Partition 
   }
   if (!system_transfer_->local()) matrix_->endAssembly();
 
-  pack_components(std::move(force_drafts), std::move(constraint_drafts));
+  pack_components(force_drafts, constraint_drafts);
 
   const std::size_t n = max_coordinates, m = max_equations;
   q_.resize(n); v_.resize(n); a_.resize(n); r_.resize(n);
@@ -272,8 +272,8 @@ Assembler::GhostedViews Assembler::ghosted_views() const {
   return {ghosted_state_->getData(0), ghosted_state_->getData(1), ghosted_state_->getData(2)};
 }
 
-void Assembler::pack_components(std::vector<ComponentDraft>&& force_drafts,
-                                std::vector<ComponentDraft>&& constraint_drafts) {
+void Assembler::pack_components(const std::vector<ComponentDraft>& force_drafts,
+                                const std::vector<ComponentDraft>& constraint_drafts) {
   std::size_t indices = 0, offsets = 0, runs = 0;
   for (const auto* drafts : {&force_drafts, &constraint_drafts})
     for (const ComponentDraft& d : *drafts) {

@@ -265,8 +265,9 @@ class Assembler {
   RCP<FEMatrix> matrix_;
   std::vector<LocalComponent> forces_, constraints_;
   struct ComponentDraft;
-  // Moves the constructor's drafts into forces_, constraints_ and the pools.
-  void pack_components(std::vector<ComponentDraft>&& force_drafts, std::vector<ComponentDraft>&& constraint_drafts);
+  // Copies the constructor's drafts into forces_, constraints_ and the pools.
+  void pack_components(const std::vector<ComponentDraft>& force_drafts,
+                       const std::vector<ComponentDraft>& constraint_drafts);
   // The components' indices, in the order of forces_ then constraints_ (LocalComponent's spans point here).
   std::vector<int> index_pool_;
   std::vector<std::size_t> offset_pool_;
