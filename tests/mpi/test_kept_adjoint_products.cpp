@@ -1,6 +1,8 @@
 // The adjoint step's matrix and products from the kept element Jacobians (Assembler::assemble_adjoint_matrix,
 // kept_adjoint_products) against the element-by-element path (assemble, adjoint_products), on models with every
-// component kind: rigid bodies and spherical joints, beams, ANCF elements, springs, controlled loads.
+// component kind: rigid bodies and spherical joints, beams, ANCF elements, springs, controlled loads. assemble()
+// evaluates batches of springs and point masses together (model/force_batch.hpp; the spring chain), the adjoint's
+// matrix element by element.
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -24,7 +26,10 @@ double max_abs(const std::vector<double>& x) {
 class KeptAdjointProducts : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(KeptAdjointProducts, EqualTheElementByElementProducts) {
-  const std::string file = std::string(FLEXADJ_SOURCE_DIR) + "/meshes/" + GetParam();
+  // A shipped model by name, or a test model by its path in the source tree.
+  const std::string name = GetParam();
+  const std::string file =
+      std::string(FLEXADJ_SOURCE_DIR) + (name.find('/') == std::string::npos ? "/meshes/" : "/") + name;
   const auto problem = io::read_problem_file(file, {});
   const model::Model& model = *problem.model;
   assembly::Assembler assembler(model, world(), assembly::partition_from_name(problem.integrator.partition));
@@ -73,9 +78,11 @@ TEST_P(KeptAdjointProducts, EqualTheElementByElementProducts) {
 INSTANTIATE_TEST_SUITE_P(Models, KeptAdjointProducts,
                          ::testing::Values("rigid_chain.yaml", "flying_spaghetti.yaml", "ancf_pendulum.yaml",
                                            "overhead_crane.yaml", "double_pendulum_cart.yaml",
-                                           "right_angle_cantilever.yaml", "knife_edge.yaml"),
+                                           "right_angle_cantilever.yaml", "knife_edge.yaml",
+                                           "tests/mpi/spring_chain.yaml"),
                          [](const ::testing::TestParamInfo<const char*>& info) {
                            std::string name = info.param;
+                           name = name.substr(name.rfind('/') + 1);
                            name = name.substr(0, name.find('.'));
                            return name;
                          });

@@ -2,6 +2,7 @@
 // the transposed derivatives of the velocity- and acceleration-level constraints, and the parameter and control
 // partials mu . dR/dp, mu . dR/du. Used by the integrators' adjoint steps and the continuous adjoint.
 #include "flexadj/assembly/assembler.hpp"
+#include "flexadj/model/force_batch.hpp"
 
 #include <Tpetra_FECrsMatrix.hpp>
 
@@ -180,18 +181,35 @@ void Assembler::assemble_adjoint_matrix(const State& state, double t, double sca
   double* values = begin_matrix_values();
   const GhostedViews views = ghosted_views();
   std::size_t k = 0;
-  for (const auto& c : forces_) {
-    const auto& element = *model_.force_elements()[c.index];
-    const int n = static_cast<int>(c.rows.size());
-    const double element_scale = element.applied_load() ? scale * load_factor_ : scale;
-    double* dr_dq = kept_jacobians_.data() + kept_offsets_[k++];
-    double *dr_dv = dr_dq + n * n, *dr_da = dr_dv + n * n;
-    load(c, views);
-    element.residual_jacobians(q_.data(), v_.data(), a_.data(), t, r_.data(), dr_dq, dr_dv, dr_da);
-    // The same entries as assemble(): the combined matrix c_q dr/dq + c_v dr/dv + c_a dr/da, scaled.
-    add_runs(values, c.value_runs, n, transposed_, [&](int e) {
-      return element_scale * (coefficients.q * dr_dq[e] + coefficients.v * dr_dv[e] + coefficients.a * dr_da[e]);
-    });
+  constexpr int L = model::kBatchLanes;
+  for (const ForceGroup& group : force_groups_) {
+    if (group.kernel != nullptr) {
+      // The lanes' Jacobians from one batched call, moved into their kept blocks.
+      const int n = static_cast<int>(forces_[group.first].rows.size()), n2 = n * n;
+      double* batch_dq = batch_jacobian_.data();
+      group.kernel->batch_residual_jacobians(load_batch(group, views, t), batch_r_.data(), batch_dq,
+                                             batch_dq + n2 * L, batch_dq + 2 * n2 * L);
+      for (int l = 0; l < group.count; ++l) {
+        double* kept = kept_jacobians_.data() + kept_offsets_[group.first + l];
+        for (int e = 0; e < 3 * n2; ++e) kept[e] = batch_dq[e * L + l];
+      }
+    }
+    for (int f = group.first; f < group.first + group.count; ++f) {
+      const LocalComponent& c = forces_[f];
+      const auto& element = *model_.force_elements()[c.index];
+      const int n = static_cast<int>(c.rows.size());
+      const double element_scale = element.applied_load() ? scale * load_factor_ : scale;
+      double* dr_dq = kept_jacobians_.data() + kept_offsets_[k++];
+      double *dr_dv = dr_dq + n * n, *dr_da = dr_dv + n * n;
+      if (group.kernel == nullptr) {
+        load(c, views);
+        element.residual_jacobians(q_.data(), v_.data(), a_.data(), t, r_.data(), dr_dq, dr_dv, dr_da);
+      }
+      // The same entries as assemble(): the combined matrix c_q dr/dq + c_v dr/dv + c_a dr/da, scaled.
+      add_runs(values, c.value_runs, n, transposed_, [&](int e) {
+        return element_scale * (coefficients.q * dr_dq[e] + coefficients.v * dr_dv[e] + coefficients.a * dr_da[e]);
+      });
+    }
   }
   for (const auto& c : constraints_) {
     const auto& constraint = *model_.constraints()[c.index];

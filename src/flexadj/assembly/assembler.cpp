@@ -6,6 +6,7 @@
 
 #include "flexadj/assembly/system_vector.hpp"
 #include "flexadj/functions/control_signal.hpp"
+#include "flexadj/model/force_batch.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -183,6 +184,7 @@ Assembler::Assembler(const model::Model& model, RCP<const Comm> comm, Partition 
   if (!system_transfer_->local()) matrix_->endAssembly();
 
   pack_components(force_drafts, constraint_drafts);
+  group_force_elements();
 
   const std::size_t n = max_coordinates, m = max_equations;
   q_.resize(n); v_.resize(n); a_.resize(n); r_.resize(n);
@@ -306,6 +308,66 @@ void Assembler::pack_components(const std::vector<ComponentDraft>& force_drafts,
   }
 }
 
+void Assembler::group_force_elements() {
+  constexpr int L = model::kBatchLanes;
+  const auto& elements = model_.force_elements();
+  std::size_t largest = 0;
+  for (std::size_t k = 0; k < forces_.size();) {
+    const model::ForceElement& element = *elements[forces_[k].index];
+    const auto* kernel = dynamic_cast<const model::BatchedForceElement*>(&element);
+    ForceGroup group{static_cast<int>(k), 1, nullptr};
+    if (kernel != nullptr && kernel->batches_with(element)) {
+      while (group.count < L && k + group.count < forces_.size() &&
+             kernel->batches_with(*elements[forces_[k + group.count].index]))
+        ++group.count;
+      // A batch of one costs more than the element's own path.
+      if (group.count > 1) {
+        group.kernel = kernel;
+        largest = std::max<std::size_t>(largest, forces_[k].rows.size());
+      }
+    }
+    force_groups_.push_back(group);
+    k += group.count;
+  }
+  for (auto* work : {&batch_q_, &batch_v_, &batch_a_, &batch_r_}) work->resize(largest * L);
+  batch_jacobian_.resize(3 * largest * largest * L);  // the adjoint's three Jacobians
+  batch_elements_.resize(L);
+}
+
+model::ForceBatch Assembler::load_batch(const ForceGroup& group, const GhostedViews& views, double t) {
+  constexpr int L = model::kBatchLanes;
+  const LocalComponent* components = forces_.data() + group.first;
+  const int n = static_cast<int>(components[0].rows.size());
+  for (int l = 0; l < L; ++l) {
+    const LocalComponent& c = components[std::min(l, group.count - 1)];
+    batch_elements_[l] = model_.force_elements()[c.index].get();
+    for (int i = 0; i < n; ++i) {
+      batch_q_[i * L + l] = views.q[c.state_entries[i]];
+      batch_v_[i * L + l] = views.v[c.state_entries[i]];
+      batch_a_[i * L + l] = views.a[c.state_entries[i]];
+    }
+  }
+  return {batch_elements_.data(), group.count, batch_q_.data(), batch_v_.data(), batch_a_.data(), t};
+}
+
+void Assembler::add_force_batch(const ForceGroup& group, double t, double scale,
+                                const model::JacobianCoefficients& coefficients, const GhostedViews& views,
+                                double* residual, double* values) {
+  constexpr int L = model::kBatchLanes;
+  const LocalComponent* components = forces_.data() + group.first;
+  const int n = static_cast<int>(components[0].rows.size());
+  group.kernel->batch_residual_jacobian(load_batch(group, views, t), coefficients, batch_r_.data(),
+                                        batch_jacobian_.data());
+  // Lane by lane, in the elements' order: the sums of the element-by-element assembly.
+  const double* jacobian = batch_jacobian_.data();
+  for (int l = 0; l < group.count; ++l) {
+    const LocalComponent& c = components[l];
+    const double element_scale = batch_elements_[l]->applied_load() ? scale * load_factor_ : scale;
+    add_runs(values, c.value_runs, n, transposed_, [&](int e) { return element_scale * jacobian[e * L + l]; });
+    for (int i = 0; i < n; ++i) residual[c.rows[i]] += element_scale * batch_r_[i * L + l];
+  }
+}
+
 void Assembler::load(const LocalComponent& c, const GhostedViews& views) {
   for (std::size_t i = 0; i < c.state_entries.size(); ++i) {
     q_[i] = views.q[c.state_entries[i]];
@@ -332,20 +394,27 @@ void Assembler::assemble(const State& state, double t, ConstraintLevel level, do
         if (coefficients) values[coordinate_diagonal_offsets_[i]] += 1.0;
       }
     }
-    for (const auto& c : forces_) {
+    for (const ForceGroup& group : force_groups_) {
       if (projection_target) break;
-      const auto& element = *model_.force_elements()[c.index];
-      const int n = static_cast<int>(c.rows.size());
-      const double element_scale = element.applied_load() ? scale * load_factor_ : scale;
-      load(c, views);
-      if (coefficients) {
-        element.residual_jacobian(q_.data(), v_.data(), a_.data(), t, *coefficients, r_.data(), jacobian_.data());
-        const double* jacobian = jacobian_.data();
-        add_runs(values, c.value_runs, n, transposed_, [&](int e) { return element_scale * jacobian[e]; });
-      } else {
-        element.residual(q_.data(), v_.data(), a_.data(), t, r_.data());
+      if (group.kernel != nullptr && coefficients != nullptr) {
+        add_force_batch(group, t, scale, *coefficients, views, residual.getRawPtr(), values);
+        continue;
       }
-      for (int i = 0; i < n; ++i) residual[c.rows[i]] += element_scale * r_[i];
+      for (int k = group.first; k < group.first + group.count; ++k) {
+        const LocalComponent& c = forces_[k];
+        const auto& element = *model_.force_elements()[c.index];
+        const int n = static_cast<int>(c.rows.size());
+        const double element_scale = element.applied_load() ? scale * load_factor_ : scale;
+        load(c, views);
+        if (coefficients) {
+          element.residual_jacobian(q_.data(), v_.data(), a_.data(), t, *coefficients, r_.data(), jacobian_.data());
+          const double* jacobian = jacobian_.data();
+          add_runs(values, c.value_runs, n, transposed_, [&](int e) { return element_scale * jacobian[e]; });
+        } else {
+          element.residual(q_.data(), v_.data(), a_.data(), t, r_.data());
+        }
+        for (int i = 0; i < n; ++i) residual[c.rows[i]] += element_scale * r_[i];
+      }
     }
     for (const auto& c : constraints_) {
       const auto& constraint = *model_.constraints()[c.index];

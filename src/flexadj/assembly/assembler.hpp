@@ -32,6 +32,10 @@ template <class S, class LO, class GO, class N> class FECrsMatrix;
 namespace flexadj::integrators {
 class VariationalAssembly;
 }
+namespace flexadj::model {
+class BatchedForceElement;
+struct ForceBatch;
+}
 
 namespace flexadj::assembly {
 
@@ -264,6 +268,23 @@ class Assembler {
   RCP<FEGraph> graph_;
   RCP<FEMatrix> matrix_;
   std::vector<LocalComponent> forces_, constraints_;
+  // forces_ in consecutive groups: up to model::kBatchLanes elements that share a batch kernel
+  // (model/force_batch.hpp), which assemble() evaluates together for the Newton matrix, or a single element
+  // (kernel nullptr) that takes its own path.
+  struct ForceGroup {
+    int first = 0, count = 1;
+    const model::BatchedForceElement* kernel = nullptr;
+  };
+  std::vector<ForceGroup> force_groups_;
+  void group_force_elements();
+  // A group's lanes: their elements and local q, v, a in the batch work arrays (padded with the last element).
+  model::ForceBatch load_batch(const ForceGroup& group, const GhostedViews& views, double t);
+  // assemble()'s residual and Newton matrix of one batched group.
+  void add_force_batch(const ForceGroup& group, double t, double scale, const model::JacobianCoefficients& coefficients,
+                       const GhostedViews& views, double* residual, double* values);
+  // The batches' lane-major work arrays (sized for the largest batched element; the Jacobians: three of them).
+  std::vector<double> batch_q_, batch_v_, batch_a_, batch_r_, batch_jacobian_;
+  std::vector<const model::ForceElement*> batch_elements_;
   struct ComponentDraft;
   // Copies the constructor's drafts into forces_, constraints_ and the pools.
   void pack_components(const std::vector<ComponentDraft>& force_drafts,

@@ -9,6 +9,7 @@
 #include <algorithm>
 #include "flexadj/elements/elements.hpp"
 #include "flexadj/model/component_ad.hpp"
+#include "flexadj/model/force_batch.hpp"
 
 namespace flexadj::elements {
 namespace {
@@ -18,7 +19,7 @@ using model::Vec3;
 // N: the capacity of the kernel's AD types: 2 for planar point masses, 3 for spatial point masses and planar rigid
 // bodies, 7 for spatial rigid bodies. The rotational terms are compiled only where they fit.
 template <int N>
-class BodyInertia final : public model::ForceElementAD<BodyInertia<N>, N> {
+class BodyInertia final : public model::ForceElementAD<BodyInertia<N>, N>, public model::BatchedForceElement {
   using Base = model::ForceElementAD<BodyInertia<N>, N>;
   using Base::add_parameter, Base::kinds, Base::parameters;
 
@@ -48,6 +49,50 @@ class BodyInertia final : public model::ForceElementAD<BodyInertia<N>, N> {
     for (int i = 0; i < n; ++i) {
       r[i] = diagonal_mass(i) * a[i] - weight(i);
       J[i * n + i] = c.a * diagonal_mass(i);
+    }
+  }
+
+  // Bodies of the same kind with the written-out path.
+  bool batches_with(const model::ForceElement& other) const override {
+    const auto* body = dynamic_cast<const BodyInertia*>(&other);
+    return body != nullptr && written_out_ && body->written_out_ && body->kinds()[0] == kinds()[0];
+  }
+
+  // residual_jacobian() lane by lane.
+  void batch_residual_jacobian(const model::ForceBatch& batch, const model::JacobianCoefficients& c, double* r,
+                               double* J) const override {
+    constexpr int L = model::kBatchLanes;
+    const int n = this->coordinate_count();
+    std::fill(J, J + n * n * L, 0.0);
+    BatchParameters p(batch);
+    for (int i = 0; i < n; ++i) {
+      const bool translation = i < translations_;
+      double* out = J + (i * n + i) * L;
+      for (int l = 0; l < L; ++l) {
+        const double diagonal = translation ? p.mass[l] : p.rotary[l];
+        const double weight = translation ? p.mass[l] * p.gravity[i][l] : 0.0;
+        r[i * L + l] = diagonal * batch.a[i * L + l] - weight;
+        out[l] = c.a * diagonal;
+      }
+    }
+  }
+
+  // residual_jacobians() lane by lane.
+  void batch_residual_jacobians(const model::ForceBatch& batch, double* r, double* dr_dq, double* dr_dv,
+                                double* dr_da) const override {
+    constexpr int L = model::kBatchLanes;
+    const int n = this->coordinate_count();
+    for (double* J : {dr_dq, dr_dv, dr_da}) std::fill(J, J + n * n * L, 0.0);
+    BatchParameters p(batch);
+    for (int i = 0; i < n; ++i) {
+      const bool translation = i < translations_;
+      double* out = dr_da + (i * n + i) * L;
+      for (int l = 0; l < L; ++l) {
+        const double diagonal = translation ? p.mass[l] : p.rotary[l];
+        const double weight = translation ? p.mass[l] * p.gravity[i][l] : 0.0;
+        r[i * L + l] = diagonal * batch.a[i * L + l] - weight;
+        out[l] = diagonal;
+      }
     }
   }
 
@@ -130,6 +175,19 @@ class BodyInertia final : public model::ForceElementAD<BodyInertia<N>, N> {
   // The written-out bodies' M (diagonal) and weight m g, by coordinate (a planar rigid body's third: its rotation).
   double diagonal_mass(int i) const { return i < translations_ ? parameters()[kMass] : parameters()[kIzz]; }
   double weight(int i) const { return i < translations_ ? parameters()[kMass] * parameters()[kGx + i] : 0.0; }
+
+  // The lanes' mass, rotary inertia (Izz) and gravity.
+  struct BatchParameters {
+    explicit BatchParameters(const model::ForceBatch& batch) {
+      for (int l = 0; l < model::kBatchLanes; ++l) {
+        const double* p = static_cast<const BodyInertia*>(batch.elements[l])->parameters().data();
+        mass[l] = p[kMass];
+        rotary[l] = p[kIzz];
+        for (int i = 0; i < 3; ++i) gravity[i][l] = p[kGx + i];
+      }
+    }
+    double mass[model::kBatchLanes], rotary[model::kBatchLanes], gravity[3][model::kBatchLanes];
+  };
 
   // Kept here rather than read from kinds(): in the assembly loop over many bodies that separate allocation is a
   // cache miss per body (perf annotate: most of this kernel's time at 10^4 point masses).

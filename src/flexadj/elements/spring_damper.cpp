@@ -12,6 +12,7 @@
 #include "flexadj/elements/elements.hpp"
 #include "flexadj/elements/point_pair.hpp"
 #include "flexadj/model/component_ad.hpp"
+#include "flexadj/model/force_batch.hpp"
 
 namespace flexadj::elements {
 namespace {
@@ -20,7 +21,7 @@ using model::Vec3;
 
 // N: the capacity of the kernel's AD types (make_spring_damper picks the smallest that holds the bodies' coordinates).
 template <int N>
-class SpringDamper final : public model::ForceElementAD<SpringDamper<N>, N> {
+class SpringDamper final : public model::ForceElementAD<SpringDamper<N>, N>, public model::BatchedForceElement {
   using Base = model::ForceElementAD<SpringDamper<N>, N>;
   using Base::add_parameter, Base::add_vector_parameter, Base::coordinate_count, Base::kinds, Base::local_offset,
       Base::parameters;
@@ -70,6 +71,39 @@ class SpringDamper final : public model::ForceElementAD<SpringDamper<N>, N> {
     for (int i = 0; i < 3; ++i)
       for (int j = 0; j < 3; ++j) combined[i][j] = c.q * line.dforce_dd[i][j] + c.v * line.dforce_drate[i][j];
     add_line_jacobian(combined, J);
+  }
+
+  // Springs between two bodies of the same kinds, neither the ground (whose point is a parameter): the position of
+  // either end is its body's first coordinates.
+  bool batches_with(const model::ForceElement& other) const override {
+    const auto* spring = dynamic_cast<const SpringDamper*>(&other);
+    return spring != nullptr && written_out_ && spring->written_out_ && spring->kind_ == kind_ &&
+           kind_[0] != BodyKind::Ground && kind_[1] != BodyKind::Ground;
+  }
+
+  void batch_residual_jacobian(const model::ForceBatch& batch, const model::JacobianCoefficients& c, double* r,
+                               double* J) const override {
+    constexpr int L = model::kBatchLanes;
+    const BatchLine line = batch_line(batch);
+    add_batch_residual(line, r);
+    double combined[3][3][L];
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j)
+        for (int l = 0; l < L; ++l)
+          combined[i][j][l] = c.q * line.dforce_dd[i][j][l] + c.v * line.dforce_drate[i][j][l];
+    const int n = coordinate_count();
+    std::fill(J, J + n * n * L, 0.0);
+    add_batch_jacobian(combined, J);
+  }
+
+  void batch_residual_jacobians(const model::ForceBatch& batch, double* r, double* dr_dq, double* dr_dv,
+                                double* dr_da) const override {
+    const BatchLine line = batch_line(batch);
+    add_batch_residual(line, r);
+    const int n = coordinate_count();
+    for (double* J : {dr_dq, dr_dv, dr_da}) std::fill(J, J + n * n * model::kBatchLanes, 0.0);
+    add_batch_jacobian(line.dforce_dd, dr_dq);
+    add_batch_jacobian(line.dforce_drate, dr_dv);
   }
 
   void residual_jacobians(const double* q, const double* v, const double* a, double t, double* r, double* dr_dq,
@@ -174,6 +208,78 @@ class SpringDamper final : public model::ForceElementAD<SpringDamper<N>, N> {
         for (int i = 0; i < translations_[row]; ++i)
           for (int j = 0; j < translations_[column]; ++j)
             J[(offsets[row] + i) * n + offsets[column] + j] += sign * G[i][j];
+      }
+  }
+
+  // Line and add_line_residual()/add_line_jacobian() lane by lane (the same operations in the same order).
+  struct BatchLine {
+    double e[3][model::kBatchLanes], tension[model::kBatchLanes];
+    double dforce_dd[3][3][model::kBatchLanes], dforce_drate[3][3][model::kBatchLanes];
+  };
+
+  BatchLine batch_line(const model::ForceBatch& batch) const {
+    constexpr int L = model::kBatchLanes;
+    double stiffness[L], damping[L], free_length[L];
+    for (int l = 0; l < L; ++l) {
+      const double* p = static_cast<const SpringDamper*>(batch.elements[l])->parameters().data();
+      stiffness[l] = p[kStiffness];
+      damping[l] = p[kDamping];
+      free_length[l] = p[kFreeLength];
+    }
+    double d[3][L], rate[3][L];
+    for (int i = 0; i < 3; ++i)
+      for (int l = 0; l < L; ++l) {
+        const bool on_a = i < translations_[0], on_b = i < translations_[1];
+        d[i][l] = (on_b ? batch.q[(offset_b_ + i) * L + l] : 0.0) - (on_a ? batch.q[i * L + l] : 0.0);
+        rate[i][l] = (on_b ? batch.v[(offset_b_ + i) * L + l] : 0.0) - (on_a ? batch.v[i * L + l] : 0.0);
+      }
+    BatchLine line;
+    double length[L], inverse[L], e_rate[L], ratio[L], viscous[L];
+    for (int l = 0; l < L; ++l) length[l] = std::sqrt(d[0][l] * d[0][l] + d[1][l] * d[1][l] + d[2][l] * d[2][l]);
+    for (int l = 0; l < L; ++l) inverse[l] = 1.0 / length[l];
+    for (int i = 0; i < 3; ++i)
+      for (int l = 0; l < L; ++l) line.e[i][l] = d[i][l] * inverse[l];
+    const auto& e = line.e;
+    for (int l = 0; l < L; ++l) {
+      e_rate[l] = e[0][l] * rate[0][l] + e[1][l] * rate[1][l] + e[2][l] * rate[2][l];
+      line.tension[l] = stiffness[l] * (length[l] - free_length[l]) + damping[l] * e_rate[l];
+      ratio[l] = line.tension[l] / length[l];
+      viscous[l] = damping[l] / length[l];
+    }
+    for (int j = 0; j < 3; ++j)
+      for (int l = 0; l < L; ++l) {
+        const double dT_dd = stiffness[l] * e[j][l] + viscous[l] * (rate[j][l] - e_rate[l] * e[j][l]);
+        for (int i = 0; i < 3; ++i) {
+          line.dforce_dd[i][j][l] = e[i][l] * dT_dd + ratio[l] * ((i == j ? 1.0 : 0.0) - e[i][l] * e[j][l]);
+          line.dforce_drate[i][j][l] = damping[l] * e[i][l] * e[j][l];
+        }
+      }
+    return line;
+  }
+
+  // r := 0, then r_a -= T e, r_b += T e (lane-major).
+  void add_batch_residual(const BatchLine& line, double* r) const {
+    constexpr int L = model::kBatchLanes;
+    std::fill(r, r + coordinate_count() * L, 0.0);
+    for (int i = 0; i < translations_[0]; ++i)
+      for (int l = 0; l < L; ++l) r[i * L + l] -= line.tension[l] * line.e[i][l];
+    for (int i = 0; i < translations_[1]; ++i)
+      for (int l = 0; l < L; ++l) r[(offset_b_ + i) * L + l] += line.tension[l] * line.e[i][l];
+  }
+
+  // J += [G -G; -G G] lane by lane (add_line_jacobian).
+  void add_batch_jacobian(const double (&G)[3][3][model::kBatchLanes], double* J) const {
+    constexpr int L = model::kBatchLanes;
+    const int n = coordinate_count();
+    const int offsets[2] = {0, offset_b_};
+    for (int row = 0; row < 2; ++row)
+      for (int column = 0; column < 2; ++column) {
+        const double sign = row == column ? 1.0 : -1.0;
+        for (int i = 0; i < translations_[row]; ++i)
+          for (int j = 0; j < translations_[column]; ++j) {
+            double* out = J + ((offsets[row] + i) * n + offsets[column] + j) * L;
+            for (int l = 0; l < L; ++l) out[l] += sign * G[i][j][l];
+          }
       }
   }
 
