@@ -237,23 +237,30 @@ class SpringDamper final : public model::ForceElementAD<SpringDamper<N>, N>, pub
     double length[L], inverse[L], e_rate[L], ratio[L], viscous[L];
     for (int l = 0; l < L; ++l) length[l] = std::sqrt(d[0][l] * d[0][l] + d[1][l] * d[1][l] + d[2][l] * d[2][l]);
     for (int l = 0; l < L; ++l) inverse[l] = 1.0 / length[l];
+    double e[3][L];  // local: GCC does not vectorise the loops below over the returned object's members
     for (int i = 0; i < 3; ++i)
-      for (int l = 0; l < L; ++l) line.e[i][l] = d[i][l] * inverse[l];
-    const auto& e = line.e;
+      for (int l = 0; l < L; ++l) e[i][l] = d[i][l] * inverse[l];
     for (int l = 0; l < L; ++l) {
       e_rate[l] = e[0][l] * rate[0][l] + e[1][l] * rate[1][l] + e[2][l] * rate[2][l];
       line.tension[l] = stiffness[l] * (length[l] - free_length[l]) + damping[l] * e_rate[l];
       ratio[l] = line.tension[l] / length[l];
       viscous[l] = damping[l] / length[l];
     }
+    double dT_dd[3][L], dforce_dd[3][3][L], dforce_drate[3][3][L];
     for (int j = 0; j < 3; ++j)
-      for (int l = 0; l < L; ++l) {
-        const double dT_dd = stiffness[l] * e[j][l] + viscous[l] * (rate[j][l] - e_rate[l] * e[j][l]);
-        for (int i = 0; i < 3; ++i) {
-          line.dforce_dd[i][j][l] = e[i][l] * dT_dd + ratio[l] * ((i == j ? 1.0 : 0.0) - e[i][l] * e[j][l]);
-          line.dforce_drate[i][j][l] = damping[l] * e[i][l] * e[j][l];
+      for (int l = 0; l < L; ++l)
+        dT_dd[j][l] = stiffness[l] * e[j][l] + viscous[l] * (rate[j][l] - e_rate[l] * e[j][l]);
+    for (int i = 0; i < 3; ++i)
+      for (int j = 0; j < 3; ++j) {
+        const double delta = i == j ? 1.0 : 0.0;
+        for (int l = 0; l < L; ++l) {
+          dforce_dd[i][j][l] = e[i][l] * dT_dd[j][l] + ratio[l] * (delta - e[i][l] * e[j][l]);
+          dforce_drate[i][j][l] = damping[l] * e[i][l] * e[j][l];
         }
       }
+    std::copy(&e[0][0], &e[0][0] + 3 * L, &line.e[0][0]);
+    std::copy(&dforce_dd[0][0][0], &dforce_dd[0][0][0] + 9 * L, &line.dforce_dd[0][0][0]);
+    std::copy(&dforce_drate[0][0][0], &dforce_drate[0][0][0] + 9 * L, &line.dforce_drate[0][0][0]);
     return line;
   }
 
