@@ -61,39 +61,15 @@ class BodyInertia final : public model::ForceElementAD<BodyInertia<N>, N>, publi
   // residual_jacobian() lane by lane.
   void batch_residual_jacobian(const model::ForceBatch& batch, const model::JacobianCoefficients& c, double* r,
                                double* J) const override {
-    constexpr int L = model::kBatchLanes;
-    const int n = this->coordinate_count();
-    std::fill(J, J + n * n * L, 0.0);
-    BatchParameters p(batch);
-    for (int i = 0; i < n; ++i) {
-      const bool translation = i < translations_;
-      double* out = J + (i * n + i) * L;
-      for (int l = 0; l < L; ++l) {
-        const double diagonal = translation ? p.mass[l] : p.rotary[l];
-        const double weight = translation ? p.mass[l] * p.gravity[i][l] : 0.0;
-        r[i * L + l] = diagonal * batch.a[i * L + l] - weight;
-        out[l] = c.a * diagonal;
-      }
-    }
+    batch_residual_and_mass(batch, c.a, r, J);
   }
 
   // residual_jacobians() lane by lane.
   void batch_residual_jacobians(const model::ForceBatch& batch, double* r, double* dr_dq, double* dr_dv,
                                 double* dr_da) const override {
-    constexpr int L = model::kBatchLanes;
     const int n = this->coordinate_count();
-    for (double* J : {dr_dq, dr_dv, dr_da}) std::fill(J, J + n * n * L, 0.0);
-    BatchParameters p(batch);
-    for (int i = 0; i < n; ++i) {
-      const bool translation = i < translations_;
-      double* out = dr_da + (i * n + i) * L;
-      for (int l = 0; l < L; ++l) {
-        const double diagonal = translation ? p.mass[l] : p.rotary[l];
-        const double weight = translation ? p.mass[l] * p.gravity[i][l] : 0.0;
-        r[i * L + l] = diagonal * batch.a[i * L + l] - weight;
-        out[l] = diagonal;
-      }
-    }
+    for (double* J : {dr_dq, dr_dv}) std::fill(J, J + n * n * model::kBatchLanes, 0.0);
+    batch_residual_and_mass(batch, 1.0, r, dr_da);
   }
 
   void residual_jacobians(const double* q, const double* v, const double* a, double t, double* r, double* dr_dq,
@@ -175,6 +151,24 @@ class BodyInertia final : public model::ForceElementAD<BodyInertia<N>, N>, publi
   // The written-out bodies' M (diagonal) and weight m g, by coordinate (a planar rigid body's third: its rotation).
   double diagonal_mass(int i) const { return i < translations_ ? parameters()[kMass] : parameters()[kIzz]; }
   double weight(int i) const { return i < translations_ ? parameters()[kMass] * parameters()[kGx + i] : 0.0; }
+
+  // r = M a - m g and J = factor M (diagonal) lane by lane.
+  void batch_residual_and_mass(const model::ForceBatch& batch, double factor, double* r, double* J) const {
+    constexpr int L = model::kBatchLanes;
+    const int n = this->coordinate_count();
+    std::fill(J, J + n * n * L, 0.0);
+    BatchParameters p(batch);
+    for (int i = 0; i < n; ++i) {
+      const bool translation = i < translations_;
+      double* out = J + (i * n + i) * L;
+      for (int l = 0; l < L; ++l) {
+        const double diagonal = translation ? p.mass[l] : p.rotary[l];
+        const double weight = translation ? p.mass[l] * p.gravity[i][l] : 0.0;
+        r[i * L + l] = diagonal * batch.a[i * L + l] - weight;
+        out[l] = factor * diagonal;
+      }
+    }
+  }
 
   // The lanes' mass, rotary inertia (Izz) and gravity.
   struct BatchParameters {

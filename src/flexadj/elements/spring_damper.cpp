@@ -198,17 +198,22 @@ class SpringDamper final : public model::ForceElementAD<SpringDamper<N>, N>, pub
     for (int i = 0; i < translations_[1]; ++i) r[offset_b_ + i] += line.tension * line.e[i];
   }
 
-  // J += [G -G; -G G] on the positions of a and b, for G = d(T e)/dd (or its combination with d(T e)/dd_dot).
-  void add_line_jacobian(const double (&G)[3][3], double* J) const {
+  // Calls add(e, i, j, sign) for the entries e (row-major, n x n) of [G -G; -G G] on the positions of a and b, where
+  // G's entry (i, j) goes with the sign.
+  template <class Add> void for_line_blocks(const Add& add) const {
     const int n = coordinate_count();
     const int offsets[2] = {0, offset_b_};
     for (int row = 0; row < 2; ++row)
       for (int column = 0; column < 2; ++column) {
         const double sign = row == column ? 1.0 : -1.0;
         for (int i = 0; i < translations_[row]; ++i)
-          for (int j = 0; j < translations_[column]; ++j)
-            J[(offsets[row] + i) * n + offsets[column] + j] += sign * G[i][j];
+          for (int j = 0; j < translations_[column]; ++j) add((offsets[row] + i) * n + offsets[column] + j, i, j, sign);
       }
+  }
+
+  // J += [G -G; -G G] for G = d(T e)/dd (or its combination with d(T e)/dd_dot).
+  void add_line_jacobian(const double (&G)[3][3], double* J) const {
+    for_line_blocks([&](int e, int i, int j, double sign) { J[e] += sign * G[i][j]; });
   }
 
   // Line and add_line_residual()/add_line_jacobian() lane by lane (the same operations in the same order).
@@ -274,20 +279,13 @@ class SpringDamper final : public model::ForceElementAD<SpringDamper<N>, N>, pub
       for (int l = 0; l < L; ++l) r[(offset_b_ + i) * L + l] += line.tension[l] * line.e[i][l];
   }
 
-  // J += [G -G; -G G] lane by lane (add_line_jacobian).
+  // add_line_jacobian() lane by lane.
   void add_batch_jacobian(const double (&G)[3][3][model::kBatchLanes], double* J) const {
     constexpr int L = model::kBatchLanes;
-    const int n = coordinate_count();
-    const int offsets[2] = {0, offset_b_};
-    for (int row = 0; row < 2; ++row)
-      for (int column = 0; column < 2; ++column) {
-        const double sign = row == column ? 1.0 : -1.0;
-        for (int i = 0; i < translations_[row]; ++i)
-          for (int j = 0; j < translations_[column]; ++j) {
-            double* out = J + ((offsets[row] + i) * n + offsets[column] + j) * L;
-            for (int l = 0; l < L; ++l) out[l] += sign * G[i][j][l];
-          }
-      }
+    for_line_blocks([&](int e, int i, int j, double sign) {
+      double* out = J + e * L;
+      for (int l = 0; l < L; ++l) out[l] += sign * G[i][j][l];
+    });
   }
 
   Vec3<double> mu_difference(const double* mu) const {
