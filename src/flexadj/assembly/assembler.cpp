@@ -395,7 +395,7 @@ void Assembler::assemble(const State& state, double t, ConstraintLevel level, do
       }
     }
     for (const ForceGroup& group : force_groups_) {
-      if (projection_target) break;
+      if (projection_target || without_forces_) break;
       if (group.kernel != nullptr && coefficients != nullptr) {
         add_force_batch(group, t, scale, *coefficients, views, residual.getRawPtr(), values);
         continue;
@@ -458,6 +458,17 @@ void Assembler::assemble(const State& state, double t, ConstraintLevel level, do
   }
   system_transfer_->to_owned(*ghosted_residual_, *residual_);
   if (coefficients) end_matrix_values();
+}
+
+void Assembler::assemble_constraint_rows(const State& state, double t, double scale) {
+  without_forces_ = true;
+  try {
+    assemble(state, t, ConstraintLevel::Position, scale, nullptr);
+  } catch (...) {
+    without_forces_ = false;
+    throw;
+  }
+  without_forces_ = false;
 }
 
 // Rows of a non-holonomic constraint g = A v + b with forces A^T lambda (component.hpp, VelocityConstraint):

@@ -80,6 +80,11 @@ class Assembler {
                 const model::JacobianCoefficients* coefficients,
                 const std::vector<double>* projection_target = nullptr);
 
+  // The constraint rows of residual() alone, as assemble(state, t, Position, scale, nullptr) fills them, without
+  // evaluating the force elements (the coordinate rows then hold the constraint forces only): the check of the
+  // constraints after a Newton step has converged (constraint_residual_norm(), worst_constraint()).
+  void assemble_constraint_rows(const State& state, double t, double scale);
+
   // With transposed set, assemble() fills the transpose A^T of the matrix above (the residual is unchanged):
   // the force elements' blocks are transposed; the constraint blocks (C_q^T, C_q, the symmetric Hessian
   // H) are their own transpose, so A^T has the graph of A. Adjoint sweeps solve with A^T by any linear solver
@@ -298,6 +303,7 @@ class Assembler {
   // Work arrays sized for the largest component: no allocation during assembly or adjoint sweeps.
   std::vector<double> q_, v_, a_, r_, jacobian_, hessian_, c_, c_dot_, c_ddot_, row_;
   bool transposed_ = false;
+  bool without_forces_ = false;  // assemble() leaves out the force elements (assemble_constraint_rows)
   std::vector<double> mu_local_, mu_multipliers_, zero_multipliers_, out_q_local_, out_v_local_, out_a_local_,
       d_dq_, d_dv_, force_rows_;
   // assemble_adjoint_matrix()'s Jacobians: component k's block starts at kept_offsets_[k] (force elements, then

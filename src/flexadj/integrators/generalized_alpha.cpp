@@ -155,7 +155,7 @@ StepStatistics GeneralizedAlpha::step(assembly::State& state, double t, double h
     if (statistics.increment <= settings_.newton_tolerance * reference) {
       // The constraints at the new positions (none to check in a model without multipliers: no assembly).
       if (assembler_.dofs().multiplier_count() > 0) {
-        assembler_.assemble(state, t_next, assembly::ConstraintLevel::Position, scale, nullptr);
+        assembler_.assemble_constraint_rows(state, t_next, scale);
         statistics.constraint_residual = assembler_.constraint_residual_norm();
       }
       if (statistics.constraint_residual <= settings_.newton_tolerance * reference) {
