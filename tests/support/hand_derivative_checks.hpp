@@ -91,6 +91,68 @@ void expect_same_parameter_gradients(const Element& hand, const Element& ad, con
   }
 }
 
+// The discrete momenta (minus, plus) with their Jacobians at q^{n+1} (unless with_jacobians is false: h = 0 for the
+// midpoint rule, whose Jacobians hold 1/h), the transposed products in (q_mid, v_mid) and at either end, and the
+// parameter partials.
+inline void expect_same_discrete_momenta(const model::ForceElement& hand, const model::ForceElement& ad,
+                                         const std::vector<double>& q_mid, const std::vector<double>& v_mid,
+                                         double h, const std::vector<double>& mu_minus,
+                                         const std::vector<double>& mu_plus, const std::string& label,
+                                         bool with_jacobians = true) {
+  using Vector = std::vector<double>;
+  const std::size_t n = q_mid.size();
+  Vector minus[2], plus[2], jacobian[2], plus_jacobian[2];
+  for (int which = 0; which < 2; ++which) {
+    minus[which].assign(n, 0.0);
+    plus[which].assign(n, 0.0);
+    jacobian[which].assign(n * n, 0.0);
+    plus_jacobian[which].assign(n * n, 0.0);
+    (which == 0 ? hand : ad)
+        .discrete_momenta(q_mid.data(), v_mid.data(), 0.0, h, minus[which].data(), plus[which].data(),
+                          with_jacobians ? jacobian[which].data() : nullptr,
+                          with_jacobians ? plus_jacobian[which].data() : nullptr);
+  }
+  expect_close(minus[0], minus[1], label + " minus");
+  expect_close(plus[0], plus[1], label + " plus");
+  if (with_jacobians) {
+    expect_close(jacobian[0], jacobian[1], label + " d minus/dq^{n+1}");
+    expect_close(plus_jacobian[0], plus_jacobian[1], label + " d plus/dq^{n+1}");
+    // The forward Newton iterations' call, without d plus/dq^{n+1}.
+    Vector newton_only(n * n, 0.0);
+    hand.discrete_momenta(q_mid.data(), v_mid.data(), 0.0, h, minus[0].data(), plus[0].data(), newton_only.data(),
+                          nullptr);
+    expect_close(newton_only, jacobian[1], label + " d minus/dq^{n+1} alone");
+  }
+
+  Vector out_q[2], out_v[2], at_end[2][2];
+  for (int which = 0; which < 2; ++which) {
+    const model::ForceElement& element = which == 0 ? hand : ad;
+    out_q[which].assign(n, 0.0);
+    out_v[which].assign(n, 0.0);
+    element.add_discrete_momenta_transposed_products(q_mid.data(), v_mid.data(), 0.0, h, mu_minus.data(),
+                                                     mu_plus.data(), out_q[which].data(), out_v[which].data());
+    for (int second = 0; second < (h > 0.0 ? 2 : 1); ++second) {
+      at_end[which][second].assign(n, 0.0);
+      element.add_discrete_momenta_transposed_product_at_end(q_mid.data(), v_mid.data(), 0.0, h, mu_minus.data(),
+                                                             mu_plus.data(), second == 1,
+                                                             at_end[which][second].data());
+    }
+  }
+  expect_close(out_q[0], out_q[1], label + " transposed q_mid");
+  expect_close(out_v[0], out_v[1], label + " transposed v_mid");
+  for (int second = 0; second < (h > 0.0 ? 2 : 1); ++second)
+    expect_close(at_end[0][second], at_end[1][second], label + " transposed at end " + std::to_string(second));
+
+  const std::size_t np = ad.parameters().size();
+  Vector g_hand(np, 0.0), g_ad(np, 0.0);
+  hand.add_discrete_momenta_parameter_gradient(q_mid.data(), v_mid.data(), 0.0, h, mu_minus.data(), mu_plus.data(),
+                                               g_hand.data());
+  ad.add_discrete_momenta_parameter_gradient(q_mid.data(), v_mid.data(), 0.0, h, mu_minus.data(), mu_plus.data(),
+                                             g_ad.data());
+  expect_close(g_hand, g_ad, label + " momenta parameter partials");
+  EXPECT_GT(max_abs(g_ad), 0.0) << label;
+}
+
 // The second-order products d/de (dr/dq)^T mu, d/de (dr/dv)^T mu, d/de (dr/da)^T mu and d/de mu . dr/dp (the
 // wanted parameters of mask) along a direction e = (q_dot, v_dot, a_dot, p_dot), and d/de mu . dr/du.
 template <class Element>

@@ -109,57 +109,13 @@ Vector random_like(const Vector& x, double scale) {
   return y;
 }
 
-// The trapezoidal discrete momenta with their Jacobians at q^{n+1}, the transposed products and parameter partials.
+// The trapezoidal discrete momenta with their Jacobians at q^{n+1}, the transposed products and parameter partials
+// (expect_same_discrete_momenta), and their second-order products.
 void compare_momenta(const model::ForceElement& hand, const model::ForceElement& ad, const Vector& q_mid,
                      const Vector& v_mid, double h, const Vector& mu_minus, const Vector& mu_plus,
                      const std::string& label) {
-  Vector minus[2], plus[2], jacobian[2], plus_jacobian[2];
-  for (int which = 0; which < 2; ++which) {
-    minus[which].assign(n, 0.0);
-    plus[which].assign(n, 0.0);
-    jacobian[which].assign(n * n, 0.0);
-    plus_jacobian[which].assign(n * n, 0.0);
-    (which == 0 ? hand : ad)
-        .discrete_momenta(q_mid.data(), v_mid.data(), 0.0, h, minus[which].data(), plus[which].data(),
-                          jacobian[which].data(), plus_jacobian[which].data());
-  }
-  expect_close(minus[0], minus[1], label + " minus");
-  expect_close(plus[0], plus[1], label + " plus");
-  expect_close(jacobian[0], jacobian[1], label + " d minus/dq^{n+1}");
-  expect_close(plus_jacobian[0], plus_jacobian[1], label + " d plus/dq^{n+1}");
-  // The forward Newton iterations' call, without d plus/dq^{n+1}.
-  Vector newton_only(n * n, 0.0);
-  hand.discrete_momenta(q_mid.data(), v_mid.data(), 0.0, h, minus[0].data(), plus[0].data(), newton_only.data(),
-                        nullptr);
-  expect_close(newton_only, jacobian[1], label + " d minus/dq^{n+1} alone");
-
-  Vector out_q[2], out_v[2], at_end[2][2];
-  for (int which = 0; which < 2; ++which) {
-    const model::ForceElement& element = which == 0 ? hand : ad;
-    out_q[which].assign(n, 0.0);
-    out_v[which].assign(n, 0.0);
-    element.add_discrete_momenta_transposed_products(q_mid.data(), v_mid.data(), 0.0, h, mu_minus.data(),
-                                                     mu_plus.data(), out_q[which].data(), out_v[which].data());
-    for (int second = 0; second < (h > 0.0 ? 2 : 1); ++second) {
-      at_end[which][second].assign(n, 0.0);
-      element.add_discrete_momenta_transposed_product_at_end(q_mid.data(), v_mid.data(), 0.0, h, mu_minus.data(),
-                                                             mu_plus.data(), second == 1,
-                                                             at_end[which][second].data());
-    }
-  }
-  expect_close(out_q[0], out_q[1], label + " transposed q_mid");
-  expect_close(out_v[0], out_v[1], label + " transposed v_mid");
-  for (int second = 0; second < (h > 0.0 ? 2 : 1); ++second)
-    expect_close(at_end[0][second], at_end[1][second], label + " transposed at end " + std::to_string(second));
-
+  expect_same_discrete_momenta(hand, ad, q_mid, v_mid, h, mu_minus, mu_plus, label);
   const int np = static_cast<int>(ad.parameters().size());
-  Vector g_hand(np, 0.0), g_ad(np, 0.0);
-  hand.add_discrete_momenta_parameter_gradient(q_mid.data(), v_mid.data(), 0.0, h, mu_minus.data(), mu_plus.data(),
-                                               g_hand.data());
-  ad.add_discrete_momenta_parameter_gradient(q_mid.data(), v_mid.data(), 0.0, h, mu_minus.data(), mu_plus.data(),
-                                             g_ad.data());
-  expect_close(g_hand, g_ad, label + " momenta parameter partials");
-
   // Their derivatives along a direction of (q_mid, v_mid) and of every parameter (the second-order products; the
   // reference's nested pass over the state and the wanted parameters).
   const Vector q_dot = random_like(mu_minus, 0.7), v_dot = random_like(mu_plus, -1.3);

@@ -1,7 +1,9 @@
 // The spring-damper's and the body inertia's written-out derivatives (spring_damper.cpp, body_inertia.cpp) against
 // the AD pass over their kernels (make_spring_damper_plain_ad, make_body_inertia_plain_ad), on random states:
 // residual, applied residual, Newton matrix, the adjoint's three Jacobians, the transposed products and the
-// parameter partials (every parameter wanted, one, some), to 1e-12 relative to the largest entry of each.
+// parameter partials (every parameter wanted, one, some), and the bodies' discrete momenta of the variational
+// integrators with their Jacobians, transposed products and parameter partials, to 1e-12 relative to the largest
+// entry of each.
 // Springs between planar and spatial point masses, ANCF nodes and ground points (with the ground on either side),
 // damping on and off; point masses and planar rigid bodies, in and out of gravity. Springs on rigid bodies and
 // spatial rigid bodies keep the AD pass: they are checked to be the plain AD element's results exactly.
@@ -128,8 +130,14 @@ TEST(SpringMassHandDerivatives, BodyInertiaMatchesPlainAd) {
         const Vector v = random.vector(n, 2.0), a = random.vector(n, 5.0), mu = random.vector(n, 1.0);
         const auto hand = elements::make_body_inertia(body, 0, g);
         const auto ad = elements::make_body_inertia_plain_ad(body, 0, g);
-        compare(*hand, *ad, q, v, a, mu,
-                std::string(kind_name(kind)) + (gravity ? ", gravity" : "") + ", sample " + std::to_string(sample));
+        const std::string label =
+            std::string(kind_name(kind)) + (gravity ? ", gravity" : "") + ", sample " + std::to_string(sample);
+        compare(*hand, *ad, q, v, a, mu, label);
+        // The discrete momenta at a step's midpoint (h > 0) and the Legendre transform (h = 0).
+        const Vector mu_plus = random.vector(n, 1.5);
+        for (const double h : {1.0e-3, 0.37, 0.0})
+          expect_same_discrete_momenta(*hand, *ad, q, v, h, mu, mu_plus, label + ", h " + std::to_string(h),
+                                       h > 0.0);
         ++cases;
       }
   EXPECT_EQ(cases, 24);

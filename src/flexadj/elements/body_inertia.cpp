@@ -4,8 +4,8 @@
 // (Nikravesh 1988, eqs. (11.20)-(11.24)) gives  2 G^T (J alpha' + w' x J w') - 2 G^T n' = 0; the mass
 // matrix 4 G^T J G is singular along e and is completed by the UnitQuaternion constraint.
 // Point masses and planar rigid bodies have a constant mass matrix: their residual M a - m g, its Jacobians and
-// parameter partials are written out; spatial rigid bodies take the AD pass over evaluate() (as does the tangent
-// and second-order pass of every body).
+// parameter partials, and their discrete momenta with theirs, are written out; spatial rigid bodies take the AD pass
+// over evaluate() and kinetic() (as do the tangent and second-order passes of every body).
 #include <algorithm>
 #include "flexadj/elements/elements.hpp"
 #include "flexadj/model/component_ad.hpp"
@@ -102,6 +102,66 @@ class BodyInertia final : public model::ForceElementAD<BodyInertia<N>, N>, publi
     if (translations_ < this->coordinate_count() && ((wanted >> kIzz) & 1u)) gradient[kIzz] += mu[2] * a[2];
   }
   const char* type() const override { return "body"; }
+
+  // The discrete momenta of the written-out bodies (component.hpp): T_q = 0, T_v = M v and f = m g, so
+  // minus = (h/2) m g - M v_mid, plus = (h/2) m g + M v_mid (Marsden and West 2001, sec. 3.2), and
+  // d(minus)/dq_{n+1} = -M/h, d(plus)/dq_{n+1} = M/h.
+  void discrete_momenta(const double* q_mid, const double* v_mid, double t_mid, double h, double* minus, double* plus,
+                        double* jacobian, double* plus_jacobian) const override {
+    if (!written_out_) return Base::discrete_momenta(q_mid, v_mid, t_mid, h, minus, plus, jacobian, plus_jacobian);
+    const int n = this->coordinate_count();
+    for (int i = 0; i < n; ++i) {
+      const double forces = 0.5 * h * weight(i), momentum = diagonal_mass(i) * v_mid[i];
+      minus[i] = forces - momentum;
+      plus[i] = forces + momentum;
+    }
+    if (jacobian == nullptr) return;
+    std::fill(jacobian, jacobian + n * n, 0.0);
+    if (plus_jacobian) std::fill(plus_jacobian, plus_jacobian + n * n, 0.0);
+    for (int i = 0; i < n; ++i) {
+      jacobian[i * n + i] = -diagonal_mass(i) / h;
+      if (plus_jacobian) plus_jacobian[i * n + i] = diagonal_mass(i) / h;
+    }
+  }
+
+  // mu_minus . minus + mu_plus . plus = (h/2) (mu_minus + mu_plus) . m g + (mu_plus - mu_minus) . M v_mid.
+  void add_discrete_momenta_transposed_products(const double* q_mid, const double* v_mid, double t_mid, double h,
+                                                const double* mu_minus, const double* mu_plus, double* out_q,
+                                                double* out_v) const override {
+    if (!written_out_)
+      return Base::add_discrete_momenta_transposed_products(q_mid, v_mid, t_mid, h, mu_minus, mu_plus, out_q, out_v);
+    for (int i = 0; i < this->coordinate_count(); ++i) out_v[i] += diagonal_mass(i) * (mu_plus[i] - mu_minus[i]);
+  }
+
+  // d/dq_end = 1/2 d/dq_mid -+ 1/h d/dv_mid (h = 0: d/dq, zero for a constant M).
+  void add_discrete_momenta_transposed_product_at_end(const double* q_mid, const double* v_mid, double t_mid, double h,
+                                                      const double* mu_minus, const double* mu_plus, bool second,
+                                                      double* out) const override {
+    if (!written_out_)
+      return Base::add_discrete_momenta_transposed_product_at_end(q_mid, v_mid, t_mid, h, mu_minus, mu_plus, second,
+                                                                  out);
+    if (h == 0.0) return;
+    const double v_seed = (second ? 1.0 : -1.0) / h;
+    for (int i = 0; i < this->coordinate_count(); ++i)
+      out[i] += diagonal_mass(i) * (mu_plus[i] - mu_minus[i]) * v_seed;
+  }
+
+  // The pairing above is linear in m, Izz and g.
+  void add_discrete_momenta_parameter_gradient(const double* q_mid, const double* v_mid, double t_mid, double h,
+                                               const double* mu_minus, const double* mu_plus,
+                                               double* gradient) const override {
+    if (!written_out_)
+      return Base::add_discrete_momenta_parameter_gradient(q_mid, v_mid, t_mid, h, mu_minus, mu_plus, gradient);
+    const double* p = parameters().data();
+    double d_mass = 0.0;
+    for (int i = 0; i < translations_; ++i) {
+      const double force_weight = 0.5 * h * (mu_minus[i] + mu_plus[i]);
+      d_mass += force_weight * p[kGx + i] + (mu_plus[i] - mu_minus[i]) * v_mid[i];
+      gradient[kGx + i] += force_weight * p[kMass];
+    }
+    gradient[kMass] += d_mass;
+    if (translations_ < this->coordinate_count()) gradient[kIzz] += (mu_plus[2] - mu_minus[2]) * v_mid[2];
+  }
 
   template <class S, class P> void evaluate(const S* q, const S* v, const S* a, const P* p, double t, S* r) const {
     const BodyKind kind = kinds()[0];
