@@ -1,4 +1,5 @@
 // Lower-pair joints as algebraic constraints (Nikravesh 1988, ch. 7 and 11; Shabana 2005, ch. 3 and 7).
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
 
@@ -130,7 +131,8 @@ class Joint final : public model::ConstraintAD<Joint<N>, N, 6, N == 14 ? 8 : 2> 
         kind_(kind),
         planar_(is_planar(kinds[0]) || is_planar(kinds[1])),
         lock_rotation_(model::has_orientation(kinds[1])),
-        hand_derivatives_(N == 14 && !planar_ && by_hand(kinds[0]) && by_hand(kinds[1])) {
+        hand_derivatives_(N == 14 && !planar_ && by_hand(kinds[0]) && by_hand(kinds[1])),
+        planar_by_hand_(planar_ && planar_by_hand(kinds[0]) && planar_by_hand(kinds[1])) {
     add_vector_parameter("point_a", g.point_a);
     add_vector_parameter("point_b", g.point_b);
     add_vector_parameter("axis", g.axis_a);
@@ -187,20 +189,112 @@ class Joint final : public model::ConstraintAD<Joint<N>, N, 6, N == 14 ? 8 : 2> 
     }
   }
 
-  // C_q and lambda . C_qq of a spatial joint between ground, point masses and spatial rigid bodies by hand
-  // (joint_derivatives.hpp); other body kinds and planar joints by the AD pass, which stays the reference
-  // (jacobian_and_hessian_reference).
+  // C_q and lambda . C_qq by hand for a spatial joint between ground, point masses and spatial rigid bodies
+  // (joint_derivatives.hpp) and for a planar joint between ground, point masses and planar rigid bodies
+  // (planar_derivatives); other body kinds by the AD pass, which stays the reference (jacobian_and_hessian_reference).
   void jacobian_and_hessian(const double* q, const double* lambda, double t, double* c, double* Cq,
                             double* H) const override {
+    if (planar_by_hand_) return planar_derivatives(q, lambda, t, c, Cq, H);
     if (!hand_derivatives_) return Base::jacobian_and_hessian(q, lambda, t, c, Cq, H);
     hand_derivatives(q, lambda, t, c, Cq, H);
   }
   void jacobian(const double* q, double t, double* c, double* Cq) const override {
+    if (planar_by_hand_) return planar_derivatives(q, nullptr, t, c, Cq, nullptr);
     if (!hand_derivatives_) return Base::jacobian(q, t, c, Cq);
     hand_derivatives(q, nullptr, t, c, Cq, nullptr);
   }
 
  private:
+  // A body's point x = r + R(theta) s of a planar joint (model::point_position): the columns of r and theta in the
+  // joint's coordinates (-1: none) and the arm (R s for a rigid body, s for ground, 0 for a point mass).
+  struct PlanarPoint {
+    int r = -1, angle = -1;
+    double arm[2] = {0.0, 0.0};
+  };
+  PlanarPoint planar_point(BodyKind kind, const double* q, int offset, const double* s) const {
+    PlanarPoint x;
+    if (kind == BodyKind::Ground) {
+      x.arm[0] = s[0];
+      x.arm[1] = s[1];
+      return x;
+    }
+    x.r = offset;
+    if (kind == BodyKind::PlanarRigid) {
+      x.angle = offset + 2;
+      double sin_theta, cos_theta;
+      model::sin_cos(q[offset + 2], sin_theta, cos_theta);
+      x.arm[0] = cos_theta * s[0] - sin_theta * s[1];
+      x.arm[1] = sin_theta * s[0] + cos_theta * s[1];
+    }
+    return x;
+  }
+
+  // c, Cq and, if H is not null, H = lambda . C_qq of a planar joint. d = x_b - x_a with dx/dtheta = Q R s and
+  // d2x/dtheta2 = -R s (Q the quarter turn); the prismatic row f . d, f = R(theta_a) n, has the Hessian
+  // f_qq . d + f_q^T d_q + d_q^T f_q + f . d_qq (f depends on theta_a alone, f_theta = Q f, f_thetatheta = -f); the
+  // rotation lock theta_b - theta_a - rest is linear. The z components are constant for planar bodies.
+  void planar_derivatives(const double* q, const double* lambda, double t, double* c, double* Cq, double* H) const {
+    const int n = this->coordinate_count(), m = this->equation_count();
+    const double* p = this->parameters().data();
+    evaluate<double, double>(q, t, p, c);
+    std::fill(Cq, Cq + m * n, 0.0);
+    if (H) std::fill(H, H + n * n, 0.0);
+    const PlanarPoint a = planar_point(kinds()[0], q, 0, p + kPointA);
+    const PlanarPoint b = planar_point(kinds()[1], q, offset_b_, p + kPointB);
+    // d and its Jacobian (2 x n), and the second derivatives d_thetatheta of both bodies.
+    double d[2], D[2][N] = {};
+    for (int i = 0; i < 2; ++i) d[i] = (b.r >= 0 ? q[b.r + i] : 0.0) + b.arm[i] - (a.r >= 0 ? q[a.r + i] : 0.0) - a.arm[i];
+    for (const auto& [x, sign] : {std::pair<const PlanarPoint&, double>{a, -1.0}, {b, 1.0}}) {
+      if (x.r >= 0) {
+        D[0][x.r] += sign;
+        D[1][x.r + 1] += sign;
+      }
+      if (x.angle >= 0) {
+        D[0][x.angle] -= sign * x.arm[1];
+        D[1][x.angle] += sign * x.arm[0];
+      }
+    }
+    int k = 0;
+    if (kind_ == JointKind::Prismatic) {
+      double f[2] = {p[kNormal1], p[kNormal1 + 1]};
+      if (a.angle >= 0) {
+        double sin_theta, cos_theta;
+        model::sin_cos(q[a.angle], sin_theta, cos_theta);
+        f[0] = cos_theta * p[kNormal1] - sin_theta * p[kNormal1 + 1];
+        f[1] = sin_theta * p[kNormal1] + cos_theta * p[kNormal1 + 1];
+      }
+      const double f_theta[2] = {-f[1], f[0]};
+      for (int j = 0; j < n; ++j) Cq[j] = f[0] * D[0][j] + f[1] * D[1][j];
+      if (a.angle >= 0) Cq[a.angle] += f_theta[0] * d[0] + f_theta[1] * d[1];
+      if (H && a.angle >= 0) {
+        const double w = lambda[0];
+        for (int j = 0; j < n; ++j) {
+          const double mixed = w * (f_theta[0] * D[0][j] + f_theta[1] * D[1][j]);
+          H[a.angle * n + j] += mixed;
+          H[j * n + a.angle] += mixed;
+        }
+        H[a.angle * n + a.angle] += w * (-f[0] * d[0] - f[1] * d[1]);
+      }
+      if (H)
+        for (const auto& [x, sign] : {std::pair<const PlanarPoint&, double>{a, -1.0}, {b, 1.0}})
+          if (x.angle >= 0) H[x.angle * n + x.angle] -= lambda[0] * sign * (f[0] * x.arm[0] + f[1] * x.arm[1]);
+      k = 1;
+    } else {
+      for (; k < 2; ++k)
+        for (int j = 0; j < n; ++j) Cq[k * n + j] = D[k][j];
+      if (H)
+        for (const auto& [x, sign] : {std::pair<const PlanarPoint&, double>{a, -1.0}, {b, 1.0}})
+          if (x.angle >= 0) H[x.angle * n + x.angle] -= sign * (lambda[0] * x.arm[0] + lambda[1] * x.arm[1]);
+    }
+    if ((kind_ == JointKind::Prismatic || kind_ == JointKind::Fixed) && lock_rotation_) {
+      Cq[k * n + b.angle] = 1.0;
+      if (a.angle >= 0) Cq[k * n + a.angle] = -1.0;
+    }
+  }
+  static bool planar_by_hand(BodyKind kind) {
+    return kind == BodyKind::Ground || kind == BodyKind::PointMass2D || kind == BodyKind::PlanarRigid;
+  }
+
   // c, Cq and, if H is not null, H = lambda . C_qq.
   void hand_derivatives(const double* q, const double* lambda, double t, double* c, double* Cq, double* H) const {
     namespace jd = joint_derivatives;
@@ -247,7 +341,7 @@ class Joint final : public model::ConstraintAD<Joint<N>, N, 6, N == 14 ? 8 : 2> 
   }
   template <class P> static Vec3<P> vec(const P* p, int at) { return {p[at], p[at + 1], p[at + 2]}; }
   JointKind kind_;
-  bool planar_, lock_rotation_, hand_derivatives_;
+  bool planar_, lock_rotation_, hand_derivatives_, planar_by_hand_;
   int offset_b_ = 0;
 };
 

@@ -95,7 +95,8 @@ void JointHamiltonian::transpose_step(double t, double t_next, assembly::LocalGr
   const std::size_t k = std::size_t(tree_->size());
   const double h = t_next - t;
   Stages& s = recomputed_;
-  equations_->begin_step();
+  // recompute_step() has just evaluated these stages: its factorization at y_{n+1} serves the first solve below.
+  equations_->resume_step();
   // (alpha, p_hat) -> (q, v) at y_{n+1}.
   equations_->absolute_state_transposed(s.end, q_bar_, v_bar_, end_alpha_bar_, end_p_bar_, gradient);
   // y_{n+1} = y_n + h/2 (Phi(y_n) + Phi(y*)): the stage's adjoint z* = Phi_y(y*)^T (h/2 y_bar_{n+1}).

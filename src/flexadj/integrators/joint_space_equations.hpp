@@ -67,6 +67,13 @@ class JointSpaceEquations {
   // factorizations after the first reuse its pivot order (KLU's refactorization, linear_solver.hpp, Pivots); the
   // first is fresh, so that a step depends on its start alone. Outside, every factorization is fresh.
   void begin_step();
+  // begin_step() for the transpose of the step just evaluated (the discrete adjoint after its recomputation): the
+  // factorization held descends from that step's fresh one, so it is kept and later ones reuse its pivot order; the
+  // transposed step, like the step, then depends on the step's start alone.
+  void resume_step() {
+    within_step_ = true;
+    step_factorized_ = factorized_;
+  }
   void end_step() { within_step_ = false; }
   // The joint state of the absolute state s: alpha = g^-1(q), p_hat = H(alpha)^T T_v(q, v).
   void joint_state(const assembly::State& s, double t, std::vector<double>& alpha, std::vector<double>& p_hat);
