@@ -38,6 +38,10 @@ struct JointGeometry {
 int joint_equation_count(JointKind kind, BodyKind a, BodyKind b);
 std::unique_ptr<model::Constraint> make_joint(const std::string& name, JointKind kind, std::array<int, 2> bodies,
                                               std::array<BodyKind, 2> kinds, const JointGeometry& geometry);
+// The same with every derivative by Sacado (ConstraintAD), the reference of the hand-written ones.
+std::unique_ptr<model::Constraint> make_joint_plain_ad(const std::string& name, JointKind kind,
+                                                       std::array<int, 2> bodies, std::array<BodyKind, 2> kinds,
+                                                       const JointGeometry& geometry);
 
 // (|p_b - p_a|^2 - L^2) / (2 L) = 0: a massless rod of length L.
 std::unique_ptr<model::Constraint> make_distance(const std::string& name, std::array<int, 2> bodies,

@@ -5,6 +5,7 @@
 
 #include "flexadj/constraints/constraints.hpp"
 #include "flexadj/constraints/joint_derivatives.hpp"
+#include "flexadj/constraints/planar_joint_derivatives.hpp"
 #include "flexadj/model/constraint_ad.hpp"
 
 namespace flexadj::constraints {
@@ -125,14 +126,15 @@ class Joint final : public model::ConstraintAD<Joint<N>, N, 6, N == 14 ? 8 : 2> 
 
   enum : int { kPointA = 0, kPointB = 3, kAxis = 6, kNormal1 = 9, kNormal2 = 12, kRest = 15 };
 
+  // plain_ad: every derivative by the AD passes of ConstraintAD (the reference of the hand-written ones).
   Joint(const std::string& name, JointKind kind, std::array<int, 2> bodies, std::array<BodyKind, 2> kinds,
-        const JointGeometry& g)
+        const JointGeometry& g, bool plain_ad = false)
       : Base(name, {bodies[0], bodies[1]}, {kinds[0], kinds[1]}, joint_equation_count(kind, kinds[0], kinds[1])),
         kind_(kind),
         planar_(is_planar(kinds[0]) || is_planar(kinds[1])),
         lock_rotation_(model::has_orientation(kinds[1])),
-        hand_derivatives_(N == 14 && !planar_ && by_hand(kinds[0]) && by_hand(kinds[1])),
-        planar_by_hand_(planar_ && planar_by_hand(kinds[0]) && planar_by_hand(kinds[1])) {
+        hand_derivatives_(!plain_ad && N == 14 && !planar_ && by_hand(kinds[0]) && by_hand(kinds[1])),
+        planar_by_hand_(!plain_ad && planar_ && planar_by_hand(kinds[0]) && planar_by_hand(kinds[1])) {
     add_vector_parameter("point_a", g.point_a);
     add_vector_parameter("point_b", g.point_b);
     add_vector_parameter("axis", g.axis_a);
@@ -191,7 +193,8 @@ class Joint final : public model::ConstraintAD<Joint<N>, N, 6, N == 14 ? 8 : 2> 
 
   // C_q and lambda . C_qq by hand for a spatial joint between ground, point masses and spatial rigid bodies
   // (joint_derivatives.hpp) and for a planar joint between ground, point masses and planar rigid bodies
-  // (planar_derivatives); other body kinds by the AD pass, which stays the reference (jacobian_and_hessian_reference).
+  // (planar_joint_derivatives.hpp); other body kinds by the AD pass, which stays the reference
+  // (jacobian_and_hessian_reference, make_joint_plain_ad).
   void jacobian_and_hessian(const double* q, const double* lambda, double t, double* c, double* Cq,
                             double* H) const override {
     if (planar_by_hand_) return planar_derivatives(q, lambda, t, c, Cq, H);
@@ -203,93 +206,38 @@ class Joint final : public model::ConstraintAD<Joint<N>, N, 6, N == 14 ? 8 : 2> 
     if (!hand_derivatives_) return Base::jacobian(q, t, c, Cq);
     hand_derivatives(q, nullptr, t, c, Cq, nullptr);
   }
-
- private:
-  // A body's point x = r + R(theta) s of a planar joint (model::point_position): the columns of r and theta in the
-  // joint's coordinates (-1: none) and the arm (R s for a rigid body, s for ground, 0 for a point mass).
-  struct PlanarPoint {
-    int r = -1, angle = -1;
-    double arm[2] = {0.0, 0.0};
-  };
-  PlanarPoint planar_point(BodyKind kind, const double* q, int offset, const double* s) const {
-    PlanarPoint x;
-    if (kind == BodyKind::Ground) {
-      x.arm[0] = s[0];
-      x.arm[1] = s[1];
-      return x;
-    }
-    x.r = offset;
-    if (kind == BodyKind::PlanarRigid) {
-      x.angle = offset + 2;
-      double sin_theta, cos_theta;
-      model::sin_cos(q[offset + 2], sin_theta, cos_theta);
-      x.arm[0] = cos_theta * s[0] - sin_theta * s[1];
-      x.arm[1] = sin_theta * s[0] + cos_theta * s[1];
-    }
-    return x;
+  // The planar joints' dc/ds, d2c/ds2 and position-level parameter partials by hand as well.
+  void time_derivatives(const double* q, const double* v, const double* a, double t, double* c, double* c_dot,
+                        double* c_ddot) const override {
+    if (!planar_by_hand_) return Base::time_derivatives(q, v, a, t, c, c_dot, c_ddot);
+    evaluate<double, double>(q, t, this->parameters().data(), c);
+    planar_joint(q).time_derivatives(v, a, c_dot, c_ddot);
+  }
+  void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* lambda,
+                              const double* mu_r, const double* mu_c, int level, double* gradient,
+                              model::ParameterMask wanted = model::kAllParameters) const override {
+    if (!planar_by_hand_ || level != 0)
+      return Base::add_parameter_gradient(q, v, a, t, lambda, mu_r, mu_c, level, gradient, wanted);
+    planar_joint(q).add_parameter_gradient(lambda, mu_r, mu_c, gradient, wanted);
   }
 
-  // c, Cq and, if H is not null, H = lambda . C_qq of a planar joint. d = x_b - x_a with dx/dtheta = Q R s and
-  // d2x/dtheta2 = -R s (Q the quarter turn); the prismatic row f . d, f = R(theta_a) n, has the Hessian
-  // f_qq . d + f_q^T d_q + d_q^T f_q + f . d_qq (f depends on theta_a alone, f_theta = Q f, f_thetatheta = -f); the
-  // rotation lock theta_b - theta_a - rest is linear. The z components are constant for planar bodies.
+ private:
+  planar_joint_derivatives::PlanarJoint planar_joint(const double* q) const {
+    const bool prismatic = kind_ == JointKind::Prismatic;
+    const planar_joint_derivatives::Layout layout{kPointA, kPointB, kNormal1, kRest, prismatic,
+                            (prismatic || kind_ == JointKind::Fixed) && lock_rotation_};
+    return planar_joint_derivatives::PlanarJoint(kinds()[0], kinds()[1], offset_b_, this->coordinate_count(), q,
+                           this->parameters().data(), layout);
+  }
+  // c, Cq and, if H is not null, H = lambda . C_qq of a planar joint (planar_joint_derivatives.hpp).
   void planar_derivatives(const double* q, const double* lambda, double t, double* c, double* Cq, double* H) const {
-    const int n = this->coordinate_count(), m = this->equation_count();
-    const double* p = this->parameters().data();
-    evaluate<double, double>(q, t, p, c);
-    std::fill(Cq, Cq + m * n, 0.0);
-    if (H) std::fill(H, H + n * n, 0.0);
-    const PlanarPoint a = planar_point(kinds()[0], q, 0, p + kPointA);
-    const PlanarPoint b = planar_point(kinds()[1], q, offset_b_, p + kPointB);
-    // d and its Jacobian (2 x n), and the second derivatives d_thetatheta of both bodies.
-    double d[2], D[2][N] = {};
-    for (int i = 0; i < 2; ++i) d[i] = (b.r >= 0 ? q[b.r + i] : 0.0) + b.arm[i] - (a.r >= 0 ? q[a.r + i] : 0.0) - a.arm[i];
-    for (const auto& [x, sign] : {std::pair<const PlanarPoint&, double>{a, -1.0}, {b, 1.0}}) {
-      if (x.r >= 0) {
-        D[0][x.r] += sign;
-        D[1][x.r + 1] += sign;
-      }
-      if (x.angle >= 0) {
-        D[0][x.angle] -= sign * x.arm[1];
-        D[1][x.angle] += sign * x.arm[0];
-      }
-    }
-    int k = 0;
-    if (kind_ == JointKind::Prismatic) {
-      double f[2] = {p[kNormal1], p[kNormal1 + 1]};
-      if (a.angle >= 0) {
-        double sin_theta, cos_theta;
-        model::sin_cos(q[a.angle], sin_theta, cos_theta);
-        f[0] = cos_theta * p[kNormal1] - sin_theta * p[kNormal1 + 1];
-        f[1] = sin_theta * p[kNormal1] + cos_theta * p[kNormal1 + 1];
-      }
-      const double f_theta[2] = {-f[1], f[0]};
-      for (int j = 0; j < n; ++j) Cq[j] = f[0] * D[0][j] + f[1] * D[1][j];
-      if (a.angle >= 0) Cq[a.angle] += f_theta[0] * d[0] + f_theta[1] * d[1];
-      if (H && a.angle >= 0) {
-        const double w = lambda[0];
-        for (int j = 0; j < n; ++j) {
-          const double mixed = w * (f_theta[0] * D[0][j] + f_theta[1] * D[1][j]);
-          H[a.angle * n + j] += mixed;
-          H[j * n + a.angle] += mixed;
-        }
-        H[a.angle * n + a.angle] += w * (-f[0] * d[0] - f[1] * d[1]);
-      }
-      if (H)
-        for (const auto& [x, sign] : {std::pair<const PlanarPoint&, double>{a, -1.0}, {b, 1.0}})
-          if (x.angle >= 0) H[x.angle * n + x.angle] -= lambda[0] * sign * (f[0] * x.arm[0] + f[1] * x.arm[1]);
-      k = 1;
-    } else {
-      for (; k < 2; ++k)
-        for (int j = 0; j < n; ++j) Cq[k * n + j] = D[k][j];
-      if (H)
-        for (const auto& [x, sign] : {std::pair<const PlanarPoint&, double>{a, -1.0}, {b, 1.0}})
-          if (x.angle >= 0) H[x.angle * n + x.angle] -= sign * (lambda[0] * x.arm[0] + lambda[1] * x.arm[1]);
-    }
-    if ((kind_ == JointKind::Prismatic || kind_ == JointKind::Fixed) && lock_rotation_) {
-      Cq[k * n + b.angle] = 1.0;
-      if (a.angle >= 0) Cq[k * n + a.angle] = -1.0;
-    }
+    const int n = this->coordinate_count();
+    evaluate<double, double>(q, t, this->parameters().data(), c);
+    const auto joint = planar_joint(q);
+    joint.jacobian(Cq);
+    if (H == nullptr) return;
+    std::fill(H, H + n * n, 0.0);
+    joint.add_hessian(lambda, H);
   }
   static bool planar_by_hand(BodyKind kind) {
     return kind == BodyKind::Ground || kind == BodyKind::PointMass2D || kind == BodyKind::PlanarRigid;
@@ -461,6 +409,14 @@ std::unique_ptr<model::Constraint> make_joint(const std::string& name, JointKind
   const int coordinates = model::coordinate_count(kinds[0]) + model::coordinate_count(kinds[1]);
   return model::make_with_capacity<6, 14>(coordinates, [&](auto capacity) -> std::unique_ptr<model::Constraint> {
     return std::make_unique<Joint<decltype(capacity)::value>>(name, kind, bodies, kinds, geometry);
+  });
+}
+std::unique_ptr<model::Constraint> make_joint_plain_ad(const std::string& name, JointKind kind,
+                                                       std::array<int, 2> bodies, std::array<BodyKind, 2> kinds,
+                                                       const JointGeometry& geometry) {
+  const int coordinates = model::coordinate_count(kinds[0]) + model::coordinate_count(kinds[1]);
+  return model::make_with_capacity<6, 14>(coordinates, [&](auto capacity) -> std::unique_ptr<model::Constraint> {
+    return std::make_unique<Joint<decltype(capacity)::value>>(name, kind, bodies, kinds, geometry, true);
   });
 }
 std::unique_ptr<model::Constraint> make_distance(const std::string& name, std::array<int, 2> bodies,
