@@ -181,10 +181,9 @@ class PlanarJoint {
         u[i] = mu_c[0] * f_[i] + lambda[0] * f_dot[i];
         w[i] = lambda[0] * f_[i];
       }
-      // The normal: f = (R n)_xy, n_z; f_dot = theta_dot Q R n.
-      const double* g = d_;  // weights on f: mu_c d + lambda d_dot; on f_dot: lambda d
-      const double on_f[2] = {mu_c[0] * g[0] + lambda[0] * d_dot[0], mu_c[0] * g[1] + lambda[0] * d_dot[1]};
-      const double on_f_dot[2] = {lambda[0] * g[0], lambda[0] * g[1]};
+      // The normal: f = (R n)_xy, n_z and f_dot = theta_dot Q R n, weighted by mu_c d + lambda d_dot and lambda d.
+      const double on_f[2] = {mu_c[0] * d_[0] + lambda[0] * d_dot[0], mu_c[0] * d_[1] + lambda[0] * d_dot[1]};
+      const double on_f_dot[2] = {lambda[0] * d_[0], lambda[0] * d_[1]};
       const double c = a_.cos_theta, s = a_.sin_theta;
       // d/dn of x . R n = R^T x; of x . Q R n = (Q R)^T x with Q R = [[-s, -c], [c, -s]].
       add(layout_.normal, c * on_f[0] + s * on_f[1] + rate * (-s * on_f_dot[0] + c * on_f_dot[1]));
