@@ -72,7 +72,11 @@ StepStatistics JointHamiltonian::step(assembly::State& state, double t, double h
                         "large for the explicit scheme: reduce integrator.step_size)");
   state.q = end.q;
   state.v = end.v;
-  solve_consistent_accelerations(state, t + h);
+  // The step's last evaluation has factorized the same matrix at q_{n+1} (holonomic joints only in a joint tree).
+  if (linalg::LinearSolver* held = equations_->factorization_at(state.q))
+    solve_consistent_accelerations_with(state, t + h, *held);
+  else
+    solve_consistent_accelerations(state, t + h);
   return {};
 }
 

@@ -75,6 +75,10 @@ class JointSpaceEquations {
     step_factorized_ = factorized_;
   }
   void end_step() { within_step_ = false; }
+  // The solver holding the factorization of [M C_q^T; C_q 0] at q (its velocity level, mass only), or nullptr.
+  linalg::LinearSolver* factorization_at(const std::vector<double>& q) const {
+    return factorized_ && q == factorized_q_ ? solver_.get() : nullptr;
+  }
   // The joint state of the absolute state s: alpha = g^-1(q), p_hat = H(alpha)^T T_v(q, v).
   void joint_state(const assembly::State& s, double t, std::vector<double>& alpha, std::vector<double>& p_hat);
 

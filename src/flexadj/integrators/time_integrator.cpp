@@ -284,6 +284,16 @@ void TimeIntegrator::solve_momentum_system(const std::vector<double>& q, double 
 
 void TimeIntegrator::solve_consistent_accelerations(assembly::State& state, double t, bool factorized,
                                                     linalg::Pivots pivots) {
+  consistent_accelerations(state, t, factorized ? solver_.get() : nullptr, pivots);
+}
+
+void TimeIntegrator::solve_consistent_accelerations_with(assembly::State& state, double t,
+                                                         linalg::LinearSolver& factorized) {
+  consistent_accelerations(state, t, &factorized, linalg::Pivots::Fresh);
+}
+
+void TimeIntegrator::consistent_accelerations(assembly::State& state, double t, linalg::LinearSolver* factorized,
+                                              linalg::Pivots pivots) {
   // [M C_q^T; C_q 0] [a; lambda] = -[M 0 - Q; C_q 0 + gamma] at a = 0, lambda = 0.
   const std::size_t n = state.q.size();
   std::fill(state.a.begin(), state.a.end(), 0.0);
@@ -292,8 +302,9 @@ void TimeIntegrator::solve_consistent_accelerations(assembly::State& state, doub
   assembler_.assemble(state, t, assembly::ConstraintLevel::Acceleration, 1.0, factorized ? nullptr : &mass_only);
   check_finite_residual(state, t, assembly::ConstraintLevel::Acceleration, current_step_);
   right_hand_side_->update(-1.0, assembler_.residual(), 0.0);
-  if (!factorized) solver_->update(pivots);
-  solver_->solve(*right_hand_side_, *increment_);
+  linalg::LinearSolver& solver = factorized ? *factorized : *solver_;
+  if (!factorized) solver.update(pivots);
+  solver.solve(*right_hand_side_, *increment_);
   assembly::ConstSystemVectorView(*increment_, n).extract(&state.a, &state.lambda);
   for (double value : state.a)
     if (!std::isfinite(value)) throw SolverError("the accelerations are not finite (singular mass matrix?)");

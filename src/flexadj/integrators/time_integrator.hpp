@@ -264,6 +264,9 @@ class TimeIntegrator : public storage::StepRecomputer {
   // project_positions.
   void solve_consistent_accelerations(assembly::State& state, double t, bool factorized = false,
                                       linalg::Pivots pivots = linalg::Pivots::Fresh);
+  // The same with the factorization of [M C_q^T; C_q 0] at this q held by another solver (the joint-space
+  // equations' mass solve at a step's end: its velocity-level matrix is this one for holonomic constraints).
+  void solve_consistent_accelerations_with(assembly::State& state, double t, linalg::LinearSolver& factorized);
   // The adjoint sweep's linear algebra. begin_adjoint_solver(matrix_kinds): solvers of the forward run's kind for
   // the transposed matrices, one per kind of matrix a step factorizes (the assembler in transposed mode must have
   // assembled once: the values' layout); the first is selected.
@@ -333,6 +336,12 @@ class TimeIntegrator : public storage::StepRecomputer {
   struct {
     std::vector<double> r_dot, c_dot, z_k, z_d, z_m, m_dot, y_k, y_d, y_m, rhs, mu_a_dot, mu_acc_dot;
   } acceleration_work_;
+
+ private:
+  // solve_consistent_accelerations() with the factorization held by `factorized` (nullptr: the integrator's solver,
+  // updated with `pivots`).
+  void consistent_accelerations(assembly::State& state, double t, linalg::LinearSolver* factorized,
+                                linalg::Pivots pivots);
 };
 
 // The linear-solver options of the integrator settings (integrator.linear_solver, .preconditioner, .schwarz_overlap).
