@@ -5,12 +5,25 @@
 #include <algorithm>
 #include <cmath>
 #include <initializer_list>
+#include <random>
 #include <string>
 #include <vector>
 
 #include "flexadj/elements/elements.hpp"
 
 namespace flexadj::testing {
+
+// Uniform draws in [-1, 1] from a seeded generator, and vectors of them scaled (the tests' random states).
+struct RandomDraws {
+  explicit RandomDraws(unsigned seed) : generator(seed) {}
+  std::mt19937 generator;
+  std::uniform_real_distribution<double> uniform{-1.0, 1.0};
+  std::vector<double> vector(int n, double scale) {
+    std::vector<double> x(static_cast<std::size_t>(n));
+    for (double& value : x) value = scale * uniform(generator);
+    return x;
+  }
+};
 
 inline double max_abs(const std::vector<double>& x) {
   double m = 0.0;

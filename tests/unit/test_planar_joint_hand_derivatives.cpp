@@ -21,15 +21,12 @@ using Vector = std::vector<double>;
 using constraints::JointKind;
 using model::BodyKind;
 
-struct Random {
-  std::mt19937 generator{4127};
-  std::uniform_real_distribution<double> uniform{-1.0, 1.0};
-  Vector vector(int n, double scale) {
-    Vector x(n);
-    for (double& value : x) value = scale * uniform(generator);
-    return x;
+struct Random : RandomDraws {
+  Random() : RandomDraws(4127) {}
+  constraints::Point point(double scale) {
+    const Vector x = vector(3, scale);
+    return {x[0], x[1], x[2]};
   }
-  constraints::Point point(double scale) { return {scale * uniform(generator), scale * uniform(generator), scale * uniform(generator)}; }
 };
 
 const char* name_of(JointKind kind) {

@@ -22,14 +22,8 @@ namespace {
 using Vector = std::vector<double>;
 using model::BodyKind;
 
-struct Random {
-  std::mt19937 generator{2611};
-  std::uniform_real_distribution<double> uniform{-1.0, 1.0};
-  Vector vector(int n, double scale) {
-    Vector x(n);
-    for (double& value : x) value = scale * uniform(generator);
-    return x;
-  }
+struct Random : RandomDraws {
+  Random() : RandomDraws(2611) {}
 };
 
 const char* kind_name(BodyKind kind) {
