@@ -225,9 +225,9 @@ class Joint final : public model::ConstraintAD<Joint<N>, N, 6, N == 14 ? 8 : 2> 
   planar_joint_derivatives::PlanarJoint planar_joint(const double* q) const {
     const bool prismatic = kind_ == JointKind::Prismatic;
     const planar_joint_derivatives::Layout layout{kPointA, kPointB, kNormal1, kRest, prismatic,
-                            (prismatic || kind_ == JointKind::Fixed) && lock_rotation_};
+                                                  (prismatic || kind_ == JointKind::Fixed) && lock_rotation_};
     return planar_joint_derivatives::PlanarJoint(kinds()[0], kinds()[1], offset_b_, this->coordinate_count(), q,
-                           this->parameters().data(), layout);
+                                                 this->parameters().data(), layout);
   }
   // c, Cq and, if H is not null, H = lambda . C_qq of a planar joint (planar_joint_derivatives.hpp).
   void planar_derivatives(const double* q, const double* lambda, double t, double* c, double* Cq, double* H) const {
