@@ -197,12 +197,12 @@ class Joint final : public model::ConstraintAD<Joint<N>, N, 6, N == 14 ? 8 : 2> 
   // (jacobian_and_hessian_reference, make_joint_plain_ad).
   void jacobian_and_hessian(const double* q, const double* lambda, double t, double* c, double* Cq,
                             double* H) const override {
-    if (planar_by_hand_) return planar_derivatives(q, lambda, t, c, Cq, H);
+    if (planar_by_hand_) return planar_derivatives(q, lambda, c, Cq, H);
     if (!hand_derivatives_) return Base::jacobian_and_hessian(q, lambda, t, c, Cq, H);
     hand_derivatives(q, lambda, t, c, Cq, H);
   }
   void jacobian(const double* q, double t, double* c, double* Cq) const override {
-    if (planar_by_hand_) return planar_derivatives(q, nullptr, t, c, Cq, nullptr);
+    if (planar_by_hand_) return planar_derivatives(q, nullptr, c, Cq, nullptr);
     if (!hand_derivatives_) return Base::jacobian(q, t, c, Cq);
     hand_derivatives(q, nullptr, t, c, Cq, nullptr);
   }
@@ -210,8 +210,9 @@ class Joint final : public model::ConstraintAD<Joint<N>, N, 6, N == 14 ? 8 : 2> 
   void time_derivatives(const double* q, const double* v, const double* a, double t, double* c, double* c_dot,
                         double* c_ddot) const override {
     if (!planar_by_hand_) return Base::time_derivatives(q, v, a, t, c, c_dot, c_ddot);
-    evaluate<double, double>(q, t, this->parameters().data(), c);
-    planar_joint(q).time_derivatives(v, a, c_dot, c_ddot);
+    const auto joint = planar_joint(q);
+    joint.values(c);
+    joint.time_derivatives(v, a, c_dot, c_ddot);
   }
   void add_parameter_gradient(const double* q, const double* v, const double* a, double t, const double* lambda,
                               const double* mu_r, const double* mu_c, int level, double* gradient,
@@ -230,10 +231,10 @@ class Joint final : public model::ConstraintAD<Joint<N>, N, 6, N == 14 ? 8 : 2> 
                                                  this->parameters().data(), layout);
   }
   // c, Cq and, if H is not null, H = lambda . C_qq of a planar joint (planar_joint_derivatives.hpp).
-  void planar_derivatives(const double* q, const double* lambda, double t, double* c, double* Cq, double* H) const {
+  void planar_derivatives(const double* q, const double* lambda, double* c, double* Cq, double* H) const {
     const int n = this->coordinate_count();
-    evaluate<double, double>(q, t, this->parameters().data(), c);
     const auto joint = planar_joint(q);
+    joint.values(c);
     joint.jacobian(Cq);
     if (H == nullptr) return;
     std::fill(H, H + n * n, 0.0);

@@ -55,9 +55,11 @@ class PlanarJoint {
       : layout_(layout), n_(n),
         a_(body_point(kind_a, q, 0, p + layout.point_a, -1.0)),
         b_(body_point(kind_b, q, offset_b, p + layout.point_b, 1.0)) {
+    // x_b - x_a with each point summed first, as model::point_position and Joint::evaluate do.
     for (int i = 0; i < 3; ++i)
-      d_[i] = (b_.r >= 0 && i < 2 ? q[b_.r + i] : 0.0) + b_.arm[i] - (a_.r >= 0 && i < 2 ? q[a_.r + i] : 0.0) -
-              a_.arm[i];
+      d_[i] = ((b_.r >= 0 && i < 2 ? q[b_.r + i] : 0.0) + b_.arm[i]) -
+              ((a_.r >= 0 && i < 2 ? q[a_.r + i] : 0.0) + a_.arm[i]);
+    if (layout.lock) lock_value_ = (q[b_.angle] - (a_.angle >= 0 ? q[a_.angle] : 0.0)) - p[layout.rest];
     for (const BodyPoint* x : {&a_, &b_}) {
       if (x->r >= 0) {
         D_[0][x->r] += x->sign;
@@ -77,6 +79,16 @@ class PlanarJoint {
   }
 
   int rows() const { return (layout_.prismatic ? 1 : 2) + (layout_.lock ? 1 : 0); }
+
+  // The constraint values (Joint::evaluate's, from the same sines and cosines).
+  void values(double* c) const {
+    int k = 0;
+    if (layout_.prismatic)
+      c[k++] = f_[0] * d_[0] + f_[1] * d_[1] + f_[2] * d_[2];
+    else
+      for (; k < 2; ++k) c[k] = d_[k];
+    if (layout_.lock) c[k] = lock_value_;
+  }
 
   // C_q (rows() x n, row-major).
   void jacobian(double* Cq) const {
@@ -218,6 +230,7 @@ class PlanarJoint {
   double d_[3];
   double D_[2][kMaxCoordinates] = {};
   double f_[3] = {0.0, 0.0, 0.0};
+  double lock_value_ = 0.0;
 };
 
 }  // namespace flexadj::constraints::planar_joint_derivatives
