@@ -320,7 +320,7 @@ void Assembler::assemble(const State& state, double t, ConstraintLevel level, do
                          const std::vector<double>* projection_target) {
   const ElapsedTime timer(assembly_seconds_);
   import_state(state, true, true);
-  ghosted_residual_->putScalar(0.0);
+  if (!matrix_only_) ghosted_residual_->putScalar(0.0);
   double* values = nullptr;  // of the ghosted matrix in assembly mode, at LocalComponent::value_offsets
   if (coefficients) values = begin_matrix_values();
   {
@@ -345,6 +345,12 @@ void Assembler::assemble(const State& state, double t, ConstraintLevel level, do
         const int n = static_cast<int>(c.rows.size());
         const double element_scale = element.applied_load() ? scale * load_factor_ : scale;
         load(c, views);
+        if (matrix_only_) {
+          element.jacobian_alone(q_.data(), v_.data(), a_.data(), t, *coefficients, r_.data(), jacobian_.data());
+          const double* jacobian = jacobian_.data();
+          add_runs(values, c.value_runs, n, transposed_, [&](int e) { return element_scale * jacobian[e]; });
+          continue;
+        }
         if (coefficients) {
           element.residual_jacobian(q_.data(), v_.data(), a_.data(), t, *coefficients, r_.data(), jacobian_.data());
           const double* jacobian = jacobian_.data();
@@ -374,16 +380,18 @@ void Assembler::assemble(const State& state, double t, ConstraintLevel level, do
         constraint.jacobian_and_hessian(q_.data(), lambda, t, c_.data(), Cq, hessian_.data());
       else
         constraint.jacobian(q_.data(), t, c_.data(), Cq);
-      if (level != ConstraintLevel::Position) {
+      if (level != ConstraintLevel::Position && !matrix_only_) {
         constraint.time_derivatives(q_.data(), v_.data(), a_.data(), t, c_.data(), c_dot_.data(), c_ddot_.data());
         const double* level_value = level == ConstraintLevel::Velocity ? c_dot_.data() : c_ddot_.data();
         for (int k = 0; k < m; ++k) c_[k] = level_value[k];
       }
-      for (int k = 0; k < m; ++k) residual[c.multiplier_rows[k]] += c_[k];
-      for (int i = 0; i < n; ++i) {
-        double force = 0.0;
-        for (int k = 0; k < m; ++k) force += Cq[k * n + i] * lambda[k];
-        residual[c.rows[i]] += scale * force;
+      if (!matrix_only_) {
+        for (int k = 0; k < m; ++k) residual[c.multiplier_rows[k]] += c_[k];
+        for (int i = 0; i < n; ++i) {
+          double force = 0.0;
+          for (int k = 0; k < m; ++k) force += Cq[k * n + i] * lambda[k];
+          residual[c.rows[i]] += scale * force;
+        }
       }
       if (!coefficients) continue;
       const std::size_t* offset = c.value_offsets.data();
@@ -395,8 +403,20 @@ void Assembler::assemble(const State& state, double t, ConstraintLevel level, do
         for (int j = 0; j < n; ++j) values[*offset++] += Cq[k * n + j];
     }
   }
-  system_transfer_->to_owned(*ghosted_residual_, *residual_);
+  if (!matrix_only_) system_transfer_->to_owned(*ghosted_residual_, *residual_);
   if (coefficients) end_matrix_values();
+}
+
+void Assembler::assemble_matrix(const State& state, double t, ConstraintLevel level,
+                                const model::JacobianCoefficients& coefficients) {
+  matrix_only_ = true;
+  try {
+    assemble(state, t, level, 1.0, &coefficients);
+  } catch (...) {
+    matrix_only_ = false;
+    throw;
+  }
+  matrix_only_ = false;
 }
 
 void Assembler::assemble_constraint_rows(const State& state, double t, double scale) {

@@ -80,6 +80,13 @@ class Assembler {
                 const model::JacobianCoefficients* coefficients,
                 const std::vector<double>* projection_target = nullptr);
 
+  // The matrix of assemble(state, t, level, 1, &coefficients) alone, for systems whose right-hand side is formed
+  // elsewhere (the velocity systems, the joint-space mass matrix): the constraints' values at the level are not
+  // evaluated, the force elements give their Jacobians alone (ForceElement::jacobian_alone), and residual() keeps
+  // what the last assemble() gave it.
+  void assemble_matrix(const State& state, double t, ConstraintLevel level,
+                       const model::JacobianCoefficients& coefficients);
+
   // The constraint rows of residual() alone, as assemble(state, t, Position, scale, nullptr) fills them, without
   // evaluating the force elements (the coordinate rows then hold the constraint forces only): the check of the
   // constraints after a Newton step has converged (constraint_residual_norm(), worst_constraint()).
@@ -304,6 +311,7 @@ class Assembler {
   std::vector<double> q_, v_, a_, r_, jacobian_, hessian_, c_, c_dot_, c_ddot_, row_;
   bool transposed_ = false;
   bool without_forces_ = false;  // assemble() leaves out the force elements (assemble_constraint_rows)
+  bool matrix_only_ = false;     // assemble() forms the matrix alone (assemble_matrix)
   std::vector<double> mu_local_, mu_multipliers_, zero_multipliers_, out_q_local_, out_v_local_, out_a_local_,
       d_dq_, d_dv_, force_rows_;
   // assemble_adjoint_matrix()'s Jacobians: component k's block starts at kept_offsets_[k] (force elements, then

@@ -78,9 +78,22 @@ class DualQuaternionBeam final : public model::ForceElementAD<DualQuaternionBeam
       return;
     }
     residual(q, v, a, t, r);
+    mass_matrix(q, v, c.a, J);
+  }
+  // Without the residual: the mass matrix alone needs no strains.
+  void jacobian_alone(const double* q, const double* v, const double* a, double t,
+                      const model::JacobianCoefficients& c, double* scratch, double* J) const override {
+    if (c.q != 0.0 || c.v != 0.0 || plain_ad_) {
+      residual_jacobian(q, v, a, t, c, scratch, J);
+      return;
+    }
+    mass_matrix(q, v, c.a, J);
+  }
+  // J = c_a M(q) = c_a blockdiag(T_vv).
+  void mass_matrix(const double* q, const double* v, double c_a, double* J) const {
     const KineticHessian k = momenta_derivatives().kinetic_hessian(q, v, false, false);
     Matrix16 mass{};
-    for (int b = 0; b < 2; ++b) add_block(k.vv[b], b, b, c.a, mass);
+    for (int b = 0; b < 2; ++b) add_block(k.vv[b], b, b, c_a, mass);
     for (int i = 0; i < kCoordinates * kCoordinates; ++i) J[i] = mass[i];
   }
 

@@ -76,7 +76,7 @@ JointSpaceEquations::JointSpaceEquations(assembly::Assembler& assembler, const m
   wanted_.resize(tree.links().size());
   // A first assembly fixes the matrix values' layout before the solver reads the structure.
   const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
-  assembler_.assemble(saddle_state_, 0.0, assembly::ConstraintLevel::Velocity, 1.0, &mass_only);
+  assembler_.assemble_matrix(saddle_state_, 0.0, assembly::ConstraintLevel::Velocity, mass_only);
   linalg::LinearSolverOptions options;
   options.kind = "direct";
   options.local_coordinate_rows = n_;
@@ -376,7 +376,7 @@ void JointSpaceEquations::mass_solve(const Point& e, std::vector<double>& x) {
   if (!factorized_ || q != factorized_q_) {
     saddle_state_.q = q;
     const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
-    assembler_.assemble(saddle_state_, e.t, assembly::ConstraintLevel::Velocity, 1.0, &mass_only);
+    assembler_.assemble_matrix(saddle_state_, e.t, assembly::ConstraintLevel::Velocity, mass_only);
     const linalg::Pivots pivots = within_step_ && step_factorized_ ? linalg::Pivots::Reuse : linalg::Pivots::Fresh;
     try {
       solver_->update(pivots);

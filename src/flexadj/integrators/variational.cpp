@@ -117,8 +117,8 @@ void Variational::begin_adjoint(storage::Trajectory& trajectory) {
   // The velocity system of step 3 (project_momentum) at q_N fixes the values' layout before the solver reads it.
   const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
   velocity_system_.q = trajectory.step(last).q;
-  assembler_.assemble(velocity_system_, trajectory.step_times()[last], assembly::ConstraintLevel::Velocity, 1.0,
-                      &mass_only);
+  assembler_.assemble_matrix(velocity_system_, trajectory.step_times()[last], assembly::ConstraintLevel::Velocity,
+                             mass_only);
   begin_adjoint_solver(kAdjointMatrixKinds);
   AdjointSweep& w = sweep_;
   w.current = w.previous = w.multipliers = assembler_.make_state();
@@ -273,7 +273,7 @@ void Variational::adjoint_step(storage::Trajectory& trajectory, std::size_t step
   // Velocity system at q_k, factorized once for Lambda_{k+1}, (a3, a4) and nu_k.
   const model::JacobianCoefficients mass_only{0.0, 0.0, 1.0};
   velocity_system_.q = w.current.q;
-  assembler_.assemble(velocity_system_, t, ConstraintLevel::Velocity, 1.0, &mass_only);
+  assembler_.assemble_matrix(velocity_system_, t, ConstraintLevel::Velocity, mass_only);
   // Step k's matrices are close to step k + 1's: their pivot orders serve (see fresh_adjoint_pivots_at()).
   const linalg::Pivots pivots = fresh_adjoint_pivots_at(step) ? linalg::Pivots::Fresh : linalg::Pivots::Reuse;
   use_adjoint_solver(kVelocitySystem);

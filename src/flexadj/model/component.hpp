@@ -87,6 +87,12 @@ class ForceElement : public Component {
   // r and J = c.q dr/dq + c.v dr/dv + c.a dr/da, J row-major n x n.
   virtual void residual_jacobian(const double* q, const double* v, const double* a, double t,
                                  const JacobianCoefficients& c, double* r, double* J) const = 0;
+  // J alone, for an assembly that does not want r (Assembler::assemble_matrix); `scratch` holds n values. By
+  // default residual_jacobian's J, with r written to scratch.
+  virtual void jacobian_alone(const double* q, const double* v, const double* a, double t,
+                              const JacobianCoefficients& c, double* scratch, double* J) const {
+    residual_jacobian(q, v, a, t, c, scratch, J);
+  }
   // r and the three Jacobians dr/dq, dr/dv, dr/da (n x n row-major each) from one evaluation: the adjoint step
   // assembles its matrix from them and keeps them for its products K^T mu, D^T mu, M^T mu
   // (Assembler::assemble_adjoint_matrix), so that the element is not evaluated a second time. dr/da is zero for an
