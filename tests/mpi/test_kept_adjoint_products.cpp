@@ -10,9 +10,8 @@
 #include <string>
 
 #include "flexadj/assembly/assembler.hpp"
-#include "flexadj/io/problem_reader.hpp"
-#include "flexadj/problem/problem.hpp"
 #include "gradient_support.hpp"
+#include "model_files.hpp"
 
 namespace flexadj::testing {
 namespace {
@@ -26,11 +25,7 @@ double max_abs(const std::vector<double>& x) {
 class KeptAdjointProducts : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(KeptAdjointProducts, EqualTheElementByElementProducts) {
-  // A shipped model by name, or a test model by its path in the source tree.
-  const std::string name = GetParam();
-  const std::string file =
-      std::string(FLEXADJ_SOURCE_DIR) + (name.find('/') == std::string::npos ? "/meshes/" : "/") + name;
-  const auto problem = io::read_problem_file(file, {});
+  const auto problem = read_model_file(GetParam());
   const model::Model& model = *problem.model;
   assembly::Assembler assembler(model, world(), assembly::partition_from_name(problem.integrator.partition));
   assembly::State state = assembler.make_state();
@@ -80,12 +75,7 @@ INSTANTIATE_TEST_SUITE_P(Models, KeptAdjointProducts,
                                            "overhead_crane.yaml", "double_pendulum_cart.yaml",
                                            "right_angle_cantilever.yaml", "knife_edge.yaml",
                                            "tests/mpi/spring_chain.yaml"),
-                         [](const ::testing::TestParamInfo<const char*>& info) {
-                           std::string name = info.param;
-                           name = name.substr(name.rfind('/') + 1);
-                           name = name.substr(0, name.find('.'));
-                           return name;
-                         });
+                         model_file_test_name);
 
 }  // namespace
 }  // namespace flexadj::testing

@@ -9,9 +9,8 @@
 #include <string>
 
 #include "flexadj/assembly/assembler.hpp"
-#include "flexadj/io/problem_reader.hpp"
-#include "flexadj/problem/problem.hpp"
 #include "gradient_support.hpp"
+#include "model_files.hpp"
 
 namespace flexadj::testing {
 namespace {
@@ -36,10 +35,7 @@ bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
 class MatrixAlone : public ::testing::TestWithParam<const char*> {};
 
 TEST_P(MatrixAlone, EqualsTheMatrixOfTheFullAssembly) {
-  const std::string name = GetParam();
-  const std::string file =
-      std::string(FLEXADJ_SOURCE_DIR) + (name.find('/') == std::string::npos ? "/meshes/" : "/") + name;
-  const auto problem = io::read_problem_file(file, {});
+  const auto problem = read_model_file(GetParam());
   const model::Model& model = *problem.model;
   assembly::Assembler assembler(model, world(), assembly::partition_from_name(problem.integrator.partition));
   assembly::State state = assembler.make_state();
@@ -78,12 +74,7 @@ INSTANTIATE_TEST_SUITE_P(Models, MatrixAlone,
                          ::testing::Values("rigid_chain.yaml", "double_pendulum_cart.yaml", "flying_spaghetti.yaml",
                                            "dual_quaternion_cantilever.yaml", "ancf_pendulum.yaml",
                                            "knife_edge.yaml", "tests/mpi/spring_chain.yaml"),
-                         [](const ::testing::TestParamInfo<const char*>& info) {
-                           std::string name = info.param;
-                           name = name.substr(name.rfind('/') + 1);
-                           name = name.substr(0, name.find('.'));
-                           return name;
-                         });
+                         model_file_test_name);
 
 }  // namespace
 }  // namespace flexadj::testing
